@@ -1,0 +1,18 @@
+"""vikinger_ref: the pure-Python reference engine of Wikinger (Vikings).
+
+The readable statement of the rules in ../shared/RULES.md and the oracle that vikinger_fast is
+tested against. Same API as vikinger_fast (docs/api.md); it never imports the C++ module.
+
+>>> import vikinger_ref as vk
+>>> state = vk.Game(num_players=2).new_initial_state()
+>>> state.current_player() == vk.CHANCE
+True
+"""
+
+from .actions import CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL
+from .game import Game
+from .state import State
+
+__all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
+           "Game", "State"]
+__version__ = "0.1.0"

@@ -1,0 +1,93 @@
+"""Component data of Wikinger (RULES.md B1): colours, rows, tile kinds, counts, the ship table.
+
+Everything countable in the box lives here, in one place, as plain data, so a different
+printing can be loaded by changing this file only (B1.3 ⚖).
+"""
+
+from typing import NamedTuple
+
+# B1.1 Viking colours, in the order used everywhere an order is needed.
+FISHERMAN, GOLDSMITH, SCOUT, NOBLE, WARRIOR, BOATSMAN = range(6)
+COLOURS = ("fisherman", "goldsmith", "scout", "noble", "warrior", "boatsman")
+COLOUR_SHORT = "FGSNWB"
+NUM_COLOURS = 6
+VIKINGS_PER_COLOUR = 13
+NUM_VIKINGS = NUM_COLOURS * VIKINGS_PER_COLOUR  # 78
+
+# B2.1 island rows: 1 warrior, 2 noble, 3 scout, 4 goldsmith, 5 fisherman; boatsmen have none.
+NUM_ROWS = 5
+ROW_NAMES = ("warrior", "noble", "scout", "goldsmith", "fisherman")
+
+
+def row_of_colour(colour):
+    """The island row (1..5) of a Viking colour, or None for the boatsman (B2.1)."""
+    return None if colour == BOATSMAN else 5 - colour
+
+
+def colour_of_row(row):
+    """The Viking colour whose row is `row` (1..5) (B2.1)."""
+    return 5 - row
+
+
+# B2.2 ⚖ a row is capped at 64 columns; no legal game with <= 4 players reaches it.
+NUM_COLUMNS = 64
+
+# B1.2, B1.3 tile kinds. Island tiles have sea on top and bottom; left/right edges below.
+LEFT, MIDDLE1, MIDDLE2, MIDDLE3, MIDDLE4, RIGHT = range(6)
+SHIP_RED, SHIP_GREEN, SHIP_YELLOW, SHIP_BLUE = range(6, 10)
+TILE_KINDS = ("left", "middle1", "middle2", "middle3", "middle4", "right",
+              "ship_red", "ship_green", "ship_yellow", "ship_blue")
+TILE_SHORT = "L1234Rrgyb"
+NUM_TILE_KINDS = 10
+MIDDLES = (MIDDLE1, MIDDLE2, MIDDLE3, MIDDLE4)
+SHIPS = (SHIP_RED, SHIP_GREEN, SHIP_YELLOW, SHIP_BLUE)
+
+
+def is_ship(kind):
+    return kind >= SHIP_RED
+
+
+def sea_on_left(kind):
+    """B1.2: left pieces have sea on the left edge, middle and right pieces land."""
+    return kind == LEFT
+
+
+def sea_on_right(kind):
+    """B1.2: right pieces have sea on the right edge, left and middle pieces land."""
+    return kind == RIGHT
+
+
+# B1.4 the 72 tiles of the six stacks (the 4 start tiles are extra left pieces, B1.2).
+STACK_COUNTS = (17, 5, 5, 5, 5, 21, 3, 4, 4, 3)
+STACK_TILES = sum(STACK_COUNTS)  # 72
+START_TILES = 4
+
+
+class Ship(NamedTuple):
+    """B1.3 a sail colour: the deepest row it threatens and what it is worth."""
+    reach: int  # threatens rows 1..reach of its column
+    value: int
+    pays_fame: bool  # True: value is Fame; False: value is gold
+
+
+# B1.3 ⚖ the default ship table, indexed by kind - SHIP_RED.
+SHIP_TABLE = (
+    Ship(reach=2, value=3, pays_fame=False),  # red
+    Ship(reach=3, value=5, pays_fame=False),  # green
+    Ship(reach=4, value=2, pays_fame=True),   # yellow
+    Ship(reach=5, value=3, pays_fame=True),   # blue
+)
+
+
+def ship_info(kind):
+    return SHIP_TABLE[kind - SHIP_RED]
+
+
+# B1.5 start gold by player count; everyone starts with 10 Fame.
+START_GOLD = {2: 30, 3: 25, 4: 20}
+START_FAME = 10
+
+# B3.2 six rounds, twelve groups a round.
+NUM_ROUNDS = 6
+GROUPS_PER_ROUND = 12
+WHEEL_SPACES = 12

@@ -1,0 +1,99 @@
+"""Scoring (RULES.md B7, B8): small and large scoring during the game, final scoring, winner.
+
+The boatsman trips of the large scoring (B7.2 step 1) are decisions and live in state.py; the
+functions here are the parts without decisions.
+"""
+
+from .components import FISHERMAN, GOLDSMITH, NOBLE, SCOUT, ship_info
+
+GOLDSMITH_GOLD = 3        # B7.1, B7.2.5
+NOBLE_FAME = 2            # B7.2.3
+BOATSMEN_BONUS = 10       # B8.3
+ISLANDS_BONUS = 7         # B8.4
+LONGEST_BONUS = 5         # B8.5
+FED_PER_FISHERMAN = 5     # B8.6
+SURPLUS_FAME = 2          # B8.6
+GOLD_PER_FAME = 5         # B8.2
+
+
+def small_scoring(board):
+    """B7.1: 3 gold per unthreatened goldsmith on an island tile."""
+    board.gold += GOLDSMITH_GOLD * len(board.unthreatened_vikings(GOLDSMITH))
+
+
+def large_scoring(board):
+    """B7.2 steps 2-6, after the player's boatsman trips."""
+    # 2. Each repelled ship pays its value to its owner.
+    for col, kind in board.ship_list():
+        if board.is_repelled(col):
+            ship = ship_info(kind)
+            if ship.pays_fame:
+                board.fame += ship.value
+            else:
+                board.gold += ship.value
+    # 3. Nobles: 2 Fame each, unthreatened.
+    board.fame += NOBLE_FAME * len(board.unthreatened_vikings(NOBLE))
+    # 4. Scouts: 1 Fame, +1 for a goldsmith below in row 4, +1 for a fisherman in row 5 (⚖).
+    for col in board.unthreatened_vikings(SCOUT):
+        board.fame += 1 + board.has_viking(4, col) + board.has_viking(5, col)
+    # 5. Goldsmiths: 3 gold each, unthreatened. 6. Fishermen: nothing now.
+    board.gold += GOLDSMITH_GOLD * len(board.unthreatened_vikings(GOLDSMITH))
+
+
+def pay_for_unrepelled_ships(board):
+    """B8.1: a Fame ship costs its value in Fame; a gold ship costs gold, and each gold that
+    cannot be paid costs 1 Fame (B8.8: Fame may go below 0)."""
+    for col, kind in board.ship_list():
+        if board.is_repelled(col):
+            continue
+        ship = ship_info(kind)
+        if ship.pays_fame:
+            board.fame -= ship.value
+        else:
+            paid = min(board.gold, ship.value)
+            board.gold -= paid
+            board.fame -= ship.value - paid
+
+
+def award_majority(boards, counts, bonus):
+    """B8.7: the bonus goes to every player with the highest count, unless that count is 0."""
+    best = max(counts)
+    if best == 0:
+        return
+    for board, count in zip(boards, counts):
+        if count == best:
+            board.fame += bonus
+
+
+def feeding(board):
+    """B8.6: each unthreatened fisherman feeds 5 Vikings; +2 Fame per spare meal, -1 per
+    hungry Viking."""
+    fed = FED_PER_FISHERMAN * len(board.unthreatened_vikings(FISHERMAN))
+    vikings = board.viking_count()
+    if fed >= vikings:
+        board.fame += SURPLUS_FAME * (fed - vikings)
+    else:
+        board.fame -= vikings - fed
+
+
+def final_scoring(boards, boatsman):
+    """B8.1-B8.6, in the rulebook's order, for all players."""
+    for board in boards:
+        pay_for_unrepelled_ships(board)
+    for board in boards:
+        board.fame += board.gold // GOLD_PER_FAME      # B8.2
+        board.gold %= GOLD_PER_FAME
+    award_majority(boards, [board.mainland[boatsman] for board in boards], BOATSMEN_BONUS)
+    islands = [board.completed_islands() for board in boards]
+    award_majority(boards, [len(sizes) for sizes in islands], ISLANDS_BONUS)
+    award_majority(boards, [max(sizes, default=0) for sizes in islands], LONGEST_BONUS)
+    for board in boards:
+        feeding(board)
+
+
+def win_shares(boards):
+    """B8.9: most Fame wins; ties broken by gold; a remaining tie shares the win."""
+    best = max((board.fame, board.gold) for board in boards)
+    winners = [(board.fame, board.gold) == best for board in boards]
+    share = 1.0 / sum(winners)
+    return [share if won else 0.0 for won in winners]

@@ -1,0 +1,419 @@
+"""The game state machine (RULES.md B3-B8) behind the OpenSpiel-style API of docs/api.md.
+
+A round: 12 tiles revealed and 12 Vikings drawn (chance nodes), 12 purchases, each a short
+sequence of decisions (group, start tile, cell, Viking), then the round's scoring. Phases and the
+action layout are those of docs/actions.md; forced decisions are applied automatically.
+"""
+
+import math
+import operator
+
+import numpy as np
+
+from . import actions as A
+from . import observation, serialization, text
+from .actions import CHANCE, CHANCE_PHASES, SCORER_PHASES, TERMINAL
+from .board import PlayerBoard
+from .components import (BOATSMAN, GROUPS_PER_ROUND, NUM_COLOURS, NUM_ROUNDS, NUM_TILE_KINDS,
+                         START_FAME, START_GOLD, STACK_COUNTS, VIKINGS_PER_COLOUR, is_ship,
+                         row_of_colour)
+from .rng import uniform_from
+from .scoring import final_scoring, large_scoring, small_scoring, win_shares
+from .wheel import Wheel
+
+TRIP_COLOURS = range(5)  # every colour with a row: all but the boatsman
+
+
+def as_action_id(action):
+    """An action id from a Python or numpy integer; bool, float, str and None are refused."""
+    if isinstance(action, (bool, np.bool_)):
+        raise TypeError("an action must be an int, not bool")
+    try:
+        return operator.index(action)
+    except TypeError:
+        raise TypeError(f"an action must be an int, not {type(action).__name__}") from None
+
+
+class State:
+    """One position of a game, with its history."""
+
+    def __init__(self, game):
+        self._game = game
+        n = game.num_players
+        self.round = 1
+        self.phase = "reveal_tile"
+        self.start_player = 0                               # B3.1
+        self.purchases = 0
+        self.scoring_index = 0
+        self.stacks = list(STACK_COUNTS)                    # B1.4
+        self.bag = [VIKINGS_PER_COLOUR] * NUM_COLOURS       # B3.1
+        self.drawn = [0] * NUM_COLOURS
+        self.removed = [0] * NUM_COLOURS
+        self.discarded_tiles = 0
+        self.wheel = Wheel()
+        self.pending = None   # {"tile", "viking", "cell"} during a purchase
+        self.trip = None      # {"queue": [[colour, k], ...], "last_col"} during trip targets
+        self.players = [PlayerBoard(START_GOLD[n], START_FAME) for _ in range(n)]  # B1.5
+        self._history = []
+
+    # --- who is to move ----------------------------------------------------------------------
+
+    def get_game(self):
+        return self._game
+
+    def current_player(self):
+        if self.phase in CHANCE_PHASES:
+            return CHANCE
+        if self.phase == "game_over":
+            return TERMINAL
+        n = self._game.num_players
+        if self.phase in SCORER_PHASES:
+            return (self.start_player + self.scoring_index) % n
+        return (self.start_player + self.purchases) % n    # B5.1
+
+    def is_chance_node(self):
+        return self.phase in CHANCE_PHASES
+
+    def is_terminal(self):
+        return self.phase == "game_over"
+
+    def _player(self):
+        return self.players[self.current_player()]
+
+    # --- chance ------------------------------------------------------------------------------
+
+    def _chance_counts(self):
+        if self.phase == "reveal_tile":
+            return [(A.REVEAL + kind, count) for kind, count in enumerate(self.stacks) if count]
+        return [(A.DRAW + colour, count) for colour, count in enumerate(self.bag) if count]
+
+    def chance_outcomes(self):
+        """[(chance id, count / total)] sorted by id; [] at decision nodes."""
+        if not self.is_chance_node():
+            return []
+        counts = self._chance_counts()
+        total = sum(count for _, count in counts)
+        return [(outcome, count / total) for outcome, count in counts]
+
+    def apply_random_chance(self, rng):
+        """Apply one chance outcome sampled with `rng` (docs/api.md); returns its id."""
+        if not self.is_chance_node():
+            raise ValueError("apply_random_chance needs a chance node")
+        u = uniform_from(rng)
+        counts = self._chance_counts()
+        x = math.floor(u * sum(count for _, count in counts))
+        for outcome, count in counts:
+            if x < count:
+                break
+            x -= count
+        self.apply_action(outcome)
+        return outcome
+
+    # --- legal decisions ---------------------------------------------------------------------
+
+    def legal_actions(self):
+        if self.is_chance_node():
+            return [outcome for outcome, _ in self._chance_counts()]
+        phase = self.phase
+        board = self.players[self.current_player()] if phase != "game_over" else None
+        if phase == "buy":
+            return [A.BUY + s for s in self.wheel.legal_buys(board.gold, board.fame)]
+        if phase == "start_row":
+            return [A.START + row - 1 for row in range(1, 6)]
+        if phase == "ship_column":
+            return [A.SHIP + col - 1 for col in board.ship_columns()]
+        if phase == "island_cell":
+            return [A.cell_id(A.TILE, row, col)
+                    for row, col in board.legal_island_cells(self.pending["tile"])]
+        if phase == "viking":
+            return [A.VIKING_ON_TILE, A.VIKING_TO_MAINLAND]
+        if phase == "trip":
+            return self._legal_trips(board)
+        if phase == "trip_target":
+            return self._legal_targets(board)
+        return []
+
+    def legal_actions_mask(self):
+        mask = np.zeros(A.NUM_DISTINCT_ACTIONS, dtype=bool)
+        mask[self.legal_actions()] = True
+        return mask
+
+    def _movable_colours(self, board):
+        """B7.2.1: colours with a Viking on the mainland and a free tile in their row."""
+        return [colour for colour in TRIP_COLOURS
+                if board.mainland[colour] and board.free_tiles(row_of_colour(colour))]
+
+    def _trip_possible(self, board):
+        return board.mainland[BOATSMAN] > 0 and bool(self._movable_colours(board))
+
+    def _legal_trips(self, board):
+        movable = self._movable_colours(board)
+        legal = [] if self.round == NUM_ROUNDS else [A.TRIP_STOP]   # ⚖ round-6 obligation
+        legal += [A.TRIP_ALL + colour for colour in movable]
+        legal.append(A.TRIP_EACH)
+        return legal
+
+    def _legal_targets(self, board):
+        """Targets go left to right, leaving room for the Vikings still to place."""
+        colour, still = self.trip["queue"][0]
+        row = row_of_colour(colour)
+        free = board.free_tiles(row)
+        return [A.cell_id(A.TARGET, row, col) for i, col in enumerate(free)
+                if col > self.trip["last_col"] and len(free) - i - 1 >= still - 1]
+
+    # --- applying ----------------------------------------------------------------------------
+
+    def apply_action(self, action):
+        """Apply a legal decision or chance id, then every forced decision (docs/actions.md)."""
+        action = as_action_id(action)
+        if self.is_terminal():
+            raise ValueError(f"the game is over; action {action} cannot be applied")
+        if action not in self.legal_actions():
+            node = "chance outcome" if self.is_chance_node() else "action"
+            raise ValueError(f"{node} {action} is not legal in phase {self.phase}")
+        self._apply(action)
+        self._history.append(action)
+        self._apply_forced_decisions()
+
+    def _apply_forced_decisions(self):
+        while not self.is_chance_node() and not self.is_terminal():
+            legal = self.legal_actions()
+            if len(legal) != 1:
+                return
+            self._apply(legal[0])
+
+    def _apply(self, action):
+        phase = self.phase
+        if phase == "reveal_tile":
+            self._reveal_tile(action - A.REVEAL)
+        elif phase == "draw_viking":
+            self._draw_viking(action - A.DRAW)
+        elif phase == "buy":
+            self._buy(action - A.BUY)
+        elif phase == "start_row":
+            self._player().place_start_tile(action - A.START + 1)     # B6.0
+            self._place_pending_tile()
+        elif phase == "ship_column":
+            self._player().place_ship(self.pending["tile"], action - A.SHIP + 1)
+            self._viking_to_mainland()
+        elif phase == "island_cell":
+            self._place_island_tile(*A.cell_of(action - A.TILE))
+        elif phase == "viking":
+            if action == A.VIKING_ON_TILE:
+                self._player().put_viking_on_tile(*self.pending["cell"])
+                self._end_purchase()
+            else:
+                self._viking_to_mainland()
+        elif phase == "trip":
+            self._start_trip(action)
+        else:
+            self._move_to_target(*A.cell_of(action - A.TARGET))
+
+    # --- the offer (B4) ----------------------------------------------------------------------
+
+    def _reveal_tile(self, kind):
+        self.stacks[kind] -= 1
+        self.wheel.reveal(kind)
+        if len(self.wheel.occupied()) == GROUPS_PER_ROUND:
+            self.phase = "draw_viking"
+
+    def _draw_viking(self, colour):
+        self.bag[colour] -= 1
+        self.drawn[colour] += 1
+        if sum(self.drawn) == GROUPS_PER_ROUND:
+            self.wheel.lay_out_vikings(self.drawn)
+            self.drawn = [0] * NUM_COLOURS
+            self.phase = "buy"
+
+    # --- a purchase (B5, B6) -----------------------------------------------------------------
+
+    def _buy(self, space):
+        board = self._player()
+        price = self.wheel.price(space)
+        from_gold = min(board.gold, price)                 # B5.5 gold first, then Fame
+        board.gold -= from_gold
+        board.fame -= price - from_gold
+        tile, viking = self.wheel.take(space)
+        self.pending = {"tile": tile, "viking": viking, "cell": None}
+        if board.start_row is None:
+            self.phase = "start_row"                       # B6.0 start tile first
+        else:
+            self._place_pending_tile()
+
+    def _place_pending_tile(self):
+        board = self._player()
+        tile = self.pending["tile"]
+        if is_ship(tile):                                  # B6.1
+            if board.ship_count() < 3:
+                self.phase = "ship_column"
+            else:
+                board.place_ship(tile, board.ship_count() + 1)
+                self._viking_to_mainland()
+        elif board.legal_island_cells(tile):               # B6.2
+            self.phase = "island_cell"
+        else:                                              # B6.3 unplaceable
+            self.discarded_tiles += 1
+            self._viking_to_mainland()
+
+    def _place_island_tile(self, row, col):
+        self._player().place_island_tile(self.pending["tile"], row, col)
+        if row_of_colour(self.pending["viking"]) == row:   # B6.4 the Viking's own row
+            self.pending["cell"] = [row, col]
+            self.phase = "viking"
+        else:
+            self._viking_to_mainland()
+
+    def _viking_to_mainland(self):
+        self._player().mainland[self.pending["viking"]] += 1    # B6.4
+        self._end_purchase()
+
+    def _end_purchase(self):
+        self.pending = None
+        self.purchases += 1
+        if self.purchases < GROUPS_PER_ROUND:
+            self.phase = "buy"
+        else:
+            self._score_round()
+
+    # --- scoring (B7, B8) --------------------------------------------------------------------
+
+    def _score_round(self):
+        if self.round % 2 == 1:                            # B7.1 after rounds 1, 3, 5
+            for board in self.players:
+                small_scoring(board)
+            self._next_round()
+        else:                                              # B7.2 after rounds 2, 4, 6
+            self.scoring_index = 0
+            self._continue_large_scoring()
+
+    def _continue_large_scoring(self):
+        n = self._game.num_players
+        while self.scoring_index < n:
+            board = self.players[(self.start_player + self.scoring_index) % n]
+            if self._trip_possible(board):
+                self.phase = "trip"
+                return
+            large_scoring(board)
+            self.scoring_index += 1
+        self.scoring_index = 0
+        if self.round == NUM_ROUNDS:
+            final_scoring(self.players, BOATSMAN)          # B8
+            self.phase = "game_over"
+        else:
+            self._next_round()
+
+    def _next_round(self):
+        self.round += 1
+        self.start_player = (self.start_player + 1) % self._game.num_players   # B3.3
+        self.purchases = 0
+        self.phase = "reveal_tile"
+
+    def _start_trip(self, action):
+        board = self._player()
+        if action == A.TRIP_STOP:
+            large_scoring(board)
+            self.scoring_index += 1
+            self._continue_large_scoring()
+            return
+        board.mainland[BOATSMAN] -= 1                      # a spent boatsman leaves the game
+        self.removed[BOATSMAN] += 1
+        if action == A.TRIP_EACH:
+            queue = [[colour, 1] for colour in self._movable_colours(board)]
+        else:
+            colour = action - A.TRIP_ALL
+            free = len(board.free_tiles(row_of_colour(colour)))
+            queue = [[colour, min(board.mainland[colour], free)]]
+        self.trip = {"queue": queue, "last_col": 0}
+        self.phase = "trip_target"
+
+    def _move_to_target(self, row, col):
+        board = self._player()
+        head = self.trip["queue"][0]
+        board.mainland[head[0]] -= 1
+        board.put_viking_on_tile(row, col)
+        self.trip["last_col"] = col
+        head[1] -= 1
+        if head[1] == 0:
+            self.trip["queue"].pop(0)
+            self.trip["last_col"] = 0
+        if self.trip["queue"]:
+            return
+        self.trip = None
+        if self._trip_possible(board):
+            self.phase = "trip"
+        else:
+            large_scoring(board)
+            self.scoring_index += 1
+            self._continue_large_scoring()
+
+    # --- results -----------------------------------------------------------------------------
+
+    def history(self):
+        return list(self._history)
+
+    def scores(self):
+        return [board.fame for board in self.players]
+
+    def gold(self):
+        return [board.gold for board in self.players]
+
+    def returns(self):
+        """B8.9: at the end, 1 shared equally by the winners; 0.0 for all before."""
+        if not self.is_terminal():
+            return [0.0] * self._game.num_players
+        return win_shares(self.players)
+
+    # --- strings, copies, formats ------------------------------------------------------------
+
+    def action_to_string(self, action):
+        action = as_action_id(action)
+        if self.is_chance_node():
+            return A.chance_to_string(action)
+        return A.decision_to_string(action)
+
+    def string_to_action(self, text):
+        return A.string_to_action(text)
+
+    def clone(self):
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.stacks = list(self.stacks)
+        other.bag = list(self.bag)
+        other.drawn = list(self.drawn)
+        other.removed = list(self.removed)
+        other.wheel = self.wheel.copy()
+        other.pending = None if self.pending is None else dict(self.pending)
+        other.trip = None if self.trip is None else {
+            "queue": [list(entry) for entry in self.trip["queue"]],
+            "last_col": self.trip["last_col"]}
+        other.players = [board.copy() for board in self.players]
+        other._history = list(self._history)
+        return other
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def to_dict(self):
+        return serialization.to_dict(self)
+
+    def serialize(self):
+        return serialization.to_bytes(self)
+
+    def hash_key(self):
+        return serialization.hash_key(self)
+
+    def observation_tensor(self, player):
+        return observation.observation_tensor(self, player)
+
+    def __str__(self):
+        return text.render(self)
+
+    def __eq__(self, other):
+        return isinstance(other, State) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return self._game.deserialize_state, (self.serialize(),)

@@ -1,0 +1,62 @@
+"""str(state): the readable text board of docs/state.md."""
+
+from .actions import CHANCE, TERMINAL
+from .components import COLOUR_SHORT, COLOURS, NUM_COLUMNS, NUM_ROWS, ROW_NAMES, TILE_KINDS, TILE_SHORT
+
+
+def _counts(counts):
+    return " ".join(f"{COLOUR_SHORT[c]}={counts[c]}" for c in range(len(counts)))
+
+
+def _header(state):
+    player = state.current_player()
+    to_move = ("chance" if player == CHANCE else "game over" if player == TERMINAL
+               else f"player {player} to move")
+    return f"Round {state.round}/6 | phase {state.phase} | start player {state.start_player} | {to_move}"
+
+
+def _wheel(state):
+    wheel = state.wheel
+    occupied = wheel.occupied()
+    if not occupied:
+        return "Wheel: empty"
+    groups = []
+    for s in occupied:
+        viking = "-" if wheel.vikings[s] is None else COLOURS[wheel.vikings[s]]
+        groups.append(f"{s}:{TILE_SHORT[wheel.tiles[s]]}/{viking}${s - occupied[0]}")
+    return "Wheel: " + " ".join(groups)
+
+
+def _board_lines(board, p):
+    lines = [f"Player {p}: gold {board.gold}, fame {board.fame}, mainland {_counts(board.mainland)}"]
+    width = max([col for col, _ in board.ship_list()]
+                + [col for _, col, _ in board.island_tiles()], default=0)
+    ships = "".join(("." if board.ships[c] is None else TILE_SHORT[board.ships[c]]) + " "
+                    for c in range(1, width + 1))
+    lines.append(f"  {'ships':<10}|{ships}".rstrip())
+    for row in range(1, NUM_ROWS + 1):
+        cells = ""
+        for col in range(1, width + 1):
+            kind = board.tile(row, col)
+            cells += ("." if kind is None else TILE_SHORT[kind]) + ("*" if board.has_viking(row, col) else " ")
+        lines.append(f"  {ROW_NAMES[row - 1]:<10}|{cells}".rstrip())
+    return lines
+
+
+def render(state):
+    lines = [_header(state), _wheel(state),
+             "Stacks: " + " ".join(f"{TILE_SHORT[k]}={state.stacks[k]}" for k in range(len(TILE_KINDS))),
+             f"Bag: {_counts(state.bag)} | drawn: {_counts(state.drawn)}"]
+    if state.pending is not None:
+        pending = state.pending
+        line = f"Pending: tile {TILE_SHORT[pending['tile']]}, viking {COLOURS[pending['viking']]}"
+        if pending["cell"] is not None:
+            line += ", cell r%dc%d" % tuple(pending["cell"])
+        lines.append(line)
+    if state.trip is not None:
+        entries = " ".join(f"{COLOUR_SHORT[colour]}×{k}" for colour, k in state.trip["queue"])
+        lines.append(f"Trip: {entries} from c{state.trip['last_col']}")
+    for p, board in enumerate(state.players):
+        lines += _board_lines(board, p)
+    return "\n".join(lines)
+
