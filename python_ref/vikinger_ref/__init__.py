@@ -11,8 +11,9 @@ True
 
 from .actions import CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL
 from .game import Game
+from .rollout import rollouts
 from .state import State
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
-           "Game", "State"]
+           "Game", "State", "rollouts"]
 __version__ = "0.1.0"

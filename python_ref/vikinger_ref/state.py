@@ -99,15 +99,19 @@ class State:
         """Apply one chance outcome sampled with `rng` (docs/api.md); returns its id."""
         if not self.is_chance_node():
             raise ValueError("apply_random_chance needs a chance node")
-        u = uniform_from(rng)
+        outcome = self._outcome_at(uniform_from(rng))
+        self.apply_action(outcome)
+        return outcome
+
+    def _outcome_at(self, u):
+        """The chance outcome that a uniform u in [0, 1) selects: counts laid end to end."""
         counts = self._chance_counts()
         x = math.floor(u * sum(count for _, count in counts))
         for outcome, count in counts:
             if x < count:
-                break
+                return outcome
             x -= count
-        self.apply_action(outcome)
-        return outcome
+        raise AssertionError("u must be below 1")
 
     # --- legal decisions ---------------------------------------------------------------------
 

@@ -1,0 +1,70 @@
+"""Whole random games, the same games as vikinger_fast.rollouts (docs/api.md, "Rollouts").
+
+Game i is driven by the splitmix64 stream seeded with `seed + i`: the k-th number is
+`mix(seed + i + k * GOLDEN)`. At a chance node its top 53 bits pick the outcome as
+`apply_random_chance` does; at a decision node they pick `legal[floor(u * len(legal))]`.
+"""
+
+import math
+
+import numpy as np
+
+from .rng import GOLDEN, MASK64, mix, unit_double
+
+
+class SplitMix64:
+    """The splitmix64 generator: one 64-bit state, advanced by the golden gamma."""
+
+    def __init__(self, seed):
+        self.state = seed & MASK64
+
+    def next_double(self):
+        value = mix(self.state)
+        self.state = (self.state + GOLDEN) & MASK64
+        return unit_double(value)
+
+
+def play_random_game(game, seed):
+    """One game to the end with uniformly random decisions; returns the final state."""
+    state = game.new_initial_state()
+    rng = SplitMix64(seed)
+    while not state.is_terminal():
+        u = rng.next_double()
+        if state.is_chance_node():
+            state.apply_action(state._outcome_at(u))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[math.floor(u * len(legal))])
+    return state
+
+
+def _check_rollout_args(game, num_games, seed, threads, policy):
+    for name, value in (("num_games", num_games), ("seed", seed), ("threads", threads)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if num_games < 0:
+        raise ValueError(f"num_games must be >= 0, not {num_games}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, not {threads}")
+    if policy != "random":
+        raise ValueError(f"policy must be 'random', not {policy!r}")
+
+
+def rollouts(game, num_games, seed, threads=1, policy="random"):
+    """Play `num_games` random games; game i uses seed `seed + i`.
+
+    Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games,
+    n) int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions
+    applied (chance included). `threads` is accepted for API parity; the reference runs in one.
+    """
+    _check_rollout_args(game, num_games, seed, threads, policy)
+    n = game.num_players
+    out = {"scores": np.zeros((num_games, n), np.int32), "gold": np.zeros((num_games, n), np.int32),
+           "returns": np.zeros((num_games, n), np.float64), "length": np.zeros(num_games, np.int32)}
+    for i in range(num_games):
+        state = play_random_game(game, int(seed) + i)
+        out["scores"][i] = state.scores()
+        out["gold"][i] = state.gold()
+        out["returns"][i] = state.returns()
+        out["length"][i] = len(state.history())
+    return out
