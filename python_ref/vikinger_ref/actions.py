@@ -4,7 +4,7 @@ Two id spaces, as in OpenSpiel: decision ids (0..NUM_DISTINCT_ACTIONS-1) and cha
 (0..MAX_CHANCE_OUTCOMES-1). Every id has one fixed string; strings of the two spaces never collide.
 """
 
-from .components import COLOURS, NUM_COLUMNS, NUM_ROWS, TILE_KINDS
+from .components import COLOURS, NUM_COLUMNS, NUM_ROWS, SPECIAL_KINDS, TILE_KINDS
 
 CHANCE = -1     # current_player() at chance nodes
 TERMINAL = -4   # current_player() once the game is over
@@ -14,7 +14,7 @@ PHASES = ("reveal_tile", "draw_viking", "buy", "start_row", "ship_column", "isla
           "viking", "trip", "trip_target", "game_over",
           "special_fill", "auction", "remove_viking", "offer_colour", "take_special",
           "building_replace")
-CHANCE_PHASES = ("reveal_tile", "draw_viking")
+CHANCE_PHASES = ("reveal_tile", "draw_viking", "special_fill")
 BUYER_PHASES = ("buy", "start_row", "ship_column", "island_cell", "viking")
 SCORER_PHASES = ("trip", "trip_target")
 
@@ -45,9 +45,6 @@ REVEAL = 0               # + tile kind 0..9
 DRAW = 10                # + colour 0..5
 DISPLAY = 16             # + special kind 0..13 (A5)
 MAX_CHANCE_OUTCOMES = 30
-SPECIAL_KINDS = ("gold5", "goldsmith1", "goldsmith2", "boat", "noble1", "scout1",
-                 "fisherman1", "horn", "fish", "treasury",
-                 "building1", "building2", "building3", "building4")
 
 CELLS = NUM_ROWS * NUM_COLUMNS  # 320
 

@@ -5,8 +5,8 @@ board: where an island tile may go (B6.2), where a ship goes (B6.1), which Vikin
 (B7.0), and which islands are completed (B8.4). Columns are 1-based, rows 1..5 as in B2.1.
 """
 
-from .components import (LEFT, NUM_COLOURS, NUM_COLUMNS, NUM_ROWS, row_of_colour, sea_on_left,
-                         sea_on_right, ship_info)
+from .components import (LEFT, NUM_COLOURS, NUM_COLUMNS, NUM_ROWS, NUM_SPECIAL_KINDS, row_of_colour,
+                         sea_on_left, sea_on_right, ship_info)
 
 ROWS = range(1, NUM_ROWS + 1)
 COLUMNS = range(1, NUM_COLUMNS + 1)
@@ -23,6 +23,8 @@ class PlayerBoard:
         self.ships = [None] * (NUM_COLUMNS + 1)    # ships[c]: ship kind in column c (index 0 unused)
         self.tiles = [[None] * (NUM_COLUMNS + 2) for _ in range(NUM_ROWS + 2)]  # tiles[r][c]
         self.vikings = [[False] * (NUM_COLUMNS + 2) for _ in range(NUM_ROWS + 2)]
+        self.specials = [0] * NUM_SPECIAL_KINDS         # A5 tiles held, buildings included
+        self.buildings = [None] * 4                     # A5 (row, col) of building 1..4, if placed
 
     def copy(self):
         other = PlayerBoard(self.gold, self.fame)
@@ -31,6 +33,8 @@ class PlayerBoard:
         other.ships = list(self.ships)
         other.tiles = [list(row) for row in self.tiles]
         other.vikings = [list(row) for row in self.vikings]
+        other.specials = list(self.specials)
+        other.buildings = list(self.buildings)
         return other
 
     # --- tiles -------------------------------------------------------------------------------

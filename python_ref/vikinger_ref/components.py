@@ -91,3 +91,22 @@ START_FAME = 10
 NUM_ROUNDS = 6
 GROUPS_PER_ROUND = 12
 WHEEL_SPACES = 12
+
+# A5 special tiles: kinds (chance ids 16..29 in this order) and how many of each are printed.
+GOLD5, GOLDSMITH1, GOLDSMITH2, BOAT, NOBLE1, SCOUT1, FISHERMAN1, HORN, FISH, TREASURY = range(10)
+BUILDING1 = 10  # building b (1..4) is kind BUILDING1 + b - 1
+SPECIAL_KINDS = ("gold5", "goldsmith1", "goldsmith2", "boat", "noble1", "scout1",
+                 "fisherman1", "horn", "fish", "treasury",
+                 "building1", "building2", "building3", "building4")
+SPECIAL_COUNTS = (1, 2, 1, 6, 3, 1, 1, 4, 1, 1, 1, 1, 1, 1)  # 25 tiles
+NUM_SPECIAL_KINDS = 14
+DISPLAY_SLOTS = 4
+
+
+def is_building(special):
+    return special >= BUILDING1
+
+
+def building_of_middle(kind):
+    """The building picture (1..4) of a middle piece (B1.2)."""
+    return kind - MIDDLE1 + 1

@@ -3,7 +3,8 @@
 from . import actions as A
 from .observation import observation_size
 from .state import State
-from .validation import bytes_to_dict, from_dict
+from .serialization import bytes_to_dict
+from .validation import from_dict
 
 ADVANCED_MODULES = {"auction": "A1", "draw13": "A2", "offer_by_colour": "A3",
                     "weak_boatsmen": "A4", "special_tiles": "A5"}
@@ -22,9 +23,8 @@ class Game:
                    "weak_boatsmen": weak_boatsmen, "special_tiles": special_tiles}
         for name, value in options.items():
             if not isinstance(value, bool):
-                raise TypeError(f"{name} must be a bool, not {type(value).__name__}")
-            if value:
-                raise ValueError(f"{name} ({ADVANCED_MODULES[name]}) is not supported yet")
+                raise TypeError(f"{name} ({ADVANCED_MODULES[name]}) must be a bool, "
+                                f"not {type(value).__name__}")
         self.num_players = num_players
         self.options = options
 

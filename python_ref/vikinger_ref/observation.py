@@ -7,8 +7,8 @@ tensor leaves out (it shows only their counts).
 import numpy as np
 
 from .actions import PHASES
-from .components import (LEFT, NUM_COLOURS, NUM_COLUMNS, NUM_ROWS, NUM_TILE_KINDS, RIGHT,
-                         SHIP_RED, WHEEL_SPACES)
+from .components import (LEFT, NUM_COLOURS, NUM_COLUMNS, NUM_ROWS, NUM_SPECIAL_KINDS,
+                         NUM_TILE_KINDS, RIGHT, SHIP_RED, WHEEL_SPACES)
 
 GLOBAL_SIZE = 294
 PLAYER_SIZE = 1545
@@ -20,8 +20,16 @@ CELL_FEATURES = 4
 SHIPS, MAINLAND, GOLD, FAME, STARTED = 1280, 1536, 1542, 1543, 1544
 
 
+# docs/advanced.md: appended after the player blocks.
+ADVANCED_SIZE = 80
+AUCTION_ON, AUCTION_HIGH, AUCTION_LEADER, AUCTION_PASSED, DISPLAY, SPECIAL_STACK = 0, 1, 2, 6, 10, 66
+PLAYER_ADVANCED_SIZE = 22
+BUILDINGS = 14
+
+
 def observation_size(num_players):
-    return GLOBAL_SIZE + PLAYER_SIZE * num_players
+    return (GLOBAL_SIZE + PLAYER_SIZE * num_players
+            + ADVANCED_SIZE + PLAYER_ADVANCED_SIZE * num_players)
 
 
 def _check_player(state, player):
@@ -77,9 +85,34 @@ def observation_tensor(state, player):
         obs[base + GOLD] = board.gold
         obs[base + FAME] = board.fame
         obs[base + STARTED] = board.start_row is not None
+    _advanced_features(state, obs, slot, n)
     return obs
+
+
+def _advanced_features(state, obs, slot, n):
+    """A1 auction and A5 special tiles (docs/advanced.md)."""
+    base = GLOBAL_SIZE + PLAYER_SIZE * n
+    auction = state.auction
+    if auction is not None:
+        obs[base + AUCTION_ON] = 1
+        obs[base + AUCTION_HIGH] = auction.high or 0
+        obs[base + AUCTION_LEADER + slot(auction.leader)] = 1
+        for p, passed in enumerate(auction.passed):
+            obs[base + AUCTION_PASSED + slot(p)] = passed
+    for i, kind in enumerate(state.display.slots):
+        if kind is not None:
+            obs[base + DISPLAY + NUM_SPECIAL_KINDS * i + kind] = 1
+    obs[base + SPECIAL_STACK:base + SPECIAL_STACK + NUM_SPECIAL_KINDS] = state.display.stack
+    for p, board in enumerate(state.players):
+        at = base + ADVANCED_SIZE + PLAYER_ADVANCED_SIZE * slot(p)
+        obs[at:at + NUM_SPECIAL_KINDS] = board.specials
+        for b, cell in enumerate(board.buildings):
+            if cell is not None:
+                obs[at + BUILDINGS + 2 * b:at + BUILDINGS + 2 * b + 2] = cell
 
 
 
 assert GLOBAL_SIZE == TRIP_LAST + 1 and WHEEL + WHEEL_ENTRY * WHEEL_SPACES == STACKS
 assert PLAYER_SIZE == STARTED + 1 and SHIPS == NUM_ROWS * NUM_COLUMNS * CELL_FEATURES
+assert ADVANCED_SIZE == SPECIAL_STACK + NUM_SPECIAL_KINDS
+assert PLAYER_ADVANCED_SIZE == BUILDINGS + 8

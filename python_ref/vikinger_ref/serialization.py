@@ -8,23 +8,28 @@ is validation.py; reading bytes unpacks to a dict and goes through the same chec
 import struct
 
 from .actions import PHASES
-from .components import (COLOURS, NUM_COLUMNS, NUM_ROWS, ROW_NAMES, TILE_KINDS, TILE_SHORT,
-                         WHEEL_SPACES)
+from .components import (COLOURS, DISPLAY_SLOTS, NUM_COLUMNS, NUM_ROWS, SPECIAL_KINDS,
+                         TILE_KINDS, TILE_SHORT, WHEEL_SPACES)
+from .consistency import fail
 from .rng import MASK64, mix
 
 FORMAT_VERSION = 1
 MAGIC = b"VKNG"
 OPTION_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 NONE_BYTE = 255
+NO_BID = 65535
 VIKING_FLAG = 16
 SHIP_CHARS = ".rgyb"
 ISLAND_CHARS = ".L1234R"
 
-assert len(ROW_NAMES) == NUM_ROWS
 
 
 def _colour_counts(counts):
     return {COLOURS[c]: counts[c] for c in range(len(COLOURS))}
+
+
+def _special_counts(counts):
+    return {SPECIAL_KINDS[k]: counts[k] for k in range(len(SPECIAL_KINDS))}
 
 
 def _ship_string(board):
@@ -48,6 +53,8 @@ def _player_dict(board):
         "rows": [_row_string(board, row) for row in range(1, NUM_ROWS + 1)],
         "vikings": [[col for col in range(1, NUM_COLUMNS + 1) if board.vikings[row][col]]
                     for row in range(1, NUM_ROWS + 1)],
+        "specials": _special_counts(board.specials),
+        "buildings": [None if cell is None else list(cell) for cell in board.buildings],
     }
 
 
@@ -80,6 +87,12 @@ def to_dict(state):
         "trip": None if state.trip is None else {
             "queue": [[COLOURS[colour], k] for colour, k in state.trip["queue"]],
             "last_col": state.trip["last_col"]},
+        "auction": None if state.auction is None else {
+            "high": state.auction.high, "leader": state.auction.leader,
+            "passed": list(state.auction.passed), "turn": state.auction.turn},
+        "special_stack": _special_counts(state.display.stack),
+        "display": [None if kind is None else SPECIAL_KINDS[kind] for kind in state.display.slots],
+        "special_removed": _special_counts(state.display.removed),
         "players": [_player_dict(board) for board in state.players],
         "history": state.history(),
     }
@@ -121,6 +134,27 @@ def _position_bytes(state):
             out += bytes(0 if board.tiles[row][col] is None else
                          1 + board.tiles[row][col] + (VIKING_FLAG if board.vikings[row][col] else 0)
                          for col in range(1, NUM_COLUMNS + 1))
+    out += _advanced_bytes(state)
+    return bytes(out)
+
+
+def _advanced_bytes(state):
+    """docs/advanced.md: the A1 auction and the A5 tiles, after the players."""
+    auction = state.auction
+    if auction is None:
+        out = bytearray([0]) + struct.pack("<H", NO_BID) + bytes([0, 0, 0])
+    else:
+        passed = sum(1 << p for p, out_ in enumerate(auction.passed) if out_)
+        high = NO_BID if auction.high is None else auction.high
+        out = bytearray([1]) + struct.pack("<H", high) + bytes([auction.leader, auction.turn, passed])
+    display = state.display
+    out += bytes(display.stack)
+    out += bytes(NONE_BYTE if kind is None else kind for kind in display.slots)
+    out += bytes(display.removed)
+    for board in state.players:
+        out += bytes(board.specials)
+        for cell in board.buildings:
+            out += bytes(cell or (0, 0))
     return bytes(out)
 
 
@@ -128,6 +162,134 @@ def to_bytes(state):
     history = state.history()
     return (MAGIC + bytes([FORMAT_VERSION]) + _position_bytes(state)
             + struct.pack("<I", len(history)) + struct.pack(f"<{len(history)}H", *history))
+
+
+# --- bytes ---------------------------------------------------------------------------------
+
+
+class _Reader:
+    def __init__(self, data):
+        self.data, self.at = data, 0
+
+    def take(self, count):
+        if self.at + count > len(self.data):
+            fail(f"bytes end at {len(self.data)}, {self.at + count} needed (truncated)")
+        chunk = self.data[self.at:self.at + count]
+        self.at += count
+        return chunk
+
+    def u8(self):
+        return self.take(1)[0]
+
+    def unpack(self, fmt):
+        return struct.unpack(fmt, self.take(struct.calcsize(fmt)))
+
+
+def _name_or_none(names, value, where):
+    if value == NONE_BYTE:
+        return None
+    if value >= len(names):
+        fail(f"{where} byte {value} is out of range")
+    return names[value]
+
+
+def bytes_to_dict(data):
+    """The dict that the bytes of docs/state.md describe (checked later by from_dict)."""
+    if not isinstance(data, (bytes, bytearray, memoryview)):
+        raise TypeError(f"deserialize_state needs bytes, not {type(data).__name__}")
+    r = _Reader(bytes(data))
+    if r.take(4) != MAGIC:
+        fail("the bytes do not start with b'VKNG'")
+    version = r.u8()
+    if version != FORMAT_VERSION:
+        fail(f"format version {version} is not {FORMAT_VERSION}")
+    n, options, round_, phase, start, purchases, scoring = r.take(7)
+    if not 2 <= n <= 4:
+        fail(f"num_players {n} is outside 2..4")
+    if phase >= len(PHASES):
+        fail(f"phase byte {phase} is out of range")
+    d = {"version": version, "num_players": n,
+         "options": {name: bool(options >> i & 1) for i, name in enumerate(OPTION_NAMES)},
+         "round": round_, "phase": PHASES[phase], "start_player": start, "purchases": purchases,
+         "scoring_index": scoring,
+         "stacks": dict(zip(TILE_KINDS, r.take(10))), "bag": dict(zip(COLOURS, r.take(6))),
+         "drawn": dict(zip(COLOURS, r.take(6))), "removed": dict(zip(COLOURS, r.take(6))),
+         "discarded_tiles": r.u8()}
+    if options >> len(OPTION_NAMES):
+        fail(f"options byte {options} has unknown bits")
+    wheel = []
+    for s in range(WHEEL_SPACES):
+        tile, viking = r.take(2)
+        if tile == NONE_BYTE and viking == NONE_BYTE:
+            wheel.append(None)
+        else:
+            wheel.append({"tile": _name_or_none(TILE_KINDS, tile, f"wheel[{s}].tile"),
+                          "viking": _name_or_none(COLOURS, viking, f"wheel[{s}].viking")})
+    d["wheel"] = wheel
+    tile, viking, row, col = r.take(4)
+    d["pending"] = None if tile == NONE_BYTE and viking == NONE_BYTE else {
+        "tile": _name_or_none(TILE_KINDS, tile, "pending.tile"),
+        "viking": _name_or_none(COLOURS, viking, "pending.viking"),
+        "cell": None if row == 0 and col == 0 else [row, col]}
+    present, last_col, length = r.take(3)
+    if present > 1:
+        fail(f"trip byte {present} is not 0 or 1")
+    queue = [[_name_or_none(COLOURS, colour, "trip colour"), k]
+             for colour, k in (r.take(2) for _ in range(length))]
+    d["trip"] = {"queue": queue, "last_col": last_col} if present else None
+    if not present and (last_col or length):
+        fail("trip bytes set without a trip")
+    players = []
+    for _ in range(n):
+        gold, fame = r.unpack("<ii")
+        start_row = r.u8()
+        mainland = dict(zip(COLOURS, r.take(6)))
+        ships = "".join(SHIP_CHARS[b] if b < len(SHIP_CHARS) else fail(f"ship byte {b}")
+                        for b in r.take(NUM_COLUMNS)).rstrip(".")
+        rows, vikings = [], []
+        for _row in range(NUM_ROWS):
+            cells = r.take(NUM_COLUMNS)
+            chars = []
+            for b in cells:
+                kind = b & ~VIKING_FLAG
+                if kind >= len(ISLAND_CHARS) or (b & VIKING_FLAG and kind == 0):
+                    fail(f"cell byte {b} is out of range")
+                chars.append(ISLAND_CHARS[kind])
+            rows.append("".join(chars).rstrip("."))
+            vikings.append([c + 1 for c, b in enumerate(cells) if b & VIKING_FLAG])
+        players.append({"gold": gold, "fame": fame, "start_row": start_row or None,
+                        "mainland": mainland, "ships": ships, "rows": rows, "vikings": vikings,
+                        "specials": None, "buildings": None})
+    d["players"] = players
+    _advanced_from_bytes(r, d)
+    (count,) = r.unpack("<I")
+    d["history"] = list(r.unpack(f"<{count}H")) if count <= len(r.data) else fail("history truncated")
+    if r.at != len(r.data):
+        fail(f"{len(r.data) - r.at} bytes after the end of the state")
+    return d
+
+
+def _advanced_from_bytes(r, d):
+    present = r.u8()
+    (high,) = r.unpack("<H")
+    leader, turn, passed = r.take(3)
+    n = d["num_players"]
+    if present > 1 or passed >> n:
+        fail("auction bytes out of range")
+    d["auction"] = None
+    if present:
+        d["auction"] = {"high": None if high == NO_BID else high, "leader": leader,
+                        "passed": [bool(passed >> p & 1) for p in range(n)], "turn": turn}
+    elif high != NO_BID or leader or turn or passed:
+        fail("auction bytes set without an auction")
+    d["special_stack"] = dict(zip(SPECIAL_KINDS, r.take(len(SPECIAL_KINDS))))
+    d["display"] = [_name_or_none(SPECIAL_KINDS, kind, "display") for kind in r.take(DISPLAY_SLOTS)]
+    d["special_removed"] = dict(zip(SPECIAL_KINDS, r.take(len(SPECIAL_KINDS))))
+    for player in d["players"]:
+        player["specials"] = dict(zip(SPECIAL_KINDS, r.take(len(SPECIAL_KINDS))))
+        cells = r.take(8)
+        player["buildings"] = [None if cells[2 * b] == 0 and cells[2 * b + 1] == 0
+                               else [cells[2 * b], cells[2 * b + 1]] for b in range(4)]
 
 
 def hash_key(state):

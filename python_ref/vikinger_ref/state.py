@@ -1,8 +1,9 @@
-"""The game state machine (RULES.md B3-B8) behind the OpenSpiel-style API of docs/api.md.
+"""The game state machine (RULES.md B3-B8, A1-A5) behind the OpenSpiel-style API of docs/api.md.
 
 A round: 12 tiles revealed and 12 Vikings drawn (chance nodes), 12 purchases, each a short
 sequence of decisions (group, start tile, cell, Viking), then the round's scoring. Phases and the
-action layout are those of docs/actions.md; forced decisions are applied automatically.
+action layout are those of docs/actions.md and docs/advanced.md; forced decisions are applied
+automatically.
 """
 
 import math
@@ -11,17 +12,16 @@ import operator
 import numpy as np
 
 from . import actions as A
-from . import observation, serialization, text
+from . import observation, serialization, specials, text, trips
+from .auction import Auction
 from .actions import CHANCE, CHANCE_PHASES, SCORER_PHASES, TERMINAL
 from .board import PlayerBoard
-from .components import (BOATSMAN, GROUPS_PER_ROUND, NUM_COLOURS, NUM_ROUNDS, NUM_TILE_KINDS,
-                         START_FAME, START_GOLD, STACK_COUNTS, VIKINGS_PER_COLOUR, is_ship,
-                         row_of_colour)
+from .components import (BOAT, BOATSMAN, GROUPS_PER_ROUND, NUM_COLOURS, NUM_ROUNDS, START_FAME,
+                         START_GOLD, STACK_COUNTS, VIKINGS_PER_COLOUR, is_ship, row_of_colour)
 from .rng import uniform_from
 from .scoring import final_scoring, large_scoring, small_scoring, win_shares
+from .specials import Display
 from .wheel import Wheel
-
-TRIP_COLOURS = range(5)  # every colour with a row: all but the boatsman
 
 
 def as_action_id(action):
@@ -54,7 +54,10 @@ class State:
         self.pending = None   # {"tile", "viking", "cell"} during a purchase
         self.trip = None      # {"queue": [[colour, k], ...], "last_col"} during trip targets
         self.players = [PlayerBoard(START_GOLD[n], START_FAME) for _ in range(n)]  # B1.5
+        self.display = Display()                            # A5
+        self.auction = None                                 # A1, while bidding
         self._history = []
+        self._start_round()
 
     # --- who is to move ----------------------------------------------------------------------
 
@@ -69,6 +72,12 @@ class State:
         n = self._game.num_players
         if self.phase in SCORER_PHASES:
             return (self.start_player + self.scoring_index) % n
+        if self.phase == "auction":
+            return self.auction.turn
+        if self.phase == "remove_viking":
+            return self.start_player                        # A2
+        if self.phase == "offer_colour":                    # A3: one colour per player in turn
+            return (self.start_player + self.wheel.colours_placed()) % n
         return (self.start_player + self.purchases) % n    # B5.1
 
     def is_chance_node(self):
@@ -85,6 +94,8 @@ class State:
     def _chance_counts(self):
         if self.phase == "reveal_tile":
             return [(A.REVEAL + kind, count) for kind, count in enumerate(self.stacks) if count]
+        if self.phase == "special_fill":
+            return [(A.DISPLAY + kind, count) for kind, count in enumerate(self.display.stack) if count]
         return [(A.DRAW + colour, count) for colour, count in enumerate(self.bag) if count]
 
     def chance_outcomes(self):
@@ -118,8 +129,10 @@ class State:
     def legal_actions(self):
         if self.is_chance_node():
             return [outcome for outcome, _ in self._chance_counts()]
+        if self.is_terminal():
+            return []
+        board = self._player()
         phase = self.phase
-        board = self.players[self.current_player()] if phase != "game_over" else None
         if phase == "buy":
             return [A.BUY + s for s in self.wheel.legal_buys(board.gold, board.fame)]
         if phase == "start_row":
@@ -132,38 +145,25 @@ class State:
         if phase == "viking":
             return [A.VIKING_ON_TILE, A.VIKING_TO_MAINLAND]
         if phase == "trip":
-            return self._legal_trips(board)
+            return trips.legal_trips(board, self.round, self._game.options["weak_boatsmen"])
         if phase == "trip_target":
-            return self._legal_targets(board)
-        return []
+            return trips.legal_targets(board, self.trip)
+        if phase == "auction":
+            return self.auction.legal_actions(board.gold + board.fame)
+        if phase == "remove_viking" or phase == "offer_colour":
+            base = A.REMOVE if phase == "remove_viking" else A.OFFER
+            return [base + colour for colour in range(NUM_COLOURS) if self.drawn[colour]]
+        if phase == "take_special":
+            return [A.TAKE_SPECIAL + i for i in self.display.occupied_slots()] + [A.DECLINE_SPECIAL]
+        # building_replace
+        building = self._building_to_place(board)
+        return sorted(A.cell_id(A.BUILDING, row, col)
+                      for row, col in specials.building_candidates(board, building))
 
     def legal_actions_mask(self):
         mask = np.zeros(A.NUM_DISTINCT_ACTIONS, dtype=bool)
         mask[self.legal_actions()] = True
         return mask
-
-    def _movable_colours(self, board):
-        """B7.2.1: colours with a Viking on the mainland and a free tile in their row."""
-        return [colour for colour in TRIP_COLOURS
-                if board.mainland[colour] and board.free_tiles(row_of_colour(colour))]
-
-    def _trip_possible(self, board):
-        return board.mainland[BOATSMAN] > 0 and bool(self._movable_colours(board))
-
-    def _legal_trips(self, board):
-        movable = self._movable_colours(board)
-        legal = [] if self.round == NUM_ROUNDS else [A.TRIP_STOP]   # ⚖ round-6 obligation
-        legal += [A.TRIP_ALL + colour for colour in movable]
-        legal.append(A.TRIP_EACH)
-        return legal
-
-    def _legal_targets(self, board):
-        """Targets go left to right, leaving room for the Vikings still to place."""
-        colour, still = self.trip["queue"][0]
-        row = row_of_colour(colour)
-        free = board.free_tiles(row)
-        return [A.cell_id(A.TARGET, row, col) for i, col in enumerate(free)
-                if col > self.trip["last_col"] and len(free) - i - 1 >= still - 1]
 
     # --- applying ----------------------------------------------------------------------------
 
@@ -192,8 +192,24 @@ class State:
             self._reveal_tile(action - A.REVEAL)
         elif phase == "draw_viking":
             self._draw_viking(action - A.DRAW)
+        elif phase == "special_fill":
+            self.display.reveal(action - A.DISPLAY)
+            if not self.display.needs_fill():
+                self._after_special_fill()
+        elif phase == "auction":
+            self._bid(action)
+        elif phase == "remove_viking":                    # A2
+            self.drawn[action - A.REMOVE] -= 1
+            self.removed[action - A.REMOVE] += 1
+            self._lay_out_vikings()
+        elif phase == "offer_colour":
+            self._offer_colour(action - A.OFFER)
         elif phase == "buy":
             self._buy(action - A.BUY)
+        elif phase == "take_special":
+            self._take_special(action)
+        elif phase == "building_replace":
+            self._replace_middle_tile(*A.cell_of(action - A.BUILDING))
         elif phase == "start_row":
             self._player().place_start_tile(action - A.START + 1)     # B6.0
             self._place_pending_tile()
@@ -209,11 +225,35 @@ class State:
             else:
                 self._viking_to_mainland()
         elif phase == "trip":
-            self._start_trip(action)
+            self._trip(action)
         else:
             self._move_to_target(*A.cell_of(action - A.TARGET))
 
-    # --- the offer (B4) ----------------------------------------------------------------------
+    # --- the start of a round: A5 display, A1 auction ----------------------------------------
+
+    def _start_round(self):
+        if self._game.options["special_tiles"] and self.display.needs_fill():
+            self.phase = "special_fill"                    # A5 fill empty display places
+        else:
+            self._after_special_fill()
+
+    def _after_special_fill(self):
+        if self._game.options["auction"]:
+            self.auction = Auction(self._game.num_players, self.start_player)   # A1
+            self.phase = "auction"
+        else:
+            self.phase = "reveal_tile"
+
+    def _bid(self, action):
+        if not self.auction.apply(action):
+            return
+        winner = self.auction.leader
+        self._pay(self.players[winner], self.auction.high)  # A1 pays gold first, then Fame
+        self.start_player = winner
+        self.auction = None
+        self.phase = "reveal_tile"
+
+    # --- the offer (B4, A2, A3) --------------------------------------------------------------
 
     def _reveal_tile(self, kind):
         self.stacks[kind] -= 1
@@ -221,25 +261,80 @@ class State:
         if len(self.wheel.occupied()) == GROUPS_PER_ROUND:
             self.phase = "draw_viking"
 
+    def _vikings_to_draw(self):
+        return GROUPS_PER_ROUND + (1 if self._game.options["draw13"] else 0)   # A2 draws 13
+
     def _draw_viking(self, colour):
         self.bag[colour] -= 1
         self.drawn[colour] += 1
-        if sum(self.drawn) == GROUPS_PER_ROUND:
-            self.wheel.lay_out_vikings(self.drawn)
-            self.drawn = [0] * NUM_COLOURS
+        if sum(self.drawn) < self._vikings_to_draw():
+            return
+        if self._game.options["draw13"]:
+            self.phase = "remove_viking"
+        else:
+            self._lay_out_vikings()
+
+    def _lay_out_vikings(self):
+        if self._game.options["offer_by_colour"]:
+            self.phase = "offer_colour"                    # A3
+            return
+        self.wheel.lay_out_vikings(self.drawn)             # B4.2
+        self.drawn = [0] * NUM_COLOURS
+        self.phase = "buy"
+
+    def _offer_colour(self, colour):
+        """A3: all drawn Vikings of the colour on the highest free spaces, from 11 down."""
+        self.wheel.place_from_top(colour, self.drawn[colour])
+        self.drawn[colour] = 0
+        if not any(self.drawn):
             self.phase = "buy"
 
-    # --- a purchase (B5, B6) -----------------------------------------------------------------
+    # --- a purchase (B5, B6, A5) -------------------------------------------------------------
 
-    def _buy(self, space):
-        board = self._player()
-        price = self.wheel.price(space)
+    @staticmethod
+    def _pay(board, price):
         from_gold = min(board.gold, price)                 # B5.5 gold first, then Fame
         board.gold -= from_gold
         board.fame -= price - from_gold
+
+    def _buy(self, space):
+        board = self._player()
+        may_take_special = (self._game.options["special_tiles"] and self.wheel.price(space) > 0
+                            and space == max(self.wheel.occupied())
+                            and self.display.occupied_slots())         # A5
+        self._pay(board, self.wheel.price(space))
         tile, viking = self.wheel.take(space)
         self.pending = {"tile": tile, "viking": viking, "cell": None}
-        if board.start_row is None:
+        if may_take_special:
+            self.phase = "take_special"
+        else:
+            self._after_special_choice()
+
+    def _take_special(self, action):
+        if action != A.DECLINE_SPECIAL:
+            board = self._player()
+            slot = action - A.TAKE_SPECIAL
+            if self.display.take(slot, board) is not None:
+                self.phase = "building_replace"
+                return
+        self._after_special_choice()
+
+    def _building_to_place(self, board):
+        """The building tile just taken: the one held, not placed, with candidates."""
+        for building in range(1, 5):
+            if specials.waiting_building(board, building) and \
+                    specials.building_candidates(board, building):
+                return building
+        raise AssertionError("building_replace without a building to place")
+
+    def _replace_middle_tile(self, row, col):
+        board = self._player()
+        specials.place_building(board, self._building_to_place(board), row, col)
+        self.discarded_tiles += 1                          # the replaced middle tile leaves
+        self._after_special_choice()
+
+    def _after_special_choice(self):
+        if self._player().start_row is None:
             self.phase = "start_row"                       # B6.0 start tile first
         else:
             self._place_pending_tile()
@@ -260,7 +355,10 @@ class State:
             self._viking_to_mainland()
 
     def _place_island_tile(self, row, col):
-        self._player().place_island_tile(self.pending["tile"], row, col)
+        board = self._player()
+        board.place_island_tile(self.pending["tile"], row, col)
+        if specials.building_for_placed_tile(board, self.pending["tile"], row, col):
+            self.discarded_tiles += 1                      # A5 a waiting building replaces it
         if row_of_colour(self.pending["viking"]) == row:   # B6.4 the Viking's own row
             self.pending["cell"] = [row, col]
             self.phase = "viking"
@@ -294,7 +392,7 @@ class State:
         n = self._game.num_players
         while self.scoring_index < n:
             board = self.players[(self.start_player + self.scoring_index) % n]
-            if self._trip_possible(board):
+            if trips.trip_possible(board):
                 self.phase = "trip"
                 return
             large_scoring(board)
@@ -308,47 +406,36 @@ class State:
 
     def _next_round(self):
         self.round += 1
-        self.start_player = (self.start_player + 1) % self._game.num_players   # B3.3
+        if not self._game.options["auction"]:              # ⚖ A1 replaces B3.3
+            self.start_player = (self.start_player + 1) % self._game.num_players   # B3.3
         self.purchases = 0
-        self.phase = "reveal_tile"
+        self._start_round()
 
-    def _start_trip(self, action):
+    def _finish_scorer(self, board):
+        large_scoring(board)
+        self.scoring_index += 1
+        self._continue_large_scoring()
+
+    def _trip(self, action):
         board = self._player()
         if action == A.TRIP_STOP:
-            large_scoring(board)
-            self.scoring_index += 1
-            self._continue_large_scoring()
+            self._finish_scorer(board)
             return
-        board.mainland[BOATSMAN] -= 1                      # a spent boatsman leaves the game
-        self.removed[BOATSMAN] += 1
-        if action == A.TRIP_EACH:
-            queue = [[colour, 1] for colour in self._movable_colours(board)]
-        else:
-            colour = action - A.TRIP_ALL
-            free = len(board.free_tiles(row_of_colour(colour)))
-            queue = [[colour, min(board.mainland[colour], free)]]
+        queue, boats = trips.start_trip(board, action, self._game.options["weak_boatsmen"])
+        self.removed[BOATSMAN] += 1                        # a spent boatsman leaves the game
+        self.display.removed[BOAT] += boats
         self.trip = {"queue": queue, "last_col": 0}
         self.phase = "trip_target"
 
     def _move_to_target(self, row, col):
         board = self._player()
-        head = self.trip["queue"][0]
-        board.mainland[head[0]] -= 1
-        board.put_viking_on_tile(row, col)
-        self.trip["last_col"] = col
-        head[1] -= 1
-        if head[1] == 0:
-            self.trip["queue"].pop(0)
-            self.trip["last_col"] = 0
-        if self.trip["queue"]:
+        if not trips.move_to_target(board, self.trip, row, col):
             return
         self.trip = None
-        if self._trip_possible(board):
+        if trips.trip_possible(board):
             self.phase = "trip"
         else:
-            large_scoring(board)
-            self.scoring_index += 1
-            self._continue_large_scoring()
+            self._finish_scorer(board)
 
     # --- results -----------------------------------------------------------------------------
 
@@ -391,6 +478,8 @@ class State:
             "queue": [list(entry) for entry in self.trip["queue"]],
             "last_col": self.trip["last_col"]}
         other.players = [board.copy() for board in self.players]
+        other.display = self.display.copy()
+        other.auction = None if self.auction is None else self.auction.copy()
         other._history = list(self._history)
         return other
 

@@ -1,7 +1,8 @@
 """str(state): the readable text board of docs/state.md."""
 
 from .actions import CHANCE, TERMINAL
-from .components import COLOUR_SHORT, COLOURS, NUM_COLUMNS, NUM_ROWS, ROW_NAMES, TILE_KINDS, TILE_SHORT
+from .components import (BUILDING1, COLOUR_SHORT, COLOURS, NUM_ROWS, ROW_NAMES, SPECIAL_KINDS,
+                         TILE_KINDS, TILE_SHORT)
 
 
 def _counts(counts):
@@ -34,12 +35,41 @@ def _board_lines(board, p):
     ships = "".join(("." if board.ships[c] is None else TILE_SHORT[board.ships[c]]) + " "
                     for c in range(1, width + 1))
     lines.append(f"  {'ships':<10}|{ships}".rstrip())
+    held = _specials(board)
+    if held:
+        lines.append(f"  {'specials':<10}{held}")
     for row in range(1, NUM_ROWS + 1):
         cells = ""
         for col in range(1, width + 1):
             kind = board.tile(row, col)
             cells += ("." if kind is None else TILE_SHORT[kind]) + ("*" if board.has_viking(row, col) else " ")
         lines.append(f"  {ROW_NAMES[row - 1]:<10}|{cells}".rstrip())
+    return lines
+
+
+def _specials(board):
+    """A5: `kind=count` for held tiles; placed buildings as `building2@r3c4`."""
+    parts = []
+    for kind, count in enumerate(board.specials):
+        if not count:
+            continue
+        cell = board.buildings[kind - BUILDING1] if kind >= BUILDING1 else None
+        parts.append(f"{SPECIAL_KINDS[kind]}@r{cell[0]}c{cell[1]}" if cell
+                     else f"{SPECIAL_KINDS[kind]}={count}")
+    return " ".join(parts)
+
+
+def _advanced_lines(state):
+    lines = []
+    auction = state.auction
+    if auction is not None:
+        high = "-" if auction.high is None else auction.high
+        passed = ",".join(str(p) for p, out in enumerate(auction.passed) if out) or "none"
+        lines.append(f"Auction: high {high} by player {auction.leader}, turn {auction.turn}, "
+                     f"passed {passed}")
+    if state.get_game().options["special_tiles"]:
+        slots = " ".join("-" if kind is None else SPECIAL_KINDS[kind] for kind in state.display.slots)
+        lines.append(f"Display: {slots} | stack {sum(state.display.stack)}")
     return lines
 
 
@@ -53,6 +83,7 @@ def render(state):
         if pending["cell"] is not None:
             line += ", cell r%dc%d" % tuple(pending["cell"])
         lines.append(line)
+    lines += _advanced_lines(state)
     if state.trip is not None:
         entries = " ".join(f"{COLOUR_SHORT[colour]}×{k}" for colour, k in state.trip["queue"])
         lines.append(f"Trip: {entries} from c{state.trip['last_col']}")

@@ -39,6 +39,16 @@ class Wheel:
         for space, colour in enumerate(colours):
             self.vikings[space] = colour
 
+    def place_from_top(self, colour, count):
+        """A3: `count` Vikings of `colour` on the highest spaces without a Viking, 11 down."""
+        free = [s for s in range(WHEEL_SPACES) if self.vikings[s] is None]
+        for space in free[len(free) - count:]:
+            self.vikings[space] = colour
+
+    def colours_placed(self):
+        """A3: how many colours are on the wheel already."""
+        return len({colour for colour in self.vikings if colour is not None})
+
     def lowest_space(self):
         return min(self.occupied())
 
