@@ -1,0 +1,61 @@
+"""Fixtures: every test body runs on both engines (the RapidFuzz pattern).
+
+`engine` is the imported module, `vikinger_ref` (pure Python, always required) or `vikinger_fast`
+(C++). If `vikinger_fast` cannot be imported its tests FAIL, so CI cannot pass while silently
+skipping the C++ engine; set VIKINGER_ONLY_REF=1 to skip them instead (while the extension is not
+built yet). Position builders live in `positions.py`.
+"""
+
+import importlib
+import os
+import pathlib
+import sys
+
+import pytest
+
+ONLY_REF = os.environ.get("VIKINGER_ONLY_REF") == "1"
+MODULES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
+_PYTHON_REF = pathlib.Path(__file__).resolve().parent.parent / "python_ref"
+
+_loaded = {}
+
+
+def _import(which):
+    """(module, None) or (None, the ImportError); a source checkout finds python_ref/ too."""
+    if which not in _loaded:
+        name = MODULES[which]
+        try:
+            _loaded[which] = (importlib.import_module(name), None)
+        except ImportError as first_error:
+            if which == "ref" and str(_PYTHON_REF) not in sys.path:
+                sys.path.insert(0, str(_PYTHON_REF))
+                try:
+                    _loaded[which] = (importlib.import_module(name), None)
+                except ImportError as error:
+                    _loaded[which] = (None, error)
+            else:
+                _loaded[which] = (None, first_error)
+    return _loaded[which]
+
+
+def load_engine(which):
+    module, error = _import(which)
+    if module is not None:
+        return module
+    if which == "fast" and ONLY_REF:
+        pytest.skip(f"vikinger_fast not importable ({error}); VIKINGER_ONLY_REF=1")
+    pytest.fail(f"{MODULES[which]} cannot be imported: {error!r} "
+                f"(set VIKINGER_ONLY_REF=1 to test the reference alone)", pytrace=False)
+
+
+@pytest.fixture(params=["ref", "fast"])
+def engine(request):
+    """The engine module under test: vikinger_ref or vikinger_fast."""
+    return load_engine(request.param)
+
+
+@pytest.fixture
+def engines():
+    """Both modules, (ref, fast), for tests that compare them step by step."""
+    return load_engine("ref"), load_engine("fast")
+
