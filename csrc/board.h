@@ -1,0 +1,88 @@
+// One player's board (RULES.md B2) as bitboards: mainland, ship row and five island rows.
+//
+// Bit c-1 of every word stands for column c (B2.2 ⚖ 64 columns). An island row keeps its tiles
+// as a 3-bit code spread over three planes, chosen so the questions the rules ask are one or two
+// word operations:
+//   left piece          lo = 1
+//   right piece         hi = 1
+//   middle piece k      mid = 1, building bits (k-1) in lo (bit 0) and hi (bit 1)
+// so occupied = mid|lo|hi, left pieces = lo&~mid, right pieces = hi&~mid. A fourth plane marks
+// the tiles a Viking stands on. Ships are one 16-bit column mask per sail colour (a player never
+// has more than 14 ships, B1.3).
+//
+// Implements: B6.0 start tile, B6.1 ship columns, B6.2 legal island cells (shifts and ANDs),
+// B7.0 threatened masks, B8.4/B8.5 completed islands.
+#ifndef VIKINGER_BOARD_H_
+#define VIKINGER_BOARD_H_
+
+#include <cstdint>
+
+#include "bits.h"
+#include "components.h"
+
+namespace vikinger {
+
+constexpr uint64_t ColumnBit(int col) { return uint64_t{1} << (col - 1); }
+
+inline int LowestColumn(uint64_t x) { return __builtin_ctzll(x) + 1; }
+
+struct IslandRow {
+  uint64_t mid;
+  uint64_t lo;
+  uint64_t hi;
+  uint64_t vikings;
+
+  uint64_t Occupied() const { return mid | lo | hi; }
+  uint64_t LeftPieces() const { return lo & ~mid; }
+  uint64_t RightPieces() const { return hi & ~mid; }
+  uint64_t FreeTiles() const { return Occupied() & ~vikings; }  // targets of B7.2 trips
+  // The island tile kind at `col` (kLeft .. kRight), or -1 when the cell is empty.
+  int KindAt(int col) const;
+  void Place(int kind, int col);
+};
+
+struct PlayerBoard {
+  IslandRow rows[kNumRows];   // rows[r - 1] is island row r
+  uint16_t ships[kNumSails];  // bit c-1: a ship of this sail (red, green, yellow, blue) in c
+  int32_t gold;
+  int32_t fame;
+  uint8_t mainland[kNumColours];  // Vikings waiting on the mainland, by colour
+  uint8_t start_row;              // B6.0: row of the start tile, 0 before it is placed
+  uint8_t num_ships;
+
+  const IslandRow& Row(int row) const { return rows[row - 1]; }
+  IslandRow& Row(int row) { return rows[row - 1]; }
+
+  // B6.0: the start tile is a left piece in column 1 of the chosen row.
+  void PlaceStartTile(int row);
+  // B6.2: cells[r - 1] = the empty cells of row r where an island tile of `kind` may go.
+  // Returns the union of all rows (non-zero when the tile has a legal cell).
+  uint64_t LegalIslandCells(int kind, uint64_t cells[kNumRows]) const;
+  bool HasLegalIslandCell(int kind) const {
+    uint64_t cells[kNumRows];
+    return LegalIslandCells(kind, cells) != 0;
+  }
+
+  uint16_t ShipColumns() const { return ships[0] | ships[1] | ships[2] | ships[3]; }
+  // The ship kind in column `col`, or -1.
+  int ShipAt(int col) const;
+  // B6.1: the columns (mask) the next ship may go to.
+  uint64_t FreeShipColumns() const;
+  void PlaceShip(int kind, int col);
+
+  // B7.0: columns whose ship reaches `row`, and those of them not repelled by a warrior.
+  uint64_t ReachMask(int row) const;
+  uint64_t RepelledShips() const { return ShipColumns() & Row(1).vikings; }
+  uint64_t ThreatenedMask(int row) const { return ReachMask(row) & ~Row(1).vikings; }
+  // The island Vikings of `row` that no ship threatens.
+  uint64_t UnthreatenedVikings(int row) const { return Row(row).vikings & ~ThreatenedMask(row); }
+
+  // B8.6: all the player's Vikings, on islands and on the mainland.
+  int VikingCount() const;
+  // B8.4, B8.5: how many completed islands, and the tiles of the longest one.
+  void CompletedIslands(int* count, int* longest) const;
+};
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_BOARD_H_

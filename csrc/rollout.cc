@@ -1,0 +1,71 @@
+// Random playouts on the POD Position (docs/api.md "rollouts"), optionally multi-threaded.
+#include "rollout.h"
+
+#include <thread>
+#include <vector>
+
+#include "rng.h"
+
+namespace vikinger {
+
+GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy policy,
+                          Position* final_position) {
+  Position p;
+  InitPosition(p, num_players, options);
+  SplitMix64 rng(seed);
+  LegalSet legal;  // the legal decisions of the current node, when it is one
+  int num_legal = 0;
+  int list[kMaxLegalActions];
+  int32_t length = 0;
+  while (!IsTerminal(p)) {
+    const double u = rng.Uniform();
+    ++length;
+    if (IsChanceNode(p)) {
+      num_legal = 0;
+      ApplySampledChance(p, u, &legal);
+      if (!IsChanceNode(p)) num_legal = legal.Count();
+      continue;
+    }
+    const int action = policy == Policy::kRandom ? legal.Nth(static_cast<int>(u * num_legal))
+                                                 : list[static_cast<int>(u * legal.Write(list))];
+    num_legal = ApplyLegalAction(p, action, &legal);
+  }
+  GameResult result{};
+  for (int i = 0; i < num_players; ++i) {
+    result.scores[i] = p.players[i].fame;
+    result.gold[i] = p.players[i].gold;
+  }
+  Returns(p, result.returns);
+  result.length = length;
+  if (final_position != nullptr) *final_position = p;
+  return result;
+}
+
+void PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,
+                     int threads, const RolloutArrays& out) {
+  auto play_range = [=](int64_t begin, int64_t end) {
+    for (int64_t i = begin; i < end; ++i) {
+      const GameResult result =
+          PlayRandomGame(num_players, options, seed + static_cast<uint64_t>(i), policy,
+                         /*final_position=*/nullptr);
+      for (int p = 0; p < num_players; ++p) {
+        out.scores[i * num_players + p] = result.scores[p];
+        out.gold[i * num_players + p] = result.gold[p];
+        out.returns[i * num_players + p] = result.returns[p];
+      }
+      out.length[i] = result.length;
+    }
+  };
+  if (threads <= 1 || count < 2) {
+    play_range(0, count);
+    return;
+  }
+  std::vector<std::thread> workers;
+  const int64_t chunk = (count + threads - 1) / threads;
+  for (int64_t begin = 0; begin < count; begin += chunk) {
+    workers.emplace_back(play_range, begin, begin + chunk < count ? begin + chunk : count);
+  }
+  for (std::thread& worker : workers) worker.join();
+}
+
+}  // namespace vikinger

@@ -1,0 +1,50 @@
+// Whole random games in C++ (the batched entry point `rollouts` of docs/api.md).
+//
+// Game i is driven by the splitmix64 stream seeded with `seed + i`: at a chance node a uniform
+// u picks the outcome exactly as apply_random_chance does; at a decision node it picks
+// legal[floor(u * len(legal))], the legal decisions being those left after forced ones. The
+// reference's rollout.py plays the very same games. The loop runs on the POD Position only: no
+// allocation per step.
+#ifndef VIKINGER_ROLLOUT_H_
+#define VIKINGER_ROLLOUT_H_
+
+#include <cstdint>
+
+#include "state.h"
+
+namespace vikinger {
+
+// Results of one finished game.
+struct GameResult {
+  int32_t scores[kMaxPlayers];
+  int32_t gold[kMaxPlayers];
+  double returns[kMaxPlayers];
+  int32_t length;  // actions applied (chance included, forced decisions excluded)
+};
+
+// Two ways of playing the same uniformly random games (docs/api.md "Rollouts"): kRandom picks
+// the k-th legal id straight from the legal bit masks; kRandomGeneric writes the sorted legal
+// list at every decision and indexes it, as any list-based policy would.
+enum class Policy { kRandom, kRandomGeneric };
+
+// Plays one random game from the initial position; `final_position` may be null.
+GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy policy,
+                          Position* final_position);
+
+// Caller-owned result arrays of `count` games: scores, gold, returns (count x num_players, row
+// major) and length (count).
+struct RolloutArrays {
+  int32_t* scores;
+  int32_t* gold;
+  double* returns;
+  int32_t* length;
+};
+
+// Plays games seed .. seed+count-1 (mod 2**64) into `out`, on `threads` threads, each a
+// contiguous block of games.
+void PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,
+                     int threads, const RolloutArrays& out);
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_ROLLOUT_H_

@@ -1,0 +1,41 @@
+// The bytes format and the position hash of docs/state.md.
+//
+// The bytes pack the same content as to_dict: a header, the position, then the history. The
+// hash is splitmix64 folded over the position bytes, 8 at a time, so equal positions have equal
+// keys whatever their history. Bytes are read back into a StateDescription, which
+// validation.h checks exactly as it checks a dict.
+#ifndef VIKINGER_SERIALIZATION_H_
+#define VIKINGER_SERIALIZATION_H_
+
+#include <cstdint>
+#include <string>
+
+#include "state.h"
+#include "validation.h"
+
+namespace vikinger {
+
+constexpr char kMagic[] = "VKNG";
+constexpr int kMagicSize = 4;
+constexpr int kFormatVersion = 1;
+constexpr int kHeaderSize = kMagicSize + 1;
+constexpr uint8_t kVikingFlag = 16;  // cell byte: a Viking stands on the tile
+constexpr int kNoBid = 65535;        // auction high bid: None
+// Enough for the position bytes of 4 players with a full trip queue.
+constexpr int kMaxPositionBytes = 2048;
+
+// Writes the position bytes (everything after the header, before the history) to `out`, which
+// holds at least kMaxPositionBytes; returns how many were written.
+int PositionBytes(const Position& p, uint8_t* out);
+// Header, position and history.
+std::string Serialize(const State& state);
+// docs/state.md: h = len(p); h = mix(h ^ chunk) for each little-endian 8-byte chunk of p.
+uint64_t HashKey(const Position& p);
+// The description the bytes stand for. Format problems (magic, version, truncated or trailing
+// bytes, bytes out of range) throw std::invalid_argument; the content is left to
+// CheckDescription.
+StateDescription BytesToDescription(const std::string& data);
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_SERIALIZATION_H_

@@ -1,0 +1,154 @@
+// The game state (RULES.md B3-B8): a flat POD `Position`, its state machine, and `State`, the
+// position plus its history.
+//
+// A `Position` is everything that decides the future of a game: copying it is a memcpy, and it
+// owns no memory. The state machine follows docs/actions.md step by step: a round is 12 tiles
+// revealed and 12 Vikings drawn (chance nodes), 12 purchases, each a short sequence of
+// decisions (group, start tile, cell, Viking), then the round's scoring with boatsman trips at
+// the large scorings. After every applied action, forced decisions (exactly one legal action)
+// are applied automatically and are not recorded in the history.
+#ifndef VIKINGER_STATE_H_
+#define VIKINGER_STATE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "board.h"
+#include "components.h"
+#include "wheel.h"
+
+namespace vikinger {
+
+// docs/actions.md phases; the last six belong to the advanced modules (A1-A5).
+enum class Phase : uint8_t {
+  kRevealTile = 0,
+  kDrawViking,
+  kBuy,
+  kStartRow,
+  kShipColumn,
+  kIslandCell,
+  kViking,
+  kTrip,
+  kTripTarget,
+  kGameOver,
+  kSpecialFill,
+  kAuction,
+  kRemoveViking,
+  kOfferColour,
+  kTakeSpecial,
+  kBuildingReplace,
+};
+constexpr int kNumPhases = 16;
+constexpr int kNumBasePhases = 10;
+extern const char* const kPhaseNames[kNumPhases];
+
+constexpr int kChance = -1;
+constexpr int kTerminal = -4;
+
+// Option bits of docs/state.md, in the order of the Game keywords.
+constexpr int kNumOptions = 5;
+extern const char* const kOptionNames[kNumOptions];  // auction, draw13, ... special_tiles
+
+// Legal lists never exceed the 320 cells of a cell block.
+constexpr int kMaxLegalActions = 320;
+// B7.2.1 a trip queue holds at most one entry per colour with a row.
+constexpr int kMaxTripQueue = 5;
+
+// A purchase between its BUY and its end (docs/actions.md step 3).
+struct Pending {
+  uint8_t tile;    // tile kind, kNone when no purchase is pending
+  uint8_t viking;  // Viking colour
+  uint8_t row;     // the cell of phase viking, 0 otherwise
+  uint8_t col;
+};
+
+// A boatsman trip being placed (phase trip_target only): queue of (colour, Vikings still to move).
+struct Trip {
+  uint8_t length;  // 0 when there is no trip
+  uint8_t last_col;
+  uint8_t colour[kMaxTripQueue];
+  uint8_t count[kMaxTripQueue];
+};
+
+struct Position {
+  uint8_t num_players;
+  uint8_t options;
+  uint8_t round;  // 1..6
+  Phase phase;
+  uint8_t start_player;
+  uint8_t purchases;      // groups bought this round
+  uint8_t scoring_index;  // large scoring: scorer = (start_player + i) % n
+  uint8_t discarded_tiles;
+  uint8_t stacks[kNumTileKinds];
+  uint8_t bag[kNumColours];
+  uint8_t drawn[kNumColours];
+  uint8_t removed[kNumColours];
+  Wheel wheel;
+  Pending pending;
+  Trip trip;
+  PlayerBoard players[kMaxPlayers];  // last: only the first num_players are in use
+};
+
+// The legal decisions of a node as bit masks: the ids are bases[i] + (index of a set bit of
+// masks[i]), ascending over i and bits. Counting and picking the k-th id need no list.
+struct LegalSet {
+  uint64_t masks[kNumRows] = {};
+  int16_t bases[kNumRows] = {};
+  int num_masks = 0;
+
+  int Count() const;
+  // The k-th legal id in ascending order, 0 <= k < Count().
+  int Nth(int k) const;
+  // Writes the sorted ids to `out` (kMaxLegalActions entries); returns how many.
+  int Write(int* out) const;
+  bool Contains(int action) const;
+};
+
+// B3.1 the position before the first tile is revealed.
+void InitPosition(Position& position, int num_players, int options);
+
+inline bool IsChanceNode(const Position& p) {
+  return p.phase == Phase::kRevealTile || p.phase == Phase::kDrawViking;
+}
+inline bool IsTerminal(const Position& p) { return p.phase == Phase::kGameOver; }
+// 0..n-1, kChance or kTerminal.
+int CurrentPlayer(const Position& p);
+
+// The counts behind the chance node: `*first_id` is the chance id of counts[0].
+const uint8_t* ChanceCounts(const Position& p, int* num_kinds, int* first_id);
+// Writes the sorted legal ids (chance ids at chance nodes) to `out`; returns how many.
+int LegalActions(const Position& p, int* out);
+bool IsLegal(const Position& p, int action);
+// Applies a legal action, then every forced decision. The action is not checked.
+void ApplyLegalAction(Position& p, int action);
+// The same, and sets `next` to the legal decisions of the node reached (empty at a chance or
+// terminal node); returns their number.
+int ApplyLegalAction(Position& p, int action, LegalSet* next);
+// At a chance node: applies the outcome that the uniform `u` in [0, 1) draws (docs/api.md:
+// x = floor(u * total), the first kind whose running count exceeds x), then every forced
+// decision; sets `next` as ApplyLegalAction does. Returns the chance id applied.
+int ApplySampledChance(Position& p, double u, LegalSet* next);
+// The legal decisions at a decision node (empty at chance and terminal nodes).
+LegalSet LegalDecisionSet(const Position& p);
+// B8.9 win shares once terminal, else zeros.
+void Returns(const Position& p, double* out);
+
+// A position with the actions that led to it.
+class State {
+ public:
+  State() = default;
+  State(int num_players, int options) { InitPosition(position, num_players, options); }
+
+  // Throws std::invalid_argument when the game is over or `action` is not legal now; the state
+  // is then unchanged.
+  void ApplyAction(int64_t action);
+  // Throws std::invalid_argument at a decision node. Returns the chance id applied.
+  int ApplyRandomChance(double u);
+
+  Position position{};
+  std::vector<uint16_t> history;
+};
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_STATE_H_

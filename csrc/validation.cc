@@ -1,0 +1,475 @@
+// Checks of docs/state.md for states read back from dicts or bytes (the reference's
+// validation.py), and building a State from a checked description.
+#include "validation.h"
+
+#include <cstring>
+#include <initializer_list>
+#include <stdexcept>
+
+#include "actions.h"
+#include "serialization.h"
+
+namespace vikinger {
+namespace {
+
+// Gold and Fame are 32-bit; this bound, far above any game, leaves room for every later gain.
+constexpr int64_t kMaxMoney = (int64_t{1} << 30) - 1;
+
+bool InPhases(int phase, std::initializer_list<Phase> phases) {
+  for (Phase p : phases) {
+    if (static_cast<int>(p) == phase) return true;
+  }
+  return false;
+}
+
+void CheckRange(int64_t value, int64_t low, int64_t high, const std::string& where) {
+  if (value < low || value > high) {
+    Fail(where + " = " + std::to_string(value) + " is outside " + std::to_string(low) + ".." +
+         std::to_string(high));
+  }
+}
+
+void CheckCounts(const int64_t* counts, int n, const int* limits, int limit, const char* where) {
+  for (int i = 0; i < n; ++i) {
+    CheckRange(counts[i], 0, limits ? limits[i] : limit,
+               std::string(where) + "[" + std::to_string(i) + "]");
+  }
+}
+
+// Bit planes of one player's island rows, from a description.
+struct Planes {
+  uint64_t occupied[kNumRows + 2] = {};  // index r; rows 0 and 6 stay empty
+  uint64_t lefts[kNumRows + 2] = {};
+  uint64_t rights[kNumRows + 2] = {};
+};
+
+Planes PlanesOf(const PlayerDescription& player) {
+  Planes planes;
+  for (int r = 1; r <= kNumRows; ++r) {
+    for (int c = 1; c <= kNumColumns; ++c) {
+      const int kind = player.tiles[r - 1][c - 1];
+      if (kind < 0) continue;
+      planes.occupied[r] |= ColumnBit(c);
+      if (kind == kLeft) planes.lefts[r] |= ColumnBit(c);
+      if (kind == kRight) planes.rights[r] |= ColumnBit(c);
+    }
+  }
+  return planes;
+}
+
+void CheckRanges(const StateDescription& d, int num_players, int options) {
+  if (d.version != kFormatVersion) Fail("version is not 1");
+  CheckRange(d.num_players, kMinPlayers, kMaxPlayers, "num_players");
+  if (d.num_players != num_players) Fail("num_players differs from the game's");
+  if (d.options != options) Fail("options differ from the game's");
+  const int n = num_players;
+  CheckRange(d.round, 1, kNumRounds, "round");
+  CheckRange(d.phase, 0, kNumPhases - 1, "phase");
+  CheckRange(d.start_player, 0, n - 1, "start_player");
+  CheckRange(d.purchases, 0, kGroupsPerRound, "purchases");
+  CheckRange(d.scoring_index, 0, n - 1, "scoring_index");
+  CheckCounts(d.stacks, kNumTileKinds, kStackCounts, 0, "stacks");
+  CheckCounts(d.bag, kNumColours, nullptr, kVikingsPerColour, "bag");
+  CheckCounts(d.drawn, kNumColours, nullptr, kGroupsPerRound, "drawn");
+  CheckCounts(d.removed, kNumColours, nullptr, kVikingsPerColour, "removed");
+  CheckRange(d.discarded_tiles, 0, kStackTiles, "discarded_tiles");
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] < 0 && d.wheel_viking[s] >= 0) Fail("a wheel Viking without a tile");
+  }
+  if (d.has_pending && d.has_cell) {
+    CheckRange(d.pending_row, 1, kNumRows, "pending.cell row");
+    CheckRange(d.pending_col, 1, kNumColumns, "pending.cell column");
+  }
+  if (d.has_trip) {
+    if (d.queue_colour.empty()) Fail("trip.queue must be a non-empty list");
+    for (size_t i = 0; i < d.queue_colour.size(); ++i) {
+      CheckRange(d.queue_colour[i], 0, kBoatsman - 1, "trip.queue colour");
+      CheckRange(d.queue_count[i], 1, kNumColumns, "trip.queue count");
+    }
+    CheckRange(d.last_col, 0, kNumColumns, "trip.last_col");
+  }
+  if (d.has_auction) {
+    if (d.auction_high != -1) CheckRange(d.auction_high, 0, kMaxBid, "auction.high");
+    CheckRange(d.auction_leader, 0, n - 1, "auction.leader");
+    CheckRange(d.auction_turn, 0, n - 1, "auction.turn");
+    if (static_cast<int>(d.auction_passed.size()) != n) Fail("auction.passed needs n entries");
+  }
+  CheckCounts(d.special_stack, kNumSpecialKinds, kSpecialCounts, 0, "special_stack");
+  CheckCounts(d.special_removed, kNumSpecialKinds, kSpecialCounts, 0, "special_removed");
+  if (static_cast<int>(d.players.size()) != n) Fail("players must have one entry per player");
+  for (const PlayerDescription& player : d.players) {
+    CheckRange(player.gold, 0, kMaxMoney, "gold");
+    CheckRange(player.fame, -kMaxMoney, kMaxMoney, "fame");
+    CheckRange(player.start_row, 0, kNumRows, "start_row");
+    CheckCounts(player.mainland, kNumColours, nullptr, kVikingsPerColour, "mainland");
+    const Planes planes = PlanesOf(player);
+    for (int r = 1; r <= kNumRows; ++r) {
+      if (player.vikings[r - 1] & ~planes.occupied[r]) Fail("a Viking where no tile stands");
+    }
+    CheckCounts(player.specials, kNumSpecialKinds, kSpecialCounts, 0, "specials");
+    for (int b = 0; b < kNumBuildings; ++b) {
+      if (!player.has_building[b]) continue;
+      CheckRange(player.building_row[b], 1, kNumRows, "buildings row");
+      CheckRange(player.building_col[b], 1, kNumColumns, "buildings column");
+    }
+  }
+  for (int64_t action : d.history) CheckRange(action, 0, 65535, "history entry");
+}
+
+// B2.3, B6.0, B6.1, B6.2: start tile, edges, connection to the mainland, ship columns.
+void CheckBoard(const PlayerDescription& player) {
+  const Planes planes = PlanesOf(player);
+  uint64_t any = 0;
+  for (int r = 1; r <= kNumRows; ++r) any |= planes.occupied[r];
+  const int start = static_cast<int>(player.start_row);
+  if (start == 0 && any) Fail("island tiles but no start tile");
+  if (start != 0 && player.tiles[start - 1][0] != kLeft) {
+    Fail("start_row has no left piece in column 1");
+  }
+  for (int r = 1; r <= kNumRows; ++r) {
+    const uint64_t occupied = planes.occupied[r];
+    // Column 1 borders the sea of the mainland: only left pieces (B2.3).
+    if (occupied & ColumnBit(1) & ~planes.lefts[r]) Fail("an edge to the left does not match");
+    // A tile with a left neighbour: sea on its left exactly when the neighbour has sea right.
+    const uint64_t paired = occupied & (occupied << 1);
+    if (paired & (planes.lefts[r] ^ (planes.rights[r] << 1))) {
+      Fail("an edge to the left does not match");
+    }
+  }
+  uint64_t reached[kNumRows + 2] = {};
+  for (int r = 1; r <= kNumRows; ++r) reached[r] = planes.occupied[r] & ColumnBit(1);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int r = 1; r <= kNumRows; ++r) {
+      const uint64_t next =
+          (reached[r] | (reached[r] << 1) | (reached[r] >> 1) | reached[r - 1] | reached[r + 1]) &
+          planes.occupied[r];
+      if (next != reached[r]) {
+        reached[r] = next;
+        grew = true;
+      }
+    }
+  }
+  for (int r = 1; r <= kNumRows; ++r) {
+    if (reached[r] != planes.occupied[r]) Fail("island tiles not connected to the mainland");
+  }
+  int ships = 0;
+  int highest = 0;
+  for (int c = 1; c <= kNumColumns; ++c) {
+    if (player.ships[c - 1] >= 0) {
+      ++ships;
+      highest = c;
+    }
+  }
+  if ((ships <= 3 && highest > 3) || (ships > 3 && highest != ships)) {
+    Fail("ships after the third must fill columns left to right (B6.1)");
+  }
+  bool mainland = false;
+  for (int c = 0; c < kNumColours; ++c) mainland = mainland || player.mainland[c] != 0;
+  if (start == 0 && (ships || mainland)) Fail("ships or Vikings but no start tile");
+}
+
+// 78 Vikings, 13 of each colour; 72 stack tiles, no kind more often than printed.
+void CheckConservation(const StateDescription& d) {
+  int64_t vikings[kNumColours];
+  int64_t tiles[kNumTileKinds];
+  for (int c = 0; c < kNumColours; ++c) vikings[c] = d.bag[c] + d.drawn[c] + d.removed[c];
+  for (int k = 0; k < kNumTileKinds; ++k) tiles[k] = d.stacks[k];
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] >= 0) ++tiles[d.wheel_tile[s]];
+    if (d.wheel_viking[s] >= 0) ++vikings[d.wheel_viking[s]];
+  }
+  if (d.has_pending) {
+    if (!d.has_cell) ++tiles[d.pending_tile];  // in phase viking the tile is on the board
+    ++vikings[d.pending_viking];
+  }
+  for (const PlayerDescription& player : d.players) {
+    for (int c = 0; c < kNumColours; ++c) vikings[c] += player.mainland[c];
+    for (int r = 1; r <= kNumRows; ++r) {
+      vikings[ColourOfRow(r)] += PopCount(player.vikings[r - 1]);
+      for (int c = 1; c <= kNumColumns; ++c) {
+        const int kind = player.tiles[r - 1][c - 1];
+        if (kind >= 0 && !(r == player.start_row && c == 1)) ++tiles[kind];
+      }
+    }
+    for (int c = 0; c < kNumColumns; ++c) {
+      if (player.ships[c] >= 0) ++tiles[player.ships[c]];
+    }
+  }
+  for (int c = 0; c < kNumColours; ++c) {
+    if (vikings[c] != kVikingsPerColour) Fail("not 13 Vikings of each colour in all");
+  }
+  int64_t total = d.discarded_tiles;
+  for (int k = 0; k < kNumTileKinds; ++k) {
+    if (tiles[k] > kStackCounts[k]) Fail("more tiles of a kind than printed");
+    total += tiles[k];
+  }
+  if (total != kStackTiles) Fail("not 72 stack tiles in all");
+  for (int c = 0; c < kBoatsman; ++c) {
+    if (d.removed[c]) Fail("only spent boatsmen leave the game in the base game");
+  }
+}
+
+// B4.1 islands from space 0 up, ships from 11 down while revealing and drawing; B4.2 Vikings
+// sorted by colour once laid out. Returns the tiles on the wheel.
+int CheckWheel(const StateDescription& d, bool before_layout) {
+  int islands = 0;
+  int ships = 0;
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] >= 0) ++(IsShip(d.wheel_tile[s]) ? ships : islands);
+  }
+  if (before_layout) {
+    for (int s = 0; s < kWheelSpaces; ++s) {
+      const int tile = d.wheel_tile[s];
+      const bool ok = s < islands                 ? (tile >= 0 && !IsShip(tile))
+                      : s >= kWheelSpaces - ships ? (tile >= 0 && IsShip(tile))
+                                                  : tile < 0;
+      if (!ok) Fail("wheel tiles are not laid out as B4.1 places them");
+    }
+    for (int s = 0; s < kWheelSpaces; ++s) {
+      if (d.wheel_viking[s] >= 0) Fail("Vikings on the wheel before they are laid out");
+    }
+    return islands + ships;
+  }
+  int last = -1;
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] < 0) continue;
+    if (d.wheel_viking[s] < 0) Fail("every group on the wheel needs a tile and a Viking");
+    if (d.wheel_viking[s] < last) Fail("the wheel's Vikings are not in colour order (B4.2)");
+    last = d.wheel_viking[s];
+  }
+  return islands + ships;
+}
+
+int64_t Sum(const int64_t* values, int n) {
+  int64_t sum = 0;
+  for (int i = 0; i < n; ++i) sum += values[i];
+  return sum;
+}
+
+void CheckPhase(const StateDescription& d) {
+  const int phase = static_cast<int>(d.phase);
+  // The phases of A1-A5 need their modules, none of which is on yet.
+  if (phase >= kNumBasePhases) Fail("the phase needs an advanced module that is off");
+  const bool pending_phase =
+      InPhases(phase, {Phase::kStartRow, Phase::kShipColumn, Phase::kIslandCell, Phase::kViking});
+  const bool scorer_phase = InPhases(phase, {Phase::kTrip, Phase::kTripTarget});
+  const bool reveal = phase == static_cast<int>(Phase::kRevealTile);
+  const bool draw = phase == static_cast<int>(Phase::kDrawViking);
+  if (d.has_pending != pending_phase) Fail("pending does not fit the phase");
+  if (d.has_trip != (phase == static_cast<int>(Phase::kTripTarget))) {
+    Fail("trip does not fit the phase");
+  }
+  if (!scorer_phase && d.scoring_index) Fail("scoring_index must be 0 in this phase");
+  const int64_t drawn_sum = Sum(d.drawn, kNumColours);
+  if (!draw && drawn_sum) Fail("drawn Vikings must be on the wheel in this phase");
+  const int on_wheel = CheckWheel(d, /*before_layout=*/reveal || draw);
+  if (reveal || draw) {
+    if (d.purchases) Fail("purchases must be 0 at a chance node");
+  } else {
+    if (on_wheel != kGroupsPerRound - d.purchases - (d.has_pending ? 1 : 0)) {
+      Fail("groups on the wheel do not fit the purchases");
+    }
+    if (scorer_phase || phase == static_cast<int>(Phase::kGameOver)) {
+      if (d.purchases != kGroupsPerRound) Fail("scoring needs all twelve purchases made");
+    } else if (d.purchases >= kGroupsPerRound) {
+      Fail("a purchase after all twelve");
+    }
+  }
+  // B1.4, B4: the stacks and the bag fit the round and phase.
+  const int64_t earlier = kGroupsPerRound * (d.round - 1);
+  const int64_t revealed = reveal ? on_wheel : kGroupsPerRound;
+  const int64_t drawn = reveal ? 0 : draw ? drawn_sum : kGroupsPerRound;
+  if (Sum(d.stacks, kNumTileKinds) != kStackTiles - earlier - revealed) {
+    Fail("the stacks do not fit the round and phase");
+  }
+  if (Sum(d.bag, kNumColours) != kNumVikings - earlier - drawn) {
+    Fail("the bag does not fit the round and phase");
+  }
+  if (reveal && on_wheel == kGroupsPerRound) Fail("twelve tiles on the wheel end reveal_tile");
+  if (draw && drawn_sum >= kGroupsPerRound) Fail("twelve drawn Vikings end draw_viking");
+  if (scorer_phase && d.round % 2) Fail("trips happen only after rounds 2, 4, 6");
+  if (phase == static_cast<int>(Phase::kGameOver) && d.round != kNumRounds) {
+    Fail("game_over needs round 6");
+  }
+}
+
+// The pending purchase or trip must leave the player a legal decision.
+void CheckDecisionContext(const StateDescription& d) {
+  const int n = static_cast<int>(d.num_players);
+  const int phase = static_cast<int>(d.phase);
+  if (d.has_pending) {
+    const PlayerDescription& buyer = d.players[(d.start_player + d.purchases) % n];
+    const bool start_phase = phase == static_cast<int>(Phase::kStartRow);
+    if (start_phase != (buyer.start_row == 0)) Fail("the phase does not fit the start tile");
+    const bool ship = IsShip(d.pending_tile);
+    int ships = 0;
+    for (int c = 0; c < kNumColumns; ++c) ships += buyer.ships[c] >= 0;
+    if (phase == static_cast<int>(Phase::kShipColumn) && !(ship && ships < 3)) {
+      Fail("phase ship_column needs a pending ship and fewer than 3 ships");
+    }
+    if (InPhases(phase, {Phase::kIslandCell, Phase::kViking}) && ship) {
+      Fail("this phase needs a pending island tile");
+    }
+    const bool viking_phase = phase == static_cast<int>(Phase::kViking);
+    if (d.has_cell != viking_phase) Fail("pending.cell is set exactly in phase viking");
+    if (viking_phase) {
+      const int row = static_cast<int>(d.pending_row);
+      const int col = static_cast<int>(d.pending_col);
+      if (buyer.tiles[row - 1][col - 1] != d.pending_tile ||
+          (buyer.vikings[row - 1] & ColumnBit(col))) {
+        Fail("pending.cell must hold the pending tile, without a Viking");
+      }
+      if (d.pending_viking == kBoatsman || RowOfColour(d.pending_viking) != row) {
+        Fail("pending.cell is not in the row of the pending Viking");
+      }
+    }
+  }
+  if (!InPhases(phase, {Phase::kTrip, Phase::kTripTarget})) return;
+  const PlayerDescription& scorer = d.players[(d.start_player + d.scoring_index) % n];
+  const Planes planes = PlanesOf(scorer);
+  auto free_tiles = [&](int row) { return planes.occupied[row] & ~scorer.vikings[row - 1]; };
+  if (phase == static_cast<int>(Phase::kTrip)) {
+    bool movable = false;
+    for (int c = 0; c < kBoatsman; ++c) {
+      movable = movable || (scorer.mainland[c] && free_tiles(RowOfColour(c)));
+    }
+    if (!scorer.mainland[kBoatsman] || !movable) Fail("phase trip needs a possible trip");
+    return;
+  }
+  for (size_t i = 0; i < d.queue_colour.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (d.queue_colour[i] == d.queue_colour[j]) Fail("trip.queue names a colour twice");
+    }
+  }
+  int64_t queued[kNumColours] = {};
+  for (size_t i = 0; i < d.queue_colour.size(); ++i) queued[d.queue_colour[i]] += d.queue_count[i];
+  for (int c = 0; c < kNumColours; ++c) {
+    if (queued[c] > scorer.mainland[c]) Fail("trip.queue holds more Vikings than the mainland");
+  }
+  const int row = RowOfColour(d.queue_colour[0]);
+  const uint64_t right_of = d.last_col >= kNumColumns ? 0 : ~uint64_t{0} << d.last_col;
+  if (PopCount(free_tiles(row) & right_of) < d.queue_count[0]) {
+    Fail("trip.queue's first entry has too few free tiles");
+  }
+  for (size_t i = 1; i < d.queue_colour.size(); ++i) {
+    if (PopCount(free_tiles(RowOfColour(d.queue_colour[i]))) < d.queue_count[i]) {
+      Fail("a later trip.queue entry has too few free tiles");
+    }
+  }
+}
+
+// Without A1 there is no auction; without A5 all 25 special tiles stay in the special stack,
+// so the display is empty and nobody holds or has placed one (docs/advanced.md).
+void CheckBaseGameExtras(const StateDescription& d) {
+  if (d.has_auction) Fail("an auction without the auction module");
+  for (int k = 0; k < kNumSpecialKinds; ++k) {
+    if (d.special_stack[k] != kSpecialCounts[k] || d.special_removed[k] != 0) {
+      Fail("special tiles are in play without the special_tiles module");
+    }
+  }
+  for (int i = 0; i < kDisplaySlots; ++i) {
+    if (d.display[i] >= 0) Fail("special tiles are in play without the special_tiles module");
+  }
+  for (const PlayerDescription& player : d.players) {
+    for (int k = 0; k < kNumSpecialKinds; ++k) {
+      if (player.specials[k]) Fail("special tiles are in play without the special_tiles module");
+    }
+    for (int b = 0; b < kNumBuildings; ++b) {
+      if (player.has_building[b]) Fail("a building tile without the special_tiles module");
+    }
+  }
+}
+
+}  // namespace
+
+StateDescription::StateDescription() {
+  for (int s = 0; s < kWheelSpaces; ++s) wheel_tile[s] = wheel_viking[s] = -1;
+  for (int i = 0; i < kDisplaySlots; ++i) display[i] = -1;
+}
+
+PlayerDescription EmptyPlayerDescription() {
+  PlayerDescription player;
+  std::memset(player.ships, -1, sizeof(player.ships));
+  std::memset(player.tiles, -1, sizeof(player.tiles));
+  return player;
+}
+
+void Fail(const std::string& message) { throw std::invalid_argument("invalid state: " + message); }
+
+void CheckDescription(const StateDescription& d, int num_players, int options) {
+  CheckRanges(d, num_players, options);
+  CheckBaseGameExtras(d);
+  for (const PlayerDescription& player : d.players) {
+    CheckBoard(player);
+    if (player.fame < 0 && d.phase != static_cast<int>(Phase::kGameOver)) {
+      Fail("fame is negative before the final scoring (B5.5)");
+    }
+  }
+  CheckConservation(d);
+  CheckPhase(d);
+  CheckDecisionContext(d);
+}
+
+State BuildState(const StateDescription& d) {
+  State state(static_cast<int>(d.num_players), d.options);
+  Position& p = state.position;
+  p.round = static_cast<uint8_t>(d.round);
+  p.phase = static_cast<Phase>(d.phase);
+  p.start_player = static_cast<uint8_t>(d.start_player);
+  p.purchases = static_cast<uint8_t>(d.purchases);
+  p.scoring_index = static_cast<uint8_t>(d.scoring_index);
+  p.discarded_tiles = static_cast<uint8_t>(d.discarded_tiles);
+  for (int k = 0; k < kNumTileKinds; ++k) p.stacks[k] = static_cast<uint8_t>(d.stacks[k]);
+  for (int c = 0; c < kNumColours; ++c) {
+    p.bag[c] = static_cast<uint8_t>(d.bag[c]);
+    p.drawn[c] = static_cast<uint8_t>(d.drawn[c]);
+    p.removed[c] = static_cast<uint8_t>(d.removed[c]);
+  }
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] < 0) continue;
+    p.wheel.tiles[s] = static_cast<uint8_t>(d.wheel_tile[s]);
+    p.wheel.occupied |= static_cast<uint16_t>(1u << s);
+    if (d.wheel_viking[s] >= 0) p.wheel.vikings[s] = static_cast<uint8_t>(d.wheel_viking[s]);
+  }
+  if (d.has_pending) {
+    p.pending =
+        Pending{static_cast<uint8_t>(d.pending_tile), static_cast<uint8_t>(d.pending_viking),
+                static_cast<uint8_t>(d.pending_row), static_cast<uint8_t>(d.pending_col)};
+  }
+  if (d.has_trip) {
+    p.trip.length = static_cast<uint8_t>(d.queue_colour.size());
+    p.trip.last_col = static_cast<uint8_t>(d.last_col);
+    for (size_t i = 0; i < d.queue_colour.size(); ++i) {
+      p.trip.colour[i] = static_cast<uint8_t>(d.queue_colour[i]);
+      p.trip.count[i] = static_cast<uint8_t>(d.queue_count[i]);
+    }
+  }
+  for (int i = 0; i < p.num_players; ++i) {
+    const PlayerDescription& player = d.players[i];
+    PlayerBoard& board = p.players[i];
+    board.gold = static_cast<int32_t>(player.gold);
+    board.fame = static_cast<int32_t>(player.fame);
+    board.start_row = static_cast<uint8_t>(player.start_row);
+    for (int c = 0; c < kNumColours; ++c)
+      board.mainland[c] = static_cast<uint8_t>(player.mainland[c]);
+    for (int c = 1; c <= kNumColumns; ++c) {
+      if (player.ships[c - 1] >= 0) board.PlaceShip(player.ships[c - 1], c);
+    }
+    for (int r = 1; r <= kNumRows; ++r) {
+      for (int c = 1; c <= kNumColumns; ++c) {
+        if (player.tiles[r - 1][c - 1] >= 0) board.Row(r).Place(player.tiles[r - 1][c - 1], c);
+      }
+      board.Row(r).vikings = player.vikings[r - 1];
+    }
+  }
+  state.history.assign(d.history.begin(), d.history.end());
+  int legal[kMaxLegalActions];
+  if (!IsChanceNode(p) && !IsTerminal(p) && LegalActions(p, legal) == 0) {
+    Fail(std::string("phase ") + kPhaseNames[static_cast<int>(p.phase)] +
+         " leaves the player to move no legal action");
+  }
+  return state;
+}
+
+}  // namespace vikinger

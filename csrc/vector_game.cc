@@ -1,0 +1,124 @@
+// A batch of games stepped together (docs/api.md "VectorGame").
+#include "vector_game.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "actions.h"
+#include "observation.h"
+
+namespace vikinger {
+
+namespace {
+
+constexpr int64_t kMaxBatchSize = int64_t{1} << 24;
+
+int CheckedBatchSize(int64_t batch_size) {
+  if (batch_size < 1) {
+    throw std::invalid_argument("batch_size must be >= 1, not " + std::to_string(batch_size));
+  }
+  if (batch_size > kMaxBatchSize) {
+    throw std::invalid_argument("batch_size " + std::to_string(batch_size) + " is too large");
+  }
+  return static_cast<int>(batch_size);
+}
+
+}  // namespace
+
+VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed)
+    : game_(game),
+      batch_size_(CheckedBatchSize(batch_size)),
+      observation_size_(ObservationSize(game.num_players)) {
+  const size_t b = static_cast<size_t>(batch_size_);
+  const size_t n = static_cast<size_t>(game.num_players);
+  states_.resize(b);
+  legal_.resize(b);
+  lengths_.assign(b, 0);
+  for (size_t i = 0; i < b; ++i) streams_.emplace_back(seed + i);  // mod 2**64
+  legal_mask_.reset(new bool[b * kNumDistinctActions]());
+  observations_.assign(b * observation_size_, 0.0f);
+  players_.assign(b, 0);
+  done_.reset(new bool[b]());
+  final_scores_.assign(b * n, 0);
+  final_gold_.assign(b * n, 0);
+  final_returns_.assign(b * n, 0.0);
+  final_length_.assign(b, 0);
+  final_observation_.assign(b * observation_size_, 0.0f);
+  for (int i = 0; i < batch_size_; ++i) NewGame(i);
+}
+
+void VectorGame::SampleChance(int i) {
+  Position& p = states_[i];
+  while (IsChanceNode(p)) {
+    ApplySampledChance(p, streams_[i].Uniform(), &legal_[i]);
+    ++lengths_[i];
+  }
+}
+
+void VectorGame::NewGame(int i) {
+  InitPosition(states_[i], game_.num_players, game_.options);
+  lengths_[i] = 0;
+  SampleChance(i);
+}
+
+const bool* VectorGame::WriteLegalMask() {
+  bool* mask = legal_mask_.get();
+  std::fill_n(mask, legal_.size() * kNumDistinctActions, false);
+  int legal[kMaxLegalActions];
+  for (int i = 0; i < batch_size_; ++i) {
+    const int count = legal_[i].Write(legal);
+    for (int k = 0; k < count; ++k)
+      mask[static_cast<size_t>(i) * kNumDistinctActions + legal[k]] = true;
+  }
+  return mask;
+}
+
+const float* VectorGame::WriteObservations() {
+  for (int i = 0; i < batch_size_; ++i) {
+    ObservationTensor(states_[i], CurrentPlayer(states_[i]),
+                      observations_.data() + static_cast<size_t>(i) * observation_size_);
+  }
+  return observations_.data();
+}
+
+const int32_t* VectorGame::WriteCurrentPlayers() {
+  for (int i = 0; i < batch_size_; ++i) players_[i] = CurrentPlayer(states_[i]);
+  return players_.data();
+}
+
+void VectorGame::Step(const int64_t* actions) {
+  for (int i = 0; i < batch_size_; ++i) {
+    const int64_t action = actions[i];
+    if (action < 0 || action >= kNumDistinctActions ||
+        !legal_[i].Contains(static_cast<int>(action))) {
+      throw std::invalid_argument("action " + std::to_string(action) +
+                                  " is not legal in environment " + std::to_string(i) + " (phase " +
+                                  kPhaseNames[static_cast<int>(states_[i].phase)] + ")");
+    }
+  }
+  const int n = game_.num_players;
+  std::fill_n(done_.get(), states_.size(), false);
+  for (int i = 0; i < batch_size_; ++i) {
+    Position& p = states_[i];
+    const int player = CurrentPlayer(p);
+    ApplyLegalAction(p, static_cast<int>(actions[i]), &legal_[i]);
+    ++lengths_[i];
+    SampleChance(i);
+    if (!IsTerminal(p)) continue;
+    done_[i] = true;
+    double shares[kMaxPlayers];
+    Returns(p, shares);
+    for (int q = 0; q < n; ++q) {
+      final_scores_[i * n + q] = p.players[q].fame;
+      final_gold_[i * n + q] = p.players[q].gold;
+      final_returns_[i * n + q] = shares[q];
+    }
+    final_length_[i] = lengths_[i];
+    ObservationTensor(p, player,
+                      final_observation_.data() + static_cast<size_t>(i) * observation_size_);
+    NewGame(i);
+  }
+}
+
+}  // namespace vikinger

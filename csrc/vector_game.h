@@ -1,0 +1,78 @@
+// A batch of games stepped together for reinforcement-learning loops (docs/api.md
+// "VectorGame").
+//
+// Every environment always waits at a decision node: chance is sampled inside from the
+// environment's own splitmix64 stream (environment i: seed + i, one number per chance node,
+// outcome chosen as apply_random_chance does; the stream runs on across the environment's
+// games). When a game ends its results go to the final_* arrays, done[i] is set and a new game
+// starts at once. All arrays are allocated once by the constructor; the Write* calls and Step
+// write into them, so Python can hold numpy views of them. No allocation per step.
+#ifndef VIKINGER_VECTOR_GAME_H_
+#define VIKINGER_VECTOR_GAME_H_
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "game.h"
+#include "rng.h"
+#include "state.h"
+
+namespace vikinger {
+
+class VectorGame {
+ public:
+  // Throws std::invalid_argument for batch_size < 1.
+  VectorGame(const Game& game, int64_t batch_size, uint64_t seed);
+
+  const Game& game() const { return game_; }
+  int batch_size() const { return batch_size_; }
+  int observation_size() const { return observation_size_; }
+
+  // (batch, num_distinct_actions): the legal decisions of each environment.
+  const bool* WriteLegalMask();
+  // (batch, observation size): each environment seen by its player to move.
+  const float* WriteObservations();
+  // (batch,): the player to move in each environment.
+  const int32_t* WriteCurrentPlayers();
+
+  // Applies actions[i] in environment i, then samples chance, recording and restarting finished
+  // games. Every action is checked first: an illegal one throws std::invalid_argument naming
+  // its environment, and nothing changes.
+  void Step(const int64_t* actions);
+
+  bool* done() { return done_.get(); }
+  int32_t* final_scores() { return final_scores_.data(); }
+  int32_t* final_gold() { return final_gold_.data(); }
+  double* final_returns() { return final_returns_.data(); }
+  int32_t* final_length() { return final_length_.data(); }
+  float* final_observation() { return final_observation_.data(); }
+  bool* legal_mask() { return legal_mask_.get(); }
+  float* observations() { return observations_.data(); }
+  int32_t* players() { return players_.data(); }
+
+ private:
+  void SampleChance(int i);
+  void NewGame(int i);
+
+  Game game_;
+  int batch_size_;
+  int observation_size_;
+  std::vector<Position> states_;
+  std::vector<LegalSet> legal_;  // the legal decisions of each environment
+  std::vector<SplitMix64> streams_;
+  std::vector<int32_t> lengths_;  // actions applied in each environment's current game
+  std::unique_ptr<bool[]> legal_mask_;
+  std::vector<float> observations_;
+  std::vector<int32_t> players_;
+  std::unique_ptr<bool[]> done_;
+  std::vector<int32_t> final_scores_;
+  std::vector<int32_t> final_gold_;
+  std::vector<double> final_returns_;
+  std::vector<int32_t> final_length_;
+  std::vector<float> final_observation_;
+};
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_VECTOR_GAME_H_

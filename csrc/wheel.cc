@@ -1,0 +1,57 @@
+// The offer (RULES.md B4) and the legal purchases (B5).
+#include "wheel.h"
+
+#include <cstring>
+
+namespace vikinger {
+
+void Wheel::Clear() {
+  std::memset(tiles, kNone, sizeof(tiles));
+  std::memset(vikings, kNone, sizeof(vikings));
+  occupied = 0;
+}
+
+void Wheel::Reveal(int kind) {
+  constexpr uint16_t kAll = (1u << kWheelSpaces) - 1;
+  const uint16_t empty = static_cast<uint16_t>(~occupied & kAll);
+  const int space = IsShip(kind) ? 31 - __builtin_clz(empty) : __builtin_ctz(empty);
+  tiles[space] = static_cast<uint8_t>(kind);
+  occupied |= static_cast<uint16_t>(1u << space);
+}
+
+void Wheel::LayOutVikings(const uint8_t drawn[kNumColours]) {
+  int space = 0;
+  for (int colour = 0; colour < kNumColours; ++colour) {
+    for (int i = 0; i < drawn[colour]; ++i) vikings[space++] = static_cast<uint8_t>(colour);
+  }
+}
+
+uint16_t Wheel::LegalBuys(int64_t gold, int64_t fame) const {
+  const int zero = __builtin_ctz(occupied);
+  const uint16_t others = occupied & static_cast<uint16_t>(occupied - 1);
+  // B5.5: space s costs s - zero, payable from gold + Fame.
+  const int64_t limit = zero + gold + fame;
+  const uint16_t affordable = limit >= kWheelSpaces - 1
+                                  ? static_cast<uint16_t>((1u << kWheelSpaces) - 1)
+                                  : static_cast<uint16_t>((2u << limit) - 1);
+  uint16_t legal = others & affordable;
+  // B5.2 the 0-space rule: no other group with a Viking of the same colour.
+  bool colour_elsewhere = false;
+  for (uint16_t rest = others; rest && !colour_elsewhere; rest &= static_cast<uint16_t>(rest - 1)) {
+    colour_elsewhere = vikings[__builtin_ctz(rest)] == vikings[zero];
+  }
+  // B5.3 the poverty override, judged on gold alone: the cheapest other group is too dear.
+  const bool too_poor_for_others = others == 0 || gold < __builtin_ctz(others) - zero;
+  if (!colour_elsewhere || too_poor_for_others) legal |= static_cast<uint16_t>(1u << zero);
+  return legal;
+}
+
+void Wheel::Take(int space, int* tile, int* viking) {
+  *tile = tiles[space];
+  *viking = vikings[space];
+  tiles[space] = kNone;
+  vikings[space] = kNone;
+  occupied &= static_cast<uint16_t>(~(1u << space));
+}
+
+}  // namespace vikinger

@@ -1,0 +1,16 @@
+"""vikinger_fast: a fast, exact engine of the board game Wikinger (Vikings) for game-AI research.
+
+The C++ core (`_core`) behind the API of docs/api.md; `vikinger_ref` is its pure-Python twin.
+
+>>> import vikinger_fast as vk
+>>> state = vk.Game(num_players=2).new_initial_state()
+>>> state.current_player() == vk.CHANCE
+True
+"""
+
+from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL, Game,
+                    State, VectorGame, rollouts)
+
+__all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
+           "Game", "State", "VectorGame", "rollouts"]
+__version__ = "0.1.0"

@@ -1,0 +1,175 @@
+"""The C++ core of vikinger_fast: Wikinger (Vikings) for game-AI research.
+
+Same API as the pure-Python reference vikinger_ref (docs/api.md).
+"""
+
+from typing import Any, Dict, List, Tuple, Union
+
+import numpy as np
+import numpy.typing as npt
+
+CHANCE: int
+TERMINAL: int
+NUM_DISTINCT_ACTIONS: int
+MAX_CHANCE_OUTCOMES: int
+PHASES: Tuple[str, ...]
+
+_Int = Union[int, np.integer]
+
+class Game:
+    """Wikinger for 2-4 players.
+
+    Game(num_players=2, *, auction=False, draw13=False, offer_by_colour=False,
+         weak_boatsmen=False, special_tiles=False)
+
+    The advanced modules (A1-A5) are keyword flags; none is supported yet, so True raises
+    ValueError. A non-int num_players or a non-bool flag raises TypeError.
+    """
+
+    def __init__(self, num_players: int = 2, *, auction: bool = False, draw13: bool = False,
+                 offer_by_colour: bool = False, weak_boatsmen: bool = False,
+                 special_tiles: bool = False) -> None: ...
+    @property
+    def num_players(self) -> int:
+        """The number of players, 2..4."""
+    @property
+    def options(self) -> Dict[str, bool]:
+        """The five advanced flags as a dict {name: bool}."""
+    def num_distinct_actions(self) -> int:
+        """The size of the decision id space (2036)."""
+    def max_chance_outcomes(self) -> int:
+        """The size of the chance id space (30)."""
+    def observation_shape(self) -> Tuple[int]:
+        """The shape of observation_tensor(): (294 + 1545 n + 80 + 22 n,)."""
+    def new_initial_state(self) -> State:
+        """The state before the first tile is revealed (round 1, a chance node)."""
+    def state_from_dict(self, d: Dict[str, Any]) -> State:
+        """A state from a dict of docs/state.md, checked completely.
+
+        TypeError when d is not a dict; ValueError naming the first problem otherwise.
+        """
+    def deserialize_state(self, data: Union[bytes, bytearray, memoryview]) -> State:
+        """A state from the bytes of State.serialize().
+
+        TypeError for non-bytes; ValueError for bad bytes or a state state_from_dict would refuse.
+        """
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+
+class State:
+    """One position of a game, with its history.
+
+    Made by Game.new_initial_state(), Game.state_from_dict() or Game.deserialize_state().
+    """
+
+    def get_game(self) -> Game:
+        """The game this state belongs to."""
+    def current_player(self) -> int:
+        """The player to move 0..n-1, CHANCE (-1) or TERMINAL (-4)."""
+    def is_chance_node(self) -> bool:
+        """True when the next action is a chance outcome."""
+    def is_terminal(self) -> bool:
+        """True once the game is over."""
+    def chance_outcomes(self) -> List[Tuple[int, float]]:
+        """[(chance id, count / total)] sorted by id; [] at decision and terminal nodes."""
+    def legal_actions(self) -> List[int]:
+        """The sorted legal ids: chance ids at chance nodes, [] at the end."""
+    def legal_actions_mask(self) -> npt.NDArray[np.bool_]:
+        """numpy bool array of length num_distinct_actions(), True at legal ids."""
+    def apply_action(self, action: _Int) -> None:
+        """Apply a decision or chance id, then every forced decision.
+
+        TypeError unless action is an int (Python or numpy; bool refused); ValueError when the game
+        is over or the action is not legal now. The state is unchanged after an error.
+        """
+    def apply_random_chance(self, rng: Union[_Int, np.random.Generator]) -> int:
+        """Apply one chance outcome drawn with rng; returns its id.
+
+        rng is a numpy.random.Generator (u = rng.random()) or an int seed (u from splitmix64).
+        ValueError at a decision node; TypeError for another rng type.
+        """
+    def action_to_string(self, action: _Int) -> str:
+        """The string of an id in the space of the current node (chance or decision)."""
+    def string_to_action(self, text: str) -> int:
+        """The id of an action string of either space."""
+    def clone(self) -> State:
+        """An independent copy."""
+    def __copy__(self) -> State: ...
+    def __deepcopy__(self, memo: Any) -> State: ...
+    def history(self) -> List[int]:
+        """Every action applied by apply_action / apply_random_chance (no forced ones)."""
+    def scores(self) -> List[int]:
+        """Fame per player (final once terminal)."""
+    def gold(self) -> List[int]:
+        """Gold per player."""
+    def returns(self) -> List[float]:
+        """At the end 1 shared equally by the winners (B8.9), 0 for the others; zeros before."""
+    def observation_tensor(self, player: _Int) -> npt.NDArray[np.float32]:
+        """numpy float32 array of shape observation_shape(), as seen by player."""
+    def threatened_mask(self, player: _Int) -> npt.NDArray[np.bool_]:
+        """numpy bool (5, 64): [r-1, c-1] is True when a Viking of player on row r, column c
+        would be threatened (B7.0: a ship of the column reaching row r, not repelled)."""
+    def large_scoring_gains(self) -> List[Tuple[int, int]]:
+        """[(fame, gold)] per player: what B7.2 steps 2-6 would pay if the large scoring were
+        scored now, without further boatsman trips; the state is not changed."""
+    def to_dict(self) -> Dict[str, Any]:
+        """The canonical dict of docs/state.md."""
+    def serialize(self) -> bytes:
+        """The bytes of docs/state.md."""
+    def hash_key(self) -> int:
+        """64-bit hash of the position (history excluded)."""
+    def __eq__(self, other: object) -> bool: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[bytes]]: ...
+
+def _state_from_bytes(data: bytes) -> State:
+    """Unpickle a State from its serialize() bytes."""
+
+def rollouts(game: Game, num_games: _Int, seed: _Int, threads: _Int = 1,
+             policy: str = "random") -> Dict[str, np.ndarray]:
+    """Play num_games random games in C++ (GIL released); game i uses seed seed + i.
+
+    policy "random" samples straight from the legal bit masks; "random_generic" builds the legal
+    list at every decision. Both play the same games, whatever the number of threads.
+
+    Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games, n)
+    int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions applied
+    (chance included). The same games as vikinger_ref.rollouts.
+    """
+
+class VectorGame:
+    """A batch of games stepped together, for RL loops.
+
+    VectorGame(game, batch_size, seed): environment i samples chance from the splitmix64 stream of
+    seed + i and always waits at a decision node; finished games are recorded in the final_*
+    arrays and restarted at once. The arrays are allocated once and returned as views: copy what
+    you keep.
+    """
+
+    def __init__(self, game: Game, batch_size: _Int, seed: _Int) -> None: ...
+    @property
+    def batch_size(self) -> int: ...
+    def get_game(self) -> Game: ...
+    def legal_actions_mask(self) -> npt.NDArray[np.bool_]:
+        """(batch, num_distinct_actions) bool: the legal decisions, rewritten in place."""
+    def observation_tensor(self) -> npt.NDArray[np.float32]:
+        """(batch, observation size) float32: row i seen by env i's player to move."""
+    def current_player(self) -> npt.NDArray[np.int32]:
+        """(batch,) int32: the player to move in each environment."""
+    def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+        """Apply actions[i] in environment i (GIL released); returns done.
+
+        TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an
+        action not legal in its environment, and then nothing has changed.
+        """
+    @property
+    def done(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def final_scores(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def final_gold(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def final_returns(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def final_length(self) -> npt.NDArray[np.int32]: ...
+    @property
+    def final_observation(self) -> npt.NDArray[np.float32]: ...
