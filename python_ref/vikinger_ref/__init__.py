@@ -13,7 +13,8 @@ from .actions import CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, 
 from .game import Game
 from .rollout import rollouts
 from .state import State
+from .vector_game import VectorGame
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
-           "Game", "State", "rollouts"]
+           "Game", "State", "VectorGame", "rollouts"]
 __version__ = "0.1.0"

@@ -132,6 +132,11 @@ class PlayerBoard:
         ship = self.ships[col]
         return ship is not None and ship_info(ship).reach >= row and not self.is_repelled(col)
 
+    def threatened_cells(self):
+        """B7.0 for every cell: threatened[r - 1][c - 1] is True when a Viking standing on row r,
+        column c would be threatened."""
+        return [[self.is_threatened(row, col) for col in COLUMNS] for row in ROWS]
+
     def unthreatened_vikings(self, colour):
         """Columns of the colour's island Vikings that no ship threatens."""
         row = row_of_colour(colour)

@@ -32,7 +32,8 @@ def observation_size(num_players):
             + ADVANCED_SIZE + PLAYER_ADVANCED_SIZE * num_players)
 
 
-def _check_player(state, player):
+def check_player(state, player):
+    """`player` as an int in 0..n-1: TypeError for a non-int, ValueError out of range."""
     if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
         raise TypeError(f"player must be an int, not {type(player).__name__}")
     n = state.get_game().num_players
@@ -42,7 +43,7 @@ def _check_player(state, player):
 
 
 def observation_tensor(state, player):
-    player = _check_player(state, player)
+    player = check_player(state, player)
     n = state.get_game().num_players
     obs = np.zeros(observation_size(n), dtype=np.float32)
     slot = lambda p: (p - player) % n  # noqa: E731  (relative seat of player p)

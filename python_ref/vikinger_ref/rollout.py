@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .game import Game
 from .rng import GOLDEN, MASK64, mix, unit_double
 
 
@@ -38,7 +39,14 @@ def play_random_game(game, seed):
     return state
 
 
+# "random" and "random_generic" play the same games; the C++ engine plays the first by sampling
+# straight from legal-action bitmasks and the second through legal-action lists (docs/api.md).
+POLICIES = ("random", "random_generic")
+
+
 def _check_rollout_args(game, num_games, seed, threads, policy):
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
     for name, value in (("num_games", num_games), ("seed", seed), ("threads", threads)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
@@ -46,8 +54,10 @@ def _check_rollout_args(game, num_games, seed, threads, policy):
         raise ValueError(f"num_games must be >= 0, not {num_games}")
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
-    if policy != "random":
-        raise ValueError(f"policy must be 'random', not {policy!r}")
+    if not isinstance(policy, str):
+        raise TypeError(f"policy must be a str, not {type(policy).__name__}")
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
 
 
 def rollouts(game, num_games, seed, threads=1, policy="random"):

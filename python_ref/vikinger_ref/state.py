@@ -454,6 +454,24 @@ class State:
             return [0.0] * self._game.num_players
         return win_shares(self.players)
 
+    # --- board questions (docs/api.md, "Board questions") ---------------------------------------
+
+    def threatened_mask(self, player):
+        """B7.0: numpy bool (5, 64); [r - 1, c - 1] is True when a Viking of `player` on row r,
+        column c would be threatened (a ship reaching the row, not repelled)."""
+        board = self.players[observation.check_player(self, player)]
+        return np.array(board.threatened_cells(), dtype=bool)
+
+    def large_scoring_gains(self):
+        """B7.2 steps 2-6 (A5 bonuses included): [(Fame, gold)] each player would gain if the
+        large scoring were scored now, without further boatsman trips."""
+        gains = []
+        for board in self.players:
+            after = board.copy()
+            large_scoring(after)
+            gains.append((after.fame - board.fame, after.gold - board.gold))
+        return gains
+
     # --- strings, copies, formats ------------------------------------------------------------
 
     def action_to_string(self, action):

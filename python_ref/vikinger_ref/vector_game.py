@@ -1,0 +1,118 @@
+"""A batch of games stepped together, for reinforcement-learning loops (docs/api.md, "VectorGame").
+
+Every environment of the batch always waits at a decision node: chance is sampled inside, from the
+environment's own splitmix64 stream (environment i: seed `seed + i`, one number per chance node,
+outcome chosen as `apply_random_chance` does, the stream running on across that environment's
+games). When a game ends, its final scores, gold, returns, length and observation are copied into
+the `final_*` arrays, `done[i]` is set, and the environment starts a new game at once (auto-reset).
+
+The arrays are allocated once; every call writes into them and returns them.
+"""
+
+import numpy as np
+
+from .actions import NUM_DISTINCT_ACTIONS
+from .game import Game
+from .rollout import SplitMix64
+from .state import as_action_id
+
+
+def _check_int(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    return int(value)
+
+
+class VectorGame:
+    """`batch_size` games of `game`, stepped by one call; environment i uses seed `seed + i`."""
+
+    def __init__(self, game, batch_size, seed):
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, not {type(game).__name__}")
+        batch_size = _check_int("batch_size", batch_size)
+        seed = _check_int("seed", seed)
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        n = game.num_players
+        obs_size = game.observation_shape()[0]
+        self._game = game
+        self.batch_size = batch_size
+        self._rngs = [SplitMix64(seed + i) for i in range(batch_size)]
+        self._states = [None] * batch_size
+        self._mask = np.zeros((batch_size, NUM_DISTINCT_ACTIONS), dtype=bool)
+        self._observation = np.zeros((batch_size, obs_size), dtype=np.float32)
+        self._players = np.zeros(batch_size, dtype=np.int32)
+        self.done = np.zeros(batch_size, dtype=bool)
+        self.final_scores = np.zeros((batch_size, n), dtype=np.int32)
+        self.final_gold = np.zeros((batch_size, n), dtype=np.int32)
+        self.final_returns = np.zeros((batch_size, n), dtype=np.float64)
+        self.final_length = np.zeros(batch_size, dtype=np.int32)
+        self.final_observation = np.zeros((batch_size, obs_size), dtype=np.float32)
+        for i in range(batch_size):
+            self._new_game(i)
+
+    def get_game(self):
+        return self._game
+
+    def _sample_chance(self, i):
+        """Chance nodes of environment i, sampled until a decision node or the end."""
+        state, rng = self._states[i], self._rngs[i]
+        while state.is_chance_node():
+            state.apply_action(state._outcome_at(rng.next_double()))
+
+    def _new_game(self, i):
+        self._states[i] = self._game.new_initial_state()
+        self._sample_chance(i)
+
+    def current_player(self):
+        """(batch,) int32: the player to move in each environment."""
+        for i, state in enumerate(self._states):
+            self._players[i] = state.current_player()
+        return self._players
+
+    def legal_actions_mask(self):
+        """(batch, num_distinct_actions) bool: the legal decisions of each environment."""
+        self._mask[:] = False
+        for i, state in enumerate(self._states):
+            self._mask[i, state.legal_actions()] = True
+        return self._mask
+
+    def observation_tensor(self):
+        """(batch, observation size) float32: each environment seen by its player to move."""
+        for i, state in enumerate(self._states):
+            self._observation[i] = state.observation_tensor(state.current_player())
+        return self._observation
+
+    def _actions(self, actions):
+        actions = np.asarray(actions)
+        if actions.dtype == np.bool_ or actions.dtype.kind not in "iu":
+            raise TypeError(f"actions must be integers, not {actions.dtype}")
+        if actions.shape != (self.batch_size,):
+            raise ValueError(f"actions must have shape ({self.batch_size},), not {actions.shape}")
+        actions = [as_action_id(a) for a in actions]
+        for i, (state, action) in enumerate(zip(self._states, actions)):
+            if action not in state.legal_actions():
+                raise ValueError(f"action {action} is not legal in environment {i} "
+                                 f"(phase {state.phase})")
+        return actions
+
+    def step(self, actions):
+        """Applies actions[i] in environment i (all are checked first: an illegal one raises
+        ValueError and changes nothing), then samples chance; finished games are recorded in
+        the final_* arrays and restarted. Returns `done`."""
+        actions = self._actions(actions)
+        self.done[:] = False
+        for i, action in enumerate(actions):
+            state = self._states[i]
+            player = state.current_player()
+            state.apply_action(action)
+            self._sample_chance(i)
+            if state.is_terminal():
+                self.done[i] = True
+                self.final_scores[i] = state.scores()
+                self.final_gold[i] = state.gold()
+                self.final_returns[i] = state.returns()
+                self.final_length[i] = len(state.history())
+                self.final_observation[i] = state.observation_tensor(player)
+                self._new_game(i)
+        return self.done
