@@ -154,6 +154,8 @@ def _check_wheel(s, phase, options):
             if vikings[WHEEL_SPACES - len(placed):] != placed or \
                     any(s["drawn"][c] for c in placed):
                 fail("A3 Vikings stand on the highest spaces, one colour block at a time")
+            if sum(s["drawn"]) != count - len(placed):
+                fail("A3 the drawn Vikings must fill the wheel spaces still without one")
         return count
     groups = [v for t, v in s["wheel"] if t is not None]
     if any(v is None for v in groups):
@@ -177,6 +179,8 @@ def _check_round_counts(s, phase, options, on_wheel):
         fail(f"{sum(s['bag'])} Vikings in the bag do not fit round {s['round']}, phase {phase}")
     if phase == "reveal_tile" and on_wheel == GROUPS_PER_ROUND:
         fail("twelve tiles on the wheel end phase reveal_tile")
+    if phase in ("draw_viking", "remove_viking", "offer_colour") and on_wheel != GROUPS_PER_ROUND:
+        fail(f"phase {phase} needs all {GROUPS_PER_ROUND} tiles on the wheel")
     if phase == "draw_viking" and sum(s["drawn"]) >= per_round:
         fail(f"{per_round} drawn Vikings end phase draw_viking")
     if phase == "remove_viking" and sum(s["drawn"]) != per_round:
@@ -269,6 +273,8 @@ def _check_scorer(s, n, phase, options):
     colour, k = s["trip"]["queue"][0]
     if len([c for c in free[4 - colour] if c > s["trip"]["last_col"]]) < k:
         fail("trip.queue's first entry has too few free tiles")
+    if any(len(free[4 - colour]) < k for colour, k in s["trip"]["queue"][1:]):
+        fail("a later trip.queue entry has too few free tiles")
 
 
 def _check_auction(s, n):
@@ -283,6 +289,9 @@ def _check_auction(s, n):
         fail("before the opening bid the start player is to bid and nobody has passed")
     if auction["high"] is not None and auction["turn"] == auction["leader"]:
         fail("the auction's leader cannot be the player to bid")
+    leader = s["players"][auction["leader"]]
+    if auction["high"] is not None and auction["high"] > leader["gold"] + leader["fame"]:
+        fail("the auction's high bid is more than its leader can pay (B5.5)")
 
 
 def check_position(s, options):

@@ -231,6 +231,8 @@ def bytes_to_dict(data):
         "tile": _name_or_none(TILE_KINDS, tile, "pending.tile"),
         "viking": _name_or_none(COLOURS, viking, "pending.viking"),
         "cell": None if row == 0 and col == 0 else [row, col]}
+    if d["pending"] is None and (row or col):
+        fail("pending bytes set without a pending purchase")
     present, last_col, length = r.take(3)
     if present > 1:
         fail(f"trip byte {present} is not 0 or 1")

@@ -18,6 +18,10 @@ TOP_KEYS = ("version", "num_players", "options", "round", "phase", "start_player
             "history")
 PLAYER_KEYS = ("gold", "fame", "start_row", "mainland", "ships", "rows", "vikings", "specials",
                "buildings")
+# Gold and Fame are 32-bit in the bytes and in the C++ core. Far above any game, this bound leaves
+# room for every later gain and for gold + Fame (the A1 bid cap), so playing on from an accepted
+# state can never overflow.
+MAX_MONEY = (1 << 30) - 1
 
 
 def _fail(message):
@@ -80,8 +84,8 @@ def _parse_player(d, p, n):
     where = f"players[{p}]"
     _keys(d, PLAYER_KEYS, where)
     player = {
-        "gold": _int(d["gold"], f"{where}.gold", 0),
-        "fame": _int(d["fame"], f"{where}.fame", -(1 << 31), (1 << 31) - 1),
+        "gold": _int(d["gold"], f"{where}.gold", 0, MAX_MONEY),
+        "fame": _int(d["fame"], f"{where}.fame", -MAX_MONEY, MAX_MONEY),
         "start_row": None if d["start_row"] is None else _int(d["start_row"], f"{where}.start_row", 1, NUM_ROWS),
         "mainland": _counts(d["mainland"], COLOURS, f"{where}.mainland", [VIKINGS_PER_COLOUR] * 6),
     }
@@ -242,4 +246,6 @@ def from_dict(game, d):
             for col in player["vikings"][r]:
                 board.vikings[r + 1][col] = True
     state._history = s["history"]
+    if not state.is_chance_node() and not state.is_terminal() and not state.legal_actions():
+        _fail(f"phase {state.phase} leaves the player to move no legal action")
     return state
