@@ -49,6 +49,11 @@ struct PlayerBoard {
   uint8_t mainland[kNumColours];  // Vikings waiting on the mainland, by colour
   uint8_t start_row;              // B6.0: row of the start tile, 0 before it is placed
   uint8_t num_ships;
+  // A5: special tiles held (placed and waiting buildings included), and the cell each placed
+  // building tile stands on (row 0: not placed).
+  uint8_t specials[kNumSpecialKinds];
+  uint8_t building_row[kNumBuildings];
+  uint8_t building_col[kNumBuildings];
 
   const IslandRow& Row(int row) const { return rows[row - 1]; }
   IslandRow& Row(int row) { return rows[row - 1]; }
@@ -76,6 +81,19 @@ struct PlayerBoard {
   uint64_t ThreatenedMask(int row) const { return ReachMask(row) & ~Row(1).vikings; }
   // The island Vikings of `row` that no ship threatens.
   uint64_t UnthreatenedVikings(int row) const { return Row(row).vikings & ~ThreatenedMask(row); }
+
+  // A5: the middle tiles (per row) showing building `building` (1..4).
+  uint64_t MiddleTiles(int row, int building) const {
+    const IslandRow& r = Row(row);
+    const uint64_t lo = (building - 1) & 1 ? r.lo : ~r.lo;
+    const uint64_t hi = (building - 1) & 2 ? r.hi : ~r.hi;
+    return r.mid & lo & hi;
+  }
+  bool IsThreatened(int row, int col) const { return (ThreatenedMask(row) & ColumnBit(col)) != 0; }
+  bool HasViking(int row, int col) const {
+    return row >= 1 && row <= kNumRows && col >= 1 && col <= kNumColumns &&
+           (Row(row).vikings & ColumnBit(col)) != 0;
+  }
 
   // B8.6: all the player's Vikings, on islands and on the mainland.
   int VikingCount() const;

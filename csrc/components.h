@@ -75,6 +75,18 @@ constexpr int kNumSpecialKinds = 14;
 constexpr int kSpecialCounts[kNumSpecialKinds] = {1, 2, 1, 6, 3, 1, 1, 4, 1, 1, 1, 1, 1, 1};
 constexpr int kDisplaySlots = 4;
 constexpr int kNumBuildings = 4;
+// A5 special tile kinds (docs/actions.md order).
+constexpr int kGold5 = 0;
+constexpr int kGoldsmith1 = 1;
+constexpr int kGoldsmith2 = 2;
+constexpr int kBoat = 3;
+constexpr int kNoble1 = 4;
+constexpr int kScout1 = 5;
+constexpr int kFisherman1 = 6;
+constexpr int kHorn = 7;
+constexpr int kFish = 8;
+constexpr int kTreasury = 9;
+constexpr int kBuilding1 = 10;  // .. building4 = 13
 
 // B1.5 start gold for 2, 3, 4 players; everyone starts with 10 Fame.
 constexpr int StartGold(int num_players) {

@@ -12,8 +12,6 @@
 namespace vikinger {
 namespace {
 
-const char* const kModuleOfOption[kNumOptions] = {"A1", "A2", "A3", "A4", "A5"};
-
 State CheckedState(const Game& game, const StateDescription& d) {
   CheckDescription(d, game.num_players, game.options);
   return BuildState(d);
@@ -26,13 +24,11 @@ Game MakeGame(int64_t num_players, const bool flags[kNumOptions]) {
     throw std::invalid_argument("num_players must be 2, 3 or 4, not " +
                                 std::to_string(num_players));
   }
+  int options = 0;  // A1-A5, any combination
   for (int i = 0; i < kNumOptions; ++i) {
-    if (flags[i]) {
-      throw std::invalid_argument(std::string(kOptionNames[i]) + " (" + kModuleOfOption[i] +
-                                  ") is not supported yet");
-    }
+    if (flags[i]) options |= 1 << i;
   }
-  return Game{static_cast<int>(num_players), 0};
+  return Game{static_cast<int>(num_players), options};
 }
 
 std::string GameRepr(const Game& game) {

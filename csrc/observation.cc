@@ -29,14 +29,22 @@ constexpr int kMainlandOffset = 1536;
 constexpr int kGoldOffset = 1542;
 constexpr int kFameOffset = 1543;
 constexpr int kStartedOffset = 1544;
-// Advanced block offset of the special stack counts (after auction 10 and display 4 x 14).
+// Advanced block offsets (docs/advanced.md): auction 10, display 4 x 14, special stack 14.
+constexpr int kAuctionOnOffset = 0;
+constexpr int kAuctionHighOffset = 1;
+constexpr int kAuctionLeaderOffset = 2;
+constexpr int kAuctionPassedOffset = 6;
+constexpr int kDisplayOffset = 10;
 constexpr int kSpecialStackOffset = 66;
+// Per-player advanced block: specials 14, then buildings 4 x (row, col).
+constexpr int kBuildingsOffset = kNumSpecialKinds;
 
 static_assert(kObsGlobalSize == kTripLastOffset + 1, "global block size");
 static_assert(kWheelOffset + kWheelEntry * kWheelSpaces == kStacksOffset, "wheel block size");
 static_assert(kObsPlayerSize == kStartedOffset + 1, "player block size");
 static_assert(kShipsOffset == kNumRows * kNumColumns * kCellFeatures, "cell block size");
 static_assert(kObsAdvancedSize == kSpecialStackOffset + kNumSpecialKinds, "advanced block size");
+static_assert(kObsPlayerAdvancedSize == kBuildingsOffset + 2 * kNumBuildings, "player advanced");
 
 void SetBits(uint64_t mask, float* base, int feature) {
   for (; mask; mask &= mask - 1) base[__builtin_ctzll(mask) * kCellFeatures + feature] = 1.0f;
@@ -100,9 +108,31 @@ void ObservationTensor(const Position& p, int player, float* out) {
   out[kTripLastOffset] = p.trip.last_col;
   for (int q = 0; q < n; ++q)
     PlayerBlock(p.players[q], out + kObsGlobalSize + kObsPlayerSize * slot(q));
-  // Base game: no auction, an empty display, all special tiles still in the stack (A1, A5).
+  // docs/advanced.md: the A1 auction and the A5 special tiles.
   float* advanced = out + kObsGlobalSize + kObsPlayerSize * n;
-  for (int k = 0; k < kNumSpecialKinds; ++k) advanced[kSpecialStackOffset + k] = kSpecialCounts[k];
+  if (p.auction.present) {
+    advanced[kAuctionOnOffset] = 1.0f;
+    advanced[kAuctionHighOffset] = p.auction.high == kNoBid ? 0.0f : p.auction.high;
+    advanced[kAuctionLeaderOffset + slot(p.auction.leader)] = 1.0f;
+    for (int q = 0; q < n; ++q) {
+      if ((p.auction.passed >> q) & 1) advanced[kAuctionPassedOffset + slot(q)] = 1.0f;
+    }
+  }
+  for (int i = 0; i < kDisplaySlots; ++i) {
+    const uint8_t kind = p.specials.display[i];
+    if (kind != kNone) advanced[kDisplayOffset + kNumSpecialKinds * i + kind] = 1.0f;
+  }
+  for (int k = 0; k < kNumSpecialKinds; ++k) advanced[kSpecialStackOffset + k] = p.specials.stack[k];
+  for (int q = 0; q < n; ++q) {
+    const PlayerBoard& board = p.players[q];
+    float* at = advanced + kObsAdvancedSize + kObsPlayerAdvancedSize * slot(q);
+    for (int k = 0; k < kNumSpecialKinds; ++k) at[k] = board.specials[k];
+    for (int b = 0; b < kNumBuildings; ++b) {
+      if (!board.building_row[b]) continue;
+      at[kBuildingsOffset + 2 * b] = board.building_row[b];
+      at[kBuildingsOffset + 2 * b + 1] = board.building_col[b];
+    }
+  }
 }
 
 }  // namespace vikinger

@@ -13,8 +13,8 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
   Position p;
   InitPosition(p, num_players, options);
   SplitMix64 rng(seed);
-  LegalSet legal;  // the legal decisions of the current node, when it is one
-  int num_legal = 0;
+  LegalSet legal = LegalDecisionSet(p);  // the legal decisions of the current node, when it is one
+  int num_legal = legal.Count();         // A1: a game may open with the auction
   int list[kMaxLegalActions];
   int32_t length = 0;
   while (!IsTerminal(p)) {

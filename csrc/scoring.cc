@@ -40,21 +40,40 @@ void PayForUnrepelledShips(PlayerBoard& board) {
   board.fame -= gold_cost - paid;
 }
 
-// B8.6: each unthreatened fisherman feeds 5 Vikings; +2 Fame per spare meal, -1 per hungry one.
+// B8.6: each unthreatened fisherman feeds 5 Vikings; +2 Fame per spare meal (+3 with the A5
+// fish tile), -1 per hungry one.
 void Feeding(PlayerBoard& board) {
   const int fed = kFedPerFisherman * PopCount(board.UnthreatenedVikings(kFishermanRow));
   const int vikings = board.VikingCount();
   if (fed >= vikings) {
-    board.fame += kSurplusFame * (fed - vikings);
+    board.fame += (board.specials[kFish] ? kFishSurplusFame : kSurplusFame) * (fed - vikings);
   } else {
     board.fame -= vikings - fed;
   }
 }
 
+// B7.1/B7.2.5: 3 gold per goldsmith, plus the A5 goldsmith tiles (+1, +2; they add up).
+int GoldsmithGold(const PlayerBoard& board) {
+  return kGoldsmithGold + board.specials[kGoldsmith1] + 2 * board.specials[kGoldsmith2];
+}
+
 }  // namespace
 
+int BuildingFame(const PlayerBoard& board) {
+  int fame = 0;
+  for (int b = 0; b < kNumBuildings; ++b) {
+    const int row = board.building_row[b];
+    const int col = board.building_col[b];
+    if (row == 0 || board.IsThreatened(row, col)) continue;
+    for (int r = row - 1; r <= row + 1; ++r) {
+      for (int c = col - 1; c <= col + 1; ++c) fame += board.HasViking(r, c);
+    }
+  }
+  return fame;
+}
+
 void SmallScoring(PlayerBoard& board) {
-  board.gold += kGoldsmithGold * PopCount(board.UnthreatenedVikings(kGoldsmithRow));
+  board.gold += GoldsmithGold(board) * PopCount(board.UnthreatenedVikings(kGoldsmithRow));
 }
 
 void LargeScoring(PlayerBoard& board) {
@@ -68,34 +87,42 @@ void LargeScoring(PlayerBoard& board) {
       board.gold += value;
     }
   }
-  // 3. Nobles: 2 Fame each, unthreatened.
-  board.fame += kNobleFame * PopCount(board.UnthreatenedVikings(kNobleRow));
+  // 3. Nobles: 2 Fame each, unthreatened (+1 per A5 noble tile).
+  board.fame += (kNobleFame + board.specials[kNoble1]) *
+                PopCount(board.UnthreatenedVikings(kNobleRow));
   // 4. Scouts: 1 Fame, +1 for a goldsmith in row 4 and +1 for a fisherman in row 5 of the same
   // column (⚖ independent bonuses; a threatened scout gives nothing).
   const uint64_t scouts = board.UnthreatenedVikings(kScoutRow);
-  board.fame += PopCount(scouts) + PopCount(scouts & board.Row(kGoldsmithRow).vikings) +
-                PopCount(scouts & board.Row(kFishermanRow).vikings);
-  // 5. Goldsmiths: 3 gold each, unthreatened. 6. Fishermen: nothing now.
-  board.gold += kGoldsmithGold * PopCount(board.UnthreatenedVikings(kGoldsmithRow));
+  board.fame += (1 + board.specials[kScout1]) * PopCount(scouts) +
+                PopCount(scouts & board.Row(kGoldsmithRow).vikings) +
+                PopCount(scouts & board.Row(kFishermanRow).vikings);  // +1 per A5 scout tile
+  // 5. Goldsmiths: 3 gold each, unthreatened (A5 tiles add).
+  board.gold += GoldsmithGold(board) * PopCount(board.UnthreatenedVikings(kGoldsmithRow));
+  // 6. Fishermen: nothing, except +1 Fame per A5 fisherman tile.
+  board.fame += board.specials[kFisherman1] * PopCount(board.UnthreatenedVikings(kFishermanRow));
 }
 
 void FinalScoring(PlayerBoard* boards, int num_players) {
   for (int p = 0; p < num_players; ++p) PayForUnrepelledShips(boards[p]);
   for (int p = 0; p < num_players; ++p) {  // B8.2: the rest of the gold stays (tie-break)
-    boards[p].fame += boards[p].gold / kGoldPerFame;
-    boards[p].gold %= kGoldPerFame;
+    const int rate = boards[p].specials[kTreasury] ? kTreasuryGoldPerFame : kGoldPerFame;  // A5
+    boards[p].fame += boards[p].gold / rate;
+    boards[p].gold %= rate;
   }
   int boatsmen[kMaxPlayers] = {};
   int islands[kMaxPlayers] = {};
   int longest[kMaxPlayers] = {};
   for (int p = 0; p < num_players; ++p) {
-    boatsmen[p] = boards[p].mainland[kBoatsman];
+    boatsmen[p] = boards[p].mainland[kBoatsman] + boards[p].specials[kHorn];  // A5 horns
     boards[p].CompletedIslands(&islands[p], &longest[p]);
   }
   AwardMajority(boards, num_players, boatsmen, kBoatsmenBonus);  // B8.3
   AwardMajority(boards, num_players, islands, kIslandsBonus);    // B8.4
   AwardMajority(boards, num_players, longest, kLongestBonus);    // B8.5
-  for (int p = 0; p < num_players; ++p) Feeding(boards[p]);
+  for (int p = 0; p < num_players; ++p) {
+    Feeding(boards[p]);
+    boards[p].fame += BuildingFame(boards[p]);  // A5 (⚖ after B8.6)
+  }
 }
 
 void WinShares(const PlayerBoard* boards, int num_players, double* shares) {

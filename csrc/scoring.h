@@ -18,6 +18,8 @@ constexpr int kLongestBonus = 5;     // B8.5
 constexpr int kFedPerFisherman = 5;  // B8.6
 constexpr int kSurplusFame = 2;      // B8.6
 constexpr int kGoldPerFame = 5;      // B8.2
+constexpr int kTreasuryGoldPerFame = 3;  // A5 treasury
+constexpr int kFishSurplusFame = 3;      // A5 fish
 
 // B7.1: 3 gold per unthreatened goldsmith on an island tile.
 void SmallScoring(PlayerBoard& board);
@@ -25,6 +27,9 @@ void SmallScoring(PlayerBoard& board);
 void LargeScoring(PlayerBoard& board);
 // B8.1-B8.6 for all players, in the rulebook's order.
 void FinalScoring(PlayerBoard* boards, int num_players);
+// A5: 1 Fame per Viking on a placed building tile and its 8 neighbours, unless the building's
+// own cell is threatened (B7.0).
+int BuildingFame(const PlayerBoard& board);
 // B8.9: 1 shared equally by the players with most Fame, then most gold; 0 for the others.
 void WinShares(const PlayerBoard* boards, int num_players, double* shares);
 

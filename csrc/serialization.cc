@@ -76,16 +76,26 @@ int PositionBytes(const Position& p, uint8_t* out) {
     *out++ = p.trip.count[i];
   }
   for (int i = 0; i < p.num_players; ++i) out = PutPlayer(out, p.players[i]);
-  // docs/advanced.md block. Base game: no auction (A1, high 65535 = None), every special tile
-  // in the special stack, an empty display, nothing removed or held (A5).
-  const uint8_t no_auction[6] = {0, 0xFF, 0xFF, 0, 0, 0};
-  out = PutBytes(out, no_auction, 6);
-  for (int k = 0; k < kNumSpecialKinds; ++k) *out++ = static_cast<uint8_t>(kSpecialCounts[k]);
-  std::memset(out, kNone, kDisplaySlots);
-  out += kDisplaySlots;
-  const int zeros = kNumSpecialKinds + p.num_players * (kNumSpecialKinds + 2 * kNumBuildings);
-  std::memset(out, 0, zeros);
-  out += zeros;
+  // docs/advanced.md block: the A1 auction (high 65535 = None) and the A5 tiles.
+  const Auction& auction = p.auction;
+  const uint16_t high = auction.present ? auction.high : kNoBid;
+  *out++ = auction.present;
+  *out++ = static_cast<uint8_t>(high & 0xFF);
+  *out++ = static_cast<uint8_t>(high >> 8);
+  *out++ = auction.present ? auction.leader : 0;
+  *out++ = auction.present ? auction.turn : 0;
+  *out++ = auction.present ? auction.passed : 0;
+  out = PutBytes(out, p.specials.stack, kNumSpecialKinds);
+  out = PutBytes(out, p.specials.display, kDisplaySlots);
+  out = PutBytes(out, p.specials.removed, kNumSpecialKinds);
+  for (int i = 0; i < p.num_players; ++i) {
+    const PlayerBoard& board = p.players[i];
+    out = PutBytes(out, board.specials, kNumSpecialKinds);
+    for (int b = 0; b < kNumBuildings; ++b) {
+      *out++ = board.building_row[b];
+      *out++ = board.building_col[b];
+    }
+  }
   return static_cast<int>(out - begin);
 }
 

@@ -20,7 +20,6 @@ constexpr int kMagicSize = 4;
 constexpr int kFormatVersion = 1;
 constexpr int kHeaderSize = kMagicSize + 1;
 constexpr uint8_t kVikingFlag = 16;  // cell byte: a Viking stands on the tile
-constexpr int kNoBid = 65535;        // auction high bid: None
 // Enough for the position bytes of 4 players with a full trip queue.
 constexpr int kMaxPositionBytes = 2048;
 

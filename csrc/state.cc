@@ -7,8 +7,10 @@
 #include <string>
 
 #include "actions.h"
+#include "auction.h"
 #include "rng.h"
 #include "scoring.h"
+#include "specials.h"
 
 namespace vikinger {
 
@@ -56,10 +58,46 @@ bool TripPossible(const PlayerBoard& board) {
 // Columns strictly right of `col` (col = 0: every column).
 constexpr uint64_t RightOf(int col) { return col >= kNumColumns ? 0 : ~uint64_t{0} << col; }
 
+void AfterSpecialFill(Position& p) {
+  if (HasOption(p, kOptAuction)) {
+    StartAuction(p.auction, p.start_player);  // A1
+    p.phase = Phase::kAuction;
+  } else {
+    p.phase = Phase::kRevealTile;
+  }
+}
+
+// The first of special_fill (A5), auction (A1), reveal_tile that applies.
+void StartRound(Position& p) {
+  if (HasOption(p, kOptSpecialTiles) && DisplayNeedsFill(p.specials)) {
+    p.phase = Phase::kSpecialFill;
+  } else {
+    AfterSpecialFill(p);
+  }
+}
+
 void NextRound(Position& p) {
   ++p.round;
-  p.start_player = static_cast<uint8_t>((p.start_player + 1) % p.num_players);  // B3.3
+  if (!HasOption(p, kOptAuction)) {  // ⚖ A1 replaces B3.3
+    p.start_player = static_cast<uint8_t>((p.start_player + 1) % p.num_players);  // B3.3
+  }
   p.purchases = 0;
+  StartRound(p);
+}
+
+// B5.5 gold first, then Fame.
+void Pay(PlayerBoard& board, int price) {
+  const int from_gold = board.gold < price ? board.gold : price;
+  board.gold -= from_gold;
+  board.fame -= price - from_gold;
+}
+
+void Bid(Position& p, int action) {
+  if (!ApplyBid(p.auction, action, p.num_players)) return;
+  const int winner = p.auction.leader;
+  Pay(p.players[winner], p.auction.high);  // A1
+  p.start_player = static_cast<uint8_t>(winner);
+  p.auction = Auction{0, 0, 0, 0, kNoBid};
   p.phase = Phase::kRevealTile;
 }
 
@@ -126,25 +164,54 @@ void PlacePendingTile(Position& p) {
   }
 }
 
-void Buy(Position& p, int space) {
-  PlayerBoard& board = Buyer(p);
-  const int price = p.wheel.Price(space);
-  const int from_gold = board.gold < price ? board.gold : price;  // B5.5 gold first, then Fame
-  board.gold -= from_gold;
-  board.fame -= price - from_gold;
-  int tile;
-  int viking;
-  p.wheel.Take(space, &tile, &viking);
-  p.pending = Pending{static_cast<uint8_t>(tile), static_cast<uint8_t>(viking), 0, 0};
-  if (board.start_row == 0) {
+void AfterSpecialChoice(Position& p) {
+  if (Buyer(p).start_row == 0) {
     p.phase = Phase::kStartRow;  // B6.0 start tile first
   } else {
     PlacePendingTile(p);
   }
 }
 
+void Buy(Position& p, int space) {
+  PlayerBoard& board = Buyer(p);
+  const int price = p.wheel.Price(space);
+  // A5: the group on the highest occupied space, bought for more than 0, with a tile on display.
+  const bool may_take_special = HasOption(p, kOptSpecialTiles) && price > 0 &&
+                                space == 31 - __builtin_clz(p.wheel.occupied) &&
+                                OccupiedSlots(p.specials) != 0;
+  Pay(board, price);
+  int tile;
+  int viking;
+  p.wheel.Take(space, &tile, &viking);
+  p.pending = Pending{static_cast<uint8_t>(tile), static_cast<uint8_t>(viking), 0, 0};
+  if (may_take_special) {
+    p.phase = Phase::kTakeSpecial;
+  } else if (board.start_row == 0) {
+    p.phase = Phase::kStartRow;  // B6.0 start tile first
+  } else {
+    PlacePendingTile(p);
+  }
+}
+
+void TakeSpecialTile(Position& p, int action) {
+  if (action != kDeclineSpecial && TakeSpecial(p.specials, action - kTakeSpecial, Buyer(p))) {
+    p.phase = Phase::kBuildingReplace;  // A5 the building replaces a middle tile now
+    return;
+  }
+  AfterSpecialChoice(p);
+}
+
+void ReplaceMiddleTile(Position& p, int row, int col) {
+  PlayerBoard& board = Buyer(p);
+  PlaceBuilding(board, BuildingToPlace(board), row, col);
+  ++p.discarded_tiles;  // the replaced middle tile leaves the game
+  AfterSpecialChoice(p);
+}
+
 void PlaceIslandTile(Position& p, int row, int col) {
-  Buyer(p).Row(row).Place(p.pending.tile, col);
+  PlayerBoard& buyer = Buyer(p);
+  buyer.Row(row).Place(p.pending.tile, col);
+  if (BuildingForPlacedTile(buyer, p.pending.tile, row, col)) ++p.discarded_tiles;  // A5
   const int viking = p.pending.viking;
   if (viking != kBoatsman && RowOfColour(viking) == row) {  // B6.4 the Viking's own row
     p.pending.row = static_cast<uint8_t>(row);
@@ -176,6 +243,10 @@ void StartTrip(Position& p, int action) {
         trip.count[trip.length++] = 1;
       }
     }
+  } else if (action >= kTripOne) {  // A4 a weak trip moves one Viking
+    trip.colour[0] = static_cast<uint8_t>(action - kTripOne);
+    trip.count[0] = 1;
+    trip.length = 1;
   } else {
     const int colour = action - kTripAll;
     const int free = PopCount(board.Row(RowOfColour(colour)).FreeTiles());
@@ -183,6 +254,10 @@ void StartTrip(Position& p, int action) {
     trip.colour[0] = static_cast<uint8_t>(colour);
     trip.count[0] = static_cast<uint8_t>(on_mainland < free ? on_mainland : free);
     trip.length = 1;
+  }
+  if (HasOption(p, kOptWeakBoatsmen) && action < kTripOne) {  // A4 a strong trip spends a boat
+    --board.specials[kBoat];
+    ++p.specials.removed[kBoat];
   }
   p.phase = Phase::kTripTarget;
 }
@@ -220,16 +295,48 @@ void RevealTile(Position& p, int kind) {
   if (p.wheel.TileCount() == kGroupsPerRound) p.phase = Phase::kDrawViking;
 }
 
+void LayOutVikings(Position& p) {
+  if (HasOption(p, kOptOfferByColour)) {
+    p.phase = Phase::kOfferColour;  // A3
+    return;
+  }
+  p.wheel.LayOutVikings(p.drawn);  // B4.2
+  std::memset(p.drawn, 0, sizeof(p.drawn));
+  p.phase = Phase::kBuy;
+}
+
 void DrawViking(Position& p, int colour) {
   --p.bag[colour];
   ++p.drawn[colour];
   int drawn = 0;
   for (int c = 0; c < kNumColours; ++c) drawn += p.drawn[c];
-  if (drawn == kGroupsPerRound) {
-    p.wheel.LayOutVikings(p.drawn);  // B4.2
-    std::memset(p.drawn, 0, sizeof(p.drawn));
-    p.phase = Phase::kBuy;
+  if (drawn < kGroupsPerRound + (HasOption(p, kOptDraw13) ? 1 : 0)) return;  // A2 draws 13
+  if (HasOption(p, kOptDraw13)) {
+    p.phase = Phase::kRemoveViking;
+  } else {
+    LayOutVikings(p);
   }
+}
+
+// A3: all drawn Vikings of the colour on the highest spaces without a Viking, from 11 down.
+void OfferColour(Position& p, int colour) {
+  int count = p.drawn[colour];
+  for (int s = kWheelSpaces - 1; s >= 0 && count > 0; --s) {
+    if (p.wheel.vikings[s] == kNone) {
+      p.wheel.vikings[s] = static_cast<uint8_t>(colour);
+      --count;
+    }
+  }
+  p.drawn[colour] = 0;
+  for (int c = 0; c < kNumColours; ++c) {
+    if (p.drawn[c]) return;
+  }
+  p.phase = Phase::kBuy;
+}
+
+void RevealSpecialTile(Position& p, int kind) {
+  RevealSpecial(p.specials, kind);  // A5
+  if (!DisplayNeedsFill(p.specials)) AfterSpecialFill(p);
 }
 
 void ApplyOne(Position& p, int action) {
@@ -239,6 +346,27 @@ void ApplyOne(Position& p, int action) {
       break;
     case Phase::kDrawViking:
       DrawViking(p, action - kDraw);
+      break;
+    case Phase::kSpecialFill:
+      RevealSpecialTile(p, action - kDisplay);
+      break;
+    case Phase::kAuction:
+      Bid(p, action);
+      break;
+    case Phase::kRemoveViking:  // A2
+      --p.drawn[action - kRemove];
+      ++p.removed[action - kRemove];
+      LayOutVikings(p);
+      break;
+    case Phase::kOfferColour:
+      OfferColour(p, action - kOffer);
+      break;
+    case Phase::kTakeSpecial:
+      TakeSpecialTile(p, action);
+      break;
+    case Phase::kBuildingReplace:
+      ReplaceMiddleTile(p, (action - kBuilding) / kNumColumns + 1,
+                        (action - kBuilding) % kNumColumns + 1);
       break;
     case Phase::kBuy:
       Buy(p, action - kBuy);
@@ -298,56 +426,47 @@ void InitPosition(Position& p, int num_players, int options) {
     p.players[i].gold = StartGold(num_players);
     p.players[i].fame = kStartFame;
   }
+  p.auction = Auction{0, 0, 0, 0, kNoBid};
+  for (int k = 0; k < kNumSpecialKinds; ++k) {
+    p.specials.stack[k] = static_cast<uint8_t>(kSpecialCounts[k]);
+  }
+  std::memset(p.specials.display, kNone, sizeof(p.specials.display));
+  StartRound(p);
 }
+
+namespace {
+
+// A3: how many colours are on the wheel already.
+int ColoursPlaced(const Wheel& wheel) {
+  unsigned colours = 0;
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (wheel.vikings[s] != kNone) colours |= 1u << wheel.vikings[s];
+  }
+  return PopCount(colours);
+}
+
+}  // namespace
 
 int CurrentPlayer(const Position& p) {
   switch (p.phase) {
     case Phase::kRevealTile:
     case Phase::kDrawViking:
+    case Phase::kSpecialFill:
       return kChance;
     case Phase::kGameOver:
       return kTerminal;
+    case Phase::kAuction:
+      return p.auction.turn;
+    case Phase::kRemoveViking:
+      return p.start_player;  // A2
+    case Phase::kOfferColour:  // A3: one colour per player in turn
+      return Seat(p.start_player, ColoursPlaced(p.wheel), p.num_players);
     case Phase::kTrip:
     case Phase::kTripTarget:
       return Seat(p.start_player, p.scoring_index, p.num_players);
     default:
       return Seat(p.start_player, p.purchases, p.num_players);  // B5.1
   }
-}
-
-int LegalSet::Count() const {
-  int count = 0;
-  for (int i = 0; i < num_masks; ++i) count += PopCount(masks[i]);
-  return count;
-}
-
-int LegalSet::Nth(int k) const {
-  for (int i = 0;; ++i) {
-    const int here = PopCount(masks[i]);
-    if (k < here) {
-      uint64_t mask = masks[i];
-      for (; k > 0; --k) mask &= mask - 1;
-      return bases[i] + __builtin_ctzll(mask);
-    }
-    k -= here;
-  }
-}
-
-int LegalSet::Write(int* out) const {
-  int n = 0;
-  for (int i = 0; i < num_masks; ++i) {
-    for (uint64_t mask = masks[i]; mask; mask &= mask - 1)
-      out[n++] = bases[i] + __builtin_ctzll(mask);
-  }
-  return n;
-}
-
-bool LegalSet::Contains(int action) const {
-  for (int i = 0; i < num_masks; ++i) {
-    const int bit = action - bases[i];
-    if (bit >= 0 && bit < 64 && ((masks[i] >> bit) & 1)) return true;
-  }
-  return false;
 }
 
 LegalSet LegalDecisionSet(const Position& p) {
@@ -373,9 +492,36 @@ LegalSet LegalDecisionSet(const Position& p) {
     case Phase::kViking:
       return OneMask(0b11, kVikingOnTile);  // B6.4 tile or mainland
     case Phase::kTrip: {
-      // Relative to kTripStop: bit 0 stop, bits 1..5 all of colour c, bit 6 each.
+      // Relative to kTripStop: bit 0 stop, bits 1..5 all of colour c, bit 6 each, bits 7..11
+      // one of colour c (A4).
       const uint64_t stop = p.round != kNumRounds ? 1 : 0;  // ⚖ the round-6 obligation
-      return OneMask(stop | uint64_t{MovableColours(board)} << 1 | uint64_t{1} << 6, kTripStop);
+      const uint64_t movable = MovableColours(board);
+      const bool weak = HasOption(p, kOptWeakBoatsmen);
+      uint64_t mask = stop;
+      if (!weak || board.specials[kBoat]) mask |= movable << 1 | uint64_t{1} << 6;  // A4 boat
+      if (weak) mask |= movable << 7;
+      return OneMask(mask, kTripStop);
+    }
+    case Phase::kAuction:
+      return AuctionLegal(p.auction, int64_t{board.gold} + board.fame);  // A1
+    case Phase::kRemoveViking:
+    case Phase::kOfferColour: {  // A2, A3: every colour still drawn
+      uint64_t colours = 0;
+      for (int c = 0; c < kNumColours; ++c) {
+        if (p.drawn[c]) colours |= uint64_t{1} << c;
+      }
+      return OneMask(colours, p.phase == Phase::kRemoveViking ? kRemove : kOffer);
+    }
+    case Phase::kTakeSpecial:  // A5: bits 0..3 the places, bit 4 decline
+      return OneMask(OccupiedSlots(p.specials) | 1u << 4, kTakeSpecial);
+    case Phase::kBuildingReplace: {
+      LegalSet set;
+      BuildingCandidates(board, BuildingToPlace(board), set.masks);  // A5
+      for (int row = 1; row <= kNumRows; ++row) {
+        set.bases[row - 1] = static_cast<int16_t>(CellId(kBuilding, row, 1));
+      }
+      set.num_masks = kNumRows;
+      return set;
     }
     case Phase::kTripTarget: {
       // Targets go left to right, leaving room for the Vikings still to place.
@@ -396,6 +542,11 @@ const uint8_t* ChanceCounts(const Position& p, int* num_kinds, int* first_id) {
     *num_kinds = kNumTileKinds;
     *first_id = kReveal;
     return p.stacks;
+  }
+  if (p.phase == Phase::kSpecialFill) {
+    *num_kinds = kNumSpecialKinds;
+    *first_id = kDisplay;
+    return p.specials.stack;
   }
   *num_kinds = kNumColours;
   *first_id = kDraw;
@@ -451,10 +602,14 @@ int ApplySampledChance(Position& p, double u, LegalSet* next) {
     const int kind = SampleCounts(p.stacks, kNumTileKinds, u);
     RevealTile(p, kind);
     outcome = kReveal + kind;
-  } else {
+  } else if (p.phase == Phase::kDrawViking) {
     const int colour = SampleCounts(p.bag, kNumColours, u);
     DrawViking(p, colour);
     outcome = kDraw + colour;
+  } else {
+    const int kind = SampleCounts(p.specials.stack, kNumSpecialKinds, u);
+    RevealSpecialTile(p, kind);
+    outcome = kDisplay + kind;
   }
   if (IsChanceNode(p)) {
     *next = LegalSet{};

@@ -49,8 +49,10 @@ constexpr int kTerminal = -4;
 constexpr int kNumOptions = 5;
 extern const char* const kOptionNames[kNumOptions];  // auction, draw13, ... special_tiles
 
-// Legal lists never exceed the 320 cells of a cell block.
-constexpr int kMaxLegalActions = 320;
+// Legal lists never exceed PASS plus the 1024 bids of an A1 auction (cell blocks: 320).
+constexpr int kMaxLegalActions = 1025;
+// A1: no bid yet.
+constexpr uint16_t kNoBid = 0xFFFF;
 // B7.2.1 a trip queue holds at most one entry per colour with a row.
 constexpr int kMaxTripQueue = 5;
 
@@ -70,6 +72,22 @@ struct Trip {
   uint8_t count[kMaxTripQueue];
 };
 
+// A1 the auction for start player, while bidding (present = 0 otherwise).
+struct Auction {
+  uint8_t present;
+  uint8_t leader;
+  uint8_t turn;
+  uint8_t passed;  // bit p: player p has passed
+  uint16_t high;   // kNoBid before the opening bid
+};
+
+// A5 the special tiles outside the players' hands.
+struct Specials {
+  uint8_t stack[kNumSpecialKinds];
+  uint8_t display[kDisplaySlots];  // kind per display place, kNone when empty
+  uint8_t removed[kNumSpecialKinds];
+};
+
 struct Position {
   uint8_t num_players;
   uint8_t options;
@@ -86,15 +104,20 @@ struct Position {
   Wheel wheel;
   Pending pending;
   Trip trip;
+  Auction auction;
+  Specials specials;
   PlayerBoard players[kMaxPlayers];  // last: only the first num_players are in use
 };
 
 // The legal decisions of a node as bit masks: the ids are bases[i] + (index of a set bit of
-// masks[i]), ascending over i and bits. Counting and picking the k-th id need no list.
+// masks[i]), ascending over i and bits, then the run range_first .. range_first + range_count - 1
+// (A1 bids), above every mask id. Counting and picking the k-th id need no list.
 struct LegalSet {
   uint64_t masks[kNumRows] = {};
   int16_t bases[kNumRows] = {};
   int num_masks = 0;
+  int16_t range_first = 0;
+  int16_t range_count = 0;
 
   int Count() const;
   // The k-th legal id in ascending order, 0 <= k < Count().
@@ -108,8 +131,16 @@ struct LegalSet {
 void InitPosition(Position& position, int num_players, int options);
 
 inline bool IsChanceNode(const Position& p) {
-  return p.phase == Phase::kRevealTile || p.phase == Phase::kDrawViking;
+  return p.phase == Phase::kRevealTile || p.phase == Phase::kDrawViking ||
+         p.phase == Phase::kSpecialFill;
 }
+inline bool HasOption(const Position& p, int option) { return (p.options >> option) & 1; }
+// Option bits (docs/state.md order).
+constexpr int kOptAuction = 0;         // A1
+constexpr int kOptDraw13 = 1;          // A2
+constexpr int kOptOfferByColour = 2;   // A3
+constexpr int kOptWeakBoatsmen = 3;    // A4
+constexpr int kOptSpecialTiles = 4;    // A5
 inline bool IsTerminal(const Position& p) { return p.phase == Phase::kGameOver; }
 // 0..n-1, kChance or kTerminal.
 int CurrentPlayer(const Position& p);

@@ -29,7 +29,6 @@ std::string CutEmpty(std::string text) {
 }
 
 Value PlayerToDict(const PlayerBoard& board) {
-  static const int kNoSpecials[kNumSpecialKinds] = {};
   Value d = Value::Dict();
   d.Set("gold", Value::Int(board.gold));
   d.Set("fame", Value::Int(board.fame));
@@ -57,14 +56,32 @@ Value PlayerToDict(const PlayerBoard& board) {
     }
   }
   d.Set("vikings", std::move(vikings));
-  // docs/advanced.md: without A5 nobody holds or has placed a special tile.
-  d.Set("specials", NamedCounts(kSpecialKindNames, kNoSpecials, kNumSpecialKinds));
+  // docs/advanced.md: A5 tiles held, and the cells of the placed building tiles.
+  d.Set("specials", NamedCounts(kSpecialKindNames, board.specials, kNumSpecialKinds));
   Value& buildings = d.Set("buildings", Value::List());
-  for (int b = 0; b < kNumBuildings; ++b) buildings.Append(Value());
+  for (int b = 0; b < kNumBuildings; ++b) {
+    buildings.Append(board.building_row[b]
+                         ? IntList({board.building_row[b], board.building_col[b]})
+                         : Value());
+  }
   return d;
 }
 
 // --- reading --------------------------------------------------------------------------------
+
+// Names the first key of the dict `value` that is not among names[0..n), once all are there.
+void FailOnUnknownKey(const Value& value, const char* const* names, int n,
+                      const std::string& where) {
+  for (const auto& entry : value.Entries()) {
+    bool known = false;
+    for (int i = 0; i < n && !known; ++i) known = entry.first == names[i];
+    if (!known) {
+      // bindings.cc gives a key that is not a str the name "\x01".
+      Fail(where + " has unknown key " +
+           (entry.first == "\x01" ? std::string("that is not a str") : "'" + entry.first + "'"));
+    }
+  }
+}
 
 // `value` as a dict with exactly `keys`.
 const Value& Keys(const Value& value, std::initializer_list<const char*> keys,
@@ -73,7 +90,7 @@ const Value& Keys(const Value& value, std::initializer_list<const char*> keys,
   for (const char* key : keys) {
     if (value.Find(key) == nullptr) Fail(where + " lacks key '" + key + "'");
   }
-  if (value.Entries().size() != keys.size()) Fail(where + " has an unknown key");
+  FailOnUnknownKey(value, keys.begin(), static_cast<int>(keys.size()), where);
   return value;
 }
 
@@ -82,7 +99,7 @@ const Value& Keys(const Value& value, const char* const* names, int n, const std
   for (int i = 0; i < n; ++i) {
     if (value.Find(names[i]) == nullptr) Fail(where + " lacks key '" + names[i] + "'");
   }
-  if (static_cast<int>(value.Entries().size()) != n) Fail(where + " has an unknown key");
+  FailOnUnknownKey(value, names, n, where);
   return value;
 }
 
@@ -241,7 +258,6 @@ Value OptionsToDict(int options) {
 }
 
 Value StateToDict(const State& state) {
-  static const int kNoSpecials[kNumSpecialKinds] = {};
   const Position& p = state.position;
   Value d = Value::Dict();
   d.Set("version", Value::Int(kFormatVersion));
@@ -286,12 +302,23 @@ Value StateToDict(const State& state) {
     }
     trip.Set("last_col", Value::Int(p.trip.last_col));
   }
-  // docs/advanced.md: always present; the base game has no auction and no special tile out.
-  d.Set("auction", Value());
-  d.Set("special_stack", NamedCounts(kSpecialKindNames, kSpecialCounts, kNumSpecialKinds));
+  // docs/advanced.md: always present (A1 auction, A5 special tiles).
+  Value& auction = d.Set("auction", Value());
+  if (p.auction.present) {
+    auction = Value::Dict();
+    auction.Set("high", p.auction.high == kNoBid ? Value() : Value::Int(p.auction.high));
+    auction.Set("leader", Value::Int(p.auction.leader));
+    Value& passed = auction.Set("passed", Value::List());
+    for (int i = 0; i < p.num_players; ++i) passed.Append(Value::Bool((p.auction.passed >> i) & 1));
+    auction.Set("turn", Value::Int(p.auction.turn));
+  }
+  d.Set("special_stack", NamedCounts(kSpecialKindNames, p.specials.stack, kNumSpecialKinds));
   Value& display = d.Set("display", Value::List());
-  for (int i = 0; i < kDisplaySlots; ++i) display.Append(Value());
-  d.Set("special_removed", NamedCounts(kSpecialKindNames, kNoSpecials, kNumSpecialKinds));
+  for (int i = 0; i < kDisplaySlots; ++i) {
+    const uint8_t kind = p.specials.display[i];
+    display.Append(kind == kNone ? Value() : Value::Str(kSpecialKindNames[kind]));
+  }
+  d.Set("special_removed", NamedCounts(kSpecialKindNames, p.specials.removed, kNumSpecialKinds));
   Value& players = d.Set("players", Value::List());
   for (int i = 0; i < p.num_players; ++i) players.Append(PlayerToDict(p.players[i]));
   Value& history = d.Set("history", Value::List());

@@ -34,6 +34,24 @@ int HighestColumn(const PlayerBoard& board) {
   return used ? 64 - __builtin_clzll(used) : 0;
 }
 
+// A5: `kind=count` for held tiles; placed buildings as `building2@r3c4`.
+std::string HeldSpecials(const PlayerBoard& board) {
+  std::string out;
+  for (int kind = 0; kind < kNumSpecialKinds; ++kind) {
+    if (!board.specials[kind]) continue;
+    if (!out.empty()) out += ' ';
+    out += kSpecialKindNames[kind];
+    const int b = kind - kBuilding1;
+    if (b >= 0 && board.building_row[b]) {
+      out += "@r" + std::to_string(board.building_row[b]) + 'c' +
+             std::to_string(board.building_col[b]);
+    } else {
+      out += '=' + std::to_string(board.specials[kind]);
+    }
+  }
+  return out;
+}
+
 void AppendPlayer(const PlayerBoard& board, int index, std::string& out) {
   out += "\nPlayer " + std::to_string(index) + ": gold " + std::to_string(board.gold) + ", fame " +
          std::to_string(board.fame) + ", mainland " + Counts(board.mainland);
@@ -46,6 +64,8 @@ void AppendPlayer(const PlayerBoard& board, int index, std::string& out) {
   }
   RightStrip(line);
   out += '\n' + line;
+  const std::string held = HeldSpecials(board);
+  if (!held.empty()) out += "\n  specials  " + held;
   for (int row = 1; row <= kNumRows; ++row) {
     const IslandRow& r = board.Row(row);
     line = Label(kRowNames[row - 1]);
@@ -95,6 +115,30 @@ std::string RenderText(const Position& p) {
     if (p.pending.row) {
       out += ", cell r" + std::to_string(p.pending.row) + 'c' + std::to_string(p.pending.col);
     }
+  }
+  if (p.auction.present) {  // A1
+    out += "\nAuction: high " +
+           (p.auction.high == kNoBid ? std::string("-") : std::to_string(p.auction.high)) +
+           " by player " + std::to_string(p.auction.leader) + ", turn " +
+           std::to_string(p.auction.turn) + ", passed ";
+    std::string passed;
+    for (int q = 0; q < p.num_players; ++q) {
+      if (!((p.auction.passed >> q) & 1)) continue;
+      if (!passed.empty()) passed += ',';
+      passed += std::to_string(q);
+    }
+    out += passed.empty() ? "none" : passed;
+  }
+  if (HasOption(p, kOptSpecialTiles)) {  // A5
+    out += "\nDisplay:";
+    int stack = 0;
+    for (int i = 0; i < kDisplaySlots; ++i) {
+      const uint8_t kind = p.specials.display[i];
+      out += ' ';
+      out += kind == kNone ? "-" : kSpecialKindNames[kind];
+    }
+    for (int k = 0; k < kNumSpecialKinds; ++k) stack += p.specials.stack[k];
+    out += " | stack " + std::to_string(stack);
   }
   if (p.trip.length) {
     out += "\nTrip:";

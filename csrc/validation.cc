@@ -189,7 +189,12 @@ void CheckConservation(const StateDescription& d) {
       vikings[ColourOfRow(r)] += PopCount(player.vikings[r - 1]);
       for (int c = 1; c <= kNumColumns; ++c) {
         const int kind = player.tiles[r - 1][c - 1];
-        if (kind >= 0 && !(r == player.start_row && c == 1)) ++tiles[kind];
+        bool building = false;  // A5 a building tile stands in place of a middle tile
+        for (int b = 0; b < kNumBuildings; ++b) {
+          building = building || (player.has_building[b] && player.building_row[b] == r &&
+                                  player.building_col[b] == c);
+        }
+        if (kind >= 0 && !(r == player.start_row && c == 1) && !building) ++tiles[kind];
       }
     }
     for (int c = 0; c < kNumColumns; ++c) {
@@ -205,14 +210,50 @@ void CheckConservation(const StateDescription& d) {
     total += tiles[k];
   }
   if (total != kStackTiles) Fail("not 72 stack tiles in all");
-  for (int c = 0; c < kBoatsman; ++c) {
-    if (d.removed[c]) Fail("only spent boatsmen leave the game in the base game");
+  int64_t specials[kNumSpecialKinds];  // A5 the 25 special tiles
+  for (int k = 0; k < kNumSpecialKinds; ++k) specials[k] = d.special_stack[k] + d.special_removed[k];
+  for (int i = 0; i < kDisplaySlots; ++i) {
+    if (d.display[i] >= 0) ++specials[d.display[i]];
+  }
+  for (const PlayerDescription& player : d.players) {
+    for (int k = 0; k < kNumSpecialKinds; ++k) specials[k] += player.specials[k];
+  }
+  for (int k = 0; k < kNumSpecialKinds; ++k) {
+    if (specials[k] != kSpecialCounts[k]) Fail("not the 25 special tiles in all");
   }
 }
 
-// B4.1 islands from space 0 up, ships from 11 down while revealing and drawing; B4.2 Vikings
-// sorted by colour once laid out. Returns the tiles on the wheel.
-int CheckWheel(const StateDescription& d, bool before_layout) {
+// A5: a placed building stands on a middle tile of its picture; a waiting one means the player
+// has no such tile yet (except while `placing` it).
+void CheckBuildings(const PlayerDescription& player, bool placing) {
+  if (player.specials[kGold5]) Fail("a player holds a gold5 tile, which leaves the game");
+  for (int b = 0; b < kNumBuildings; ++b) {
+    const int64_t held = player.specials[kBuilding1 + b];
+    if (held > 1 || (player.has_building[b] && !held)) Fail("buildings do not match specials");
+    bool middles = false;
+    for (int r = 0; r < kNumRows; ++r) {
+      for (int c = 0; c < kNumColumns; ++c) middles = middles || player.tiles[r][c] == kMiddle1 + b;
+    }
+    if (player.has_building[b] &&
+        player.tiles[player.building_row[b] - 1][player.building_col[b] - 1] != kMiddle1 + b) {
+      Fail("a building is not on a middle tile showing its building");
+    }
+    if (held && !player.has_building[b] && middles && !placing) {
+      Fail("a waiting building and a middle tile it should replace");
+    }
+    for (int o = 0; o < b; ++o) {
+      if (player.has_building[b] && player.has_building[o] &&
+          player.building_row[b] == player.building_row[o] &&
+          player.building_col[b] == player.building_col[o]) {
+        Fail("two buildings on one cell");
+      }
+    }
+  }
+}
+
+// B4.1 islands from space 0 up, ships from 11 down before buying; B4.2 Vikings sorted by colour
+// once laid out (A3: colour blocks from space 11 down while offering). Returns the tiles.
+int CheckWheel(const StateDescription& d, bool before_layout, bool offering, bool by_colour) {
   int islands = 0;
   int ships = 0;
   for (int s = 0; s < kWheelSpaces; ++s) {
@@ -226,8 +267,29 @@ int CheckWheel(const StateDescription& d, bool before_layout) {
                                                   : tile < 0;
       if (!ok) Fail("wheel tiles are not laid out as B4.1 places them");
     }
-    for (int s = 0; s < kWheelSpaces; ++s) {
-      if (d.wheel_viking[s] >= 0) Fail("Vikings on the wheel before they are laid out");
+    int placed = 0;
+    for (int s = 0; s < kWheelSpaces; ++s) placed += d.wheel_viking[s] >= 0;
+    if (!offering && placed) Fail("Vikings on the wheel before they are laid out");
+    if (offering) {
+      for (int s = 0; s < kWheelSpaces; ++s) {
+        const bool top = s >= kWheelSpaces - placed;
+        if (top != (d.wheel_viking[s] >= 0) || (top && d.drawn[d.wheel_viking[s]])) {
+          Fail("A3 Vikings stand on the highest spaces, one colour block at a time");
+        }
+      }
+      // Each colour is one block.
+      for (int s = kWheelSpaces - placed + 1; s < kWheelSpaces; ++s) {
+        for (int t = kWheelSpaces - placed; t + 1 < s; ++t) {
+          if (d.wheel_viking[t] == d.wheel_viking[s] && d.wheel_viking[t + 1] != d.wheel_viking[s]) {
+            Fail("A3 Vikings stand on the highest spaces, one colour block at a time");
+          }
+        }
+      }
+      int64_t drawn = 0;
+      for (int c = 0; c < kNumColours; ++c) drawn += d.drawn[c];
+      if (drawn != islands + ships - placed) {
+        Fail("A3 the drawn Vikings must fill the wheel spaces still without one");
+      }
     }
     return islands + ships;
   }
@@ -235,7 +297,9 @@ int CheckWheel(const StateDescription& d, bool before_layout) {
   for (int s = 0; s < kWheelSpaces; ++s) {
     if (d.wheel_tile[s] < 0) continue;
     if (d.wheel_viking[s] < 0) Fail("every group on the wheel needs a tile and a Viking");
-    if (d.wheel_viking[s] < last) Fail("the wheel's Vikings are not in colour order (B4.2)");
+    if (!by_colour && d.wheel_viking[s] < last) {
+      Fail("the wheel's Vikings are not in colour order (B4.2)");
+    }
     last = d.wheel_viking[s];
   }
   return islands + ships;
@@ -247,50 +311,100 @@ int64_t Sum(const int64_t* values, int n) {
   return sum;
 }
 
+bool ModuleOn(int options, int option) { return (options >> option) & 1; }
+
 void CheckPhase(const StateDescription& d) {
   const int phase = static_cast<int>(d.phase);
-  // The phases of A1-A5 need their modules, none of which is on yet.
-  if (phase >= kNumBasePhases) Fail("the phase needs an advanced module that is off");
+  auto is = [phase](Phase p) { return phase == static_cast<int>(p); };
+  // The phases of A1-A5 need their modules.
+  const int module = is(Phase::kSpecialFill) || is(Phase::kTakeSpecial) ||
+                             is(Phase::kBuildingReplace)
+                         ? kOptSpecialTiles
+                     : is(Phase::kAuction)      ? kOptAuction
+                     : is(Phase::kRemoveViking) ? kOptDraw13
+                     : is(Phase::kOfferColour)  ? kOptOfferByColour
+                                                : -1;
+  if (module >= 0 && !ModuleOn(d.options, module)) Fail("the phase needs a module that is off");
   const bool pending_phase =
-      InPhases(phase, {Phase::kStartRow, Phase::kShipColumn, Phase::kIslandCell, Phase::kViking});
+      InPhases(phase, {Phase::kStartRow, Phase::kShipColumn, Phase::kIslandCell, Phase::kViking,
+                       Phase::kTakeSpecial, Phase::kBuildingReplace});
   const bool scorer_phase = InPhases(phase, {Phase::kTrip, Phase::kTripTarget});
-  const bool reveal = phase == static_cast<int>(Phase::kRevealTile);
-  const bool draw = phase == static_cast<int>(Phase::kDrawViking);
+  const bool round_start = InPhases(phase, {Phase::kSpecialFill, Phase::kAuction});
+  const bool reveal = is(Phase::kRevealTile);
+  const bool draw = is(Phase::kDrawViking);
+  const bool drawn_phase = InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking,
+                                            Phase::kOfferColour});
   if (d.has_pending != pending_phase) Fail("pending does not fit the phase");
-  if (d.has_trip != (phase == static_cast<int>(Phase::kTripTarget))) {
-    Fail("trip does not fit the phase");
-  }
+  if (d.has_trip != is(Phase::kTripTarget)) Fail("trip does not fit the phase");
+  if (d.has_auction != is(Phase::kAuction)) Fail("auction does not fit the phase");
   if (!scorer_phase && d.scoring_index) Fail("scoring_index must be 0 in this phase");
   const int64_t drawn_sum = Sum(d.drawn, kNumColours);
-  if (!draw && drawn_sum) Fail("drawn Vikings must be on the wheel in this phase");
-  const int on_wheel = CheckWheel(d, /*before_layout=*/reveal || draw);
-  if (reveal || draw) {
-    if (d.purchases) Fail("purchases must be 0 at a chance node");
+  if (!drawn_phase && drawn_sum) Fail("drawn Vikings must be on the wheel in this phase");
+  const bool before_buying = reveal || round_start || drawn_phase;
+  const int on_wheel = CheckWheel(d, before_buying, is(Phase::kOfferColour),
+                                  ModuleOn(d.options, kOptOfferByColour));
+  if (before_buying) {
+    if (d.purchases) Fail("purchases must be 0 before buying");
+    if (round_start && on_wheel) Fail("the wheel must be empty at the start of a round");
   } else {
     if (on_wheel != kGroupsPerRound - d.purchases - (d.has_pending ? 1 : 0)) {
       Fail("groups on the wheel do not fit the purchases");
     }
-    if (scorer_phase || phase == static_cast<int>(Phase::kGameOver)) {
+    if (scorer_phase || is(Phase::kGameOver)) {
       if (d.purchases != kGroupsPerRound) Fail("scoring needs all twelve purchases made");
     } else if (d.purchases >= kGroupsPerRound) {
       Fail("a purchase after all twelve");
     }
   }
-  // B1.4, B4: the stacks and the bag fit the round and phase.
-  const int64_t earlier = kGroupsPerRound * (d.round - 1);
-  const int64_t revealed = reveal ? on_wheel : kGroupsPerRound;
-  const int64_t drawn = reveal ? 0 : draw ? drawn_sum : kGroupsPerRound;
-  if (Sum(d.stacks, kNumTileKinds) != kStackTiles - earlier - revealed) {
+  // B1.4, B4, A2: the stacks and the bag fit the round and phase.
+  const int64_t per_round = kGroupsPerRound + (ModuleOn(d.options, kOptDraw13) ? 1 : 0);
+  const int64_t earlier = d.round - 1;
+  const int64_t revealed = round_start ? 0 : reveal ? on_wheel : kGroupsPerRound;
+  const int64_t drawn = (round_start || reveal) ? 0 : draw ? drawn_sum : per_round;
+  if (Sum(d.stacks, kNumTileKinds) != kStackTiles - kGroupsPerRound * earlier - revealed) {
     Fail("the stacks do not fit the round and phase");
   }
-  if (Sum(d.bag, kNumColours) != kNumVikings - earlier - drawn) {
+  if (Sum(d.bag, kNumColours) != kNumVikings - per_round * earlier - drawn) {
     Fail("the bag does not fit the round and phase");
   }
   if (reveal && on_wheel == kGroupsPerRound) Fail("twelve tiles on the wheel end reveal_tile");
-  if (draw && drawn_sum >= kGroupsPerRound) Fail("twelve drawn Vikings end draw_viking");
+  if (drawn_phase && on_wheel != kGroupsPerRound) {
+    Fail("this phase needs all twelve tiles on the wheel");
+  }
+  if (draw && drawn_sum >= per_round) Fail("all drawn Vikings end draw_viking");
+  if (is(Phase::kRemoveViking) && drawn_sum != per_round) {
+    Fail("phase remove_viking needs all 13 drawn Vikings");
+  }
   if (scorer_phase && d.round % 2) Fail("trips happen only after rounds 2, 4, 6");
-  if (phase == static_cast<int>(Phase::kGameOver) && d.round != kNumRounds) {
-    Fail("game_over needs round 6");
+  if (is(Phase::kGameOver) && d.round != kNumRounds) Fail("game_over needs round 6");
+  if (is(Phase::kSpecialFill)) {
+    bool empty_place = false;
+    for (int i = 0; i < kDisplaySlots; ++i) empty_place = empty_place || d.display[i] < 0;
+    if (!empty_place || Sum(d.special_stack, kNumSpecialKinds) == 0) {
+      Fail("phase special_fill needs an empty display place and special tiles in the stack");
+    }
+  }
+}
+
+// A1: a running auction has two bidders or more and a leader who can pay.
+void CheckAuction(const StateDescription& d) {
+  const int n = static_cast<int>(d.num_players);
+  int active = 0;
+  for (int i = 0; i < n; ++i) active += !d.auction_passed[i];
+  if (active < 2) Fail("an auction with fewer than two bidders is over");
+  if (d.auction_passed[d.auction_leader] || d.auction_passed[d.auction_turn]) {
+    Fail("the auction's leader and the player to bid have not passed");
+  }
+  if (d.auction_high < 0 && (d.auction_turn != d.start_player ||
+                             d.auction_leader != d.start_player || active != n)) {
+    Fail("before the opening bid the start player is to bid and nobody has passed");
+  }
+  if (d.auction_high >= 0 && d.auction_turn == d.auction_leader) {
+    Fail("the auction's leader cannot be the player to bid");
+  }
+  const PlayerDescription& leader = d.players[d.auction_leader];
+  if (d.auction_high >= 0 && d.auction_high > leader.gold + leader.fame) {
+    Fail("the auction's high bid is more than its leader can pay (B5.5)");
   }
 }
 
@@ -301,7 +415,25 @@ void CheckDecisionContext(const StateDescription& d) {
   if (d.has_pending) {
     const PlayerDescription& buyer = d.players[(d.start_player + d.purchases) % n];
     const bool start_phase = phase == static_cast<int>(Phase::kStartRow);
-    if (start_phase != (buyer.start_row == 0)) Fail("the phase does not fit the start tile");
+    const bool placing = InPhases(phase, {Phase::kTakeSpecial, Phase::kBuildingReplace});
+    if ((start_phase && buyer.start_row != 0) || (!start_phase && !placing && buyer.start_row == 0)) {
+      Fail("the phase does not fit the start tile");
+    }
+    if (phase == static_cast<int>(Phase::kTakeSpecial)) {
+      bool shown = false;
+      for (int i = 0; i < kDisplaySlots; ++i) shown = shown || d.display[i] >= 0;
+      if (!shown) Fail("phase take_special needs a tile on display");
+    }
+    if (phase == static_cast<int>(Phase::kBuildingReplace)) {
+      bool to_place = false;
+      for (int b = 0; b < kNumBuildings; ++b) {
+        if (!buyer.specials[kBuilding1 + b] || buyer.has_building[b]) continue;
+        for (int r = 0; r < kNumRows; ++r) {
+          for (int c = 0; c < kNumColumns; ++c) to_place = to_place || buyer.tiles[r][c] == kMiddle1 + b;
+        }
+      }
+      if (!to_place) Fail("phase building_replace needs a building tile to place");
+    }
     const bool ship = IsShip(d.pending_tile);
     int ships = 0;
     for (int c = 0; c < kNumColumns; ++c) ships += buyer.ships[c] >= 0;
@@ -360,9 +492,18 @@ void CheckDecisionContext(const StateDescription& d) {
 }
 
 // Without A1 there is no auction; without A5 all 25 special tiles stay in the special stack,
-// so the display is empty and nobody holds or has placed one (docs/advanced.md).
-void CheckBaseGameExtras(const StateDescription& d) {
-  if (d.has_auction) Fail("an auction without the auction module");
+// so the display is empty and nobody holds or has placed one; without A2 only spent boatsmen
+// leave the game (docs/advanced.md).
+void CheckModuleExtras(const StateDescription& d) {
+  if (d.has_auction && !ModuleOn(d.options, kOptAuction)) {
+    Fail("an auction without the auction module");
+  }
+  if (!ModuleOn(d.options, kOptDraw13)) {
+    for (int c = 0; c < kBoatsman; ++c) {
+      if (d.removed[c]) Fail("only spent boatsmen leave the game without the draw13 module");
+    }
+  }
+  if (ModuleOn(d.options, kOptSpecialTiles)) return;
   for (int k = 0; k < kNumSpecialKinds; ++k) {
     if (d.special_stack[k] != kSpecialCounts[k] || d.special_removed[k] != 0) {
       Fail("special tiles are in play without the special_tiles module");
@@ -399,16 +540,20 @@ void Fail(const std::string& message) { throw std::invalid_argument("invalid sta
 
 void CheckDescription(const StateDescription& d, int num_players, int options) {
   CheckRanges(d, num_players, options);
-  CheckBaseGameExtras(d);
-  for (const PlayerDescription& player : d.players) {
+  const int buyer = static_cast<int>((d.start_player + d.purchases) % num_players);
+  for (int i = 0; i < num_players; ++i) {
+    const PlayerDescription& player = d.players[i];
     CheckBoard(player);
+    CheckBuildings(player, d.phase == static_cast<int>(Phase::kBuildingReplace) && i == buyer);
     if (player.fame < 0 && d.phase != static_cast<int>(Phase::kGameOver)) {
       Fail("fame is negative before the final scoring (B5.5)");
     }
   }
   CheckConservation(d);
+  CheckModuleExtras(d);
   CheckPhase(d);
   CheckDecisionContext(d);
+  if (d.has_auction) CheckAuction(d);
 }
 
 State BuildState(const StateDescription& d) {
@@ -461,6 +606,34 @@ State BuildState(const StateDescription& d) {
         if (player.tiles[r - 1][c - 1] >= 0) board.Row(r).Place(player.tiles[r - 1][c - 1], c);
       }
       board.Row(r).vikings = player.vikings[r - 1];
+    }
+  }
+  if (d.has_auction) {  // A1
+    p.auction = Auction{1, static_cast<uint8_t>(d.auction_leader),
+                        static_cast<uint8_t>(d.auction_turn), 0,
+                        d.auction_high < 0 ? kNoBid : static_cast<uint16_t>(d.auction_high)};
+    for (int i = 0; i < p.num_players; ++i) {
+      if (d.auction_passed[i]) p.auction.passed |= static_cast<uint8_t>(1u << i);
+    }
+  } else {
+    p.auction = Auction{0, 0, 0, 0, kNoBid};
+  }
+  for (int k = 0; k < kNumSpecialKinds; ++k) {  // A5
+    p.specials.stack[k] = static_cast<uint8_t>(d.special_stack[k]);
+    p.specials.removed[k] = static_cast<uint8_t>(d.special_removed[k]);
+  }
+  for (int i = 0; i < kDisplaySlots; ++i) {
+    p.specials.display[i] = d.display[i] < 0 ? kNone : static_cast<uint8_t>(d.display[i]);
+  }
+  for (int i = 0; i < p.num_players; ++i) {
+    const PlayerDescription& player = d.players[i];
+    PlayerBoard& board = p.players[i];
+    for (int k = 0; k < kNumSpecialKinds; ++k) {
+      board.specials[k] = static_cast<uint8_t>(player.specials[k]);
+    }
+    for (int b = 0; b < kNumBuildings; ++b) {
+      board.building_row[b] = player.has_building[b] ? static_cast<uint8_t>(player.building_row[b]) : 0;
+      board.building_col[b] = player.has_building[b] ? static_cast<uint8_t>(player.building_col[b]) : 0;
     }
   }
   state.history.assign(d.history.begin(), d.history.end());

@@ -3,7 +3,7 @@
 
 Run it after an intended rule change and read the diff: it is the change's effect on one seeded
 game per configuration (vikinger_fast/playthrough.py). Every configuration of
-vikinger_fast.differential.CONFIGURATIONS gets a file; files of configurations no longer listed
+vikinger_fast.playthrough.CONFIGURATIONS gets a file; files of configurations no longer listed
 are removed. With --check nothing is written and the exit status is 1 when a file would change.
 
     python scripts/update_playthroughs.py [--check]
@@ -17,8 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python_ref"))  # the checkout's reference, not an installed copy
 
 import vikinger_ref  # noqa: E402
-from vikinger_fast.differential import CONFIGURATIONS  # noqa: E402
-from vikinger_fast.playthrough import file_name, first_change, render  # noqa: E402
+from vikinger_fast.playthrough import CONFIGURATIONS, file_name, first_change, render  # noqa: E402
 
 DIRECTORY = ROOT / "tests" / "data" / "playthroughs"
 

@@ -24,7 +24,7 @@ except ImportError:
         raise
     pytest.skip("vikinger_fast is not importable; VIKINGER_ONLY_REF=1", allow_module_level=True)
 
-GAMES = 204
+GAMES = 192  # 2 games for each of the 96 configurations
 FULL_EVERY = 10
 SLOW_GAMES = 3000
 JOBS = os.cpu_count() or 1

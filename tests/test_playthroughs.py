@@ -20,7 +20,7 @@ except ImportError:
     pytest.skip("vikinger_fast is not importable; VIKINGER_ONLY_REF=1", allow_module_level=True)
 
 DIRECTORY = pathlib.Path(__file__).resolve().parent / "data" / "playthroughs"
-CONFIGS = differential.CONFIGURATIONS
+CONFIGS = playthrough.CONFIGURATIONS
 UPDATE = "run scripts/update_playthroughs.py"
 
 

@@ -22,8 +22,8 @@ class Game:
     Game(num_players=2, *, auction=False, draw13=False, offer_by_colour=False,
          weak_boatsmen=False, special_tiles=False)
 
-    The advanced modules (A1-A5) are keyword flags; none is supported yet, so True raises
-    ValueError. A non-int num_players or a non-bool flag raises TypeError.
+    The advanced modules (A1-A5) are keyword flags, any combination (docs/advanced.md). A non-int
+    num_players or a non-bool flag raises TypeError.
     """
 
     def __init__(self, num_players: int = 2, *, auction: bool = False, draw13: bool = False,

@@ -26,9 +26,11 @@ import numpy as np
 
 PLAYER_COUNTS = (2, 3, 4)
 # The sets of advanced flags (A1-A5: auction, draw13, offer_by_colour, weak_boatsmen,
-# special_tiles) that the differential games, the soak and the playthroughs are played with. A set
-# joins this list once both engines implement it.
-FLAG_SETS = ((),)
+# special_tiles) that the differential games and the soak are played with: all 32 combinations,
+# base game first (playthrough.py records a few of them).
+FLAG_SETS = tuple(tuple(name for i, name in enumerate(
+    ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")) if mask >> i & 1)
+    for mask in range(32))
 MAX_STEPS = 5000  # far above any game (about 300 actions); reaching it is itself a difference
 
 # Illegal arguments tried at every step (docs/api.md, "Errors").

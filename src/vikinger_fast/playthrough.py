@@ -17,11 +17,21 @@ import itertools
 import random
 from fractions import Fraction
 
+from .differential import FLAG_SETS, PLAYER_COUNTS, Config
+
 SEED = 1  # the game recorded for every configuration
 HEADER = "# Vikinger playthrough: every state of one seeded game. Do not edit: regenerate with " \
          "scripts/update_playthroughs.py"
 POLICY = "# play: chance = apply_random_chance(rng.getrandbits(64)), decision = " \
          "rng.choice(legal_actions()), rng = random.Random(seed)"
+
+
+# The configurations with a playthrough file: the base game and all modules on for 2, 3 and 4
+# players, and each module alone (A1-A5) for 3 players.
+ALL_FLAGS = FLAG_SETS[-1]
+CONFIGURATIONS = (tuple(Config(n) for n in PLAYER_COUNTS)
+                  + tuple(Config(n, ALL_FLAGS) for n in PLAYER_COUNTS)
+                  + tuple(Config(3, (flag,)) for flag in ALL_FLAGS))
 
 
 def file_name(config):
