@@ -1,0 +1,97 @@
+"""`rollouts` (docs/api.md): whole random games in one call. Game i uses the splitmix64 stream
+seeded with seed + i (rollout.py), so the C++ engine must return exactly the reference's arrays,
+for every thread count and both policies (the bitmask fast path and the generic list path)."""
+
+import numpy as np
+import pytest
+
+from conftest import load_engine
+
+FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
+CONFIGS = [
+    (2, ()), (3, ()), (4, ()),
+    (2, FLAGS),                                  # A1-A5 together
+    (3, ("auction", "special_tiles")),
+    (4, ("draw13", "offer_by_colour", "weak_boatsmen")),
+    (2, ("weak_boatsmen", "special_tiles")),     # A4 with boats
+]
+
+
+def game_of(engine, num_players, flags):
+    return engine.Game(num_players=num_players, **{flag: True for flag in flags})
+
+
+def assert_same(a, b):
+    assert a.keys() == b.keys() == {"scores", "gold", "returns", "length"}
+    for key in a:
+        assert a[key].dtype == b[key].dtype, key
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+@pytest.mark.parametrize("num_players, flags", CONFIGS)
+def test_cpp_rollouts_are_the_reference_games(engines, num_players, flags):
+    ref, fast = engines
+    for seed in (0, 12345):
+        expected = ref.rollouts(game_of(ref, num_players, flags), 3, seed)
+        for policy in ("random", "random_generic"):
+            got = fast.rollouts(game_of(fast, num_players, flags), 3, seed, policy=policy)
+            assert_same(got, expected)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64 - 2, 2**70 + 3])
+def test_seeds_wrap_modulo_2_to_the_64(engines, seed):
+    ref, fast = engines
+    assert_same(fast.rollouts(fast.Game(num_players=2), 2, seed),
+                ref.rollouts(ref.Game(num_players=2), 2, seed))
+
+
+def test_game_i_is_the_game_of_seed_plus_i(engine):
+    game = engine.Game(num_players=3)
+    many = engine.rollouts(game, 4, 100)
+    one = engine.rollouts(game, 1, 102)
+    for key in many:
+        np.testing.assert_array_equal(many[key][2:3], one[key])
+
+
+@pytest.mark.parametrize("num_players, flags", [(2, ()), (4, FLAGS)])
+def test_results_do_not_depend_on_the_thread_count(num_players, flags):
+    fast = load_engine("fast")
+    game = game_of(fast, num_players, flags)
+    one = fast.rollouts(game, 301, 7, threads=1)
+    for threads in (2, 3, 8):
+        assert_same(fast.rollouts(game, 301, 7, threads=threads), one)
+    assert_same(fast.rollouts(game, 301, 7, threads=2, policy="random_generic"), one)
+
+
+def test_result_arrays(engine):
+    """Shapes and types of docs/api.md; B8.9 one win per game, split among tied winners."""
+    result = engine.rollouts(engine.Game(num_players=3), 5, 1)
+    assert result["scores"].shape == result["gold"].shape == result["returns"].shape == (5, 3)
+    assert (result["scores"].dtype, result["gold"].dtype, result["returns"].dtype,
+            result["length"].dtype) == (np.int32, np.int32, np.float64, np.int32)
+    np.testing.assert_allclose(result["returns"].sum(axis=1), 1.0)
+    assert (result["gold"] >= 0).all() and (result["length"] > 144).all()
+    empty = engine.rollouts(engine.Game(num_players=2), 0, 1)
+    assert empty["scores"].shape == (0, 2) and empty["length"].shape == (0,)
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"num_games": "3"}, TypeError), ({"num_games": 3.0}, TypeError),
+    ({"num_games": True}, TypeError), ({"num_games": -1}, ValueError),
+    ({"seed": 1.5}, TypeError), ({"seed": None}, TypeError), ({"seed": False}, TypeError),
+    ({"threads": 0}, ValueError), ({"threads": "2"}, TypeError), ({"threads": True}, TypeError),
+    ({"policy": "greedy"}, ValueError), ({"policy": None}, TypeError), ({"policy": 1}, TypeError),
+    ({"game": "Game(2)"}, TypeError), ({"game": None}, TypeError),
+])
+def test_argument_errors_are_the_same_in_both_engines(engine, kwargs, error):
+    args = {"game": engine.Game(num_players=2), "num_games": 2, "seed": 0, "threads": 1,
+            "policy": "random", **kwargs}
+    with pytest.raises(error):
+        engine.rollouts(**args)
+
+
+def test_numpy_integers_are_accepted(engines):
+    ref, fast = engines
+    assert_same(fast.rollouts(fast.Game(num_players=2), np.int64(2), np.uint64(9),
+                              threads=np.int32(2)),
+                ref.rollouts(ref.Game(num_players=2), 2, 9))
