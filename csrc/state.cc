@@ -11,6 +11,7 @@
 #include "rng.h"
 #include "scoring.h"
 #include "specials.h"
+#include "trips.h"
 
 namespace vikinger {
 
@@ -39,24 +40,6 @@ PlayerBoard& Buyer(Position& p) {
 PlayerBoard& Scorer(Position& p) {
   return p.players[Seat(p.start_player, p.scoring_index, p.num_players)];  // B7.2
 }
-
-// B7.2.1: a colour is movable with a Viking on the mainland and a free tile in its row.
-uint8_t MovableColours(const PlayerBoard& board) {
-  uint8_t movable = 0;
-  for (int colour = 0; colour < kBoatsman; ++colour) {
-    if (board.mainland[colour] && board.Row(RowOfColour(colour)).FreeTiles()) {
-      movable |= static_cast<uint8_t>(1u << colour);
-    }
-  }
-  return movable;
-}
-
-bool TripPossible(const PlayerBoard& board) {
-  return board.mainland[kBoatsman] > 0 && MovableColours(board) != 0;
-}
-
-// Columns strictly right of `col` (col = 0: every column).
-constexpr uint64_t RightOf(int col) { return col >= kNumColumns ? 0 : ~uint64_t{0} << col; }
 
 void AfterSpecialFill(Position& p) {
   if (HasOption(p, kOptAuction)) {
@@ -222,70 +205,31 @@ void PlaceIslandTile(Position& p, int row, int col) {
   }
 }
 
-void StartTrip(Position& p, int action) {
+// B7.2 steps 2-6 for the scorer, who has made all their trips; then the next scorer.
+void FinishScorer(Position& p, PlayerBoard& board) {
+  LargeScoring(board);
+  ++p.scoring_index;
+  ContinueLargeScoring(p);
+}
+
+void ApplyTrip(Position& p, int action) {
   PlayerBoard& board = Scorer(p);
   if (action == kTripStop) {
-    LargeScoring(board);
-    ++p.scoring_index;
-    ContinueLargeScoring(p);
+    FinishScorer(p, board);
     return;
   }
-  --board.mainland[kBoatsman];  // a spent boatsman leaves the game
   ++p.removed[kBoatsman];
-  Trip& trip = p.trip;
-  trip.length = 0;
-  trip.last_col = 0;
-  if (action == kTripEach) {
-    const uint8_t movable = MovableColours(board);
-    for (int colour = 0; colour < kBoatsman; ++colour) {
-      if (movable & (1u << colour)) {
-        trip.colour[trip.length] = static_cast<uint8_t>(colour);
-        trip.count[trip.length++] = 1;
-      }
-    }
-  } else if (action >= kTripOne) {  // A4 a weak trip moves one Viking
-    trip.colour[0] = static_cast<uint8_t>(action - kTripOne);
-    trip.count[0] = 1;
-    trip.length = 1;
-  } else {
-    const int colour = action - kTripAll;
-    const int free = PopCount(board.Row(RowOfColour(colour)).FreeTiles());
-    const int on_mainland = board.mainland[colour];
-    trip.colour[0] = static_cast<uint8_t>(colour);
-    trip.count[0] = static_cast<uint8_t>(on_mainland < free ? on_mainland : free);
-    trip.length = 1;
-  }
-  if (HasOption(p, kOptWeakBoatsmen) && action < kTripOne) {  // A4 a strong trip spends a boat
-    --board.specials[kBoat];
-    ++p.specials.removed[kBoat];
-  }
+  p.specials.removed[kBoat] += StartTrip(board, p.trip, action, HasOption(p, kOptWeakBoatsmen));
   p.phase = Phase::kTripTarget;
 }
 
 void MoveToTarget(Position& p, int row, int col) {
   PlayerBoard& board = Scorer(p);
-  Trip& trip = p.trip;
-  --board.mainland[trip.colour[0]];
-  board.Row(row).vikings |= ColumnBit(col);
-  trip.last_col = static_cast<uint8_t>(col);
-  if (--trip.count[0] == 0) {
-    for (int i = 1; i < trip.length; ++i) {
-      trip.colour[i - 1] = trip.colour[i];
-      trip.count[i - 1] = trip.count[i];
-    }
-    --trip.length;
-    trip.colour[trip.length] = 0;
-    trip.count[trip.length] = 0;
-    trip.last_col = 0;
-  }
-  if (trip.length > 0) return;
-  trip = Trip{};
+  if (!MoveTripViking(board, p.trip, row, col)) return;
   if (TripPossible(board)) {
     p.phase = Phase::kTrip;
   } else {
-    LargeScoring(board);
-    ++p.scoring_index;
-    ContinueLargeScoring(p);
+    FinishScorer(p, board);
   }
 }
 
@@ -391,7 +335,7 @@ void ApplyOne(Position& p, int action) {
       }
       break;
     case Phase::kTrip:
-      StartTrip(p, action);
+      ApplyTrip(p, action);
       break;
     case Phase::kTripTarget:
       MoveToTarget(p, (action - kTarget) / kNumColumns + 1, (action - kTarget) % kNumColumns + 1);
@@ -491,17 +435,8 @@ LegalSet LegalDecisionSet(const Position& p) {
     }
     case Phase::kViking:
       return OneMask(0b11, kVikingOnTile);  // B6.4 tile or mainland
-    case Phase::kTrip: {
-      // Relative to kTripStop: bit 0 stop, bits 1..5 all of colour c, bit 6 each, bits 7..11
-      // one of colour c (A4).
-      const uint64_t stop = p.round != kNumRounds ? 1 : 0;  // ⚖ the round-6 obligation
-      const uint64_t movable = MovableColours(board);
-      const bool weak = HasOption(p, kOptWeakBoatsmen);
-      uint64_t mask = stop;
-      if (!weak || board.specials[kBoat]) mask |= movable << 1 | uint64_t{1} << 6;  // A4 boat
-      if (weak) mask |= movable << 7;
-      return OneMask(mask, kTripStop);
-    }
+    case Phase::kTrip:
+      return OneMask(LegalTripMask(board, p.round, HasOption(p, kOptWeakBoatsmen)), kTripStop);
     case Phase::kAuction:
       return AuctionLegal(p.auction, int64_t{board.gold} + board.fame);  // A1
     case Phase::kRemoveViking:
@@ -523,15 +458,8 @@ LegalSet LegalDecisionSet(const Position& p) {
       set.num_masks = kNumRows;
       return set;
     }
-    case Phase::kTripTarget: {
-      // Targets go left to right, leaving room for the Vikings still to place.
-      const int row = RowOfColour(p.trip.colour[0]);
-      uint64_t allowed = board.Row(row).FreeTiles();  // minus the k-1 highest free tiles
-      for (int i = 1; i < p.trip.count[0] && allowed; ++i) {
-        allowed &= ~(uint64_t{1} << (63 - __builtin_clzll(allowed)));
-      }
-      return OneMask(allowed & RightOf(p.trip.last_col), CellId(kTarget, row, 1));
-    }
+    case Phase::kTripTarget:
+      return OneMask(LegalTargetMask(board, p.trip), CellId(kTarget, RowOfColour(p.trip.colour[0]), 1));
     default:
       return LegalSet{};
   }

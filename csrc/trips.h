@@ -1,0 +1,37 @@
+// B7.2 step 1 (and A4): boatsman trips during a large scoring. Mirrors trips.py.
+//
+// A trip spends one boatsman and moves all mainland Vikings of one colour, or one of each
+// colour, onto free island tiles of their rows (⚖ as many as the choice allows, at least one;
+// no stopping in round 6 while a trip is possible). Under A4 a trip moves one Viking unless a
+// boat tile is spent with the boatsman. Targets are taken left to right (docs/rules.md).
+#ifndef VIKINGER_TRIPS_H_
+#define VIKINGER_TRIPS_H_
+
+#include <cstdint>
+
+#include "state.h"
+
+namespace vikinger {
+
+// Bit c set: colour c has a Viking on the mainland and a free tile in its row.
+uint8_t MovableColours(const PlayerBoard& board);
+
+bool TripPossible(const PlayerBoard& board);
+
+// Legal trip decisions relative to kTripStop: bit 0 stop, bits 1..5 all of colour c, bit 6 one
+// of each, bits 7..11 one of colour c (A4).
+uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen);
+
+// Columns of the legal targets for the trip's next Viking (in the row of its colour).
+uint64_t LegalTargetMask(const PlayerBoard& board, const Trip& trip);
+
+// Spends the boatsman (and under A4 the boat of a full trip) and fills the trip queue for a
+// trip action other than kTripStop. Returns the number of boat tiles spent (0 or 1).
+int StartTrip(PlayerBoard& board, Trip& trip, int action, bool weak_boatsmen);
+
+// Moves the queue's next Viking onto (row, col); returns true when the queue is done.
+bool MoveTripViking(PlayerBoard& board, Trip& trip, int row, int col);
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_TRIPS_H_
