@@ -12,6 +12,13 @@ import pathlib
 import sys
 
 import pytest
+from hypothesis import settings
+
+# CI runs the hypothesis tests on a fixed example stream, so a run on a given commit always
+# passes or always fails; outside CI each run explores new examples.
+settings.register_profile("ci", derandomize=True, print_blob=True)
+if os.environ.get("CI"):
+    settings.load_profile("ci")
 
 ONLY_REF = os.environ.get("VIKINGER_ONLY_REF") == "1"
 MODULES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}

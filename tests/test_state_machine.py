@@ -67,7 +67,8 @@ def vikings_by_colour(d):
 
 def tiles_in_play(d):
     """B1.4: the 72 stack tiles; each player's start tile is extra (B1.2). A pending tile with a
-    cell (phase viking) already stands on the board."""
+    cell (phase viking) already stands on the board. An A5 building tile stands where a middle
+    tile stood; that middle tile left the game (counted in discarded_tiles)."""
     total = sum(d["stacks"].values()) + d["discarded_tiles"]
     total += sum(1 for g in d["wheel"] if g)
     total += d["pending"] is not None and d["pending"]["cell"] is None
@@ -75,6 +76,7 @@ def tiles_in_play(d):
         total += sum(len(row) - row.count(".") for row in player["rows"])
         total += len(player["ships"]) - player["ships"].count(".")
         total -= player["start_row"] is not None
+        total -= sum(cell is not None for cell in player["buildings"])
     return total
 
 
