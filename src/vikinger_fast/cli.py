@@ -1,10 +1,14 @@
-"""The `vikinger` command: simulate games (and, as they land, benchmark and soak the engines)."""
+"""The `vikinger` command: simulate games, soak the two engines against each other, benchmark
+them (`vikinger bench`, benchmark.py)."""
 
 import argparse
 import importlib
+import os
 import statistics
 import sys
 import time
+
+from . import benchmark, differential
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 
@@ -33,6 +37,38 @@ def simulate(args):
     return 0
 
 
+def soak(args):
+    """Seeded random games through both engines, compared after every action (differential.py);
+    stops at the first difference and exits 1 (2 when an engine crashed a worker process)."""
+    configs = [c for c in differential.CONFIGURATIONS if args.players in (None, c.num_players)]
+    games = differential.schedule(configs, args.seed, args.games, full_every=args.full_every)
+    jobs = args.jobs or os.cpu_count() or 1
+    print(f"soak: {args.games} games of {', '.join(map(str, configs))}, seeds {args.seed}.."
+          f"{args.seed + args.games - 1}, {ENGINES['ref']} against {ENGINES['fast']}, "
+          f"{jobs} jobs", flush=True)
+    start = last_report = time.perf_counter()
+    played = 0
+    try:
+        for count, found in differential.run((ENGINES["ref"], ENGINES["fast"]), games, jobs):
+            played += count
+            if found:
+                print(f"DIFFERENCE in {found.config} seed {found.seed} (after {played} games, "
+                      f"{time.perf_counter() - start:.1f} s):\n{found}\n"
+                      f"replay: differential.play({ENGINES['ref']}, {ENGINES['fast']}, "
+                      f"{found.config!r}, {found.seed})", flush=True)
+                return 1
+            if played < args.games and time.perf_counter() - last_report >= args.report_every:
+                last_report = time.perf_counter()
+                print(f"  {played}/{args.games} games, {last_report - start:.0f} s", flush=True)
+    except differential.WorkerCrash as crash:
+        print(f"CRASH: {crash}", flush=True)
+        return 2
+    seconds = time.perf_counter() - start
+    print(f"{played} games, no difference: {seconds:.1f} s ({played / max(seconds, 1e-9):.1f} "
+          f"games/s)")
+    return 0
+
+
 def build_parser():
     parser = argparse.ArgumentParser(prog="vikinger", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -42,6 +78,20 @@ def build_parser():
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--engine", choices=tuple(ENGINES), default="fast")
     sim.set_defaults(run=simulate)
+    soak_ = commands.add_parser("soak", help="compare the two engines over many seeded games")
+    soak_.add_argument("--games", type=int, default=1000)
+    soak_.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i")
+    soak_.add_argument("--players", type=int, choices=(2, 3, 4),
+                       help="only this player count (default: every configuration in turn)")
+    soak_.add_argument("--jobs", type=int, default=0,
+                       help="worker processes (default: one per core)")
+    soak_.add_argument("--full-every", type=int, default=20, metavar="K",
+                       help="games whose seed K divides compare every field at every step (0: "
+                            "none); the others the cheap fields, and their final state in full")
+    soak_.add_argument("--report-every", type=float, default=60.0, metavar="SECONDS",
+                       help="print progress this often")
+    soak_.set_defaults(run=soak)
+    benchmark.add_parser(commands)
     return parser
 
 

@@ -1,0 +1,351 @@
+"""`vikinger bench`: one fixed workload, measured in one run, printed as a table
+(docs/benchmarks.md).
+
+Rows: C++ `rollouts` (bitmask fast path and generic list path, 1 and 2 threads, 2 and 4 players)
+against the pure-Python reference and the same reference compiled with Cython (cython_ref.py);
+the Python-driven step loop (legal_actions, a uniform choice, apply_action) on both engines and,
+when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `VectorGame`; the cost
+of clone and apply_action seen from Python, and of one action inside C++ playouts (the clone
+inside C++ is measured by bench/micro.cc, without Python). Every rate is the best of a few
+repetitions. Progress goes to stderr, the table to stdout, `--json PATH` writes every number.
+"""
+
+import json
+import os
+import platform
+import random
+import sys
+import time
+
+import numpy as np
+
+import vikinger_ref as ref
+
+import vikinger_fast as fast
+
+from . import cython_ref
+
+# (default, --quick) sizes of every measurement.
+SIZES = {
+    "rollout_games": (100_000, 10_000),
+    "rollout_games_4p": (20_000, 2_000),
+    "reference_games": (16, 2),
+    "loop_steps_fast": (400_000, 20_000),
+    "loop_steps_ref": (3_000, 300),
+    "vector_steps": (300, 20),
+    "clone_calls": (300_000, 20_000),
+    "replays": (300, 20),
+    "repeats": (3, 1),
+}
+VECTOR_BATCH = 256
+REFERENCE_VECTOR_BATCH = 8
+ALL_MODULES = dict.fromkeys(("auction", "draw13", "offer_by_colour", "weak_boatsmen",
+                             "special_tiles"), True)
+
+
+class Progress:
+    """A progress bar on stderr (one line per task when stderr is not a terminal)."""
+
+    WIDTH = 30
+
+    def __init__(self, total):
+        self.total, self.done = total, 0
+        self.tty = sys.stderr.isatty()
+
+    def task(self, name):
+        filled = self.WIDTH * self.done // max(self.total, 1)
+        line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total} {name}"
+        sys.stderr.write(f"\r\033[K{line}" if self.tty else line + "\n")
+        sys.stderr.flush()
+        self.done += 1
+
+    def close(self):
+        if self.tty:
+            sys.stderr.write(f"\r\033[K[{'#' * self.WIDTH}] {self.total}/{self.total} done\n")
+            sys.stderr.flush()
+
+
+def best_seconds(repeats, run, clock=time.perf_counter):
+    best = float("inf")
+    for _ in range(repeats):
+        start = clock()
+        run()
+        best = min(best, clock() - start)
+    return best
+
+
+def hardware():
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            model = next(line.split(":", 1)[1].strip() for line in cpuinfo
+                         if line.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    return {"cpu": model, "cores": os.cpu_count(), "machine": platform.machine(),
+            "python": platform.python_version(), "numpy": np.__version__,
+            "load_average": os.getloadavg()[0]}
+
+
+# --- the workloads --------------------------------------------------------------------------
+
+def python_loop(game, steps, seed=0):
+    """The Python-driven loop of any OpenSpiel-style engine: legal_actions, a uniform choice,
+    apply_action, at every node (chance nodes too: this times the API, not the game)."""
+    rand = random.Random(seed).random
+    done = 0
+    while done < steps:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rand() * len(legal))])
+            done += 1
+    return done
+
+
+def vector_loop(env, steps):
+    """An RL-style loop: the masks, one random legal action per environment (numpy), step.
+    Returns (seconds in total, seconds inside step)."""
+    rng = np.random.default_rng(0)
+    stepping = 0.0
+    start = time.perf_counter()
+    for _ in range(steps):
+        mask = env.legal_actions_mask()
+        actions = np.argmax(mask * rng.random(mask.shape[1], dtype=np.float32), axis=1)
+        before = time.perf_counter()
+        env.step(actions)
+        stepping += time.perf_counter() - before
+    return time.perf_counter() - start, stepping
+
+
+def midgame_state(engine, seed=4):
+    """A state of round 4 (a filled board and a long history), by seeded random play."""
+    rng = random.Random(seed)
+    state = engine.Game(num_players=2).new_initial_state()
+    while state.to_dict()["round"] < 4 or state.is_chance_node():
+        if state.is_chance_node():
+            state.apply_random_chance(rng.getrandbits(64))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def call_nanos(call, count):
+    start = time.perf_counter()
+    for _ in range(count):
+        call()
+    return (time.perf_counter() - start) / count * 1e9
+
+
+def replay_nanos(engine, replays):
+    """Mean cost of one apply_action: a whole recorded game replayed from its history."""
+    game = engine.Game(num_players=2)
+    history = midgame_state(engine).history()
+    start = time.perf_counter()
+    for _ in range(replays):
+        state = game.new_initial_state()
+        for action in history:
+            state.apply_action(action)
+    return (time.perf_counter() - start) / (replays * len(history)) * 1e9
+
+
+def open_spiel_games():
+    try:
+        import pyspiel
+    except ImportError:
+        return {}
+    return {name: pyspiel.load_game(name) for name in ("connect_four", "backgammon")}
+
+
+# --- the run --------------------------------------------------------------------------------
+
+def measure(args):
+    size = {key: value[1 if args.quick else 0] for key, value in SIZES.items()}
+    repeats = size["repeats"]
+    results = {}
+    peers = {} if args.no_peers else open_spiel_games()
+    compiled = None
+    tasks = 12 + len(peers) + (2 if not args.no_cython and cython_ref.available() else 0)
+    progress = Progress(tasks)
+    game2, game4 = fast.Game(num_players=2), fast.Game(num_players=4, **ALL_MODULES)
+
+    def rollouts(key, game, games, threads=1, policy="random"):
+        progress.task(f"C++ rollouts: {key}")
+        fast.rollouts(game, min(games, 1000), 0, threads=threads, policy=policy)   # warm-up
+        def run():
+            fast.rollouts(game, games, 0, threads=threads, policy=policy)
+
+        results[key] = games / best_seconds(repeats, run)
+        # CPU time of all threads: what the code costs, whatever else runs on the machine.
+        results[key + "_per_cpu_second"] = games / best_seconds(repeats, run, time.process_time)
+
+    rollouts("rollouts_2p_1thread", game2, size["rollout_games"])
+    rollouts("rollouts_2p_2threads", game2, size["rollout_games"], threads=2)
+    rollouts("rollouts_2p_generic_1thread", game2, size["rollout_games"], policy="random_generic")
+    rollouts("rollouts_4p_all_modules_1thread", game4, size["rollout_games_4p"])
+    progress.task("reference rollouts")
+    ref_game = ref.Game(num_players=2)
+    games = size["reference_games"]
+    # The slow rows run once, timed by CPU time: on a shared machine a wall-clock single run
+    # of a few seconds measures the neighbours more than the engine.
+    results["reference_rollouts_2p"] = games / best_seconds(
+        1, lambda: ref.rollouts(ref_game, games, 0), time.process_time)
+    if not args.no_cython and cython_ref.available():
+        progress.task("Cython build of the reference (cached after the first run)")
+        start = time.perf_counter()
+        compiled = cython_ref.load()
+        results["cython_build_seconds"] = time.perf_counter() - start
+        progress.task("Cython-compiled reference rollouts")
+        cy_game = compiled.Game(num_players=2)
+        results["cython_rollouts_2p"] = games / best_seconds(
+            1, lambda: compiled.rollouts(cy_game, games, 0), time.process_time)
+
+    progress.task("Python-driven loop: vikinger_fast")
+    python_loop(game2, 10_000)
+    steps = size["loop_steps_fast"]
+    results["loop_fast"] = steps / best_seconds(repeats, lambda: python_loop(game2, steps))
+    results["loop_fast_per_cpu_second"] = steps / best_seconds(
+        repeats, lambda: python_loop(game2, steps), time.process_time)
+    progress.task("Python-driven loop: vikinger_ref")
+    steps_ref = size["loop_steps_ref"]
+    results["loop_ref"] = steps_ref / best_seconds(1, lambda: python_loop(ref_game, steps_ref),
+                                                   time.process_time)
+    if compiled is not None:
+        results["loop_cython"] = steps_ref / best_seconds(
+            1, lambda: python_loop(compiled.Game(num_players=2), steps_ref), time.process_time)
+    for name, game in peers.items():
+        progress.task(f"Python-driven loop: OpenSpiel {name}")
+        python_loop(game, 10_000)
+        results[f"loop_open_spiel_{name}"] = steps / best_seconds(
+            repeats, lambda game=game: python_loop(game, steps))
+        results[f"loop_open_spiel_{name}_per_cpu_second"] = steps / best_seconds(
+            repeats, lambda game=game: python_loop(game, steps), time.process_time)
+
+    progress.task("VectorGame: vikinger_fast")
+    env = fast.VectorGame(game2, VECTOR_BATCH, 0)
+    vector_loop(env, 10)
+    total, stepping = min(vector_loop(env, size["vector_steps"]) for _ in range(repeats))
+    results["vector_fast_loop"] = VECTOR_BATCH * size["vector_steps"] / total
+    results["vector_fast_step"] = VECTOR_BATCH * size["vector_steps"] / stepping
+    progress.task("VectorGame: vikinger_ref")
+    env = ref.VectorGame(ref_game, REFERENCE_VECTOR_BATCH, 0)
+    total, stepping = vector_loop(env, max(size["vector_steps"] // 10, 2))
+    results["vector_ref_loop"] = REFERENCE_VECTOR_BATCH * max(size["vector_steps"] // 10, 2) / total
+
+    progress.task("clone")
+    calls = size["clone_calls"]
+    fast_state, ref_state = midgame_state(fast), midgame_state(ref)
+    results["clone_fast_ns"] = min(call_nanos(fast_state.clone, calls) for _ in range(repeats))
+    results["clone_ref_ns"] = call_nanos(ref_state.clone, max(calls // 100, 10))
+    progress.task("apply_action")
+    results["apply_fast_ns"] = min(replay_nanos(fast, size["replays"]) for _ in range(repeats))
+    results["apply_ref_ns"] = replay_nanos(ref, max(size["replays"] // 100, 2))
+    progress.task("mean game length")
+    lengths = fast.rollouts(game2, 1000, 0)["length"]
+    results["mean_game_length_2p"] = float(lengths.mean())
+    results["apply_inside_cpp_ns"] = 1e9 / (results["rollouts_2p_1thread"]
+                                            * results["mean_game_length_2p"])
+    progress.close()
+    return results
+
+
+def table(results):
+    r = results
+    cpu = "_per_cpu_second"
+    speedup = r["rollouts_2p_1thread" + cpu] / r["reference_rollouts_2p"]
+    lines = [
+        ("C++ rollouts, 2 players, 1 thread (bitmask path)",
+         f"{r['rollouts_2p_1thread']:,.0f} games/s",
+         f"target >= 200,000; {r['rollouts_2p_1thread' + cpu]:,.0f} per CPU second"),
+        ("C++ rollouts, 2 players, 1 thread (generic list path)",
+         f"{r['rollouts_2p_generic_1thread']:,.0f} games/s",
+         f"target >= 100,000; {r['rollouts_2p_generic_1thread' + cpu]:,.0f} per CPU second"),
+        ("C++ rollouts, 2 players, 2 threads", f"{r['rollouts_2p_2threads']:,.0f} games/s",
+         f"x{r['rollouts_2p_2threads'] / r['rollouts_2p_1thread']:.2f} of 1 thread "
+         f"(target >= 1.9); CPU time per game x"
+         f"{r['rollouts_2p_1thread' + cpu] / r['rollouts_2p_2threads' + cpu]:.2f} of 1 thread"),
+        ("C++ rollouts, 4 players, all modules A1-A5, 1 thread",
+         f"{r['rollouts_4p_all_modules_1thread']:,.0f} games/s", ""),
+        ("reference (pure Python) rollouts, 2 players (CPU time)",
+         f"{r['reference_rollouts_2p']:,.1f} games/s",
+         f"C++ / reference = x{speedup:,.0f} per CPU second (target >= 1000)"),
+    ]
+    if "cython_rollouts_2p" in r:
+        lines.append(("reference compiled with Cython, rollouts (CPU time)",
+                      f"{r['cython_rollouts_2p']:,.1f} games/s",
+                      f"x{r['cython_rollouts_2p'] / r['reference_rollouts_2p']:.2f} of the "
+                      f"reference; C++ "
+                      f"x{r['rollouts_2p_1thread' + cpu] / r['cython_rollouts_2p']:,.0f}"))
+    lines += [
+        ("Python-driven loop, vikinger_fast", f"{r['loop_fast']:,.0f} steps/s",
+         f"target >= 1,000,000; {r['loop_fast' + cpu]:,.0f} per CPU second"),
+        ("Python-driven loop, vikinger_ref (CPU time)", f"{r['loop_ref']:,.0f} steps/s",
+         f"fast / ref = x{r['loop_fast' + cpu] / r['loop_ref']:,.0f} per CPU second"),
+    ]
+    if "loop_cython" in r:
+        lines.append(("Python-driven loop, Cython-compiled reference (CPU time)",
+                      f"{r['loop_cython']:,.0f} steps/s",
+                      f"x{r['loop_cython'] / r['loop_ref']:.2f} of the reference"))
+    for name in ("connect_four", "backgammon"):
+        key = f"loop_open_spiel_{name}"
+        if key in r:
+            lines.append((f"Python-driven loop, OpenSpiel {name}", f"{r[key]:,.0f} steps/s",
+                          f"vikinger_fast / {name} = x{r['loop_fast'] / r[key]:.2f}; per CPU "
+                          f"second {r[key + cpu]:,.0f} "
+                          f"(x{r['loop_fast' + cpu] / r[key + cpu]:.2f})"))
+    lines += [
+        (f"VectorGame, batch {VECTOR_BATCH}: masks + numpy choice + step",
+         f"{r['vector_fast_loop']:,.0f} steps/s", f"step alone {r['vector_fast_step']:,.0f}/s"),
+        (f"VectorGame reference, batch {REFERENCE_VECTOR_BATCH}",
+         f"{r['vector_ref_loop']:,.0f} steps/s", ""),
+        ("clone from Python, fast / ref", f"{r['clone_fast_ns']:,.0f} ns",
+         f"ref {r['clone_ref_ns']:,.0f} ns"),
+        ("apply_action from Python (checked), fast / ref", f"{r['apply_fast_ns']:,.0f} ns",
+         f"ref {r['apply_ref_ns']:,.0f} ns"),
+        ("apply inside C++ (rollouts, per action)", f"{r['apply_inside_cpp_ns']:.1f} ns",
+         f"{r['mean_game_length_2p']:.1f} actions per 2-player game"),
+    ]
+    width = max(len(name) for name, _, _ in lines)
+    return "\n".join(f"{name:<{width}}  {value:>20}  {note}" for name, value, note in lines)
+
+
+def build_info():
+    """Build type, compiler and flags of the C++ core (written by CMakeLists.txt)."""
+    try:
+        from ._build_info import BUILD_INFO
+    except ImportError:
+        return {"build_type": "unknown", "compiler": "unknown", "flags": ""}
+    return dict(BUILD_INFO)
+
+
+def run(args):
+    info = {"hardware": hardware(), "build": build_info(), "quick": args.quick}
+    hw = info["hardware"]
+    print(f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
+          f"{hw['python']}; build {info['build']['build_type']} "
+          f"({info['build']['compiler']}, flags: {info['build']['flags'] or 'none'})"
+          f"{'; --quick' if args.quick else ''}", flush=True)
+    start = time.perf_counter()
+    results = measure(args)
+    info["seconds"] = time.perf_counter() - start
+    info["results"] = results
+    info["load_average_after"] = os.getloadavg()[0]
+    print(table(results))
+    # Other processes on the machine slow every row down: say how busy it was.
+    print(f"measured in {info['seconds']:.0f} s; load average {hw['load_average']:.2f} before, "
+          f"{info['load_average_after']:.2f} after (on {hw['cores']} cores)")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump(info, out, indent=2)
+            out.write("\n")
+    return 0
+
+
+def add_parser(commands):
+    bench = commands.add_parser("bench", help="measure both engines (and peers) in one run")
+    bench.add_argument("--quick", action="store_true", help="a small workload (CI smoke test)")
+    bench.add_argument("--json", metavar="PATH", help="also write every number to PATH")
+    bench.add_argument("--no-cython", action="store_true",
+                       help="skip the Cython-compiled reference")
+    bench.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
+    bench.set_defaults(run=run)

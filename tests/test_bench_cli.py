@@ -1,0 +1,26 @@
+"""`vikinger bench --quick` (docs/benchmarks.md): the whole benchmark runs end to end on a small
+workload and writes every number, the hardware and the build to --json."""
+
+import json
+
+from conftest import load_engine
+
+
+def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
+    load_engine("fast")
+    from vikinger_fast import cli
+
+    path = tmp_path / "bench.json"
+    assert cli.main(["bench", "--quick", "--no-cython", "--no-peers", "--json", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "C++ rollouts, 2 players, 1 thread" in out and "Python-driven loop" in out
+    info = json.loads(path.read_text())
+    assert info["quick"] is True and info["hardware"]["cores"] >= 1
+    assert {"build_type", "compiler", "flags"} <= info["build"].keys()
+    results = info["results"]
+    for key in ("rollouts_2p_1thread", "rollouts_2p_2threads", "rollouts_2p_generic_1thread",
+                "reference_rollouts_2p", "loop_fast", "loop_ref", "vector_fast_loop",
+                "clone_fast_ns", "apply_fast_ns", "apply_inside_cpp_ns"):
+        assert results[key] > 0, key
+    assert "cython_rollouts_2p" not in results and "loop_open_spiel_connect_four" not in results
+    assert 270 < results["mean_game_length_2p"] < 285      # ~275 actions in a 2-player game
