@@ -129,14 +129,27 @@ def parse_row(text):
     return cells.rstrip("."), vikings
 
 
-def player(gold=0, fame=START_FAME, ships="", rows=None, mainland="", start_row="auto"):
-    """One entry of to_dict()['players'], written as described in the module docstring."""
+def player(gold=0, fame=START_FAME, ships="", rows=None, mainland="", start_row="auto",
+           specials=None, buildings=None):
+    """One entry of to_dict()['players'], written as described in the module docstring.
+
+    A5 (docs/advanced.md): `specials` maps a special tile kind to the count held (placed and
+    waiting buildings included); `buildings` maps a building picture 1..4 to its (row, col).
+    Left out, both keep their initial values.
+    """
     parsed = [parse_row((rows or {}).get(r, "")) for r in range(1, 6)]
     if start_row == "auto":
         start_row = next((r + 1 for r, (cells, _) in enumerate(parsed) if cells[:1] == "L"), None)
-    return {"gold": gold, "fame": fame, "start_row": start_row,
-            "mainland": colour_counts(mainland), "ships": ships.rstrip("."),
-            "rows": [cells for cells, _ in parsed], "vikings": [v for _, v in parsed]}
+    p = {"gold": gold, "fame": fame, "start_row": start_row,
+         "mainland": colour_counts(mainland), "ships": ships.rstrip("."),
+         "rows": [cells for cells, _ in parsed], "vikings": [v for _, v in parsed]}
+    if specials is not None or buildings is not None:
+        held = dict.fromkeys(SPECIALS, 0)
+        held.update(specials or {})
+        p["specials"] = held
+        p["buildings"] = [None if (buildings or {}).get(b) is None else list(buildings[b])
+                          for b in range(1, 5)]
+    return p
 
 
 def group(tile, viking):
@@ -173,10 +186,11 @@ def used_tiles(d):
     if d["pending"] is not None and d["pending"]["cell"] is None:
         used[d["pending"]["tile"]] += 1   # in phase viking the tile already lies on the board
     for p in d["players"]:
+        placed = {tuple(cell) for cell in p.get("buildings", ()) if cell is not None}
         for r, cells in enumerate(p["rows"], start=1):
             for c, ch in enumerate(cells, start=1):
-                if ch == "." or (r == p["start_row"] and c == 1):
-                    continue  # the start tile is not one of the 72 stack tiles (B1.2)
+                if ch == "." or (r == p["start_row"] and c == 1) or (r, c) in placed:
+                    continue  # the start tile and placed A5 buildings are no stack tiles (B1.2)
                 used[ROW_CHARS[ch]] += 1
         for ch in p["ships"]:
             if ch != ".":
@@ -186,7 +200,8 @@ def used_tiles(d):
 
 def position_dict(engine, players, *, round=1, phase="buy", start_player=None, purchases=None,
                   scoring_index=0, wheel=None, pending=None, trip=None, removed="",
-                  drawn="", history=(), filler=None):
+                  drawn="", history=(), filler=None, options=None, display=None,
+                  special_removed=None, auction=None):
     """A to_dict() of a constructed position that `state_from_dict` accepts.
 
     `wheel` maps an original space to a group (see `group`). In phase buy, `purchases` defaults
@@ -196,9 +211,14 @@ def position_dict(engine, players, *, round=1, phase="buy", start_player=None, p
     surplus Vikings onto the mainland of the player in seat `filler` (default: the last seat;
     never boatsmen, whose surplus counts as spent: `removed`), surplus tiles among the discarded
     ones (the largest stacks first).
+
+    Advanced modules (docs/advanced.md): `options` are the Game flags; `display` the 4 display
+    places (kind or None), `special_removed` {kind: count}, `auction` the auction dict. With
+    special_tiles on, the special stack holds the tiles nobody holds, shows or has removed.
+    In the round-start phases (special_fill, auction) nothing of the round is revealed or drawn.
     """
     n = len(players)
-    game = engine.Game(num_players=n)
+    game = engine.Game(num_players=n, **(options or {}))
     d = game.new_initial_state().to_dict()
     wheel = wheel or {}
     if purchases is None:
@@ -210,12 +230,21 @@ def position_dict(engine, players, *, round=1, phase="buy", start_player=None, p
         "drawn": colour_counts(drawn), "removed": colour_counts(removed),
         "discarded_tiles": 0,
         "wheel": [wheel.get(s) for s in range(12)],
-        "pending": pending, "trip": trip, "history": list(history),
+        "pending": pending, "trip": trip, "history": list(history), "auction": auction,
         # keys a spec leaves out (docs/advanced.md) keep their initial values
         "players": [{**copy.deepcopy(d["players"][0]), **copy.deepcopy(p)} for p in players],
     })
-    revealed = sum(w is not None for w in d["wheel"]) if phase == "reveal_tile" else 12
-    drawn_now = {"reveal_tile": 0, "draw_viking": sum(d["drawn"].values())}.get(phase, 12)
+    if display is not None:
+        d["display"] = list(display)
+    if special_removed is not None:
+        d["special_removed"].update(special_removed)
+    if game.options["special_tiles"]:
+        _fill_specials(d)
+    round_start = phase in ("special_fill", "auction")
+    revealed = (0 if round_start else sum(w is not None for w in d["wheel"])
+                if phase == "reveal_tile" else 12)
+    drawn_now = 0 if round_start else {"reveal_tile": 0,
+                                       "draw_viking": sum(d["drawn"].values())}.get(phase, 12)
     _fill_vikings(d, 78 - 12 * (round - 1) - drawn_now,
                   d["players"][n - 1 if filler is None else filler])
     _fill_tiles(d, 72 - 12 * (round - 1) - revealed)
@@ -238,6 +267,17 @@ def _fill_vikings(d, bag_total, filler):
     d["bag"] = bag
 
 
+def _fill_specials(d):
+    """A5: the special stack holds what is not shown, held or removed (25 tiles in all)."""
+    stack = dict(d["special_stack"])          # the initial stack: all 25 tiles
+    for kind in SPECIALS:
+        stack[kind] -= d["special_removed"][kind] + d["display"].count(kind)
+        stack[kind] -= sum(p["specials"][kind] for p in d["players"])
+    if min(stack.values()) < 0:
+        raise ValueError("the position uses more special tiles than exist")
+    d["special_stack"] = stack
+
+
 def _fill_tiles(d, stacks_total):
     used = used_tiles(d)
     stacks = {k: PRINTED[k] - used[k] for k in KINDS}
@@ -252,7 +292,8 @@ def _fill_tiles(d, stacks_total):
 def build_state(engine, players, **fields):
     """`position_dict` made into a state of `engine` by `Game.state_from_dict`."""
     d = position_dict(engine, players, **fields)
-    return engine.Game(num_players=len(players)).state_from_dict(d)
+    game = engine.Game(num_players=len(players), **(fields.get("options") or {}))
+    return game.state_from_dict(d)
 
 
 # --- scoring a constructed position ----------------------------------------------------------
@@ -284,11 +325,13 @@ class Table:
         return self.state.to_dict()["players"][self.seats[k]]
 
 
-def scoring_table(engine, round, players):
+def scoring_table(engine, round, players, **fields):
     """The examined `players` (1..3) plus the dummy, one purchase before the scoring of `round`.
 
     The dummy also holds on its mainland the Vikings that the round's count needs outside the
-    bag (never boatsmen): it has no boatsman, so it never makes a trip.
+    bag (never boatsmen): it has no boatsman, so it never makes a trip. Further `fields`
+    (`options`, `display`, ...) go to `position_dict`; the last group costs 0, so it never
+    gives an A5 special tile.
     """
     n = len(players) + 1
     dummy_seat = ((round - 1) % n + 11) % n
@@ -296,13 +339,13 @@ def scoring_table(engine, round, players):
     everyone = list(players)
     everyone.insert(dummy_seat, DUMMY)
     state = build_state(engine, everyone, round=round, phase="buy",
-                        wheel={LAST_SPACE: LAST_GROUP}, filler=dummy_seat)
+                        wheel={LAST_SPACE: LAST_GROUP}, filler=dummy_seat, **fields)
     return Table(state, seats)
 
 
-def score(engine, round, players):
+def score(engine, round, players, **fields):
     """The table after the scoring of `round` (use only when no boatsman trip is possible)."""
-    return scoring_table(engine, round, players).finish()
+    return scoring_table(engine, round, players, **fields).finish()
 
 
 # --- random play -----------------------------------------------------------------------------
