@@ -1,0 +1,46 @@
+"""atheris fuzzer of call sequences on a state: `apply_action` and every call that takes an id,
+a player, a seed or a string, with legal ids, illegal ids and values of wrong types mixed.
+
+The fuzz input drives fuzz/inputs.py `run_action_sequence` through atheris.FuzzedDataProvider:
+a seed position (real states of every phase), then up to 60 calls. Each call must give the same
+answer in both engines (the same id applied, the same error type), a refused call must leave the
+state as it was, and the two states must stay byte-identical.
+
+    python fuzz/fuzz_actions.py -runs=1000000
+"""
+
+import harness
+
+
+def make_target(run):
+    import atheris
+    import inputs
+
+    ref = run.engines[0]
+    seeds = []
+    for n, flags, d in inputs.seed_dicts(ref, inputs.shared_configs(run.engines), every=5):
+        seeds.append((n, flags, inputs.make_game(ref, n, flags).state_from_dict(d).serialize()))
+    numpy_values = inputs.numpy_odd_actions()
+    games = {}
+
+    def game(module, n, flags):
+        key = (module.__name__, n, tuple(flags))
+        if key not in games:
+            games[key] = inputs.make_game(module, n, flags)
+        return games[key]
+
+    def one_input(data):
+        provider = atheris.FuzzedDataProvider(data)
+        chooser = inputs.ProviderChooser(provider)
+        n, flags, raw = seeds[chooser.choose(len(seeds))]
+        engines = run.engines_for(run.counts["inputs"])
+        states = [game(m, n, flags).deserialize_state(raw) for m in engines]
+        length = 1 + chooser.choose(60)
+        inputs.run_action_sequence(states, chooser, length, numpy_values)
+        run.record(("ok", None))
+
+    return one_input
+
+
+if __name__ == "__main__":
+    harness.main(make_target)
