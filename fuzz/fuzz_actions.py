@@ -21,13 +21,7 @@ def make_target(run):
     for n, flags, d in inputs.seed_dicts(ref, inputs.shared_configs(run.engines), every=5):
         seeds.append((n, flags, inputs.make_game(ref, n, flags).state_from_dict(d).serialize()))
     numpy_values = inputs.numpy_odd_actions()
-    games = {}
-
-    def game(module, n, flags):
-        key = (module.__name__, n, tuple(flags))
-        if key not in games:
-            games[key] = inputs.make_game(module, n, flags)
-        return games[key]
+    game = inputs.game_cache()
 
     def one_input(data):
         provider = atheris.FuzzedDataProvider(data)

@@ -18,13 +18,7 @@ OPTION_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "specia
 def make_target(run):
     import inputs
 
-    games = {}
-
-    def game(module, n, flags):
-        key = (module.__name__, n, tuple(flags))
-        if key not in games:
-            games[key] = inputs.make_game(module, n, flags)
-        return games[key]
+    game = inputs.game_cache()
 
     def header_game(data):
         if len(data) >= 7 and 2 <= data[5] <= 4 and data[6] < 32:

@@ -23,13 +23,7 @@ def make_target(run):
     ref = run.engines[0]
     configs = inputs.shared_configs(run.engines)
     seeds = inputs.seed_dicts(ref, configs, every=5)
-    games = {}
-
-    def game(module, n, flags):
-        key = (module.__name__, n, tuple(flags))
-        if key not in games:
-            games[key] = inputs.make_game(module, n, flags)
-        return games[key]
+    game = inputs.game_cache()
 
     def one_input(data):
         chooser = inputs.ProviderChooser(atheris.FuzzedDataProvider(data))

@@ -623,3 +623,16 @@ class _Replay:
 
     def choose(self, n):
         return self.log.pop(0) if self.log else 0
+
+
+def game_cache():
+    """`game(module, n, flags)`, memoised: building a Game for every fuzz input would dominate."""
+    games = {}
+
+    def game(module, n, flags):
+        key = (module.__name__, n, tuple(flags))
+        if key not in games:
+            games[key] = make_game(module, n, flags)
+        return games[key]
+
+    return game
