@@ -18,7 +18,8 @@
 # Needs clang (apt-get install clang) and network access to PyPI the first time (the venv gets
 # numpy, pytest, hypothesis, atheris, scikit-build-core, pybind11). The venv does not see the
 # system site-packages, so an editable install of vikinger_fast there cannot shadow this build.
-# Results: build/sanitize/report.txt.
+# Results: build/sanitize/report.txt. With the defaults it takes about 20 minutes on 2 cores
+# (build 2, tests 4-6, fuzzers 14: under ASan and coverage the dict entry point runs ~50 inputs/s).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
