@@ -23,6 +23,7 @@ class PlayerBoard:
         self.ships = [None] * (NUM_COLUMNS + 1)    # ships[c]: ship kind in column c (index 0 unused)
         self.tiles = [[None] * (NUM_COLUMNS + 2) for _ in range(NUM_ROWS + 2)]  # tiles[r][c]
         self.vikings = [[False] * (NUM_COLUMNS + 2) for _ in range(NUM_ROWS + 2)]
+        self.width = 0                             # the last column with an island tile, or 0
         self.specials = [0] * NUM_SPECIAL_KINDS         # A5 tiles held, buildings included
         self.buildings = [None] * 4                     # A5 (row, col) of building 1..4, if placed
 
@@ -33,6 +34,7 @@ class PlayerBoard:
         other.ships = list(self.ships)
         other.tiles = [list(row) for row in self.tiles]
         other.vikings = [list(row) for row in self.vikings]
+        other.width = self.width
         other.specials = list(self.specials)
         other.buildings = list(self.buildings)
         return other
@@ -48,12 +50,19 @@ class PlayerBoard:
     def place_start_tile(self, row):
         """B6.0: the start tile is a left piece in column 1 of the chosen row."""
         self.start_row = row
-        self.tiles[row][1] = LEFT
+        self.place_island_tile(LEFT, row, 1)
 
     def legal_island_cells(self, kind):
-        """B6.2: the empty cells where an island tile of `kind` may go, sorted by (row, column)."""
-        return [(row, col) for row in ROWS for col in COLUMNS
-                if self._may_place(kind, row, col)]
+        """B6.2: the empty cells where an island tile of `kind` may go, sorted by (row, column).
+
+        Only cells that touch the mainland or an island tile (condition (a)) can qualify, so those
+        are the candidates: column 1 of every row and the four neighbours of every island tile.
+        """
+        candidates = {(row, 1) for row in ROWS}
+        for row, col, _ in self.island_tiles():
+            candidates.update(((row, col - 1), (row, col + 1), (row - 1, col), (row + 1, col)))
+        return sorted((row, col) for row, col in candidates
+                      if row in ROWS and col in COLUMNS and self._may_place(kind, row, col))
 
     def _may_place(self, kind, row, col):
         if self.tiles[row][col] is not None:
@@ -77,11 +86,17 @@ class PlayerBoard:
 
     def place_island_tile(self, kind, row, col):
         self.tiles[row][col] = kind
+        self.width = max(self.width, col)
+
+    def used_columns(self):
+        """Columns 1..width: every island tile, and so every Viking on an island, is in them."""
+        return range(1, self.width + 1)
 
     def island_tiles(self):
         """Every (row, column, kind) of the island tiles, start tile included."""
-        return [(row, col, self.tiles[row][col]) for row in ROWS for col in COLUMNS
-                if self.tiles[row][col] is not None]
+        return [(row, col, kind) for row in ROWS
+                for col, kind in enumerate(self.tiles[row][1:self.width + 1], start=1)
+                if kind is not None]
 
     # --- ships -------------------------------------------------------------------------------
 
@@ -108,17 +123,17 @@ class PlayerBoard:
 
     def free_tiles(self, row):
         """Columns of the island tiles in `row` that carry no Viking (targets of B7.2 trips)."""
-        return [col for col in COLUMNS
+        return [col for col in self.used_columns()
                 if self.tiles[row][col] is not None and not self.vikings[row][col]]
 
     def island_vikings(self, colour):
         """Columns of the Vikings of `colour` standing on island tiles (in the colour's row)."""
         row = row_of_colour(colour)
-        return [col for col in COLUMNS if self.vikings[row][col]]
+        return [col for col in self.used_columns() if self.vikings[row][col]]
 
     def viking_count(self):
         """B8.6: all the player's Vikings, on islands and on the mainland."""
-        on_islands = sum(self.vikings[row][col] for row in ROWS for col in COLUMNS)
+        on_islands = sum(self.vikings[row][col] for row in ROWS for col in self.used_columns())
         return on_islands + sum(self.mainland)
 
     # --- threat (B7.0) -----------------------------------------------------------------------
@@ -153,7 +168,7 @@ class PlayerBoard:
         right piece in consecutive columns."""
         sizes = []
         for row in ROWS:
-            for col in COLUMNS:
+            for col in self.used_columns():
                 if self.tiles[row][col] != LEFT:
                     continue
                 end = col + 1

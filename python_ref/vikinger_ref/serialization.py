@@ -21,7 +21,12 @@ NO_BID = 65535
 VIKING_FLAG = 16
 SHIP_CHARS = ".rgyb"
 ISLAND_CHARS = ".L1234R"
-
+# The byte of an island cell (docs/state.md): 0 empty, else 1 + kind, plus VIKING_FLAG when a
+# Viking stands on it; keyed by (kind or None, Viking there).
+CELL_BYTE = {(None, False): 0, **{(kind, viking): 1 + kind + (VIKING_FLAG if viking else 0)
+                                  for kind in range(len(ISLAND_CHARS) - 1)
+                                  for viking in (False, True)}}
+SHIP_BYTE = {None: 0, **{kind: kind - 5 for kind in range(6, 10)}}   # 1..4: red, green, yellow, blue
 
 
 def _colour_counts(counts):
@@ -39,7 +44,7 @@ def _ship_string(board):
 
 
 def _row_string(board, row):
-    chars = ["." if kind is None else TILE_SHORT[kind] for kind in board.tiles[row][1:NUM_COLUMNS + 1]]
+    chars = ["." if kind is None else TILE_SHORT[kind] for kind in board.tiles[row][1:board.width + 1]]
     return "".join(chars).rstrip(".")
 
 
@@ -51,7 +56,7 @@ def _player_dict(board):
         "mainland": _colour_counts(board.mainland),
         "ships": _ship_string(board),
         "rows": [_row_string(board, row) for row in range(1, NUM_ROWS + 1)],
-        "vikings": [[col for col in range(1, NUM_COLUMNS + 1) if board.vikings[row][col]]
+        "vikings": [[col for col in board.used_columns() if board.vikings[row][col]]
                     for row in range(1, NUM_ROWS + 1)],
         "specials": _special_counts(board.specials),
         "buildings": [None if cell is None else list(cell) for cell in board.buildings],
@@ -129,11 +134,11 @@ def _position_bytes(state):
         out += struct.pack("<ii", board.gold, board.fame)
         out.append(board.start_row or 0)
         out += bytes(board.mainland)
-        out += bytes(0 if kind is None else kind - 5 for kind in board.ships[1:])
+        out += bytes(map(SHIP_BYTE.__getitem__, board.ships[1:]))
         for row in range(1, NUM_ROWS + 1):
-            out += bytes(0 if board.tiles[row][col] is None else
-                         1 + board.tiles[row][col] + (VIKING_FLAG if board.vikings[row][col] else 0)
-                         for col in range(1, NUM_COLUMNS + 1))
+            used = board.width                     # the columns beyond are empty
+            cells = zip(board.tiles[row][1:used + 1], board.vikings[row][1:used + 1])
+            out += bytes(map(CELL_BYTE.__getitem__, cells)) + bytes(NUM_COLUMNS - used)
     out += _advanced_bytes(state)
     return bytes(out)
 

@@ -242,7 +242,8 @@ def from_dict(game, d):
             board.ships[col] = kind
         for r in range(NUM_ROWS):
             for col, kind in enumerate(player["tiles"][r], start=1):
-                board.tiles[r + 1][col] = kind
+                if kind is not None:
+                    board.place_island_tile(kind, r + 1, col)
             for col in player["vikings"][r]:
                 board.vikings[r + 1][col] = True
     state._history = s["history"]
