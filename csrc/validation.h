@@ -4,9 +4,10 @@
 //
 // A description is checked completely before any state is built, so a refused one changes
 // nothing. Every refusal throws std::invalid_argument (ValueError in Python) naming the first
-// problem found. The checks are those of the reference's validation.py: ranges, B2.3/B6.0-B6.2
-// board shape, conservation of the 78 Vikings and 72 stack tiles (B1.1, B1.4), and consistency
-// of wheel, pending purchase, trip and counts with the phase (docs/actions.md).
+// problem found. The range checks are those of the reference's validation.py; the position
+// checks (consistency.h, the reference's consistency.py) cover B2.3/B6.0-B6.2 board shape,
+// conservation of the 78 Vikings and 72 stack tiles (B1.1, B1.4), and consistency of wheel,
+// pending purchase, trip and counts with the phase (docs/actions.md).
 #ifndef VIKINGER_VALIDATION_H_
 #define VIKINGER_VALIDATION_H_
 
@@ -75,9 +76,11 @@ struct StateDescription {
 
 PlayerDescription EmptyPlayerDescription();
 
-// Throws std::invalid_argument("invalid state: ...") at the first problem.
+// Throws std::invalid_argument("invalid state: ...") at the first problem; the readers
+// (state_dict.h, serialization.h) and every check refuse through it.
 [[noreturn]] void Fail(const std::string& message);
-// Every check of docs/state.md, for a game of `num_players` with `options`.
+// Every check of docs/state.md, for a game of `num_players` with `options`: the ranges, then
+// CheckPosition (consistency.h).
 void CheckDescription(const StateDescription& d, int num_players, int options);
 // The state a checked description stands for; refuses (std::invalid_argument) a decision node
 // without a legal action, which no game can leave.

@@ -1,0 +1,458 @@
+// Position checks of docs/state.md for states read back from dicts or bytes (the reference's
+// consistency.py): boards, buildings, conservation, modules, and the context of the phase.
+#include "consistency.h"
+
+#include <initializer_list>
+
+namespace vikinger {
+
+Planes PlanesOf(const PlayerDescription& player) {
+  Planes planes;
+  for (int r = 1; r <= kNumRows; ++r) {
+    for (int c = 1; c <= kNumColumns; ++c) {
+      const int kind = player.tiles[r - 1][c - 1];
+      if (kind < 0) continue;
+      planes.occupied[r] |= ColumnBit(c);
+      if (kind == kLeft) planes.lefts[r] |= ColumnBit(c);
+      if (kind == kRight) planes.rights[r] |= ColumnBit(c);
+    }
+  }
+  return planes;
+}
+
+namespace {
+
+bool InPhases(int phase, std::initializer_list<Phase> phases) {
+  for (Phase p : phases) {
+    if (static_cast<int>(p) == phase) return true;
+  }
+  return false;
+}
+
+// B2.3, B6.0, B6.1, B6.2: start tile, edges, connection to the mainland, ship columns.
+void CheckBoard(const PlayerDescription& player) {
+  const Planes planes = PlanesOf(player);
+  uint64_t any = 0;
+  for (int r = 1; r <= kNumRows; ++r) any |= planes.occupied[r];
+  const int start = static_cast<int>(player.start_row);
+  if (start == 0 && any) Fail("island tiles but no start tile");
+  if (start != 0 && player.tiles[start - 1][0] != kLeft) {
+    Fail("start_row has no left piece in column 1");
+  }
+  for (int r = 1; r <= kNumRows; ++r) {
+    const uint64_t occupied = planes.occupied[r];
+    // Column 1 borders the sea of the mainland: only left pieces (B2.3).
+    if (occupied & ColumnBit(1) & ~planes.lefts[r]) Fail("an edge to the left does not match");
+    // A tile with a left neighbour: sea on its left exactly when the neighbour has sea right.
+    const uint64_t paired = occupied & (occupied << 1);
+    if (paired & (planes.lefts[r] ^ (planes.rights[r] << 1))) {
+      Fail("an edge to the left does not match");
+    }
+  }
+  uint64_t reached[kNumRows + 2] = {};
+  for (int r = 1; r <= kNumRows; ++r) reached[r] = planes.occupied[r] & ColumnBit(1);
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int r = 1; r <= kNumRows; ++r) {
+      const uint64_t next =
+          (reached[r] | (reached[r] << 1) | (reached[r] >> 1) | reached[r - 1] | reached[r + 1]) &
+          planes.occupied[r];
+      if (next != reached[r]) {
+        reached[r] = next;
+        grew = true;
+      }
+    }
+  }
+  for (int r = 1; r <= kNumRows; ++r) {
+    if (reached[r] != planes.occupied[r]) Fail("island tiles not connected to the mainland");
+  }
+  int ships = 0;
+  int highest = 0;
+  for (int c = 1; c <= kNumColumns; ++c) {
+    if (player.ships[c - 1] >= 0) {
+      ++ships;
+      highest = c;
+    }
+  }
+  if ((ships <= 3 && highest > 3) || (ships > 3 && highest != ships)) {
+    Fail("ships after the third must fill columns left to right (B6.1)");
+  }
+  bool mainland = false;
+  for (int c = 0; c < kNumColours; ++c) mainland = mainland || player.mainland[c] != 0;
+  if (start == 0 && (ships || mainland)) Fail("ships or Vikings but no start tile");
+}
+
+// 78 Vikings, 13 of each colour; 72 stack tiles, no kind more often than printed.
+void CheckConservation(const StateDescription& d) {
+  int64_t vikings[kNumColours];
+  int64_t tiles[kNumTileKinds];
+  for (int c = 0; c < kNumColours; ++c) vikings[c] = d.bag[c] + d.drawn[c] + d.removed[c];
+  for (int k = 0; k < kNumTileKinds; ++k) tiles[k] = d.stacks[k];
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] >= 0) ++tiles[d.wheel_tile[s]];
+    if (d.wheel_viking[s] >= 0) ++vikings[d.wheel_viking[s]];
+  }
+  if (d.has_pending) {
+    if (!d.has_cell) ++tiles[d.pending_tile];  // in phase viking the tile is on the board
+    ++vikings[d.pending_viking];
+  }
+  for (const PlayerDescription& player : d.players) {
+    for (int c = 0; c < kNumColours; ++c) vikings[c] += player.mainland[c];
+    for (int r = 1; r <= kNumRows; ++r) {
+      vikings[ColourOfRow(r)] += PopCount(player.vikings[r - 1]);
+      for (int c = 1; c <= kNumColumns; ++c) {
+        const int kind = player.tiles[r - 1][c - 1];
+        bool building = false;  // A5 a building tile stands in place of a middle tile
+        for (int b = 0; b < kNumBuildings; ++b) {
+          building = building || (player.has_building[b] && player.building_row[b] == r &&
+                                  player.building_col[b] == c);
+        }
+        if (kind >= 0 && !(r == player.start_row && c == 1) && !building) ++tiles[kind];
+      }
+    }
+    for (int c = 0; c < kNumColumns; ++c) {
+      if (player.ships[c] >= 0) ++tiles[player.ships[c]];
+    }
+  }
+  for (int c = 0; c < kNumColours; ++c) {
+    if (vikings[c] != kVikingsPerColour) Fail("not 13 Vikings of each colour in all");
+  }
+  int64_t total = d.discarded_tiles;
+  for (int k = 0; k < kNumTileKinds; ++k) {
+    if (tiles[k] > kStackCounts[k]) Fail("more tiles of a kind than printed");
+    total += tiles[k];
+  }
+  if (total != kStackTiles) Fail("not 72 stack tiles in all");
+  int64_t specials[kNumSpecialKinds];  // A5 the 25 special tiles
+  for (int k = 0; k < kNumSpecialKinds; ++k) specials[k] = d.special_stack[k] + d.special_removed[k];
+  for (int i = 0; i < kDisplaySlots; ++i) {
+    if (d.display[i] >= 0) ++specials[d.display[i]];
+  }
+  for (const PlayerDescription& player : d.players) {
+    for (int k = 0; k < kNumSpecialKinds; ++k) specials[k] += player.specials[k];
+  }
+  for (int k = 0; k < kNumSpecialKinds; ++k) {
+    if (specials[k] != kSpecialCounts[k]) Fail("not the 25 special tiles in all");
+  }
+}
+
+// A5: a placed building stands on a middle tile of its picture; a waiting one means the player
+// has no such tile yet (except while `placing` it).
+void CheckBuildings(const PlayerDescription& player, bool placing) {
+  if (player.specials[kGold5]) Fail("a player holds a gold5 tile, which leaves the game");
+  for (int b = 0; b < kNumBuildings; ++b) {
+    const int64_t held = player.specials[kBuilding1 + b];
+    if (held > 1 || (player.has_building[b] && !held)) Fail("buildings do not match specials");
+    bool middles = false;
+    for (int r = 0; r < kNumRows; ++r) {
+      for (int c = 0; c < kNumColumns; ++c) middles = middles || player.tiles[r][c] == kMiddle1 + b;
+    }
+    if (player.has_building[b] &&
+        player.tiles[player.building_row[b] - 1][player.building_col[b] - 1] != kMiddle1 + b) {
+      Fail("a building is not on a middle tile showing its building");
+    }
+    if (held && !player.has_building[b] && middles && !placing) {
+      Fail("a waiting building and a middle tile it should replace");
+    }
+    for (int o = 0; o < b; ++o) {
+      if (player.has_building[b] && player.has_building[o] &&
+          player.building_row[b] == player.building_row[o] &&
+          player.building_col[b] == player.building_col[o]) {
+        Fail("two buildings on one cell");
+      }
+    }
+  }
+}
+
+// B4.1 islands from space 0 up, ships from 11 down before buying; B4.2 Vikings sorted by colour
+// once laid out (A3: colour blocks from space 11 down while offering). Returns the tiles.
+int CheckWheel(const StateDescription& d, bool before_layout, bool offering, bool by_colour) {
+  int islands = 0;
+  int ships = 0;
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] >= 0) ++(IsShip(d.wheel_tile[s]) ? ships : islands);
+  }
+  if (before_layout) {
+    for (int s = 0; s < kWheelSpaces; ++s) {
+      const int tile = d.wheel_tile[s];
+      const bool ok = s < islands                 ? (tile >= 0 && !IsShip(tile))
+                      : s >= kWheelSpaces - ships ? (tile >= 0 && IsShip(tile))
+                                                  : tile < 0;
+      if (!ok) Fail("wheel tiles are not laid out as B4.1 places them");
+    }
+    int placed = 0;
+    for (int s = 0; s < kWheelSpaces; ++s) placed += d.wheel_viking[s] >= 0;
+    if (!offering && placed) Fail("Vikings on the wheel before they are laid out");
+    if (offering) {
+      for (int s = 0; s < kWheelSpaces; ++s) {
+        const bool top = s >= kWheelSpaces - placed;
+        if (top != (d.wheel_viking[s] >= 0) || (top && d.drawn[d.wheel_viking[s]])) {
+          Fail("A3 Vikings stand on the highest spaces, one colour block at a time");
+        }
+      }
+      // Each colour is one block.
+      for (int s = kWheelSpaces - placed + 1; s < kWheelSpaces; ++s) {
+        for (int t = kWheelSpaces - placed; t + 1 < s; ++t) {
+          if (d.wheel_viking[t] == d.wheel_viking[s] && d.wheel_viking[t + 1] != d.wheel_viking[s]) {
+            Fail("A3 Vikings stand on the highest spaces, one colour block at a time");
+          }
+        }
+      }
+      int64_t drawn = 0;
+      for (int c = 0; c < kNumColours; ++c) drawn += d.drawn[c];
+      if (drawn != islands + ships - placed) {
+        Fail("A3 the drawn Vikings must fill the wheel spaces still without one");
+      }
+    }
+    return islands + ships;
+  }
+  int last = -1;
+  for (int s = 0; s < kWheelSpaces; ++s) {
+    if (d.wheel_tile[s] < 0) continue;
+    if (d.wheel_viking[s] < 0) Fail("every group on the wheel needs a tile and a Viking");
+    if (!by_colour && d.wheel_viking[s] < last) {
+      Fail("the wheel's Vikings are not in colour order (B4.2)");
+    }
+    last = d.wheel_viking[s];
+  }
+  return islands + ships;
+}
+
+int64_t Sum(const int64_t* values, int n) {
+  int64_t sum = 0;
+  for (int i = 0; i < n; ++i) sum += values[i];
+  return sum;
+}
+
+bool ModuleOn(int options, int option) { return (options >> option) & 1; }
+
+void CheckPhase(const StateDescription& d) {
+  const int phase = static_cast<int>(d.phase);
+  auto is = [phase](Phase p) { return phase == static_cast<int>(p); };
+  // The phases of A1-A5 need their modules.
+  const int module = is(Phase::kSpecialFill) || is(Phase::kTakeSpecial) ||
+                             is(Phase::kBuildingReplace)
+                         ? kOptSpecialTiles
+                     : is(Phase::kAuction)      ? kOptAuction
+                     : is(Phase::kRemoveViking) ? kOptDraw13
+                     : is(Phase::kOfferColour)  ? kOptOfferByColour
+                                                : -1;
+  if (module >= 0 && !ModuleOn(d.options, module)) Fail("the phase needs a module that is off");
+  const bool pending_phase =
+      InPhases(phase, {Phase::kStartRow, Phase::kShipColumn, Phase::kIslandCell, Phase::kViking,
+                       Phase::kTakeSpecial, Phase::kBuildingReplace});
+  const bool scorer_phase = InPhases(phase, {Phase::kTrip, Phase::kTripTarget});
+  const bool round_start = InPhases(phase, {Phase::kSpecialFill, Phase::kAuction});
+  const bool reveal = is(Phase::kRevealTile);
+  const bool draw = is(Phase::kDrawViking);
+  const bool drawn_phase = InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking,
+                                            Phase::kOfferColour});
+  if (d.has_pending != pending_phase) Fail("pending does not fit the phase");
+  if (d.has_trip != is(Phase::kTripTarget)) Fail("trip does not fit the phase");
+  if (d.has_auction != is(Phase::kAuction)) Fail("auction does not fit the phase");
+  if (!scorer_phase && d.scoring_index) Fail("scoring_index must be 0 in this phase");
+  const int64_t drawn_sum = Sum(d.drawn, kNumColours);
+  if (!drawn_phase && drawn_sum) Fail("drawn Vikings must be on the wheel in this phase");
+  const bool before_buying = reveal || round_start || drawn_phase;
+  const int on_wheel = CheckWheel(d, before_buying, is(Phase::kOfferColour),
+                                  ModuleOn(d.options, kOptOfferByColour));
+  if (before_buying) {
+    if (d.purchases) Fail("purchases must be 0 before buying");
+    if (round_start && on_wheel) Fail("the wheel must be empty at the start of a round");
+  } else {
+    if (on_wheel != kGroupsPerRound - d.purchases - (d.has_pending ? 1 : 0)) {
+      Fail("groups on the wheel do not fit the purchases");
+    }
+    if (scorer_phase || is(Phase::kGameOver)) {
+      if (d.purchases != kGroupsPerRound) Fail("scoring needs all twelve purchases made");
+    } else if (d.purchases >= kGroupsPerRound) {
+      Fail("a purchase after all twelve");
+    }
+  }
+  // B1.4, B4, A2: the stacks and the bag fit the round and phase.
+  const int64_t per_round = kGroupsPerRound + (ModuleOn(d.options, kOptDraw13) ? 1 : 0);
+  const int64_t earlier = d.round - 1;
+  const int64_t revealed = round_start ? 0 : reveal ? on_wheel : kGroupsPerRound;
+  const int64_t drawn = (round_start || reveal) ? 0 : draw ? drawn_sum : per_round;
+  if (Sum(d.stacks, kNumTileKinds) != kStackTiles - kGroupsPerRound * earlier - revealed) {
+    Fail("the stacks do not fit the round and phase");
+  }
+  if (Sum(d.bag, kNumColours) != kNumVikings - per_round * earlier - drawn) {
+    Fail("the bag does not fit the round and phase");
+  }
+  if (reveal && on_wheel == kGroupsPerRound) Fail("twelve tiles on the wheel end reveal_tile");
+  if (drawn_phase && on_wheel != kGroupsPerRound) {
+    Fail("this phase needs all twelve tiles on the wheel");
+  }
+  if (draw && drawn_sum >= per_round) Fail("all drawn Vikings end draw_viking");
+  if (is(Phase::kRemoveViking) && drawn_sum != per_round) {
+    Fail("phase remove_viking needs all 13 drawn Vikings");
+  }
+  if (scorer_phase && d.round % 2) Fail("trips happen only after rounds 2, 4, 6");
+  if (is(Phase::kGameOver) && d.round != kNumRounds) Fail("game_over needs round 6");
+  if (is(Phase::kSpecialFill)) {
+    bool empty_place = false;
+    for (int i = 0; i < kDisplaySlots; ++i) empty_place = empty_place || d.display[i] < 0;
+    if (!empty_place || Sum(d.special_stack, kNumSpecialKinds) == 0) {
+      Fail("phase special_fill needs an empty display place and special tiles in the stack");
+    }
+  }
+}
+
+// A1: a running auction has two bidders or more and a leader who can pay.
+void CheckAuction(const StateDescription& d) {
+  const int n = static_cast<int>(d.num_players);
+  int active = 0;
+  for (int i = 0; i < n; ++i) active += !d.auction_passed[i];
+  if (active < 2) Fail("an auction with fewer than two bidders is over");
+  if (d.auction_passed[d.auction_leader] || d.auction_passed[d.auction_turn]) {
+    Fail("the auction's leader and the player to bid have not passed");
+  }
+  if (d.auction_high < 0 && (d.auction_turn != d.start_player ||
+                             d.auction_leader != d.start_player || active != n)) {
+    Fail("before the opening bid the start player is to bid and nobody has passed");
+  }
+  if (d.auction_high >= 0 && d.auction_turn == d.auction_leader) {
+    Fail("the auction's leader cannot be the player to bid");
+  }
+  const PlayerDescription& leader = d.players[d.auction_leader];
+  if (d.auction_high >= 0 && d.auction_high > leader.gold + leader.fame) {
+    Fail("the auction's high bid is more than its leader can pay (B5.5)");
+  }
+}
+
+// The pending purchase or trip must leave the player a legal decision.
+void CheckDecisionContext(const StateDescription& d) {
+  const int n = static_cast<int>(d.num_players);
+  const int phase = static_cast<int>(d.phase);
+  if (d.has_pending) {
+    const PlayerDescription& buyer = d.players[(d.start_player + d.purchases) % n];
+    const bool start_phase = phase == static_cast<int>(Phase::kStartRow);
+    const bool placing = InPhases(phase, {Phase::kTakeSpecial, Phase::kBuildingReplace});
+    if ((start_phase && buyer.start_row != 0) || (!start_phase && !placing && buyer.start_row == 0)) {
+      Fail("the phase does not fit the start tile");
+    }
+    if (phase == static_cast<int>(Phase::kTakeSpecial)) {
+      bool shown = false;
+      for (int i = 0; i < kDisplaySlots; ++i) shown = shown || d.display[i] >= 0;
+      if (!shown) Fail("phase take_special needs a tile on display");
+    }
+    if (phase == static_cast<int>(Phase::kBuildingReplace)) {
+      bool to_place = false;
+      for (int b = 0; b < kNumBuildings; ++b) {
+        if (!buyer.specials[kBuilding1 + b] || buyer.has_building[b]) continue;
+        for (int r = 0; r < kNumRows; ++r) {
+          for (int c = 0; c < kNumColumns; ++c) to_place = to_place || buyer.tiles[r][c] == kMiddle1 + b;
+        }
+      }
+      if (!to_place) Fail("phase building_replace needs a building tile to place");
+    }
+    const bool ship = IsShip(d.pending_tile);
+    int ships = 0;
+    for (int c = 0; c < kNumColumns; ++c) ships += buyer.ships[c] >= 0;
+    if (phase == static_cast<int>(Phase::kShipColumn) && !(ship && ships < 3)) {
+      Fail("phase ship_column needs a pending ship and fewer than 3 ships");
+    }
+    if (InPhases(phase, {Phase::kIslandCell, Phase::kViking}) && ship) {
+      Fail("this phase needs a pending island tile");
+    }
+    const bool viking_phase = phase == static_cast<int>(Phase::kViking);
+    if (d.has_cell != viking_phase) Fail("pending.cell is set exactly in phase viking");
+    if (viking_phase) {
+      const int row = static_cast<int>(d.pending_row);
+      const int col = static_cast<int>(d.pending_col);
+      if (buyer.tiles[row - 1][col - 1] != d.pending_tile ||
+          (buyer.vikings[row - 1] & ColumnBit(col))) {
+        Fail("pending.cell must hold the pending tile, without a Viking");
+      }
+      if (d.pending_viking == kBoatsman || RowOfColour(d.pending_viking) != row) {
+        Fail("pending.cell is not in the row of the pending Viking");
+      }
+    }
+  }
+  if (!InPhases(phase, {Phase::kTrip, Phase::kTripTarget})) return;
+  const PlayerDescription& scorer = d.players[(d.start_player + d.scoring_index) % n];
+  const Planes planes = PlanesOf(scorer);
+  auto free_tiles = [&](int row) { return planes.occupied[row] & ~scorer.vikings[row - 1]; };
+  if (phase == static_cast<int>(Phase::kTrip)) {
+    bool movable = false;
+    for (int c = 0; c < kBoatsman; ++c) {
+      movable = movable || (scorer.mainland[c] && free_tiles(RowOfColour(c)));
+    }
+    if (!scorer.mainland[kBoatsman] || !movable) Fail("phase trip needs a possible trip");
+    return;
+  }
+  for (size_t i = 0; i < d.queue_colour.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (d.queue_colour[i] == d.queue_colour[j]) Fail("trip.queue names a colour twice");
+    }
+  }
+  int64_t queued[kNumColours] = {};
+  for (size_t i = 0; i < d.queue_colour.size(); ++i) queued[d.queue_colour[i]] += d.queue_count[i];
+  for (int c = 0; c < kNumColours; ++c) {
+    if (queued[c] > scorer.mainland[c]) Fail("trip.queue holds more Vikings than the mainland");
+  }
+  const int row = RowOfColour(d.queue_colour[0]);
+  const uint64_t right_of = d.last_col >= kNumColumns ? 0 : ~uint64_t{0} << d.last_col;
+  if (PopCount(free_tiles(row) & right_of) < d.queue_count[0]) {
+    Fail("trip.queue's first entry has too few free tiles");
+  }
+  for (size_t i = 1; i < d.queue_colour.size(); ++i) {
+    if (PopCount(free_tiles(RowOfColour(d.queue_colour[i]))) < d.queue_count[i]) {
+      Fail("a later trip.queue entry has too few free tiles");
+    }
+  }
+}
+
+// Without A1 there is no auction; without A5 all 25 special tiles stay in the special stack,
+// so the display is empty and nobody holds or has placed one; without A2 only spent boatsmen
+// leave the game (docs/advanced.md).
+void CheckModuleExtras(const StateDescription& d) {
+  if (d.has_auction && !ModuleOn(d.options, kOptAuction)) {
+    Fail("an auction without the auction module");
+  }
+  if (!ModuleOn(d.options, kOptDraw13)) {
+    for (int c = 0; c < kBoatsman; ++c) {
+      if (d.removed[c]) Fail("only spent boatsmen leave the game without the draw13 module");
+    }
+  }
+  if (ModuleOn(d.options, kOptSpecialTiles)) return;
+  for (int k = 0; k < kNumSpecialKinds; ++k) {
+    if (d.special_stack[k] != kSpecialCounts[k] || d.special_removed[k] != 0) {
+      Fail("special tiles are in play without the special_tiles module");
+    }
+  }
+  for (int i = 0; i < kDisplaySlots; ++i) {
+    if (d.display[i] >= 0) Fail("special tiles are in play without the special_tiles module");
+  }
+  for (const PlayerDescription& player : d.players) {
+    for (int k = 0; k < kNumSpecialKinds; ++k) {
+      if (player.specials[k]) Fail("special tiles are in play without the special_tiles module");
+    }
+    for (int b = 0; b < kNumBuildings; ++b) {
+      if (player.has_building[b]) Fail("a building tile without the special_tiles module");
+    }
+  }
+}
+
+}  // namespace
+
+void CheckPosition(const StateDescription& d) {
+  const int num_players = static_cast<int>(d.num_players);
+  const int buyer = static_cast<int>((d.start_player + d.purchases) % num_players);
+  for (int i = 0; i < num_players; ++i) {
+    const PlayerDescription& player = d.players[i];
+    CheckBoard(player);
+    CheckBuildings(player, d.phase == static_cast<int>(Phase::kBuildingReplace) && i == buyer);
+    if (player.fame < 0 && d.phase != static_cast<int>(Phase::kGameOver)) {
+      Fail("fame is negative before the final scoring (B5.5)");
+    }
+  }
+  CheckConservation(d);
+  CheckModuleExtras(d);
+  CheckPhase(d);
+  CheckDecisionContext(d);
+  if (d.has_auction) CheckAuction(d);
+}
+
+}  // namespace vikinger
