@@ -32,37 +32,54 @@ void PlayerBoard::PlaceStartTile(int row) {
   Row(row).Place(kLeft, /*col=*/1);
 }
 
+namespace {
+
+// B6.2 for one row: the empty cells of `r` where a tile of `kind` may go, given the occupied
+// cells of the rows above and below (0 outside rows 1..5).
+inline uint64_t LegalCellsInRow(const IslandRow& r, int kind, uint64_t above, uint64_t below) {
+  const uint64_t here = r.Occupied();
+  // B6.2(a) touches the mainland (column 1) or an island tile left, right, above or below;
+  // ship tiles (row 0) never count.
+  const uint64_t touching = (here << 1) | (here >> 1) | ColumnBit(1) | above | below;
+  // B6.2(c) shared left/right edges match; the mainland edge left of column 1 is sea (B2.3).
+  // A tile with sea on its left (a left piece) clashes with land-right neighbours at c-1 (left
+  // and middle pieces); one with land there clashes with sea (right pieces, the mainland). A
+  // tile with sea on its right (a right piece) clashes with land-left neighbours at c+1 (middle
+  // and right pieces); one with land there clashes with sea-left ones (left pieces). Selected by
+  // masks rather than branches: the kind is random in playouts.
+  const uint64_t left_pieces = r.LeftPieces();
+  const uint64_t right_pieces = r.RightPieces();
+  const uint64_t sea_left = kind == kLeft ? ~uint64_t{0} : 0;
+  const uint64_t sea_right = kind == kRight ? ~uint64_t{0} : 0;
+  const uint64_t clash_left = (sea_left & ((here & ~right_pieces) << 1)) |
+                              (~sea_left & ((right_pieces << 1) | ColumnBit(1)));
+  const uint64_t clash_right = (sea_right & ((here & ~left_pieces) >> 1)) |
+                               (~sea_right & (left_pieces >> 1));
+  const uint64_t clash = clash_left | clash_right;
+  return ~here & touching & ~clash;
+}
+
+}  // namespace
+
 uint64_t PlayerBoard::LegalIslandCells(int kind, uint64_t cells[kNumRows]) const {
   uint64_t occupied[kNumRows + 2];  // index r; rows 0 (ships) and 6 hold no island tiles
   occupied[0] = occupied[kNumRows + 1] = 0;
   for (int row = 1; row <= kNumRows; ++row) occupied[row] = Row(row).Occupied();
   uint64_t any = 0;
   for (int row = 1; row <= kNumRows; ++row) {
-    const IslandRow& r = Row(row);
-    const uint64_t here = occupied[row];
-    // B6.2(a) touches the mainland (column 1) or an island tile left, right, above or below;
-    // ship tiles (row 0) never count.
-    const uint64_t touching =
-        (here << 1) | (here >> 1) | ColumnBit(1) | occupied[row - 1] | occupied[row + 1];
-    // B6.2(c) shared left/right edges match; the mainland edge left of column 1 is sea (B2.3).
-    const uint64_t left_pieces = r.LeftPieces();
-    const uint64_t right_pieces = r.RightPieces();
-    uint64_t clash;
-    if (kind == kLeft) {
-      // Sea on the left: no land-right neighbour (left or middle piece) at c-1.
-      // Land on the right: no sea-left neighbour (left piece) at c+1.
-      clash = ((here & ~right_pieces) << 1) | (left_pieces >> 1);
-    } else if (kind == kRight) {
-      // Land on the left: no sea-right neighbour (right piece) at c-1, not column 1.
-      // Sea on the right: no land-left neighbour (middle or right piece) at c+1.
-      clash = (right_pieces << 1) | ColumnBit(1) | ((here & ~left_pieces) >> 1);
-    } else {
-      clash = (right_pieces << 1) | ColumnBit(1) | (left_pieces >> 1);
-    }
-    cells[row - 1] = ~here & touching & ~clash;
+    cells[row - 1] = LegalCellsInRow(Row(row), kind, occupied[row - 1], occupied[row + 1]);
     any |= cells[row - 1];
   }
   return any;
+}
+
+bool PlayerBoard::HasLegalIslandCell(int kind) const {
+  for (int row = 1; row <= kNumRows; ++row) {  // stops at the first row with a legal cell
+    const uint64_t above = row > 1 ? Row(row - 1).Occupied() : 0;
+    const uint64_t below = row < kNumRows ? Row(row + 1).Occupied() : 0;
+    if (LegalCellsInRow(Row(row), kind, above, below) != 0) return true;
+  }
+  return false;
 }
 
 int PlayerBoard::ShipAt(int col) const {

@@ -58,15 +58,18 @@ struct PlayerBoard {
   const IslandRow& Row(int row) const { return rows[row - 1]; }
   IslandRow& Row(int row) { return rows[row - 1]; }
 
+  // B5.5: a price is paid with gold first, then Fame.
+  void Pay(int price) {
+    const int from_gold = gold < price ? gold : price;
+    gold -= from_gold;
+    fame -= price - from_gold;
+  }
   // B6.0: the start tile is a left piece in column 1 of the chosen row.
   void PlaceStartTile(int row);
   // B6.2: cells[r - 1] = the empty cells of row r where an island tile of `kind` may go.
   // Returns the union of all rows (non-zero when the tile has a legal cell).
   uint64_t LegalIslandCells(int kind, uint64_t cells[kNumRows]) const;
-  bool HasLegalIslandCell(int kind) const {
-    uint64_t cells[kNumRows];
-    return LegalIslandCells(kind, cells) != 0;
-  }
+  bool HasLegalIslandCell(int kind) const;
 
   uint16_t ShipColumns() const { return ships[0] | ships[1] | ships[2] | ships[3]; }
   // The ship kind in column `col`, or -1.

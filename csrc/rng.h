@@ -8,6 +8,9 @@
 #define VIKINGER_RNG_H_
 
 #include <cstdint>
+#include <cstring>
+
+#include "bits.h"
 
 namespace vikinger {
 
@@ -39,6 +42,10 @@ class SplitMix64 {
     return value;
   }
   double Uniform() { return UnitDouble(Next()); }
+  // The uniform the next draw would give, without drawing it; `Advance(true)` then draws it.
+  // (Lets a caller decide whether a value was used without a branch.)
+  double PeekUniform() const { return UnitDouble(Mix(state_)); }
+  void Advance(bool draw) { state_ += draw ? kGolden : 0; }
   // A uniform integer in [0, bound), bound >= 1 (multiply-shift; tiny bias is fine for play).
   uint32_t Below(uint32_t bound) { return static_cast<uint32_t>(((Next() >> 32) * bound) >> 32); }
 
@@ -46,20 +53,39 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-// The index of the kind drawn by uniform `u` from `counts[0..n)` (docs/api.md).
+// The index of the kind drawn by uniform `u` from `counts[0..n)` whose sum is `total` >= 1
+// (docs/api.md): x = floor(u * total), then the first kind whose running count exceeds x.
+inline int SampleCountsWithTotal(const uint8_t* counts, int n, int total, double u) {
+  // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
+  const int x = static_cast<int>(u * total);
+  // The kind is the number of running counts <= x (a kind with count 0 adds nothing to the
+  // running count, so it is never the first to exceed x). Counted without a branch, byte-parallel
+  // (bits.h): multiplying a word of byte counts by 0x0101...01 leaves the running counts in its
+  // bytes; `(run | 0x80) - (x + 1)` keeps a byte's high bit exactly when run >= x + 1. Every
+  // count table (n <= 16) totals less than 128, so no byte overflows or borrows.
+  uint8_t padded[16] = {};
+  std::memcpy(padded, counts, static_cast<size_t>(n));
+  uint64_t low;
+  uint64_t high;
+  std::memcpy(&low, padded, 8);
+  std::memcpy(&high, padded + 8, 8);
+  const uint64_t run_low = low * kByteOnes;
+  const uint64_t run_high = high * kByteOnes + (run_low >> 56) * kByteOnes;
+  const uint64_t above_x = static_cast<uint64_t>(x + 1) * kByteOnes;
+  const int over = PopCount(((run_low | kByteHighs) - above_x) & kByteHighs) +
+                   PopCount(((run_high | kByteHighs) - above_x) & kByteHighs);
+  int kind = 16 - over;
+  if (kind < n) return kind;
+  while (counts[--kind] == 0) {  // u * total rounded up to total: the last kind with a count
+  }
+  return kind;
+}
+
+// The same, summing the counts first.
 inline int SampleCounts(const uint8_t* counts, int n, double u) {
   int total = 0;
   for (int i = 0; i < n; ++i) total += counts[i];
-  // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
-  int x = static_cast<int>(u * total);
-  int last = -1;
-  for (int i = 0; i < n; ++i) {
-    if (counts[i] == 0) continue;
-    last = i;
-    if (x < counts[i]) return i;
-    x -= counts[i];
-  }
-  return last;  // reached only when u * total rounds up to total
+  return SampleCountsWithTotal(counts, n, total, u);
 }
 
 }  // namespace vikinger

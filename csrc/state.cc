@@ -26,12 +26,19 @@ const char* const kOptionNames[kNumOptions] = {"auction", "draw13", "offer_by_co
 
 namespace {
 
-// (first + offset) % n for first < n <= 4 and offset <= 12, without a division.
-inline int Seat(int first, int offset, int n) {
-  int seat = first + offset;
-  while (seat >= n) seat -= n;
-  return seat;
-}
+// kSeats[n][k] = k % n for k < 16: seats in turn without a division or a loop.
+constexpr auto kSeats = [] {
+  struct Table {
+    uint8_t seat[kMaxPlayers + 1][16];
+  } table{};
+  for (int n = 1; n <= kMaxPlayers; ++n) {
+    for (int k = 0; k < 16; ++k) table.seat[n][k] = static_cast<uint8_t>(k % n);
+  }
+  return table;
+}();
+
+// (first + offset) % n for first < n <= 4 and offset <= 12.
+inline int Seat(int first, int offset, int n) { return kSeats.seat[n][first + offset]; }
 
 PlayerBoard& Buyer(Position& p) {
   return p.players[Seat(p.start_player, p.purchases, p.num_players)];  // B5.1
@@ -68,17 +75,10 @@ void NextRound(Position& p) {
   StartRound(p);
 }
 
-// B5.5 gold first, then Fame.
-void Pay(PlayerBoard& board, int price) {
-  const int from_gold = board.gold < price ? board.gold : price;
-  board.gold -= from_gold;
-  board.fame -= price - from_gold;
-}
-
 void Bid(Position& p, int action) {
   if (!ApplyBid(p.auction, action, p.num_players)) return;
   const int winner = p.auction.leader;
-  Pay(p.players[winner], p.auction.high);  // A1
+  p.players[winner].Pay(p.auction.high);  // A1
   p.start_player = static_cast<uint8_t>(winner);
   p.auction = Auction{0, 0, 0, 0, kNoBid};
   p.phase = Phase::kRevealTile;
@@ -162,7 +162,7 @@ void Buy(Position& p, int space) {
   const bool may_take_special = HasOption(p, kOptSpecialTiles) && price > 0 &&
                                 space == 31 - __builtin_clz(p.wheel.occupied) &&
                                 OccupiedSlots(p.specials) != 0;
-  Pay(board, price);
+  board.Pay(price);
   int tile;
   int viking;
   p.wheel.Take(space, &tile, &viking);
@@ -494,12 +494,12 @@ int LegalActions(const Position& p, int* out) {
 }
 
 bool IsLegal(const Position& p, int action) {
-  int legal[kMaxLegalActions];
-  const int n = LegalActions(p, legal);
-  for (int i = 0; i < n; ++i) {
-    if (legal[i] == action) return true;
-  }
-  return false;
+  if (!IsChanceNode(p)) return LegalDecisionSet(p).Contains(action);  // none once terminal
+  int num_kinds;
+  int first_id;
+  const uint8_t* counts = ChanceCounts(p, &num_kinds, &first_id);
+  const int kind = action - first_id;
+  return kind >= 0 && kind < num_kinds && counts[kind] > 0;
 }
 
 namespace {

@@ -112,12 +112,16 @@ struct Position {
 // The legal decisions of a node as bit masks: the ids are bases[i] + (index of a set bit of
 // masks[i]), ascending over i and bits, then the run range_first .. range_first + range_count - 1
 // (A1 bids), above every mask id. Counting and picking the k-th id need no list.
+// Only the first num_masks masks and bases are ever read, so a set is cheap to make: `LegalSet{}`
+// or OneMask-style filling of masks[0].
 struct LegalSet {
-  uint64_t masks[kNumRows] = {};
-  int16_t bases[kNumRows] = {};
+  uint64_t masks[kNumRows];
+  int16_t bases[kNumRows];
   int num_masks = 0;
   int16_t range_first = 0;
   int16_t range_count = 0;
+
+  LegalSet() {}  // masks and bases stay unset: nothing reads beyond num_masks
 
   int Count() const;
   // The k-th legal id in ascending order, 0 <= k < Count().

@@ -14,15 +14,23 @@ void Wheel::Clear() {
 void Wheel::Reveal(int kind) {
   constexpr uint16_t kAll = (1u << kWheelSpaces) - 1;
   const uint16_t empty = static_cast<uint16_t>(~occupied & kAll);
-  const int space = IsShip(kind) ? 31 - __builtin_clz(empty) : __builtin_ctz(empty);
+  const int highest = 31 - __builtin_clz(empty);
+  const int lowest = __builtin_ctz(empty);
+  const int space = IsShip(kind) ? highest : lowest;  // both computed: no branch on the kind
   tiles[space] = static_cast<uint8_t>(kind);
   occupied |= static_cast<uint16_t>(1u << space);
 }
 
 void Wheel::LayOutVikings(const uint8_t drawn[kNumColours]) {
-  int space = 0;
-  for (int colour = 0; colour < kNumColours; ++colour) {
-    for (int i = 0; i < drawn[colour]; ++i) vikings[space++] = static_cast<uint8_t>(colour);
+  // Space s gets the colour c with (Vikings of colours < c) <= s < (Vikings of colours <= c),
+  // which is the number of colours whose running count is <= s (no data-dependent loops).
+  int running[kNumColours];
+  int sum = 0;
+  for (int colour = 0; colour < kNumColours; ++colour) running[colour] = sum += drawn[colour];
+  for (int s = 0; s < sum && s < kWheelSpaces; ++s) {
+    int colour = 0;
+    for (int c = 0; c < kNumColours; ++c) colour += running[c] <= s;
+    vikings[s] = static_cast<uint8_t>(colour);
   }
 }
 
@@ -36,10 +44,8 @@ uint16_t Wheel::LegalBuys(int64_t gold, int64_t fame) const {
                                   : static_cast<uint16_t>((2u << limit) - 1);
   uint16_t legal = others & affordable;
   // B5.2 the 0-space rule: no other group with a Viking of the same colour.
-  bool colour_elsewhere = false;
-  for (uint16_t rest = others; rest && !colour_elsewhere; rest &= static_cast<uint16_t>(rest - 1)) {
-    colour_elsewhere = vikings[__builtin_ctz(rest)] == vikings[zero];
-  }
+  const unsigned same_colour = MatchingBytes(vikings, kWheelSpaces, vikings[zero]);
+  const bool colour_elsewhere = (same_colour & others) != 0;
   // B5.3 the poverty override, judged on gold alone: the cheapest other group is too dear.
   const bool too_poor_for_others = others == 0 || gold < __builtin_ctz(others) - zero;
   if (!colour_elsewhere || too_poor_for_others) legal |= static_cast<uint16_t>(1u << zero);
