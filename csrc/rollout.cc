@@ -4,14 +4,34 @@
 #include <thread>
 #include <vector>
 
+#include "playout.h"
 #include "rng.h"
 
 namespace vikinger {
+
+namespace {
+
+GameResult Result(const Position& p, int32_t length, Position* final_position) {
+  GameResult result{};
+  for (int i = 0; i < p.num_players; ++i) {
+    result.scores[i] = p.players[i].fame;
+    result.gold[i] = p.players[i].gold;
+  }
+  Returns(p, result.returns);
+  result.length = length;
+  if (final_position != nullptr) *final_position = p;
+  return result;
+}
+
+}  // namespace
 
 GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy policy,
                           Position* final_position) {
   Position p;
   InitPosition(p, num_players, options);
+  if (policy == Policy::kRandom && FusedPlayoutSupports(options)) {
+    return Result(p, PlayFusedRandomGame(p, seed), final_position);
+  }
   SplitMix64 rng(seed);
   LegalSet legal = LegalDecisionSet(p);  // the legal decisions of the current node, when it is one
   int num_legal = legal.Count();         // A1: a game may open with the auction
@@ -30,15 +50,7 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
                                                  : list[static_cast<int>(u * legal.Write(list))];
     num_legal = ApplyLegalAction(p, action, &legal);
   }
-  GameResult result{};
-  for (int i = 0; i < num_players; ++i) {
-    result.scores[i] = p.players[i].fame;
-    result.gold[i] = p.players[i].gold;
-  }
-  Returns(p, result.returns);
-  result.length = length;
-  if (final_position != nullptr) *final_position = p;
-  return result;
+  return Result(p, length, final_position);
 }
 
 void PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,

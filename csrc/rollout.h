@@ -22,9 +22,11 @@ struct GameResult {
   int32_t length;  // actions applied (chance included, forced decisions excluded)
 };
 
-// Two ways of playing the same uniformly random games (docs/api.md "Rollouts"): kRandom picks
-// the k-th legal id straight from the legal bit masks; kRandomGeneric writes the sorted legal
-// list at every decision and indexes it, as any list-based policy would.
+// Two ways of playing the same uniformly random games (docs/api.md "Rollouts"): kRandom plays
+// the base game by the fused playout (playout.h) and games with advanced modules by picking the
+// k-th legal id straight from the legal bit masks; kRandomGeneric goes through the state machine
+// and writes the sorted legal list at every decision and indexes it, as any list-based policy
+// would.
 enum class Policy { kRandom, kRandomGeneric };
 
 // Plays one random game from the initial position; `final_position` may be null.

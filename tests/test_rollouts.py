@@ -95,3 +95,32 @@ def test_numpy_integers_are_accepted(engines):
     assert_same(fast.rollouts(fast.Game(num_players=2), np.int64(2), np.uint64(9),
                               threads=np.int32(2)),
                 ref.rollouts(ref.Game(num_players=2), 2, 9))
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_fused_playout_ends_where_the_state_machine_ends(num_players):
+    """Policy "random" plays the base game by the fused playout (csrc/playout.cc), "random_generic"
+    through the state machine: every game must end in the same position, byte for byte, and the
+    result arrays must be equal."""
+    from vikinger_fast import _core
+    game = _core.Game(num_players=num_players)
+    for seed in range(300):
+        fused = _core._rollout_position(game, seed, "random")
+        generic = _core._rollout_position(game, seed, "random_generic")
+        assert fused == generic, f"seed {seed}"
+    assert_same(_core.rollouts(game, 5000, 10**6, policy="random"),
+                _core.rollouts(game, 5000, 10**6, policy="random_generic"))
+
+
+@pytest.mark.parametrize("seed", [0, 3, 77])
+def test_rollout_position_is_the_reference_games_final_position(seed):
+    """The hook behind the test above shows the game's real end: the reference plays rollout
+    game `seed` through its API, and its serialize() bytes (magic, version, position, history;
+    docs/state.md) carry the same position."""
+    from vikinger_ref.rollout import play_random_game
+    from vikinger_fast import _core
+    ref = load_engine("ref")
+    final = play_random_game(ref.Game(num_players=2), seed).serialize()
+    for policy in ("random", "random_generic"):
+        position = _core._rollout_position(_core.Game(num_players=2), seed, policy)
+        assert final[5:5 + len(position)] == position

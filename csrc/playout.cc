@@ -1,0 +1,165 @@
+// The fused random playout of the base game (see playout.h): B3-B8 as straight-line code on the
+// board and wheel primitives that the state machine uses too.
+#include "playout.h"
+
+#include <cstring>
+
+#include "actions.h"
+#include "bits.h"
+#include "rng.h"
+#include "scoring.h"
+#include "trips.h"
+
+namespace vikinger {
+
+namespace {
+
+// The k-th set bit (0-based, lowest first) of `mask`, k < PopCount(mask).
+inline int NthBit(uint64_t mask, int k) {
+  for (; k > 0; --k) mask &= mask - 1;
+  return LowestBit(mask);
+}
+
+class FusedPlayout {
+ public:
+  FusedPlayout(Position& p, uint64_t seed) : p_(p), rng_(seed) {}
+
+  int32_t Play() {
+    for (;;) {
+      RevealTiles();
+      DrawVikings();
+      for (int i = 0, buyer = p_.start_player; i < kGroupsPerRound; ++i) {  // B5.1 in turn
+        p_.purchases = static_cast<uint8_t>(i);
+        Purchase(p_.players[buyer]);
+        buyer = buyer + 1 == p_.num_players ? 0 : buyer + 1;
+      }
+      p_.purchases = kGroupsPerRound;
+      if (p_.round % 2 == 1) {  // B7.1 after rounds 1, 3, 5
+        for (int i = 0; i < p_.num_players; ++i) SmallScoring(p_.players[i]);
+      } else {  // B7.2 after rounds 2, 4, 6
+        for (int i = 0; i < p_.num_players; ++i) {
+          p_.scoring_index = static_cast<uint8_t>(i);
+          ScoreLarge(p_.players[Seat(i)]);
+        }
+        p_.scoring_index = 0;
+      }
+      if (p_.round == kNumRounds) break;
+      ++p_.round;  // B3.3 the next round, the next start player
+      p_.start_player = static_cast<uint8_t>(Seat(1));
+      p_.purchases = 0;
+    }
+    FinalScoring(p_.players, p_.num_players);  // B8
+    p_.phase = Phase::kGameOver;
+    return length_;
+  }
+
+ private:
+  int Seat(int offset) const {
+    int seat = p_.start_player + offset;
+    while (seat >= p_.num_players) seat -= p_.num_players;
+    return seat;
+  }
+
+  // A decision among `count` >= 1 legal actions: the index of the one taken. With one there is
+  // nothing to decide (docs/actions.md, automatic decisions): no draw, not in the history.
+  int Choose(int count) {
+    const bool choice = count > 1;  // no branch: with count 1 the index is 0 all the same
+    const int index = static_cast<int>(rng_.PeekUniform() * count);
+    rng_.Advance(choice);
+    length_ += choice;
+    return index;
+  }
+
+  // A chance node over `counts` (summing to `total`, updated): the kind drawn.
+  int Draw(const uint8_t* counts, int n, int& total) {
+    ++length_;
+    return SampleCountsWithTotal(counts, n, total--, rng_.Uniform());
+  }
+
+  void RevealTiles() {  // B4.1 twelve tiles onto the wheel
+    int total = 0;
+    for (int k = 0; k < kNumTileKinds; ++k) total += p_.stacks[k];
+    for (int i = 0; i < kGroupsPerRound; ++i) {
+      const int kind = Draw(p_.stacks, kNumTileKinds, total);
+      --p_.stacks[kind];
+      p_.wheel.Reveal(kind);
+    }
+  }
+
+  void DrawVikings() {  // B4.2 twelve Vikings from the bag, laid out by colour
+    int total = 0;
+    for (int c = 0; c < kNumColours; ++c) total += p_.bag[c];
+    for (int i = 0; i < kGroupsPerRound; ++i) {
+      const int colour = Draw(p_.bag, kNumColours, total);
+      --p_.bag[colour];
+      ++p_.drawn[colour];
+    }
+    p_.wheel.LayOutVikings(p_.drawn);
+    std::memset(p_.drawn, 0, sizeof(p_.drawn));
+  }
+
+  void Purchase(PlayerBoard& board) {
+    const uint64_t buys = p_.wheel.LegalBuys(board.gold, board.fame);  // B5
+    const int space = NthBit(buys, Choose(PopCount(buys)));
+    board.Pay(p_.wheel.Price(space));  // B5.5
+    int tile;
+    int viking;
+    p_.wheel.Take(space, &tile, &viking);  // B5.4
+    if (board.start_row == 0) board.PlaceStartTile(Choose(kNumRows) + 1);  // B6.0
+    if (IsShip(tile)) {                                                    // B6.1
+      const int col = board.num_ships < 3
+                          ? NthBit(board.FreeShipColumns(), Choose(3 - board.num_ships)) + 1
+                          : board.num_ships + 1;
+      board.PlaceShip(tile, col);
+      ++board.mainland[viking];  // B6.4
+      return;
+    }
+    uint64_t cells[kNumRows];
+    if (board.LegalIslandCells(tile, cells) == 0) {  // B6.3 unplaceable: the tile leaves
+      ++p_.discarded_tiles;
+      ++board.mainland[viking];
+      return;
+    }
+    int before[kNumRows + 1] = {0};  // legal cells in the rows above each row
+    for (int r = 0; r < kNumRows; ++r) before[r + 1] = before[r] + PopCount(cells[r]);
+    const int k = Choose(before[kNumRows]);  // B6.2, in id order: row by row, columns ascending
+    int row = 0;
+    for (int r = 1; r < kNumRows; ++r) row += before[r] <= k;
+    const int col = NthBit(cells[row], k - before[row]) + 1;
+    board.rows[row].Place(tile, col);
+    // B6.4 a Viking of the tile's row may stay on the tile (choice 0) or go to the mainland.
+    if (viking != kBoatsman && RowOfColour(viking) == row + 1 && Choose(2) == 0) {
+      board.rows[row].vikings |= ColumnBit(col);
+    } else {
+      ++board.mainland[viking];
+    }
+  }
+
+  // B7.2: the scorer's boatsman trips while one is possible, then steps 2-6.
+  void ScoreLarge(PlayerBoard& board) {
+    while (TripPossible(board)) {
+      const uint64_t trips = LegalTripMask(board, p_.round, /*weak_boatsmen=*/false);
+      const int action = kTripStop + NthBit(trips, Choose(PopCount(trips)));
+      if (action == kTripStop) break;
+      ++p_.removed[kBoatsman];
+      StartTrip(board, p_.trip, action, /*weak_boatsmen=*/false);
+      bool done;
+      do {  // each Viking of the trip onto a free tile of its row
+        const int row = RowOfColour(p_.trip.colour[0]);
+        const uint64_t targets = LegalTargetMask(board, p_.trip);
+        done = MoveTripViking(board, p_.trip, row, NthBit(targets, Choose(PopCount(targets))) + 1);
+      } while (!done);
+    }
+    LargeScoring(board);
+  }
+
+  Position& p_;
+  SplitMix64 rng_;
+  int32_t length_ = 0;
+};
+
+}  // namespace
+
+int32_t PlayFusedRandomGame(Position& p, uint64_t seed) { return FusedPlayout(p, seed).Play(); }
+
+}  // namespace vikinger

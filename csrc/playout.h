@@ -1,0 +1,29 @@
+// The fused random playout of the base game: rollouts' fast path (docs/api.md "Rollouts").
+//
+// The state machine of state.cc stops at every node, works out the legal set, and applies forced
+// decisions one by one, because Python may look at any node. A random playout looks at none, so
+// here a game is one pass over the rulebook's structure: per round, reveal 12 tiles (B4.1), draw
+// 12 Vikings (B4.2), 12 purchases (B5, B6), the scoring (B7), then the final scoring (B8). It
+// plays exactly the games of the generic loop in rollout.cc with policy "random": one uniform of
+// the game's stream per chance node and per decision with two or more legal actions, the k-th
+// legal id in ascending id order, nothing drawn for a forced decision. tests/test_rollouts.py
+// checks the final positions of both loops against each other.
+#ifndef VIKINGER_PLAYOUT_H_
+#define VIKINGER_PLAYOUT_H_
+
+#include <cstdint>
+
+#include "state.h"
+
+namespace vikinger {
+
+// True when PlayFusedRandomGame plays games of these options (the base game: options == 0).
+constexpr bool FusedPlayoutSupports(int options) { return options == 0; }
+
+// Plays game `seed` from `p`, an initial position (InitPosition) of the base game, to the end.
+// Returns the game's length: the actions a State would record (chance outcomes included).
+int32_t PlayFusedRandomGame(Position& p, uint64_t seed);
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_PLAYOUT_H_
