@@ -1,8 +1,9 @@
 // The Python module vikinger_fast._core: the OpenSpiel-style API of docs/api.md over the C++
-// engine. The only file that includes pybind11, and thin: it checks Python argument types,
-// converts between Python objects and C++ values (value.h trees for dicts, numpy arrays written
-// in place) and holds the docstrings, mirrored in src/vikinger_fast/_core.pyi. The rules and
-// formats live in the other csrc/ files; game.h holds the API semantics.
+// engine. Thin: it checks Python argument types, converts between Python objects and C++ values
+// (value.h trees for dicts, numpy arrays written in place) and holds the docstrings, mirrored in
+// src/vikinger_fast/_core.pyi. This file defines Game and State; bindings_batch.cc the batched
+// entry points, bindings_hot.cc the game-loop methods of State, bindings_args.cc the argument
+// helpers. The rules and formats live in the other csrc/ files; game.h holds the API semantics.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -13,185 +14,20 @@
 #include <vector>
 
 #include "actions.h"
+#include "bindings.h"
 #include "game.h"
 #include "observation.h"
 #include "rng.h"
-#include "rollout.h"
 #include "serialization.h"
 #include "state.h"
 #include "state_dict.h"
 #include "text.h"
 #include "value.h"
-#include "vector_game.h"
 
 namespace py = pybind11;
 
 namespace vikinger {
 namespace {
-
-// Nesting deeper than any state dict: converted no further (refused by the format checks).
-constexpr int kMaxDictDepth = 8;
-
-// numpy types, looked up once (numpy is a dependency of the package).
-struct NumpyTypes {
-  py::handle bool_type;
-  py::handle integer_type;
-  py::handle generator_type;
-};
-
-const NumpyTypes& Numpy() {
-  static const NumpyTypes types = [] {
-    py::module_ np = py::module_::import("numpy");
-    return NumpyTypes{py::object(np.attr("bool_")).release(),
-                      py::object(np.attr("integer")).release(),
-                      py::object(np.attr("random").attr("Generator")).release()};
-  }();
-  return types;
-}
-
-std::string TypeName(py::handle value) { return Py_TYPE(value.ptr())->tp_name; }
-
-bool IsBool(py::handle value) {
-  return PyBool_Check(value.ptr()) || py::isinstance(value, Numpy().bool_type);
-}
-
-// isinstance(value, (int, np.integer)) and not a bool.
-bool IsInteger(py::handle value) {
-  return !IsBool(value) &&
-         (PyLong_Check(value.ptr()) || py::isinstance(value, Numpy().integer_type));
-}
-
-// An int from anything with __index__ except bool (docs/api.md: Python and numpy integers).
-// `*huge` is set for ints beyond int64 (the result is then their sign), which callers refuse
-// naming the original number.
-int64_t IndexValue(py::handle value, const char* what, bool* huge) {
-  if (IsBool(value)) throw py::type_error(std::string(what) + " must be an int, not bool");
-  PyObject* index = PyNumber_Index(value.ptr());
-  if (index == nullptr) {
-    PyErr_Clear();
-    throw py::type_error(std::string(what) + " must be an int, not " + TypeName(value));
-  }
-  int overflow = 0;
-  const long long result = PyLong_AsLongLongAndOverflow(index, &overflow);
-  Py_DECREF(index);
-  *huge = overflow != 0;
-  return overflow ? overflow : result;
-}
-
-std::string Text(py::handle value) { return py::str(value).cast<std::string>(); }
-
-// The UTF-8 bytes of a str; false for a str that has none (lone surrogates).
-bool Utf8(py::handle text, std::string* out) {
-  Py_ssize_t length = 0;
-  const char* utf8 = PyUnicode_AsUTF8AndSize(text.ptr(), &length);
-  if (utf8 == nullptr) {
-    PyErr_Clear();
-    return false;
-  }
-  out->assign(utf8, static_cast<size_t>(length));
-  return true;
-}
-
-void ApplyAction(State& state, py::handle action) {
-  bool huge;
-  const int64_t id = IndexValue(action, "an action", &huge);
-  if (!huge) return state.ApplyAction(id);
-  const Position& p = state.position;
-  if (IsTerminal(p)) {
-    throw py::value_error("the game is over; action " + Text(action) + " cannot be applied");
-  }
-  throw py::value_error(std::string(IsChanceNode(p) ? "chance outcome " : "action ") +
-                        Text(action) + " is not legal in phase " +
-                        kPhaseNames[static_cast<int>(p.phase)]);
-}
-
-std::string ActionString(const State& state, py::handle action) {
-  bool huge;
-  const int64_t id = IndexValue(action, "an action", &huge);
-  if (!huge) return ActionToString(state, id);
-  throw py::value_error(std::string(IsChanceNode(state.position) ? "chance" : "decision") + " id " +
-                        Text(action) + " is outside the id space of the node");
-}
-
-// An int or numpy integer taken modulo 2**64 (seeds).
-uint64_t Seed(py::handle value) {
-  PyObject* index = PyNumber_Index(value.ptr());
-  if (index == nullptr) throw py::error_already_set();
-  const uint64_t seed = PyLong_AsUnsignedLongLongMask(index);
-  Py_DECREF(index);
-  return seed;
-}
-
-py::list IntList(const int* values, int n) {
-  PyObject* list = PyList_New(n);
-  if (list == nullptr) throw py::error_already_set();
-  for (int i = 0; i < n; ++i) PyList_SET_ITEM(list, i, PyLong_FromLong(values[i]));
-  return py::reinterpret_steal<py::list>(list);
-}
-
-// --- dicts <-> value trees -----------------------------------------------------------------
-
-Value ToValue(py::handle object, int depth) {
-  PyObject* o = object.ptr();
-  if (o == Py_None) return Value();
-  if (PyBool_Check(o)) return Value::Bool(o == Py_True);
-  if (PyLong_Check(o)) {
-    int overflow = 0;
-    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    return Value::Int(overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : v);
-  }
-  if (PyUnicode_Check(o)) {
-    Py_ssize_t length = 0;
-    const char* text = PyUnicode_AsUTF8AndSize(o, &length);
-    if (text == nullptr) {  // e.g. lone surrogates: no such name exists
-      PyErr_Clear();
-      return Value::Other("str");
-    }
-    return Value::Str(std::string(text, static_cast<size_t>(length)));
-  }
-  if (depth >= kMaxDictDepth) return Value::Other(TypeName(object));
-  if (PyList_Check(o)) {
-    Value list = Value::List();
-    for (py::handle item : py::reinterpret_borrow<py::list>(object)) {
-      list.Append(ToValue(item, depth + 1));
-    }
-    return list;
-  }
-  if (PyDict_Check(o)) {
-    Value dict = Value::Dict();
-    for (auto item : py::reinterpret_borrow<py::dict>(object)) {
-      // A key that is not a str matches no key of the format: "\x01" marks it unknown.
-      const std::string key =
-          PyUnicode_Check(item.first.ptr()) ? ToValue(item.first, depth).AsStr() : "\x01";
-      dict.Set(key, ToValue(item.second, depth + 1));
-    }
-    return dict;
-  }
-  return Value::Other(TypeName(object));
-}
-
-py::object ToPython(const Value& value) {
-  switch (value.kind()) {
-    case Value::Kind::kBool:
-      return py::bool_(value.AsBool());
-    case Value::Kind::kInt:
-      return py::int_(value.AsInt());
-    case Value::Kind::kStr:
-      return py::str(value.AsStr());
-    case Value::Kind::kList: {
-      py::list list(value.Items().size());
-      for (size_t i = 0; i < value.Items().size(); ++i) list[i] = ToPython(value.Items()[i]);
-      return std::move(list);
-    }
-    case Value::Kind::kDict: {
-      py::dict dict;
-      for (const auto& entry : value.Entries()) dict[py::str(entry.first)] = ToPython(entry.second);
-      return std::move(dict);
-    }
-    default:
-      return py::none();
-  }
-}
 
 // --- State methods with Python arguments ----------------------------------------------------
 
@@ -257,110 +93,22 @@ bool StatesEqual(const State& a, py::handle other) {
   return py::isinstance<State>(other) && Serialize(a) == Serialize(other.cast<const State&>());
 }
 
-// TypeError unless every argument is an int or numpy integer (bool refused).
-void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args) {
-  for (const auto& arg : args) {
-    if (!IsInteger(arg.second)) {
-      throw py::type_error(std::string(arg.first) + " must be an int, not " + TypeName(arg.second));
-    }
-  }
-}
-
-py::dict Rollouts(const Game& game, py::handle num_games, py::handle seed, py::handle threads,
-                  py::handle policy) {
-  RequireInts({{"num_games", num_games}, {"seed", seed}, {"threads", threads}});
-  bool huge_count;
-  bool huge_threads;
-  const int64_t count = IndexValue(num_games, "num_games", &huge_count);
-  const int64_t workers = IndexValue(threads, "threads", &huge_threads);
-  if (count < 0) throw py::value_error("num_games must be >= 0, not " + Text(num_games));
-  if (huge_count) throw py::value_error("num_games " + Text(num_games) + " is too large");
-  if (workers < 1) throw py::value_error("threads must be >= 1, not " + Text(threads));
-  // More threads than games or than 256 only add start-up cost.
-  const int thread_count = static_cast<int>(
-      std::min<int64_t>({huge_threads ? 256 : workers, int64_t{256}, std::max<int64_t>(count, 1)}));
-  if (!PyUnicode_Check(policy.ptr())) {
-    throw py::type_error("policy must be a str, not " + TypeName(policy));
-  }
-  std::string policy_name;
-  Utf8(policy, &policy_name);
-  if (policy_name != "random" && policy_name != "random_generic") {
-    throw py::value_error("policy must be one of random, random_generic, not " +
-                          py::repr(policy).cast<std::string>());
-  }
-  const Policy how = policy_name == "random" ? Policy::kRandom : Policy::kRandomGeneric;
-  const uint64_t first_seed = Seed(seed);  // docs/api.md: (seed + i) mod 2**64
-  const int64_t n = game.num_players;
-  py::array_t<int32_t> scores({count, n});
-  py::array_t<int32_t> gold({count, n});
-  py::array_t<double> returns({count, n});
-  py::array_t<int32_t> length(count);
-  const RolloutArrays out{scores.mutable_data(), gold.mutable_data(), returns.mutable_data(),
-                          length.mutable_data()};
-  {
-    py::gil_scoped_release release;
-    PlayRandomGames(game.num_players, game.options, first_seed, how, count, thread_count, out);
-  }
-  return py::dict(py::arg("scores") = scores, py::arg("gold") = gold, py::arg("returns") = returns,
-                  py::arg("length") = length);
-}
-
-// --- VectorGame -----------------------------------------------------------------------------
-
-VectorGame MakeVectorGame(py::handle game, py::handle batch_size, py::handle seed) {
-  if (!py::isinstance<Game>(game))
-    throw py::type_error("game must be a Game, not " + TypeName(game));
-  RequireInts({{"batch_size", batch_size}, {"seed", seed}});
-  bool huge;
-  const int64_t batch = IndexValue(batch_size, "batch_size", &huge);
-  if (huge && batch > 0) throw py::value_error("batch_size " + Text(batch_size) + " is too large");
-  return VectorGame(game.cast<const Game&>(), batch, Seed(seed));
-}
-
-// The second dimension of a VectorGame array: none, players, observation size or actions.
-enum class Columns { kNone, kPlayers, kObservation, kActions };
-
-// A numpy view of an array owned by the VectorGame `self`, which the view keeps alive.
-template <typename T>
-py::array_t<T> View(py::handle self, T* (VectorGame::*data)(), Columns columns) {
-  VectorGame& env = self.cast<VectorGame&>();
-  std::vector<py::ssize_t> shape = {env.batch_size()};
-  if (columns == Columns::kPlayers) shape.push_back(env.game().num_players);
-  if (columns == Columns::kObservation) shape.push_back(env.observation_size());
-  if (columns == Columns::kActions) shape.push_back(kNumDistinctActions);
-  return py::array_t<T>(std::move(shape), (env.*data)(), self);
-}
-
-// docs/api.md: integer dtypes only (bool refused), shape (batch,), every action legal.
-void StepVectorGame(VectorGame& env, py::handle actions) {
-  py::module_ np = py::module_::import("numpy");
-  py::array array = np.attr("asarray")(actions);
-  const char kind = array.dtype().kind();
-  if (kind != 'i' && kind != 'u') {
-    throw py::type_error("actions must be integers, not " + Text(array.dtype()));
-  }
-  if (array.ndim() != 1 || array.shape(0) != env.batch_size()) {
-    throw py::value_error("actions must have shape (" + std::to_string(env.batch_size()) +
-                          ",), not " + Text(array.attr("shape")));
-  }
-  std::vector<int64_t> ids(static_cast<size_t>(env.batch_size()));
-  py::array_t<uint64_t> as_unsigned = array.attr("astype")(np.attr("uint64"));
-  py::array_t<int64_t> as_signed = array.attr("astype")(np.attr("int64"));
-  for (int i = 0; i < env.batch_size(); ++i) {
-    // An unsigned id beyond int64 is no legal id: keep it out of range.
-    ids[i] = kind == 'u' && as_unsigned.at(i) > uint64_t{INT64_MAX} ? -1 : as_signed.at(i);
-  }
-  py::gil_scoped_release release;
-  env.Step(ids.data());
-}
-
 }  // namespace
 }  // namespace vikinger
 
 PYBIND11_MODULE(_core, m) {
+#if defined(__x86_64__) && defined(__POPCNT__)
+  // Built for x86-64-v2 (CMakeLists.txt VIKINGER_ARCH): refuse a CPU without its instructions
+  // before any of them runs.
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("popcnt") || !__builtin_cpu_supports("sse4.2")) {
+    throw py::import_error(
+        "vikinger_fast was compiled for x86-64-v2 (POPCNT, SSE4.2), which this CPU lacks; "
+        "build it for the baseline: pip install -C cmake.define.VIKINGER_ARCH=x86-64 .");
+  }
+#endif
   using vikinger::Game;
   using vikinger::State;
-  using vikinger::VectorGame;
   namespace vk = vikinger;
 
   m.doc() = R"doc(The C++ core of vikinger_fast: Wikinger (Vikings) for game-AI research.
@@ -388,8 +136,8 @@ Same API as the pure-Python reference vikinger_ref (docs/api.md).)doc";
 Game(num_players=2, *, auction=False, draw13=False, offer_by_colour=False,
      weak_boatsmen=False, special_tiles=False)
 
-The advanced modules (A1-A5) are keyword flags; none is supported yet, so True raises
-ValueError. A non-int num_players or a non-bool flag raises TypeError.)doc")
+The advanced modules (A1-A5, docs/advanced.md) are keyword flags. A non-int num_players or a
+non-bool flag raises TypeError; num_players outside 2..4 raises ValueError.)doc")
       .def(py::init([](py::handle num_players, py::handle auction, py::handle draw13,
                        py::handle offer_by_colour, py::handle weak_boatsmen,
                        py::handle special_tiles) {
@@ -463,31 +211,10 @@ Made by Game.new_initial_state(), Game.state_from_dict() or Game.deserialize_sta
       .def(
           "get_game", [](const State& s) { return vk::GameOf(s); },
           R"doc(The game this state belongs to.)doc")
-      .def(
-          "current_player", [](const State& s) { return vk::CurrentPlayer(s.position); },
-          R"doc(The player to move 0..n-1, CHANCE (-1) or TERMINAL (-4).)doc")
-      .def(
-          "is_chance_node", [](const State& s) { return vk::IsChanceNode(s.position); },
-          R"doc(True when the next action is a chance outcome.)doc")
-      .def(
-          "is_terminal", [](const State& s) { return vk::IsTerminal(s.position); },
-          R"doc(True once the game is over.)doc")
       .def("chance_outcomes", &vk::ChanceOutcomeList,
            R"doc([(chance id, count / total)] sorted by id; [] at decision and terminal nodes.)doc")
-      .def(
-          "legal_actions",
-          [](const State& s) {
-            int legal[vk::kMaxLegalActions];
-            return vk::IntList(legal, vk::LegalActions(s.position, legal));
-          },
-          R"doc(The sorted legal ids: chance ids at chance nodes, [] at the end.)doc")
       .def("legal_actions_mask", &vk::LegalMask,
            R"doc(numpy bool array of length num_distinct_actions(), True at legal ids.)doc")
-      .def("apply_action", &vk::ApplyAction, py::arg("action"),
-           R"doc(Apply a decision or chance id, then every forced decision.
-
-TypeError unless action is an int (Python or numpy; bool refused); ValueError when the game is
-over or the action is not legal now. The state is unchanged after an error.)doc")
       .def("apply_random_chance", &vk::ApplyRandomChance, py::arg("rng"),
            R"doc(Apply one chance outcome drawn with rng; returns its id.
 
@@ -546,77 +273,12 @@ scored now, without further boatsman trips; the state is not changed.)doc")
                               py::make_tuple(py::bytes(vk::Serialize(s))));
       });
 
-  using vk::Columns;
-  py::class_<VectorGame>(m, "VectorGame", R"doc(A batch of games stepped together, for RL loops.
-
-VectorGame(game, batch_size, seed): environment i samples chance from the splitmix64 stream of
-seed + i and always waits at a decision node; finished games are recorded in the final_* arrays
-and restarted at once. The arrays are allocated once and returned as views: copy what you keep.)doc")
-      .def(py::init(&vk::MakeVectorGame), py::arg("game"), py::arg("batch_size"), py::arg("seed"))
-      .def_property_readonly("batch_size", &VectorGame::batch_size)
-      .def("get_game", [](const VectorGame& env) { return env.game(); })
-      .def(
-          "legal_actions_mask",
-          [](py::object self) {
-            self.cast<VectorGame&>().WriteLegalMask();
-            return vk::View(self, &VectorGame::legal_mask, Columns::kActions);
-          },
-          R"doc((batch, num_distinct_actions) bool: the legal decisions, rewritten in place.)doc")
-      .def(
-          "observation_tensor",
-          [](py::object self) {
-            self.cast<VectorGame&>().WriteObservations();
-            return vk::View(self, &VectorGame::observations, Columns::kObservation);
-          },
-          R"doc((batch, observation size) float32: row i seen by env i's player to move.)doc")
-      .def(
-          "current_player",
-          [](py::object self) {
-            self.cast<VectorGame&>().WriteCurrentPlayers();
-            return vk::View(self, &VectorGame::players, Columns::kNone);
-          },
-          R"doc((batch,) int32: the player to move in each environment.)doc")
-      .def(
-          "step",
-          [](py::object self, py::handle actions) {
-            vk::StepVectorGame(self.cast<VectorGame&>(), actions);
-            return vk::View(self, &VectorGame::done, Columns::kNone);
-          },
-          py::arg("actions"), R"doc(Apply actions[i] in environment i (GIL released); returns done.
-
-TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an action
-not legal in its environment, and then nothing has changed.)doc")
-      .def_property_readonly(
-          "done", [](py::object s) { return vk::View(s, &VectorGame::done, Columns::kNone); })
-      .def_property_readonly(
-          "final_scores",
-          [](py::object s) { return vk::View(s, &VectorGame::final_scores, Columns::kPlayers); })
-      .def_property_readonly(
-          "final_gold",
-          [](py::object s) { return vk::View(s, &VectorGame::final_gold, Columns::kPlayers); })
-      .def_property_readonly(
-          "final_returns",
-          [](py::object s) { return vk::View(s, &VectorGame::final_returns, Columns::kPlayers); })
-      .def_property_readonly(
-          "final_length",
-          [](py::object s) { return vk::View(s, &VectorGame::final_length, Columns::kNone); })
-      .def_property_readonly("final_observation", [](py::object s) {
-        return vk::View(s, &VectorGame::final_observation, Columns::kObservation);
-      });
-
   m.def(
       "_state_from_bytes",
       [](py::handle data) { return vk::StateFromBytes(nullptr, vk::Bytes(data)); }, py::arg("data"),
       R"doc(Unpickle a State from its serialize() bytes.)doc");
 
-  m.def("rollouts", &vk::Rollouts, py::arg("game"), py::arg("num_games"), py::arg("seed"),
-        py::arg("threads") = 1, py::arg("policy") = "random",
-        R"doc(Play num_games random games in C++ (GIL released); game i uses seed seed + i.
-
-policy "random" samples straight from the legal bit masks; "random_generic" builds the legal list
-at every decision. Both play the same games, whatever the number of threads.
-
-Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games, n)
-int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions applied
-(chance included). The same games as vikinger_ref.rollouts.)doc");
+  // is_terminal, is_chance_node, current_player, legal_actions, apply_action.
+  vk::AddHotStateMethods(m.attr("State"));
+  vk::DefineBatch(m);
 }

@@ -76,7 +76,7 @@ void FailOnUnknownKey(const Value& value, const char* const* names, int n,
     bool known = false;
     for (int i = 0; i < n && !known; ++i) known = entry.first == names[i];
     if (!known) {
-      // bindings.cc gives a key that is not a str the name "\x01".
+      // bindings_args.cc gives a key that is not a str the name "\x01".
       Fail(where + " has unknown key " +
            (entry.first == "\x01" ? std::string("that is not a str") : "'" + entry.first + "'"));
     }

@@ -15,7 +15,7 @@
 
 namespace vikinger {
 
-// Raised for arguments of the wrong type; bindings.cc maps it to Python's TypeError (every
+// Raised for arguments of the wrong type; the bindings map it to Python's TypeError (every
 // std::invalid_argument becomes a ValueError).
 class TypeError : public std::runtime_error {
  public:

@@ -124,12 +124,21 @@ class State:
 def _state_from_bytes(data: bytes) -> State:
     """Unpickle a State from its serialize() bytes."""
 
+def _rollout_position(game: Game, seed: _Int, policy: str = "random") -> bytes:
+    """The position bytes (docs/state.md, no history) at the end of rollout game seed.
+
+    For tests: the fused playout of policy "random" must end every game exactly where the state
+    machine of "random_generic" does.
+    """
+
 def rollouts(game: Game, num_games: _Int, seed: _Int, threads: _Int = 1,
              policy: str = "random") -> Dict[str, np.ndarray]:
     """Play num_games random games in C++ (GIL released); game i uses seed seed + i.
 
-    policy "random" samples straight from the legal bit masks; "random_generic" builds the legal
-    list at every decision. Both play the same games, whatever the number of threads.
+    policy "random" plays the base game by a fused playout and games with advanced modules by
+    sampling straight from the legal bit masks; "random_generic" goes through the state machine
+    and builds the legal list at every decision. Both play the same games, whatever the number of
+    threads.
 
     Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games, n)
     int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions applied

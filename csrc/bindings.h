@@ -1,0 +1,61 @@
+// Helpers shared by the files of the Python module vikinger_fast._core (bindings*.cc): argument
+// checks and conversions of docs/api.md (which Python values count as ints, seeds, ...), dicts to
+// and from value.h trees, and the parts of the module defined outside bindings.cc.
+#ifndef VIKINGER_BINDINGS_H_
+#define VIKINGER_BINDINGS_H_
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <utility>
+
+#include "state.h"
+#include "value.h"
+
+namespace vikinger {
+
+namespace py = pybind11;
+
+// numpy types, looked up once (numpy is a dependency of the package).
+struct NumpyTypes {
+  py::handle bool_type;
+  py::handle integer_type;
+  py::handle generator_type;
+};
+
+const NumpyTypes& Numpy();
+
+std::string TypeName(py::handle value);
+// bool or numpy.bool_.
+bool IsBool(py::handle value);
+// isinstance(value, (int, np.integer)) and not a bool.
+bool IsInteger(py::handle value);
+// An int from anything with __index__ except bool; `*huge` is set for ints beyond int64.
+int64_t IndexValue(py::handle value, const char* what, bool* huge);
+std::string Text(py::handle value);
+// The UTF-8 bytes of a str; false for a str that has none (lone surrogates).
+bool Utf8(py::handle text, std::string* out);
+// An int or numpy integer taken modulo 2**64 (seeds).
+uint64_t Seed(py::handle value);
+// TypeError unless every argument is an int or numpy integer (bool refused).
+void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args);
+py::list IntList(const int* values, int n);
+
+// State.apply_action / action_to_string with any Python argument (docs/api.md "Errors").
+void ApplyAction(State& state, py::handle action);
+std::string ActionString(const State& state, py::handle action);
+
+// dicts <-> value trees (state_from_dict, to_dict).
+Value ToValue(py::handle object, int depth);
+py::object ToPython(const Value& value);
+
+// bindings_hot.cc: the State methods of a game loop without pybind11's dispatcher.
+void AddHotStateMethods(py::handle state_type);
+// bindings_batch.cc: rollouts, _rollout_position and VectorGame.
+void DefineBatch(py::module_& m);
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_BINDINGS_H_

@@ -1,0 +1,177 @@
+// Argument checks and conversions of the Python module (see bindings.h).
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "bindings.h"
+#include "game.h"
+
+namespace vikinger {
+
+// Nesting deeper than any state dict: converted no further (refused by the format checks).
+constexpr int kMaxDictDepth = 8;
+
+const NumpyTypes& Numpy() {
+  static const NumpyTypes types = [] {
+    py::module_ np = py::module_::import("numpy");
+    return NumpyTypes{py::object(np.attr("bool_")).release(),
+                      py::object(np.attr("integer")).release(),
+                      py::object(np.attr("random").attr("Generator")).release()};
+  }();
+  return types;
+}
+
+std::string TypeName(py::handle value) { return Py_TYPE(value.ptr())->tp_name; }
+
+bool IsBool(py::handle value) {
+  return PyBool_Check(value.ptr()) || py::isinstance(value, Numpy().bool_type);
+}
+
+// isinstance(value, (int, np.integer)) and not a bool.
+bool IsInteger(py::handle value) {
+  return !IsBool(value) &&
+         (PyLong_Check(value.ptr()) || py::isinstance(value, Numpy().integer_type));
+}
+
+// An int from anything with __index__ except bool (docs/api.md: Python and numpy integers).
+// `*huge` is set for ints beyond int64 (the result is then their sign), which callers refuse
+// naming the original number.
+int64_t IndexValue(py::handle value, const char* what, bool* huge) {
+  if (IsBool(value)) throw py::type_error(std::string(what) + " must be an int, not bool");
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    throw py::type_error(std::string(what) + " must be an int, not " + TypeName(value));
+  }
+  int overflow = 0;
+  const long long result = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  *huge = overflow != 0;
+  return overflow ? overflow : result;
+}
+
+std::string Text(py::handle value) { return py::str(value).cast<std::string>(); }
+
+// The UTF-8 bytes of a str; false for a str that has none (lone surrogates).
+bool Utf8(py::handle text, std::string* out) {
+  Py_ssize_t length = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(text.ptr(), &length);
+  if (utf8 == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  out->assign(utf8, static_cast<size_t>(length));
+  return true;
+}
+
+void ApplyAction(State& state, py::handle action) {
+  bool huge;
+  const int64_t id = IndexValue(action, "an action", &huge);
+  if (!huge) return state.ApplyAction(id);
+  const Position& p = state.position;
+  if (IsTerminal(p)) {
+    throw py::value_error("the game is over; action " + Text(action) + " cannot be applied");
+  }
+  throw py::value_error(std::string(IsChanceNode(p) ? "chance outcome " : "action ") +
+                        Text(action) + " is not legal in phase " +
+                        kPhaseNames[static_cast<int>(p.phase)]);
+}
+
+std::string ActionString(const State& state, py::handle action) {
+  bool huge;
+  const int64_t id = IndexValue(action, "an action", &huge);
+  if (!huge) return ActionToString(state, id);
+  throw py::value_error(std::string(IsChanceNode(state.position) ? "chance" : "decision") + " id " +
+                        Text(action) + " is outside the id space of the node");
+}
+
+// An int or numpy integer taken modulo 2**64 (seeds).
+uint64_t Seed(py::handle value) {
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index == nullptr) throw py::error_already_set();
+  const uint64_t seed = PyLong_AsUnsignedLongLongMask(index);
+  Py_DECREF(index);
+  return seed;
+}
+
+py::list IntList(const int* values, int n) {
+  PyObject* list = PyList_New(n);
+  if (list == nullptr) throw py::error_already_set();
+  for (int i = 0; i < n; ++i) PyList_SET_ITEM(list, i, PyLong_FromLong(values[i]));
+  return py::reinterpret_steal<py::list>(list);
+}
+
+// --- dicts <-> value trees -----------------------------------------------------------------
+
+Value ToValue(py::handle object, int depth) {
+  PyObject* o = object.ptr();
+  if (o == Py_None) return Value();
+  if (PyBool_Check(o)) return Value::Bool(o == Py_True);
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    return Value::Int(overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : v);
+  }
+  if (PyUnicode_Check(o)) {
+    Py_ssize_t length = 0;
+    const char* text = PyUnicode_AsUTF8AndSize(o, &length);
+    if (text == nullptr) {  // e.g. lone surrogates: no such name exists
+      PyErr_Clear();
+      return Value::Other("str");
+    }
+    return Value::Str(std::string(text, static_cast<size_t>(length)));
+  }
+  if (depth >= kMaxDictDepth) return Value::Other(TypeName(object));
+  if (PyList_Check(o)) {
+    Value list = Value::List();
+    for (py::handle item : py::reinterpret_borrow<py::list>(object)) {
+      list.Append(ToValue(item, depth + 1));
+    }
+    return list;
+  }
+  if (PyDict_Check(o)) {
+    Value dict = Value::Dict();
+    for (auto item : py::reinterpret_borrow<py::dict>(object)) {
+      // A key that is not a str matches no key of the format: "\x01" marks it unknown.
+      const std::string key =
+          PyUnicode_Check(item.first.ptr()) ? ToValue(item.first, depth).AsStr() : "\x01";
+      dict.Set(key, ToValue(item.second, depth + 1));
+    }
+    return dict;
+  }
+  return Value::Other(TypeName(object));
+}
+
+py::object ToPython(const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::kBool:
+      return py::bool_(value.AsBool());
+    case Value::Kind::kInt:
+      return py::int_(value.AsInt());
+    case Value::Kind::kStr:
+      return py::str(value.AsStr());
+    case Value::Kind::kList: {
+      py::list list(value.Items().size());
+      for (size_t i = 0; i < value.Items().size(); ++i) list[i] = ToPython(value.Items()[i]);
+      return std::move(list);
+    }
+    case Value::Kind::kDict: {
+      py::dict dict;
+      for (const auto& entry : value.Entries()) dict[py::str(entry.first)] = ToPython(entry.second);
+      return std::move(dict);
+    }
+    default:
+      return py::none();
+  }
+}
+
+// TypeError unless every argument is an int or numpy integer (bool refused).
+void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args) {
+  for (const auto& arg : args) {
+    if (!IsInteger(arg.second)) {
+      throw py::type_error(std::string(arg.first) + " must be an int, not " + TypeName(arg.second));
+    }
+  }
+}
+
+}  // namespace vikinger

@@ -1,0 +1,206 @@
+// rollouts, _rollout_position and VectorGame of the Python module (docs/api.md "Rollouts",
+// "VectorGame"): the batched entry points, which release the GIL while C++ plays.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "actions.h"
+#include "bindings.h"
+#include "game.h"
+#include "rollout.h"
+#include "serialization.h"
+#include "vector_game.h"
+
+namespace vikinger {
+namespace {
+
+Policy PolicyOf(py::handle policy) {
+  if (!PyUnicode_Check(policy.ptr())) {
+    throw py::type_error("policy must be a str, not " + TypeName(policy));
+  }
+  std::string policy_name;
+  Utf8(policy, &policy_name);
+  if (policy_name != "random" && policy_name != "random_generic") {
+    throw py::value_error("policy must be one of random, random_generic, not " +
+                          py::repr(policy).cast<std::string>());
+  }
+  return policy_name == "random" ? Policy::kRandom : Policy::kRandomGeneric;
+}
+
+// The position bytes (docs/state.md, without the history) at the end of rollout game `seed`.
+py::bytes RolloutPosition(const Game& game, py::handle seed, py::handle policy) {
+  RequireInts({{"seed", seed}});
+  const Policy how = PolicyOf(policy);
+  Position final_position;
+  PlayRandomGame(game.num_players, game.options, Seed(seed), how, &final_position);
+  uint8_t bytes[kMaxPositionBytes];
+  const int size = PositionBytes(final_position, bytes);
+  return py::bytes(reinterpret_cast<const char*>(bytes), size);
+}
+
+py::dict Rollouts(const Game& game, py::handle num_games, py::handle seed, py::handle threads,
+                  py::handle policy) {
+  RequireInts({{"num_games", num_games}, {"seed", seed}, {"threads", threads}});
+  bool huge_count;
+  bool huge_threads;
+  const int64_t count = IndexValue(num_games, "num_games", &huge_count);
+  const int64_t workers = IndexValue(threads, "threads", &huge_threads);
+  if (count < 0) throw py::value_error("num_games must be >= 0, not " + Text(num_games));
+  if (huge_count) throw py::value_error("num_games " + Text(num_games) + " is too large");
+  if (workers < 1) throw py::value_error("threads must be >= 1, not " + Text(threads));
+  // More threads than games or than 256 only add start-up cost.
+  const int thread_count = static_cast<int>(
+      std::min<int64_t>({huge_threads ? 256 : workers, int64_t{256}, std::max<int64_t>(count, 1)}));
+  const Policy how = PolicyOf(policy);
+  const uint64_t first_seed = Seed(seed);  // docs/api.md: (seed + i) mod 2**64
+  const int64_t n = game.num_players;
+  py::array_t<int32_t> scores({count, n});
+  py::array_t<int32_t> gold({count, n});
+  py::array_t<double> returns({count, n});
+  py::array_t<int32_t> length(count);
+  const RolloutArrays out{scores.mutable_data(), gold.mutable_data(), returns.mutable_data(),
+                          length.mutable_data()};
+  {
+    py::gil_scoped_release release;
+    PlayRandomGames(game.num_players, game.options, first_seed, how, count, thread_count, out);
+  }
+  return py::dict(py::arg("scores") = scores, py::arg("gold") = gold, py::arg("returns") = returns,
+                  py::arg("length") = length);
+}
+
+// --- VectorGame -----------------------------------------------------------------------------
+
+VectorGame MakeVectorGame(py::handle game, py::handle batch_size, py::handle seed) {
+  if (!py::isinstance<Game>(game))
+    throw py::type_error("game must be a Game, not " + TypeName(game));
+  RequireInts({{"batch_size", batch_size}, {"seed", seed}});
+  bool huge;
+  const int64_t batch = IndexValue(batch_size, "batch_size", &huge);
+  if (huge && batch > 0) throw py::value_error("batch_size " + Text(batch_size) + " is too large");
+  return VectorGame(game.cast<const Game&>(), batch, Seed(seed));
+}
+
+// The second dimension of a VectorGame array: none, players, observation size or actions.
+enum class Columns { kNone, kPlayers, kObservation, kActions };
+
+// A numpy view of an array owned by the VectorGame `self`, which the view keeps alive.
+template <typename T>
+py::array_t<T> View(py::handle self, T* (VectorGame::*data)(), Columns columns) {
+  VectorGame& env = self.cast<VectorGame&>();
+  std::vector<py::ssize_t> shape = {env.batch_size()};
+  if (columns == Columns::kPlayers) shape.push_back(env.game().num_players);
+  if (columns == Columns::kObservation) shape.push_back(env.observation_size());
+  if (columns == Columns::kActions) shape.push_back(kNumDistinctActions);
+  return py::array_t<T>(std::move(shape), (env.*data)(), self);
+}
+
+// docs/api.md: integer dtypes only (bool refused), shape (batch,), every action legal.
+void StepVectorGame(VectorGame& env, py::handle actions) {
+  py::module_ np = py::module_::import("numpy");
+  py::array array = np.attr("asarray")(actions);
+  const char kind = array.dtype().kind();
+  if (kind != 'i' && kind != 'u') {
+    throw py::type_error("actions must be integers, not " + Text(array.dtype()));
+  }
+  if (array.ndim() != 1 || array.shape(0) != env.batch_size()) {
+    throw py::value_error("actions must have shape (" + std::to_string(env.batch_size()) +
+                          ",), not " + Text(array.attr("shape")));
+  }
+  std::vector<int64_t> ids(static_cast<size_t>(env.batch_size()));
+  py::array_t<uint64_t> as_unsigned = array.attr("astype")(np.attr("uint64"));
+  py::array_t<int64_t> as_signed = array.attr("astype")(np.attr("int64"));
+  for (int i = 0; i < env.batch_size(); ++i) {
+    // An unsigned id beyond int64 is no legal id: keep it out of range.
+    ids[i] = kind == 'u' && as_unsigned.at(i) > uint64_t{INT64_MAX} ? -1 : as_signed.at(i);
+  }
+  py::gil_scoped_release release;
+  env.Step(ids.data());
+}
+
+}  // namespace
+
+void DefineBatch(py::module_& m) {
+  namespace vk = vikinger;
+  using vk::Columns;
+  py::class_<VectorGame>(m, "VectorGame", R"doc(A batch of games stepped together, for RL loops.
+
+VectorGame(game, batch_size, seed): environment i samples chance from the splitmix64 stream of
+seed + i and always waits at a decision node; finished games are recorded in the final_* arrays
+and restarted at once. The arrays are allocated once and returned as views: copy what you keep.)doc")
+      .def(py::init(&vk::MakeVectorGame), py::arg("game"), py::arg("batch_size"), py::arg("seed"))
+      .def_property_readonly("batch_size", &VectorGame::batch_size)
+      .def("get_game", [](const VectorGame& env) { return env.game(); })
+      .def(
+          "legal_actions_mask",
+          [](py::object self) {
+            self.cast<VectorGame&>().WriteLegalMask();
+            return vk::View(self, &VectorGame::legal_mask, Columns::kActions);
+          },
+          R"doc((batch, num_distinct_actions) bool: the legal decisions, rewritten in place.)doc")
+      .def(
+          "observation_tensor",
+          [](py::object self) {
+            self.cast<VectorGame&>().WriteObservations();
+            return vk::View(self, &VectorGame::observations, Columns::kObservation);
+          },
+          R"doc((batch, observation size) float32: row i seen by env i's player to move.)doc")
+      .def(
+          "current_player",
+          [](py::object self) {
+            self.cast<VectorGame&>().WriteCurrentPlayers();
+            return vk::View(self, &VectorGame::players, Columns::kNone);
+          },
+          R"doc((batch,) int32: the player to move in each environment.)doc")
+      .def(
+          "step",
+          [](py::object self, py::handle actions) {
+            vk::StepVectorGame(self.cast<VectorGame&>(), actions);
+            return vk::View(self, &VectorGame::done, Columns::kNone);
+          },
+          py::arg("actions"), R"doc(Apply actions[i] in environment i (GIL released); returns done.
+
+TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an action
+not legal in its environment, and then nothing has changed.)doc")
+      .def_property_readonly(
+          "done", [](py::object s) { return vk::View(s, &VectorGame::done, Columns::kNone); })
+      .def_property_readonly(
+          "final_scores",
+          [](py::object s) { return vk::View(s, &VectorGame::final_scores, Columns::kPlayers); })
+      .def_property_readonly(
+          "final_gold",
+          [](py::object s) { return vk::View(s, &VectorGame::final_gold, Columns::kPlayers); })
+      .def_property_readonly(
+          "final_returns",
+          [](py::object s) { return vk::View(s, &VectorGame::final_returns, Columns::kPlayers); })
+      .def_property_readonly(
+          "final_length",
+          [](py::object s) { return vk::View(s, &VectorGame::final_length, Columns::kNone); })
+      .def_property_readonly("final_observation", [](py::object s) {
+        return vk::View(s, &VectorGame::final_observation, Columns::kObservation);
+      });
+
+
+  m.def("_rollout_position", &vk::RolloutPosition, py::arg("game"), py::arg("seed"),
+        py::arg("policy") = "random",
+        R"doc(The position bytes (docs/state.md, no history) at the end of rollout game seed.
+
+For tests: the fused playout of policy "random" must end every game exactly where the state
+machine of "random_generic" does.)doc");
+
+  m.def("rollouts", &vk::Rollouts, py::arg("game"), py::arg("num_games"), py::arg("seed"),
+        py::arg("threads") = 1, py::arg("policy") = "random",
+        R"doc(Play num_games random games in C++ (GIL released); game i uses seed seed + i.
+
+policy "random" plays the base game by a fused playout and games with advanced modules by sampling
+straight from the legal bit masks; "random_generic" goes through the state machine and builds the
+legal list at every decision. Both play the same games, whatever the number of threads.
+
+Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games, n)
+int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions applied
+(chance included). The same games as vikinger_ref.rollouts.)doc");
+}
+
+}  // namespace vikinger
