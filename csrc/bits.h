@@ -40,14 +40,19 @@ inline unsigned ZeroBytes(uint64_t x) {
   return static_cast<unsigned>(((zero_high >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
-// Bit i set when bytes[i] == value, for i < n <= 16: the bytes compared in two words at once.
-inline unsigned MatchingBytes(const uint8_t* bytes, int n, uint8_t value) {
+// The first n <= 16 bytes as two words (bytes 0-7 and 8-15, in memory order), zero-padded.
+inline void LoadBytes16(const uint8_t* bytes, int n, uint64_t* low, uint64_t* high) {
   uint8_t padded[16] = {};
   std::memcpy(padded, bytes, static_cast<size_t>(n));
+  std::memcpy(low, padded, 8);
+  std::memcpy(high, padded + 8, 8);
+}
+
+// Bit i set when bytes[i] == value, for i < n <= 16: the bytes compared in two words at once.
+inline unsigned MatchingBytes(const uint8_t* bytes, int n, uint8_t value) {
   uint64_t low;
   uint64_t high;
-  std::memcpy(&low, padded, 8);
-  std::memcpy(&high, padded + 8, 8);
+  LoadBytes16(bytes, n, &low, &high);
   const uint64_t pattern = value * kByteOnes;
   const unsigned all = ZeroBytes(low ^ pattern) | ZeroBytes(high ^ pattern) << 8;
   return all & ((1u << n) - 1);

@@ -63,11 +63,9 @@ class FusedPlayout {
   // A decision among `count` >= 1 legal actions: the index of the one taken. With one there is
   // nothing to decide (docs/actions.md, automatic decisions): no draw, not in the history.
   int Choose(int count) {
-    const bool choice = count > 1;  // no branch: with count 1 the index is 0 all the same
-    const int index = static_cast<int>(rng_.PeekUniform() * count);
-    rng_.Advance(choice);
-    length_ += choice;
-    return index;
+    if (count == 1) return 0;
+    ++length_;
+    return static_cast<int>(rng_.Uniform() * count);
   }
 
   // A chance node over `counts` (summing to `total`, updated): the kind drawn.

@@ -8,7 +8,6 @@
 #define VIKINGER_RNG_H_
 
 #include <cstdint>
-#include <cstring>
 
 #include "bits.h"
 
@@ -42,10 +41,6 @@ class SplitMix64 {
     return value;
   }
   double Uniform() { return UnitDouble(Next()); }
-  // The uniform the next draw would give, without drawing it; `Advance(true)` then draws it.
-  // (Lets a caller decide whether a value was used without a branch.)
-  double PeekUniform() const { return UnitDouble(Mix(state_)); }
-  void Advance(bool draw) { state_ += draw ? kGolden : 0; }
   // A uniform integer in [0, bound), bound >= 1 (multiply-shift; tiny bias is fine for play).
   uint32_t Below(uint32_t bound) { return static_cast<uint32_t>(((Next() >> 32) * bound) >> 32); }
 
@@ -63,12 +58,9 @@ inline int SampleCountsWithTotal(const uint8_t* counts, int n, int total, double
   // (bits.h): multiplying a word of byte counts by 0x0101...01 leaves the running counts in its
   // bytes; `(run | 0x80) - (x + 1)` keeps a byte's high bit exactly when run >= x + 1. Every
   // count table (n <= 16) totals less than 128, so no byte overflows or borrows.
-  uint8_t padded[16] = {};
-  std::memcpy(padded, counts, static_cast<size_t>(n));
   uint64_t low;
   uint64_t high;
-  std::memcpy(&low, padded, 8);
-  std::memcpy(&high, padded + 8, 8);
+  LoadBytes16(counts, n, &low, &high);
   const uint64_t run_low = low * kByteOnes;
   const uint64_t run_high = high * kByteOnes + (run_low >> 56) * kByteOnes;
   const uint64_t above_x = static_cast<uint64_t>(x + 1) * kByteOnes;
