@@ -1,6 +1,6 @@
 """`rollouts` (docs/api.md): whole random games in one call. Game i uses the splitmix64 stream
 seeded with seed + i (rollout.py), so the C++ engine must return exactly the reference's arrays,
-for every thread count and both policies (the bitmask fast path and the generic list path)."""
+for every thread count and both policies (the fused fast path and the generic list path)."""
 
 import numpy as np
 import pytest

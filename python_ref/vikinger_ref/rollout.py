@@ -39,8 +39,9 @@ def play_random_game(game, seed):
     return state
 
 
-# "random" and "random_generic" play the same games; the C++ engine plays the first by sampling
-# straight from legal-action bitmasks and the second through legal-action lists (docs/api.md).
+# "random" and "random_generic" play the same games; the C++ engine plays the first by a fused
+# playout that samples straight from legal-action bitmasks, the second through its state machine
+# and legal-action lists (docs/api.md).
 POLICIES = ("random", "random_generic")
 
 

@@ -1,7 +1,7 @@
 """`vikinger bench`: one fixed workload, measured in one run, printed as a table
 (docs/benchmarks.md).
 
-Rows: C++ `rollouts` (bitmask fast path and generic list path, 1 and 2 threads, 2 and 4 players)
+Rows: C++ `rollouts` (fused fast path and generic list path, 1 and 2 threads, 2 and 4 players)
 against the pure-Python reference and the same reference compiled with Cython (cython_ref.py);
 the Python-driven step loop (legal_actions, a uniform choice, apply_action) on both engines and,
 when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `VectorGame`; the cost
@@ -254,7 +254,7 @@ def table(results):
     cpu = "_per_cpu_second"
     speedup = r["rollouts_2p_1thread" + cpu] / r["reference_rollouts_2p"]
     lines = [
-        ("C++ rollouts, 2 players, 1 thread (bitmask path)",
+        ("C++ rollouts, 2 players, 1 thread (fused playout)",
          f"{r['rollouts_2p_1thread']:,.0f} games/s",
          f"target >= 200,000; {r['rollouts_2p_1thread' + cpu]:,.0f} per CPU second"),
         ("C++ rollouts, 2 players, 1 thread (generic list path)",
