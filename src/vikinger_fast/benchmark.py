@@ -29,9 +29,9 @@ from . import cython_ref
 SIZES = {
     "rollout_games": (100_000, 10_000),
     "rollout_games_4p": (20_000, 2_000),
-    "reference_games": (16, 2),
+    "reference_games": (64, 2),
     "loop_steps_fast": (400_000, 20_000),
-    "loop_steps_ref": (3_000, 300),
+    "loop_steps_ref": (12_000, 300),
     "vector_steps": (300, 20),
     "clone_calls": (300_000, 20_000),
     "replays": (300, 20),
