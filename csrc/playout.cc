@@ -54,11 +54,7 @@ class FusedPlayout {
   }
 
  private:
-  int Seat(int offset) const {
-    int seat = p_.start_player + offset;
-    while (seat >= p_.num_players) seat -= p_.num_players;
-    return seat;
-  }
+  int Seat(int offset) const { return vikinger::Seat(p_.start_player, offset, p_.num_players); }
 
   // A decision among `count` >= 1 legal actions: the index of the one taken. With one there is
   // nothing to decide (docs/actions.md, automatic decisions): no draw, not in the history.

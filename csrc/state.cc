@@ -26,20 +26,6 @@ const char* const kOptionNames[kNumOptions] = {"auction", "draw13", "offer_by_co
 
 namespace {
 
-// kSeats[n][k] = k % n for k < 16: seats in turn without a division or a loop.
-constexpr auto kSeats = [] {
-  struct Table {
-    uint8_t seat[kMaxPlayers + 1][16];
-  } table{};
-  for (int n = 1; n <= kMaxPlayers; ++n) {
-    for (int k = 0; k < 16; ++k) table.seat[n][k] = static_cast<uint8_t>(k % n);
-  }
-  return table;
-}();
-
-// (first + offset) % n for first < n <= 4 and offset <= 12.
-inline int Seat(int first, int offset, int n) { return kSeats.seat[n][first + offset]; }
-
 PlayerBoard& Buyer(Position& p) {
   return p.players[Seat(p.start_player, p.purchases, p.num_players)];  // B5.1
 }

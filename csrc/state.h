@@ -131,6 +131,22 @@ struct LegalSet {
   bool Contains(int action) const;
 };
 
+// kSeats.seat[n][k] = k % n for k < 16: seats in turn without a division or a loop.
+struct SeatTable {
+  uint8_t seat[kMaxPlayers + 1][16];
+};
+inline constexpr SeatTable kSeats = [] {
+  SeatTable table{};
+  for (int n = 1; n <= kMaxPlayers; ++n) {
+    for (int k = 0; k < 16; ++k) table.seat[n][k] = static_cast<uint8_t>(k % n);
+  }
+  return table;
+}();
+
+// The seat `offset` places after `first` among n players: (first + offset) % n, for first < n
+// and offset <= 12 (B5.1, B7.2: in turn from the start player).
+inline int Seat(int first, int offset, int n) { return kSeats.seat[n][first + offset]; }
+
 // B3.1 the position before the first tile is revealed.
 void InitPosition(Position& position, int num_players, int options);
 
