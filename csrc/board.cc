@@ -14,17 +14,15 @@ int IslandRow::KindAt(int col) const {
 }
 
 void IslandRow::Place(int kind, int col) {
+  // The planes each island kind sets (board.h): bit 0 mid, bit 1 lo, bit 2 hi. Set through masks
+  // rather than branches: the kind is random in playouts.
+  static constexpr uint8_t kPlanes[kRight + 1] = {/*left*/ 2, /*middle 1-4*/ 1, 3, 5, 7,
+                                                  /*right*/ 4};
   const uint64_t bit = ColumnBit(col);
-  if (kind == kLeft) {
-    lo |= bit;
-  } else if (kind == kRight) {
-    hi |= bit;
-  } else {
-    const int building = kind - kMiddle1;
-    mid |= bit;
-    if (building & 1) lo |= bit;
-    if (building & 2) hi |= bit;
-  }
+  const unsigned planes = kPlanes[kind];
+  mid |= bit & (uint64_t{0} - (planes & 1));
+  lo |= bit & (uint64_t{0} - ((planes >> 1) & 1));
+  hi |= bit & (uint64_t{0} - (planes >> 2));
 }
 
 void PlayerBoard::PlaceStartTile(int row) {
@@ -34,52 +32,75 @@ void PlayerBoard::PlaceStartTile(int row) {
 
 namespace {
 
-// B6.2 for one row: the empty cells of `r` where a tile of `kind` may go, given the occupied
-// cells of the rows above and below (0 outside rows 1..5).
-inline uint64_t LegalCellsInRow(const IslandRow& r, int kind, uint64_t above, uint64_t below) {
-  const uint64_t here = r.Occupied();
-  // B6.2(a) touches the mainland (column 1) or an island tile left, right, above or below;
-  // ship tiles (row 0) never count.
-  const uint64_t touching = (here << 1) | (here >> 1) | ColumnBit(1) | above | below;
-  // B6.2(c) shared left/right edges match; the mainland edge left of column 1 is sea (B2.3).
-  // A tile with sea on its left (a left piece) clashes with land-right neighbours at c-1 (left
-  // and middle pieces); one with land there clashes with sea (right pieces, the mainland). A
-  // tile with sea on its right (a right piece) clashes with land-left neighbours at c+1 (middle
-  // and right pieces); one with land there clashes with sea-left ones (left pieces). Selected by
-  // masks rather than branches: the kind is random in playouts.
-  const uint64_t left_pieces = r.LeftPieces();
-  const uint64_t right_pieces = r.RightPieces();
-  const uint64_t sea_left = kind == kLeft ? ~uint64_t{0} : 0;
-  const uint64_t sea_right = kind == kRight ? ~uint64_t{0} : 0;
-  const uint64_t clash_left = (sea_left & ((here & ~right_pieces) << 1)) |
-                              (~sea_left & ((right_pieces << 1) | ColumnBit(1)));
-  const uint64_t clash_right = (sea_right & ((here & ~left_pieces) >> 1)) |
-                               (~sea_right & (left_pieces >> 1));
-  const uint64_t clash = clash_left | clash_right;
-  return ~here & touching & ~clash;
+// B6.2 for one row: the empty cells of `r` (occupied: `here`) where a tile may go, given the
+// cells `touching` an island tile or the mainland (B6.2(a)). The tile's edges decide which
+// neighbours clash (B6.2(c)): `kSeaLeft` for a left piece, `kSeaRight` for a right piece, neither
+// for a middle piece. A cell's code (board.h) gives: left piece lo&~mid, right piece hi&~mid,
+// land on the right side mid|lo, land on the left side mid|hi.
+//   sea on our left clashes with land-right neighbours at c-1 (left and middle pieces);
+//   land on our left clashes with sea-right ones at c-1 (right pieces, and the mainland's sea
+//   edge left of column 1, B2.3); symmetrically on the right at c+1.
+template <bool kSeaLeft, bool kSeaRight>
+inline uint64_t LegalCellsInRow(const IslandRow& r, uint64_t here, uint64_t touching) {
+  const uint64_t clash_left =
+      kSeaLeft ? (r.mid | r.lo) << 1 : ((r.hi & ~r.mid) << 1) | ColumnBit(1);
+  const uint64_t clash_right = kSeaRight ? (r.mid | r.hi) >> 1 : (r.lo & ~r.mid) >> 1;
+  return touching & ~(here | clash_left | clash_right);
+}
+
+// B6.2(a) a cell touches the mainland (column 1) or an island tile left, right, above or below
+// it; ship tiles (row 0) never count. `above`/`below` are 0 outside rows 1..5.
+inline uint64_t Touching(uint64_t here, uint64_t above, uint64_t below) {
+  return (here << 1) | (here >> 1) | ColumnBit(1) | above | below;
+}
+
+// Row by row, holding the occupied cells of the rows above, here and below in three variables:
+// with an array of all rows the compiler paired rows into vector stores and loads that straddled
+// each other, and the loads waited for the stores to retire.
+template <bool kSeaLeft, bool kSeaRight>
+uint64_t LegalCells(const PlayerBoard& board, uint64_t cells[kNumRows]) {
+  uint64_t above = 0;
+  uint64_t here = board.rows[0].Occupied();
+  uint64_t any = 0;
+  for (int r = 0; r < kNumRows; ++r) {
+    const uint64_t below = r + 1 < kNumRows ? board.rows[r + 1].Occupied() : 0;
+    const uint64_t legal =
+        LegalCellsInRow<kSeaLeft, kSeaRight>(board.rows[r], here, Touching(here, above, below));
+    cells[r] = legal;
+    any |= legal;
+    above = here;
+    here = below;
+  }
+  return any;
+}
+
+template <bool kSeaLeft, bool kSeaRight>
+bool HasLegalCell(const PlayerBoard& board) {
+  uint64_t above = 0;
+  uint64_t here = board.Row(1).Occupied();
+  for (int row = 1; row <= kNumRows; ++row) {  // stops at the first row with a legal cell
+    const uint64_t below = row < kNumRows ? board.Row(row + 1).Occupied() : 0;
+    if (LegalCellsInRow<kSeaLeft, kSeaRight>(board.Row(row), here, Touching(here, above, below))) {
+      return true;
+    }
+    above = here;
+    here = below;
+  }
+  return false;
 }
 
 }  // namespace
 
 uint64_t PlayerBoard::LegalIslandCells(int kind, uint64_t cells[kNumRows]) const {
-  uint64_t occupied[kNumRows + 2];  // index r; rows 0 (ships) and 6 hold no island tiles
-  occupied[0] = occupied[kNumRows + 1] = 0;
-  for (int row = 1; row <= kNumRows; ++row) occupied[row] = Row(row).Occupied();
-  uint64_t any = 0;
-  for (int row = 1; row <= kNumRows; ++row) {
-    cells[row - 1] = LegalCellsInRow(Row(row), kind, occupied[row - 1], occupied[row + 1]);
-    any |= cells[row - 1];
-  }
-  return any;
+  if (kind == kLeft) return LegalCells<true, false>(*this, cells);
+  if (kind == kRight) return LegalCells<false, true>(*this, cells);
+  return LegalCells<false, false>(*this, cells);
 }
 
 bool PlayerBoard::HasLegalIslandCell(int kind) const {
-  for (int row = 1; row <= kNumRows; ++row) {  // stops at the first row with a legal cell
-    const uint64_t above = row > 1 ? Row(row - 1).Occupied() : 0;
-    const uint64_t below = row < kNumRows ? Row(row + 1).Occupied() : 0;
-    if (LegalCellsInRow(Row(row), kind, above, below) != 0) return true;
-  }
-  return false;
+  if (kind == kLeft) return HasLegalCell<true, false>(*this);
+  if (kind == kRight) return HasLegalCell<false, true>(*this);
+  return HasLegalCell<false, false>(*this);
 }
 
 int PlayerBoard::ShipAt(int col) const {
