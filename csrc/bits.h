@@ -10,6 +10,10 @@
 #include <cstdint>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace vikinger {
 
 // Set bits of a word: one instruction with POPCNT, else an inline SWAR count.
@@ -40,22 +44,53 @@ inline unsigned ZeroBytes(uint64_t x) {
   return static_cast<unsigned>(((zero_high >> 7) * 0x0102040810204080ULL) >> 56);
 }
 
-// The first n <= 16 bytes as two words (bytes 0-7 and 8-15, in memory order), zero-padded.
-inline void LoadBytes16(const uint8_t* bytes, int n, uint64_t* low, uint64_t* high) {
-  uint8_t padded[16] = {};
-  std::memcpy(padded, bytes, static_cast<size_t>(n));
-  std::memcpy(low, padded, 8);
-  std::memcpy(high, padded + 8, 8);
+// `n` <= 8 bytes as the low bytes of a word (memory order), the rest zero. Loads of 8, 4, 2 and 1
+// bytes straight from `bytes` (n is a constant after inlining): going through a zero-padded copy
+// made the CPU wait for its stores to be forwarded to the word load.
+inline uint64_t LoadBytes8(const uint8_t* bytes, int n) {
+  uint64_t word = 0;
+  int done = 0;
+  if (n - done >= 8) {
+    std::memcpy(&word, bytes, 8);
+    return word;
+  }
+  if (n - done >= 4) {
+    uint32_t part;
+    std::memcpy(&part, bytes + done, 4);
+    word |= uint64_t{part} << (8 * done);
+    done += 4;
+  }
+  if (n - done >= 2) {
+    uint16_t part;
+    std::memcpy(&part, bytes + done, 2);
+    word |= uint64_t{part} << (8 * done);
+    done += 2;
+  }
+  if (n - done >= 1) word |= uint64_t{bytes[done]} << (8 * done);
+  return word;
 }
 
-// Bit i set when bytes[i] == value, for i < n <= 16: the bytes compared in two words at once.
+// The first n <= 16 bytes as two words (bytes 0-7 and 8-15, in memory order), zero-padded.
+inline void LoadBytes16(const uint8_t* bytes, int n, uint64_t* low, uint64_t* high) {
+  *low = LoadBytes8(bytes, n < 8 ? n : 8);
+  *high = n > 8 ? LoadBytes8(bytes + 8, n - 8) : 0;
+}
+
+// Bit i set when bytes[i] == value, for i < n <= 16: one SSE2 byte compare on x86-64, else the
+// bytes compared in two words at once.
 inline unsigned MatchingBytes(const uint8_t* bytes, int n, uint8_t value) {
   uint64_t low;
   uint64_t high;
   LoadBytes16(bytes, n, &low, &high);
+#if defined(__SSE2__)
+  const __m128i all = _mm_set_epi64x(static_cast<int64_t>(high), static_cast<int64_t>(low));
+  const __m128i equal = _mm_cmpeq_epi8(all, _mm_set1_epi8(static_cast<char>(value)));
+  const unsigned matches = static_cast<unsigned>(_mm_movemask_epi8(equal));
+#else
   const uint64_t pattern = value * kByteOnes;
-  const unsigned all = ZeroBytes(low ^ pattern) | ZeroBytes(high ^ pattern) << 8;
-  return all & ((1u << n) - 1);
+  const unsigned matches = ZeroBytes(low ^ pattern) | ZeroBytes(high ^ pattern) << 8;
+#endif
+  return matches & ((1u << n) - 1);
 }
 
 }  // namespace vikinger

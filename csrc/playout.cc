@@ -64,32 +64,32 @@ class FusedPlayout {
     return static_cast<int>(rng_.Uniform() * count);
   }
 
-  // A chance node over `counts` (summing to `total`, updated): the kind drawn.
-  int Draw(const uint8_t* counts, int n, int& total) {
+  // A chance node over `counts` (summing to `total`): the kind drawn, taken from the counts.
+  int Draw(ByteCounts& counts, int n, int& total) {
     ++length_;
-    return SampleCountsWithTotal(counts, n, total--, rng_.Uniform());
+    const int kind = SampleCountsWithTotal(counts, n, total--, rng_.Uniform());
+    counts.Decrement(kind);
+    return kind;
   }
 
   void RevealTiles() {  // B4.1 twelve tiles onto the wheel
     int total = 0;
     for (int k = 0; k < kNumTileKinds; ++k) total += p_.stacks[k];
-    for (int i = 0; i < kGroupsPerRound; ++i) {
-      const int kind = Draw(p_.stacks, kNumTileKinds, total);
-      --p_.stacks[kind];
-      p_.wheel.Reveal(kind);
-    }
+    ByteCounts stacks = ByteCounts::Load(p_.stacks, kNumTileKinds);
+    for (int i = 0; i < kGroupsPerRound; ++i) p_.wheel.Reveal(Draw(stacks, kNumTileKinds, total));
+    stacks.Store(p_.stacks, kNumTileKinds);
   }
 
   void DrawVikings() {  // B4.2 twelve Vikings from the bag, laid out by colour
     int total = 0;
     for (int c = 0; c < kNumColours; ++c) total += p_.bag[c];
-    for (int i = 0; i < kGroupsPerRound; ++i) {
-      const int colour = Draw(p_.bag, kNumColours, total);
-      --p_.bag[colour];
-      ++p_.drawn[colour];
-    }
-    p_.wheel.LayOutVikings(p_.drawn);
-    std::memset(p_.drawn, 0, sizeof(p_.drawn));
+    ByteCounts bag = ByteCounts::Load(p_.bag, kNumColours);
+    const ByteCounts before = bag;
+    for (int i = 0; i < kGroupsPerRound; ++i) Draw(bag, kNumColours, total);
+    bag.Store(p_.bag, kNumColours);
+    uint8_t drawn[kNumColours];  // what left the bag, by colour
+    ByteCounts{before.low - bag.low, 0}.Store(drawn, kNumColours);
+    p_.wheel.LayOutVikings(drawn);
   }
 
   void Purchase(PlayerBoard& board) {
@@ -98,7 +98,7 @@ class FusedPlayout {
     board.Pay(p_.wheel.Price(space));  // B5.5
     int tile;
     int viking;
-    p_.wheel.Take(space, &tile, &viking);  // B5.4
+    p_.wheel.Take(space, &tile, &viking);                                  // B5.4
     if (board.start_row == 0) board.PlaceStartTile(Choose(kNumRows) + 1);  // B6.0
     if (IsShip(tile)) {                                                    // B6.1
       const int col = board.num_ships < 3

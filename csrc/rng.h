@@ -8,6 +8,7 @@
 #define VIKINGER_RNG_H_
 
 #include <cstdint>
+#include <cstring>
 
 #include "bits.h"
 
@@ -48,9 +49,35 @@ class SplitMix64 {
   uint64_t state_;
 };
 
-// The index of the kind drawn by uniform `u` from `counts[0..n)` whose sum is `total` >= 1
+// Up to 16 small counts (a chance node's tile stacks or bag), one byte each, in two words (bits.h
+// byte order). A playout draws many times in a row from the same counts: held in registers, a
+// draw does not wait for the previous draw's decrement to reach memory and come back.
+struct ByteCounts {
+  uint64_t low;   // counts 0..7
+  uint64_t high;  // counts 8..15
+
+  static ByteCounts Load(const uint8_t* counts, int n) {
+    ByteCounts words;
+    LoadBytes16(counts, n, &words.low, &words.high);
+    return words;
+  }
+  void Store(uint8_t* counts, int n) const {
+    uint8_t bytes[16];
+    std::memcpy(bytes, &low, 8);
+    std::memcpy(bytes + 8, &high, 8);
+    std::memcpy(counts, bytes, static_cast<size_t>(n));
+  }
+  // One less of `kind` (its count is >= 1).
+  void Decrement(int kind) {
+    const uint64_t one = uint64_t{1} << (8 * (kind & 7));
+    low -= kind < 8 ? one : 0;
+    high -= kind < 8 ? 0 : one;
+  }
+};
+
+// The index of the kind drawn by uniform `u` from the first n counts, which sum to `total` >= 1
 // (docs/api.md): x = floor(u * total), then the first kind whose running count exceeds x.
-inline int SampleCountsWithTotal(const uint8_t* counts, int n, int total, double u) {
+inline int SampleCountsWithTotal(const ByteCounts& counts, int n, int total, double u) {
   // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
   const int x = static_cast<int>(u * total);
   // The kind is the number of running counts <= x (a kind with count 0 adds nothing to the
@@ -58,26 +85,23 @@ inline int SampleCountsWithTotal(const uint8_t* counts, int n, int total, double
   // (bits.h): multiplying a word of byte counts by 0x0101...01 leaves the running counts in its
   // bytes; `(run | 0x80) - (x + 1)` keeps a byte's high bit exactly when run >= x + 1. Every
   // count table (n <= 16) totals less than 128, so no byte overflows or borrows.
-  uint64_t low;
-  uint64_t high;
-  LoadBytes16(counts, n, &low, &high);
-  const uint64_t run_low = low * kByteOnes;
-  const uint64_t run_high = high * kByteOnes + (run_low >> 56) * kByteOnes;
+  const uint64_t run_low = counts.low * kByteOnes;
+  const uint64_t run_high = counts.high * kByteOnes + (run_low >> 56) * kByteOnes;
   const uint64_t above_x = static_cast<uint64_t>(x + 1) * kByteOnes;
   const int over = PopCount(((run_low | kByteHighs) - above_x) & kByteHighs) +
                    PopCount(((run_high | kByteHighs) - above_x) & kByteHighs);
-  int kind = 16 - over;
+  const int kind = 16 - over;
   if (kind < n) return kind;
-  while (counts[--kind] == 0) {  // u * total rounded up to total: the last kind with a count
-  }
-  return kind;
+  // u * total rounded up to total: the last kind with a count.
+  const unsigned nonzero = ~(ZeroBytes(counts.low) | ZeroBytes(counts.high) << 8);
+  return HighestBit(nonzero & ((1u << n) - 1));
 }
 
-// The same, summing the counts first.
+// The same from counts in memory, summing them first.
 inline int SampleCounts(const uint8_t* counts, int n, double u) {
   int total = 0;
   for (int i = 0; i < n; ++i) total += counts[i];
-  return SampleCountsWithTotal(counts, n, total, u);
+  return SampleCountsWithTotal(ByteCounts::Load(counts, n), n, total, u);
 }
 
 }  // namespace vikinger
