@@ -15,13 +15,13 @@ constexpr uint64_t RightOf(int col) { return col >= kNumColumns ? 0 : ~uint64_t{
 }  // namespace
 
 uint8_t MovableColours(const PlayerBoard& board) {
-  uint8_t movable = 0;
+  unsigned movable = 0;  // combined without branches (five fixed steps)
   for (int colour = 0; colour < kBoatsman; ++colour) {
-    if (board.mainland[colour] && board.Row(RowOfColour(colour)).FreeTiles()) {
-      movable |= static_cast<uint8_t>(1u << colour);
-    }
+    const unsigned waiting = board.mainland[colour] != 0;
+    const unsigned free_tile = board.Row(RowOfColour(colour)).FreeTiles() != 0;
+    movable |= (waiting & free_tile) << colour;
   }
-  return movable;
+  return static_cast<uint8_t>(movable);
 }
 
 bool TripPossible(const PlayerBoard& board) {
