@@ -73,17 +73,15 @@ class FusedPlayout {
   }
 
   void RevealTiles() {  // B4.1 twelve tiles onto the wheel
-    int total = 0;
-    for (int k = 0; k < kNumTileKinds; ++k) total += p_.stacks[k];
     ByteCounts stacks = ByteCounts::Load(p_.stacks, kNumTileKinds);
+    int total = stacks.Total();
     for (int i = 0; i < kGroupsPerRound; ++i) p_.wheel.Reveal(Draw(stacks, kNumTileKinds, total));
     stacks.Store(p_.stacks, kNumTileKinds);
   }
 
   void DrawVikings() {  // B4.2 twelve Vikings from the bag, laid out by colour
-    int total = 0;
-    for (int c = 0; c < kNumColours; ++c) total += p_.bag[c];
     ByteCounts bag = ByteCounts::Load(p_.bag, kNumColours);
+    int total = bag.Total();
     const ByteCounts before = bag;
     for (int i = 0; i < kGroupsPerRound; ++i) Draw(bag, kNumColours, total);
     bag.Store(p_.bag, kNumColours);

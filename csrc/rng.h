@@ -67,6 +67,11 @@ struct ByteCounts {
     std::memcpy(bytes + 8, &high, 8);
     std::memcpy(counts, bytes, static_cast<size_t>(n));
   }
+  // The sum of the counts (below 128 for every count table, so no byte of the running sums
+  // overflows).
+  int Total() const {
+    return static_cast<int>(((low * kByteOnes) >> 56) + ((high * kByteOnes) >> 56));
+  }
   // One less of `kind` (its count is >= 1).
   void Decrement(int kind) {
     const uint64_t one = uint64_t{1} << (8 * (kind & 7));
@@ -99,9 +104,8 @@ inline int SampleCountsWithTotal(const ByteCounts& counts, int n, int total, dou
 
 // The same from counts in memory, summing them first.
 inline int SampleCounts(const uint8_t* counts, int n, double u) {
-  int total = 0;
-  for (int i = 0; i < n; ++i) total += counts[i];
-  return SampleCountsWithTotal(ByteCounts::Load(counts, n), n, total, u);
+  const ByteCounts words = ByteCounts::Load(counts, n);
+  return SampleCountsWithTotal(words, n, words.Total(), u);
 }
 
 }  // namespace vikinger

@@ -331,13 +331,23 @@ void ApplyOne(Position& p, int action) {
   }
 }
 
-// A set holding the ids base + bit index for the bits of `mask`.
-LegalSet OneMask(uint64_t mask, int base) {
-  LegalSet set;
-  set.masks[0] = mask;
-  set.bases[0] = static_cast<int16_t>(base);
-  set.num_masks = 1;
-  return set;
+// `set` holds the ids base + bit index for the bits of `mask`.
+void SetOneMask(LegalSet* set, uint64_t mask, int base) {
+  set->masks[0] = mask;
+  set->bases[0] = static_cast<int16_t>(base);
+  set->num_masks = 1;
+  set->range_first = 0;
+  set->range_count = 0;
+}
+
+// `set` holds the ids CellId(block, row, 1) + bit index for the bits of masks[row - 1].
+void SetRowMasks(LegalSet* set, int block) {
+  for (int row = 1; row <= kNumRows; ++row) {
+    set->bases[row - 1] = static_cast<int16_t>(CellId(block, row, 1));
+  }
+  set->num_masks = kNumRows;
+  set->range_first = 0;
+  set->range_count = 0;
 }
 
 }  // namespace
@@ -388,7 +398,7 @@ int CurrentPlayer(const Position& p) {
     case Phase::kAuction:
       return p.auction.turn;
     case Phase::kRemoveViking:
-      return p.start_player;  // A2
+      return p.start_player;   // A2
     case Phase::kOfferColour:  // A3: one colour per player in turn
       return Seat(p.start_player, ColoursPlaced(p.wheel), p.num_players);
     case Phase::kTrip:
@@ -399,56 +409,57 @@ int CurrentPlayer(const Position& p) {
   }
 }
 
-LegalSet LegalDecisionSet(const Position& p) {
+void LegalDecisions(const Position& p, LegalSet* set) {
   const int player = CurrentPlayer(p);
-  if (player < 0) return LegalSet{};
+  if (player < 0) {
+    *set = LegalSet{};
+    return;
+  }
   const PlayerBoard& board = p.players[player];
   switch (p.phase) {
     case Phase::kBuy:
-      return OneMask(p.wheel.LegalBuys(board.gold, board.fame), kBuy);  // B5
+      return SetOneMask(set, p.wheel.LegalBuys(board.gold, board.fame), kBuy);  // B5
     case Phase::kStartRow:
-      return OneMask((1u << kNumRows) - 1, kStart);  // B6.0 any row
+      return SetOneMask(set, (1u << kNumRows) - 1, kStart);  // B6.0 any row
     case Phase::kShipColumn:
-      return OneMask(board.FreeShipColumns(), kShip);  // B6.1
-    case Phase::kIslandCell: {
-      LegalSet set;
-      board.LegalIslandCells(p.pending.tile, set.masks);  // B6.2
-      for (int row = 1; row <= kNumRows; ++row) {
-        set.bases[row - 1] = static_cast<int16_t>(CellId(kTile, row, 1));
-      }
-      set.num_masks = kNumRows;
-      return set;
-    }
+      return SetOneMask(set, board.FreeShipColumns(), kShip);  // B6.1
+    case Phase::kIslandCell:
+      board.LegalIslandCells(p.pending.tile, set->masks);  // B6.2
+      return SetRowMasks(set, kTile);
     case Phase::kViking:
-      return OneMask(0b11, kVikingOnTile);  // B6.4 tile or mainland
+      return SetOneMask(set, 0b11, kVikingOnTile);  // B6.4 tile or mainland
     case Phase::kTrip:
-      return OneMask(LegalTripMask(board, p.round, HasOption(p, kOptWeakBoatsmen)), kTripStop);
+      return SetOneMask(set, LegalTripMask(board, p.round, HasOption(p, kOptWeakBoatsmen)),
+                        kTripStop);
     case Phase::kAuction:
-      return AuctionLegal(p.auction, int64_t{board.gold} + board.fame);  // A1
+      *set = AuctionLegal(p.auction, int64_t{board.gold} + board.fame);  // A1
+      return;
     case Phase::kRemoveViking:
     case Phase::kOfferColour: {  // A2, A3: every colour still drawn
       uint64_t colours = 0;
       for (int c = 0; c < kNumColours; ++c) {
         if (p.drawn[c]) colours |= uint64_t{1} << c;
       }
-      return OneMask(colours, p.phase == Phase::kRemoveViking ? kRemove : kOffer);
+      return SetOneMask(set, colours, p.phase == Phase::kRemoveViking ? kRemove : kOffer);
     }
     case Phase::kTakeSpecial:  // A5: bits 0..3 the places, bit 4 decline
-      return OneMask(OccupiedSlots(p.specials) | 1u << 4, kTakeSpecial);
-    case Phase::kBuildingReplace: {
-      LegalSet set;
-      BuildingCandidates(board, BuildingToPlace(board), set.masks);  // A5
-      for (int row = 1; row <= kNumRows; ++row) {
-        set.bases[row - 1] = static_cast<int16_t>(CellId(kBuilding, row, 1));
-      }
-      set.num_masks = kNumRows;
-      return set;
-    }
+      return SetOneMask(set, OccupiedSlots(p.specials) | 1u << 4, kTakeSpecial);
+    case Phase::kBuildingReplace:
+      BuildingCandidates(board, BuildingToPlace(board), set->masks);  // A5
+      return SetRowMasks(set, kBuilding);
     case Phase::kTripTarget:
-      return OneMask(LegalTargetMask(board, p.trip), CellId(kTarget, RowOfColour(p.trip.colour[0]), 1));
+      return SetOneMask(set, LegalTargetMask(board, p.trip),
+                        CellId(kTarget, RowOfColour(p.trip.colour[0]), 1));
     default:
-      return LegalSet{};
+      *set = LegalSet{};
+      return;
   }
+}
+
+LegalSet LegalDecisionSet(const Position& p) {
+  LegalSet set;
+  LegalDecisions(p, &set);
+  return set;
 }
 
 const uint8_t* ChanceCounts(const Position& p, int* num_kinds, int* first_id) {
@@ -494,7 +505,7 @@ namespace {
 // decisions of the node reached and returns their number.
 int ApplyForcedDecisions(Position& p, LegalSet* next) {
   while (!IsChanceNode(p) && !IsTerminal(p)) {
-    *next = LegalDecisionSet(p);
+    LegalDecisions(p, next);  // filled in place: a copy would wait on the stores that built it
     const int count = next->Count();
     if (count != 1) return count;
     ApplyOne(p, next->Nth(0));

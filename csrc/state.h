@@ -156,11 +156,11 @@ inline bool IsChanceNode(const Position& p) {
 }
 inline bool HasOption(const Position& p, int option) { return (p.options >> option) & 1; }
 // Option bits (docs/state.md order).
-constexpr int kOptAuction = 0;         // A1
-constexpr int kOptDraw13 = 1;          // A2
-constexpr int kOptOfferByColour = 2;   // A3
-constexpr int kOptWeakBoatsmen = 3;    // A4
-constexpr int kOptSpecialTiles = 4;    // A5
+constexpr int kOptAuction = 0;        // A1
+constexpr int kOptDraw13 = 1;         // A2
+constexpr int kOptOfferByColour = 2;  // A3
+constexpr int kOptWeakBoatsmen = 3;   // A4
+constexpr int kOptSpecialTiles = 4;   // A5
 inline bool IsTerminal(const Position& p) { return p.phase == Phase::kGameOver; }
 // 0..n-1, kChance or kTerminal.
 int CurrentPlayer(const Position& p);
@@ -180,6 +180,7 @@ int ApplyLegalAction(Position& p, int action, LegalSet* next);
 // decision; sets `next` as ApplyLegalAction does. Returns the chance id applied.
 int ApplySampledChance(Position& p, double u, LegalSet* next);
 // The legal decisions at a decision node (empty at chance and terminal nodes).
+void LegalDecisions(const Position& p, LegalSet* set);
 LegalSet LegalDecisionSet(const Position& p);
 // B8.9 win shares once terminal, else zeros.
 void Returns(const Position& p, double* out);

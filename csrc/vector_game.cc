@@ -59,7 +59,7 @@ void VectorGame::SampleChance(int i) {
 void VectorGame::NewGame(int i) {
   InitPosition(states_[i], game_.num_players, game_.options);
   lengths_[i] = 0;
-  legal_[i] = LegalDecisionSet(states_[i]);  // A1: a game may open with the auction
+  LegalDecisions(states_[i], &legal_[i]);  // A1: a game may open with the auction
   SampleChance(i);
 }
 
