@@ -1,6 +1,7 @@
 // Random playouts on the POD Position (docs/api.md "rollouts"), optionally multi-threaded.
 #include "rollout.h"
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -72,12 +73,19 @@ void PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy,
     play_range(0, count);
     return;
   }
+  // Blocks of games handed out in turn, so that a thread slowed by the machine's other work does
+  // not leave the others waiting for it at the end. Game i is always seed + i in slot i: results
+  // do not depend on which thread plays it.
+  constexpr int64_t kBlock = 64;
+  std::atomic<int64_t> next{0};
+  auto worker = [&]() {
+    for (int64_t begin; (begin = next.fetch_add(kBlock, std::memory_order_relaxed)) < count;) {
+      play_range(begin, begin + kBlock < count ? begin + kBlock : count);
+    }
+  };
   std::vector<std::thread> workers;
-  const int64_t chunk = (count + threads - 1) / threads;
-  for (int64_t begin = 0; begin < count; begin += chunk) {
-    workers.emplace_back(play_range, begin, begin + chunk < count ? begin + chunk : count);
-  }
-  for (std::thread& worker : workers) worker.join();
+  for (int t = 0; t < threads; ++t) workers.emplace_back(worker);
+  for (std::thread& w : workers) w.join();
 }
 
 }  // namespace vikinger
