@@ -6,6 +6,7 @@
 
 #include "actions.h"
 #include "bits.h"
+#include "packed_rows.h"
 #include "rng.h"
 #include "scoring.h"
 #include "trips.h"
@@ -20,9 +21,47 @@ inline int NthBit(uint64_t mask, int k) {
   return LowestBit(mask);
 }
 
+// kSelectInByte.bit[b][k]: the k-th set bit (0-based, lowest first) of byte b.
+struct SelectInByteTable {
+  uint8_t bit[256][8];
+};
+constexpr SelectInByteTable kSelectInByte = [] {
+  SelectInByteTable table{};
+  for (int b = 0; b < 256; ++b) {
+    for (int i = 0, k = 0; i < 8; ++i) {
+      if ((b >> i) & 1) table.bit[b][k++] = static_cast<uint8_t>(i);
+    }
+  }
+  return table;
+}();
+
+// NthBit without a loop, whose exit depends on the random k and is mispredicted about once a
+// call. For a mask of at most 16 bits (the wheel): the low or the high byte, then the table.
+inline int NthBit16(unsigned mask, int k) {
+  const int low_count = PopCount(mask & 0xFF);
+  const bool in_high = k >= low_count;
+  const unsigned byte = in_high ? (mask >> 8) & 0xFF : mask & 0xFF;
+  return (in_high ? 8 : 0) + kSelectInByte.bit[byte][in_high ? k - low_count : k];
+}
+
+// For any mask (the packed legal cells): the byte holding the bit from the running bit counts of
+// the bytes (byte-parallel, as in SampleCountsWithTotal), then the table within that byte.
+inline int NthBitBranchFree(uint64_t mask, int k) {
+  uint64_t counts = mask - ((mask >> 1) & 0x5555555555555555ULL);  // set bits per byte
+  counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL);
+  counts = (counts + (counts >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  const uint64_t running = counts * kByteOnes;  // byte i: set bits in bytes 0..i (<= 64)
+  const uint64_t above_k = static_cast<uint64_t>(k + 1) * kByteOnes;
+  const int byte = 8 - PopCount(((running | kByteHighs) - above_k) & kByteHighs);
+  const int before = static_cast<int>(((running << 8) >> (8 * byte)) & 0xFF);  // bytes < byte
+  return 8 * byte + kSelectInByte.bit[(mask >> (8 * byte)) & 0xFF][k - before];
+}
+
 class FusedPlayout {
  public:
-  FusedPlayout(Position& p, uint64_t seed) : p_(p), rng_(seed) {}
+  FusedPlayout(Position& p, uint64_t seed) : p_(p), rng_(seed) {
+    for (int i = 0; i < p_.num_players; ++i) packed_ok_[i] = packed_[i].Pack(p_.players[i]);
+  }
 
   int32_t Play() {
     for (;;) {
@@ -30,7 +69,7 @@ class FusedPlayout {
       DrawVikings();
       for (int i = 0, buyer = p_.start_player; i < kGroupsPerRound; ++i) {  // B5.1 in turn
         p_.purchases = static_cast<uint8_t>(i);
-        Purchase(p_.players[buyer]);
+        Purchase(buyer);
         buyer = buyer + 1 == p_.num_players ? 0 : buyer + 1;
       }
       p_.purchases = kGroupsPerRound;
@@ -90,15 +129,20 @@ class FusedPlayout {
     p_.wheel.LayOutVikings(drawn);
   }
 
-  void Purchase(PlayerBoard& board) {
+  void Purchase(int buyer) {
+    PlayerBoard& board = p_.players[buyer];
     const uint64_t buys = p_.wheel.LegalBuys(board.gold, board.fame);  // B5
-    const int space = NthBit(buys, Choose(PopCount(buys)));
+    const int space = NthBit16(buys, Choose(PopCount(buys)));
     board.Pay(p_.wheel.Price(space));  // B5.5
     int tile;
     int viking;
-    p_.wheel.Take(space, &tile, &viking);                                  // B5.4
-    if (board.start_row == 0) board.PlaceStartTile(Choose(kNumRows) + 1);  // B6.0
-    if (IsShip(tile)) {                                                    // B6.1
+    p_.wheel.Take(space, &tile, &viking);  // B5.4
+    if (board.start_row == 0) {            // B6.0
+      const int row = Choose(kNumRows) + 1;
+      board.PlaceStartTile(row);
+      packed_[buyer].Place(kLeft, (row - 1) * PackedRows::kStride);
+    }
+    if (IsShip(tile)) {  // B6.1
       const int col = board.num_ships < 3
                           ? NthBit(board.FreeShipColumns(), Choose(3 - board.num_ships)) + 1
                           : board.num_ships + 1;
@@ -106,25 +150,45 @@ class FusedPlayout {
       ++board.mainland[viking];  // B6.4
       return;
     }
-    uint64_t cells[kNumRows];
-    if (board.LegalIslandCells(tile, cells) == 0) {  // B6.3 unplaceable: the tile leaves
+    int row;
+    int col;
+    if (!ChooseCell(buyer, tile, &row, &col)) {  // B6.3 unplaceable: the tile leaves
       ++p_.discarded_tiles;
       ++board.mainland[viking];
       return;
     }
-    int before[kNumRows + 1] = {0};  // legal cells in the rows above each row
-    for (int r = 0; r < kNumRows; ++r) before[r + 1] = before[r] + PopCount(cells[r]);
-    const int k = Choose(before[kNumRows]);  // B6.2, in id order: row by row, columns ascending
-    int row = 0;
-    for (int r = 1; r < kNumRows; ++r) row += before[r] <= k;
-    const int col = NthBit(cells[row], k - before[row]) + 1;
-    board.rows[row].Place(tile, col);
+    board.Row(row).Place(tile, col);
     // B6.4 a Viking of the tile's row may stay on the tile (choice 0) or go to the mainland.
-    if (viking != kBoatsman && RowOfColour(viking) == row + 1 && Choose(2) == 0) {
-      board.rows[row].vikings |= ColumnBit(col);
+    if (viking != kBoatsman && RowOfColour(viking) == row && Choose(2) == 0) {
+      board.Row(row).vikings |= ColumnBit(col);
     } else {
       ++board.mainland[viking];
     }
+  }
+
+  // B6.2 the buyer's cell for an island tile: the k-th legal cell in id order (row by row,
+  // columns ascending). False when there is none. From the packed rows while the board is narrow
+  // (packed_rows.h), else from the board's rows.
+  bool ChooseCell(int buyer, int tile, int* row, int* col) {
+    if (packed_ok_[buyer]) {
+      const uint64_t cells = packed_[buyer].LegalCells(tile);
+      if (cells == 0) return false;
+      const int bit = NthBitBranchFree(cells, Choose(PopCount(cells)));
+      *row = PackedRows::Row(bit);
+      *col = PackedRows::Column(bit);
+      packed_ok_[buyer] = packed_[buyer].Place(tile, bit);
+      return true;
+    }
+    uint64_t cells[kNumRows];
+    if (p_.players[buyer].LegalIslandCells(tile, cells) == 0) return false;
+    int before[kNumRows + 1] = {0};  // legal cells in the rows above each row
+    for (int r = 0; r < kNumRows; ++r) before[r + 1] = before[r] + PopCount(cells[r]);
+    const int k = Choose(before[kNumRows]);
+    int index = 0;
+    for (int r = 1; r < kNumRows; ++r) index += before[r] <= k;
+    *row = index + 1;
+    *col = NthBit(cells[index], k - before[index]) + 1;
+    return true;
   }
 
   // B7.2: the scorer's boatsman trips while one is possible, then steps 2-6.
@@ -148,6 +212,8 @@ class FusedPlayout {
   Position& p_;
   SplitMix64 rng_;
   int32_t length_ = 0;
+  PackedRows packed_[kMaxPlayers];  // each board's island rows in one word, while narrow enough
+  bool packed_ok_[kMaxPlayers] = {};
 };
 
 }  // namespace

@@ -3,11 +3,13 @@
 // The state machine of state.cc stops at every node, works out the legal set, and applies forced
 // decisions one by one, because Python may look at any node. A random playout looks at none, so
 // here a game is one pass over the rulebook's structure: per round, reveal 12 tiles (B4.1), draw
-// 12 Vikings (B4.2), 12 purchases (B5, B6), the scoring (B7), then the final scoring (B8). It
-// plays exactly the games of the generic loop in rollout.cc with policy "random": one uniform of
-// the game's stream per chance node and per decision with two or more legal actions, the k-th
-// legal id in ascending id order, nothing drawn for a forced decision. tests/test_rollouts.py
-// checks the final positions of both loops against each other.
+// 12 Vikings (B4.2), 12 purchases (B5, B6), the scoring (B7), then the final scoring (B8); the
+// legal island cells come from a copy of each board's rows packed in one word while the board is
+// at most 11 columns wide (packed_rows.h), from the board itself after that. It plays exactly
+// the games of the generic loop in rollout.cc with policy "random": one uniform of the game's
+// stream per chance node and per decision with two or more legal actions, the k-th legal id in
+// ascending id order, nothing drawn for a forced decision. tests/test_rollouts.py checks the
+// final positions of both loops against each other.
 #ifndef VIKINGER_PLAYOUT_H_
 #define VIKINGER_PLAYOUT_H_
 

@@ -112,6 +112,23 @@ def test_fused_playout_ends_where_the_state_machine_ends(num_players):
                 _core.rollouts(game, 5000, 10**6, policy="random_generic"))
 
 
+@pytest.mark.parametrize("seed", [132, 2945, 3284, 4037])
+def test_fused_playout_on_boards_wider_than_its_packed_rows(seed):
+    """The fused playout answers B6.2 from five rows packed in one word while every tile is in
+    columns 1..11 (csrc/packed_rows.h), then from the board's rows: in these 2-player games (about
+    one in 1,000) a board grows past column 11, and the games must still end as the state machine's
+    and the reference's do."""
+    from vikinger_ref.rollout import play_random_game
+    from vikinger_fast import _core
+    game = _core.Game(num_players=2)
+    final = play_random_game(load_engine("ref").Game(num_players=2), seed)
+    assert max(max(board.island_tiles(), key=lambda tile: tile[1])[1]
+               for board in final.players) >= 12
+    fused = _core._rollout_position(game, seed, "random")
+    assert fused == _core._rollout_position(game, seed, "random_generic")
+    assert final.serialize()[5:5 + len(fused)] == fused
+
+
 @pytest.mark.parametrize("seed", [0, 3, 77])
 def test_rollout_position_is_the_reference_games_final_position(seed):
     """The hook behind the test above shows the game's real end: the reference plays rollout

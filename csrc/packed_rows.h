@@ -1,0 +1,99 @@
+// B6.2 on a narrow board: the five island rows of a player packed into one word.
+//
+// The fused playout (playout.cc) asks for a player's legal island cells at almost every purchase.
+// `PlayerBoard::LegalIslandCells` answers for boards of any width (B2.2 ⚖ 64 columns), one word
+// per row. While every row's tiles stand in columns 1..11, the legal cells lie in columns 1..12,
+// and all five rows fit one word of 12-bit fields: bit (row - 1) * 12 + (col - 1). Then B6.2 is a
+// handful of word operations for all rows at once, its legal cells are counted by one popcount,
+// and bits ascend in id order (row by row, columns ascending), so the k-th legal cell is the k-th
+// set bit. The playout keeps this copy beside the board and falls back to the board's own answer
+// once a tile lands in column 11 or beyond.
+#ifndef VIKINGER_PACKED_ROWS_H_
+#define VIKINGER_PACKED_ROWS_H_
+
+#include <cstdint>
+
+#include "board.h"
+#include "components.h"
+
+namespace vikinger {
+
+class PackedRows {
+ public:
+  static constexpr int kStride = 12;                  // columns per row field
+  static constexpr int kMaxTileColumn = kStride - 1;  // tiles up to here keep cells in the field
+
+  // The packed copy of `board`'s island tiles; false when some tile stands beyond column
+  // kMaxTileColumn (a legal cell could then be in column 13).
+  bool Pack(const PlayerBoard& board) {
+    mid_ = lo_ = hi_ = 0;
+    for (int row = 1; row <= kNumRows; ++row) {
+      const IslandRow& r = board.Row(row);
+      if (r.Occupied() >> kMaxTileColumn) return false;
+      const int shift = (row - 1) * kStride;
+      mid_ |= r.mid << shift;
+      lo_ |= r.lo << shift;
+      hi_ |= r.hi << shift;
+    }
+    return true;
+  }
+
+  // B6.2 the legal cells of an island tile of `kind`, as bits of this packing: as
+  // LegalCellsInRow in board.cc, for all rows at once. A shift right moves column 1 of a row into
+  // column 12 of the row before: masked. A shift left never crosses, as no tile stands in column
+  // 12; a shift by kStride lines a row up with the row below or above. The tile's edges select
+  // the clashes through masks rather than branches (the kind is random).
+  uint64_t LegalCells(int kind) const {
+    const uint64_t here = mid_ | lo_ | hi_;
+    const uint64_t touching =  // B6.2(a): mainland, left, right, above, below
+        kColumn1 | (here << 1) | ((here >> 1) & ~kColumn12) | (here << kStride) | (here >> kStride);
+    const uint64_t sea_left = uint64_t{0} - (kind == kLeft);    // a left piece
+    const uint64_t sea_right = uint64_t{0} - (kind == kRight);  // a right piece
+    // B6.2(c): sea on the left clashes with land-right neighbours at c-1 (mid|lo), land on the
+    // left with sea-right ones (right pieces, the mainland); the same mirrored at c+1.
+    const uint64_t land_right = mid_ | lo_;
+    const uint64_t land_left = mid_ | hi_;
+    const uint64_t clash_left =
+        ((sea_left & land_right) << 1) | (~sea_left & (((hi_ & ~mid_) << 1) | kColumn1));
+    const uint64_t clash_right =
+        ((sea_right & land_left) | (~sea_right & lo_ & ~mid_)) >> 1 & ~kColumn12;
+    return touching & ~(here | clash_left | clash_right) & kAllCells;
+  }
+
+  // Places a tile of `kind` on the cell of `bit`; returns false when the packing stops being
+  // valid (the tile is in column 12, beyond kMaxTileColumn).
+  bool Place(int kind, int bit) {
+    static constexpr uint8_t kPlanes[kRight + 1] = {2, 1, 3, 5, 7, 4};  // as IslandRow::Place
+    const uint64_t cell = uint64_t{1} << bit;
+    const unsigned planes = kPlanes[kind];
+    mid_ |= cell & (uint64_t{0} - (planes & 1));
+    lo_ |= cell & (uint64_t{0} - ((planes >> 1) & 1));
+    hi_ |= cell & (uint64_t{0} - (planes >> 2));
+    return Column(bit) <= kMaxTileColumn;
+  }
+
+  // The row (1..5) and column (1..12) of a bit.
+  static constexpr int Row(int bit) { return (bit * 43 >> 9) + 1; }  // bit / 12 for bits < 60
+  static constexpr int Column(int bit) { return bit - (Row(bit) - 1) * kStride + 1; }
+
+ private:
+  static constexpr uint64_t kColumn1 = 0x001001001001001ULL;  // column 1 of every row
+  static constexpr uint64_t kColumn12 = kColumn1 << (kStride - 1);
+  static constexpr uint64_t kAllCells = (uint64_t{1} << (kNumRows * kStride)) - 1;
+
+  uint64_t mid_ = 0;
+  uint64_t lo_ = 0;
+  uint64_t hi_ = 0;
+};
+
+constexpr bool PackedRowOfEveryBitIsRight() {
+  for (int bit = 0; bit < kNumRows * PackedRows::kStride; ++bit) {
+    if (PackedRows::Row(bit) != bit / PackedRows::kStride + 1) return false;
+  }
+  return true;
+}
+static_assert(PackedRowOfEveryBitIsRight(), "Row(bit) = bit / 12 + 1");
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_PACKED_ROWS_H_
