@@ -1,6 +1,7 @@
 // The offer (RULES.md B4) and the legal purchases (B5).
 #include "wheel.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace vikinger {
@@ -59,11 +60,10 @@ void Wheel::LayOutVikings(const uint8_t drawn[kNumColours]) {
 uint16_t Wheel::LegalBuys(int64_t gold, int64_t fame) const {
   const int zero = __builtin_ctz(occupied);
   const uint16_t others = occupied & static_cast<uint16_t>(occupied - 1);
-  // B5.5: space s costs s - zero, payable from gold + Fame.
-  const int64_t limit = zero + gold + fame;
-  const uint16_t affordable = limit >= kWheelSpaces - 1
-                                  ? static_cast<uint16_t>((1u << kWheelSpaces) - 1)
-                                  : static_cast<uint16_t>((2u << limit) - 1);
+  // B5.5: space s costs s - zero, payable from gold + Fame: the spaces up to `limit` (>= 0:
+  // Fame is negative only after the final scoring, consistency.cc), at most the last space.
+  const int64_t limit = std::min<int64_t>(zero + gold + fame, kWheelSpaces - 1);
+  const uint16_t affordable = static_cast<uint16_t>((2u << limit) - 1);
   uint16_t legal = others & affordable;
   // B5.2 the 0-space rule: no other group with a Viking of the same colour.
   const unsigned same_colour = MatchingBytes(vikings, kWheelSpaces, vikings[zero]);
