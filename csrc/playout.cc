@@ -39,9 +39,9 @@ constexpr SelectInByteTable kSelectInByte = [] {
 // call. For a mask of at most 16 bits (the wheel): the low or the high byte, then the table.
 inline int NthBit16(unsigned mask, int k) {
   const int low_count = PopCount(mask & 0xFF);
-  const bool in_high = k >= low_count;
-  const unsigned byte = in_high ? (mask >> 8) & 0xFF : mask & 0xFF;
-  return (in_high ? 8 : 0) + kSelectInByte.bit[byte][in_high ? k - low_count : k];
+  const int in_high = k >= low_count;  // 0 or 1; arithmetic below, so that no branch is made
+  const int shift = 8 * in_high;
+  return shift + kSelectInByte.bit[(mask >> shift) & 0xFF][k - (low_count & -in_high)];
 }
 
 // For any mask (the packed legal cells): the byte holding the bit from the running bit counts of
@@ -100,13 +100,13 @@ class FusedPlayout {
   int Choose(int count) {
     if (count == 1) return 0;
     ++length_;
-    return static_cast<int>(rng_.Uniform() * count);
+    return static_cast<int>(rng_.Next() * count);
   }
 
   // A chance node over `counts` (summing to `total`): the kind drawn, taken from the counts.
   int Draw(ByteCounts& counts, int n, int& total) {
     ++length_;
-    const int kind = SampleCountsWithTotal(counts, n, total--, rng_.Uniform());
+    const int kind = SampleCountsWithTotal(counts, n, total--, rng_.Next());
     counts.Decrement(kind);
     return kind;
   }
@@ -210,7 +210,7 @@ class FusedPlayout {
   }
 
   Position& p_;
-  SplitMix64 rng_;
+  UniformStream rng_;
   int32_t length_ = 0;
   PackedRows packed_[kMaxPlayers];  // each board's island rows in one word, while narrow enough
   bool packed_ok_[kMaxPlayers] = {};

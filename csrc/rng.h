@@ -49,6 +49,24 @@ class SplitMix64 {
   uint64_t state_;
 };
 
+// The uniforms of a SplitMix64 stream, each computed one call ahead: a playout needs a number
+// right after deciding that it needs one, and the 30-cycle chain from state to double is then
+// already done, overlapped with the work between two draws.
+class UniformStream {
+ public:
+  explicit UniformStream(uint64_t seed) : state_(seed), next_(UnitDouble(Mix(seed))) {}
+  double Next() {
+    const double u = next_;
+    state_ += kGolden;
+    next_ = UnitDouble(Mix(state_));
+    return u;
+  }
+
+ private:
+  uint64_t state_;
+  double next_;
+};
+
 // Up to 16 small counts (a chance node's tile stacks or bag), one byte each, in two words (bits.h
 // byte order). A playout draws many times in a row from the same counts: held in registers, a
 // draw does not wait for the previous draw's decrement to reach memory and come back.
