@@ -109,11 +109,12 @@ inline int SampleCountsWithTotal(const ByteCounts& counts, int n, int total, dou
   // bytes; `(run | 0x80) - (x + 1)` keeps a byte's high bit exactly when run >= x + 1. Every
   // count table (n <= 16) totals less than 128, so no byte overflows or borrows.
   const uint64_t run_low = counts.low * kByteOnes;
-  const uint64_t run_high = counts.high * kByteOnes + (run_low >> 56) * kByteOnes;
   const uint64_t above_x = static_cast<uint64_t>(x + 1) * kByteOnes;
-  const int over = PopCount(((run_low | kByteHighs) - above_x) & kByteHighs) +
-                   PopCount(((run_high | kByteHighs) - above_x) & kByteHighs);
-  const int kind = 16 - over;
+  int kind = 8 - PopCount(((run_low | kByteHighs) - above_x) & kByteHighs);
+  if (n > 8) {  // decided at compile time where n is a constant
+    const uint64_t run_high = counts.high * kByteOnes + (run_low >> 56) * kByteOnes;
+    kind += 8 - PopCount(((run_high | kByteHighs) - above_x) & kByteHighs);
+  }
   if (kind < n) return kind;
   // u * total rounded up to total: the last kind with a count.
   const unsigned nonzero = ~(ZeroBytes(counts.low) | ZeroBytes(counts.high) << 8);

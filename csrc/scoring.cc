@@ -105,9 +105,12 @@ void LargeScoring(PlayerBoard& board) {
 void FinalScoring(PlayerBoard* boards, int num_players) {
   for (int p = 0; p < num_players; ++p) PayForUnrepelledShips(boards[p]);
   for (int p = 0; p < num_players; ++p) {  // B8.2: the rest of the gold stays (tie-break)
-    const int rate = boards[p].specials[kTreasury] ? kTreasuryGoldPerFame : kGoldPerFame;  // A5
-    boards[p].fame += boards[p].gold / rate;
-    boards[p].gold %= rate;
+    // A5 the treasury's rate; each a constant, so that no division instruction is needed.
+    const int gold = boards[p].gold;
+    const bool treasury = boards[p].specials[kTreasury] != 0;
+    const int fame = treasury ? gold / kTreasuryGoldPerFame : gold / kGoldPerFame;
+    boards[p].fame += fame;
+    boards[p].gold = gold - fame * (treasury ? kTreasuryGoldPerFame : kGoldPerFame);
   }
   int boatsmen[kMaxPlayers] = {};
   int islands[kMaxPlayers] = {};
