@@ -111,11 +111,13 @@ class FusedPlayout {
     return kind;
   }
 
-  void RevealTiles() {  // B4.1 twelve tiles onto the wheel
+  void RevealTiles() {  // B4.1 twelve tiles onto the wheel, empty after the last round's buys
     ByteCounts stacks = ByteCounts::Load(p_.stacks, kNumTileKinds);
     int total = stacks.Total();
-    for (int i = 0; i < kGroupsPerRound; ++i) p_.wheel.Reveal(Draw(stacks, kNumTileKinds, total));
+    uint8_t kinds[kGroupsPerRound];
+    for (uint8_t& kind : kinds) kind = static_cast<uint8_t>(Draw(stacks, kNumTileKinds, total));
     stacks.Store(p_.stacks, kNumTileKinds);
+    p_.wheel.RevealAll(kinds, kGroupsPerRound);
   }
 
   void DrawVikings() {  // B4.2 twelve Vikings from the bag, laid out by colour
@@ -127,11 +129,20 @@ class FusedPlayout {
     uint8_t drawn[kNumColours];  // what left the bag, by colour
     ByteCounts{before.low - bag.low, 0}.Store(drawn, kNumColours);
     p_.wheel.LayOutVikings(drawn);
+    // The spaces of each colour: colour c on spaces [Vikings of colours < c, ... <= c).
+    for (int c = 0, first = 0; c < kNumColours; ++c) {
+      const int end = first + drawn[c];
+      colour_spaces_[c] = static_cast<uint16_t>(((1u << end) - 1) & ~((1u << first) - 1));
+      first = end;
+    }
   }
 
   void Purchase(int buyer) {
     PlayerBoard& board = p_.players[buyer];
-    const uint64_t buys = p_.wheel.LegalBuys(board.gold, board.fame);  // B5
+    const Wheel& wheel = p_.wheel;  // B5, with the colours' spaces of this round
+    const unsigned same_colour = colour_spaces_[wheel.vikings[wheel.LowestSpace()]];
+    const uint64_t buys =
+        Wheel::LegalBuysGiven(wheel.occupied, same_colour, board.gold, board.fame);
     const int space = NthBit16(buys, Choose(PopCount(buys)));
     board.Pay(p_.wheel.Price(space));  // B5.5
     int tile;
@@ -214,6 +225,7 @@ class FusedPlayout {
   int32_t length_ = 0;
   PackedRows packed_[kMaxPlayers];  // each board's island rows in one word, while narrow enough
   bool packed_ok_[kMaxPlayers] = {};
+  uint16_t colour_spaces_[kNumColours] = {};  // B5.2: the wheel's spaces of each Viking colour
 };
 
 }  // namespace

@@ -22,6 +22,19 @@ void Wheel::Reveal(int kind) {
   occupied |= static_cast<uint16_t>(1u << space);
 }
 
+void Wheel::RevealAll(const uint8_t* kinds, int n) {
+  // As Reveal n times from an empty wheel, the next free space at each end held in a register.
+  int lowest = 0;
+  int highest = kWheelSpaces - 1;
+  for (int i = 0; i < n; ++i) {
+    const int ship = IsShip(kinds[i]);
+    tiles[ship ? highest : lowest] = kinds[i];
+    highest -= ship;
+    lowest += 1 - ship;
+  }
+  occupied = static_cast<uint16_t>(((1u << lowest) - 1) | ((1u << kWheelSpaces) - (2u << highest)));
+}
+
 namespace {
 
 // A word of byte counters with 1 in bytes k..7 (every byte for k <= 0, none for k >= 8).
@@ -57,7 +70,12 @@ void Wheel::LayOutVikings(const uint8_t drawn[kNumColours]) {
   std::memcpy(vikings + 8, &new_high, 4);
 }
 
-uint16_t Wheel::LegalBuys(int64_t gold, int64_t fame) const {
+unsigned Wheel::SameColourAsZero() const {
+  return MatchingBytes(vikings, kWheelSpaces, vikings[LowestSpace()]);
+}
+
+uint16_t Wheel::LegalBuysGiven(uint16_t occupied, unsigned same_colour, int64_t gold,
+                               int64_t fame) {
   const int zero = __builtin_ctz(occupied);
   const uint16_t others = occupied & static_cast<uint16_t>(occupied - 1);
   // B5.5: space s costs s - zero, payable from gold + Fame: the spaces up to `limit` (>= 0:
@@ -66,7 +84,6 @@ uint16_t Wheel::LegalBuys(int64_t gold, int64_t fame) const {
   const uint16_t affordable = static_cast<uint16_t>((2u << limit) - 1);
   uint16_t legal = others & affordable;
   // B5.2 the 0-space rule: no other group with a Viking of the same colour.
-  const unsigned same_colour = MatchingBytes(vikings, kWheelSpaces, vikings[zero]);
   const unsigned colour_elsewhere = (same_colour & others) != 0;
   // B5.3 the poverty override, judged on gold alone: the cheapest other group is too dear (or
   // there is none; bit 15 only keeps the count of trailing zeros defined).

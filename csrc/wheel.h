@@ -27,10 +27,20 @@ struct Wheel {
 
   // B4.1: island tiles fill spaces from 0 upward, ships from 11 downward.
   void Reveal(int kind);
+  // B4.1 for a whole offer: the `n` tiles `kinds`, in the order drawn, onto an empty wheel.
+  void RevealAll(const uint8_t* kinds, int n);
   // B4.2: the drawn Vikings, sorted by colour, one on each space from 0 upward.
   void LayOutVikings(const uint8_t drawn[kNumColours]);
   // B5.2, B5.3, B5.5: the spaces (mask) a player with this gold and Fame may buy.
-  uint16_t LegalBuys(int64_t gold, int64_t fame) const;
+  uint16_t LegalBuys(int64_t gold, int64_t fame) const {
+    return LegalBuysGiven(occupied, SameColourAsZero(), gold, fame);
+  }
+  // The spaces whose Viking has the colour of the Viking on the lowest occupied space.
+  unsigned SameColourAsZero() const;
+  // LegalBuys for a wheel with groups on `occupied` (non-empty) whose Vikings on `same_colour`
+  // have the colour of the lowest one's: for a caller that keeps the spaces of each colour.
+  static uint16_t LegalBuysGiven(uint16_t occupied, unsigned same_colour, int64_t gold,
+                                 int64_t fame);
   // B5.4: buying removes the group; the wheel turns by itself, as prices are relative.
   void Take(int space, int* tile, int* viking);
 };
