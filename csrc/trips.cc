@@ -1,6 +1,8 @@
 // B7.2 step 1 and A4: boatsman trips. See trips.h.
 #include "trips.h"
 
+#include <cstring>
+
 #include "actions.h"
 #include "bits.h"
 #include "components.h"
@@ -82,14 +84,12 @@ bool MoveTripViking(PlayerBoard& board, Trip& trip, int row, int col) {
   --board.mainland[trip.colour[0]];
   board.Row(row).vikings |= ColumnBit(col);
   trip.last_col = static_cast<uint8_t>(col);
-  if (--trip.count[0] == 0) {
-    for (int i = 1; i < trip.length; ++i) {
-      trip.colour[i - 1] = trip.colour[i];
-      trip.count[i - 1] = trip.count[i];
-    }
+  if (--trip.count[0] == 0) {  // the next colour of the queue, whose unused entries are 0
+    std::memmove(trip.colour, trip.colour + 1, kMaxTripQueue - 1);  // fixed sizes: no call
+    std::memmove(trip.count, trip.count + 1, kMaxTripQueue - 1);
+    trip.colour[kMaxTripQueue - 1] = 0;
+    trip.count[kMaxTripQueue - 1] = 0;
     --trip.length;
-    trip.colour[trip.length] = 0;
-    trip.count[trip.length] = 0;
     trip.last_col = 0;
   }
   if (trip.length > 0) return false;
