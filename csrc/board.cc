@@ -139,20 +139,18 @@ int PlayerBoard::VikingCount() const {
 
 void PlayerBoard::CompletedIslands(int* count, int* longest) const {
   // B8.4: a left piece, 0+ middle pieces and a right piece in consecutive columns of one row.
+  // Adding a 1 just right of every left piece carries it through the middle pieces that follow:
+  // the carry stops on a right piece exactly at the end of a completed island.
   *count = 0;
   *longest = 0;
   for (const IslandRow& r : rows) {
-    const uint64_t right_pieces = r.RightPieces();
-    for (uint64_t lefts = r.LeftPieces(); lefts; lefts &= lefts - 1) {
-      const int start = __builtin_ctzll(lefts);  // bit index of the left piece
-      const int next = start + 1;
-      if (next >= kNumColumns) continue;
-      const int middles = __builtin_ctzll(~(r.mid >> next));
-      const int end = next + middles;
-      if (end < kNumColumns && (right_pieces >> end) & 1) {
-        ++*count;
-        if (middles + 2 > *longest) *longest = middles + 2;
-      }
+    const uint64_t lefts = r.LeftPieces();
+    const uint64_t ends = (r.mid + (lefts << 1)) & r.RightPieces();
+    *count += PopCount(ends);
+    for (uint64_t rest = ends; rest; rest &= rest - 1) {  // B8.5: each island's tiles
+      const int end = LowestBit(rest);
+      const int start = HighestBit(lefts & ((uint64_t{1} << end) - 1));  // its left piece
+      if (end - start + 1 > *longest) *longest = end - start + 1;
     }
   }
 }
