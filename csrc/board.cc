@@ -13,18 +13,6 @@ int IslandRow::KindAt(int col) const {
   return -1;
 }
 
-void IslandRow::Place(int kind, int col) {
-  // The planes each island kind sets (board.h): bit 0 mid, bit 1 lo, bit 2 hi. Set through masks
-  // rather than branches: the kind is random in playouts.
-  static constexpr uint8_t kPlanes[kRight + 1] = {/*left*/ 2, /*middle 1-4*/ 1, 3, 5, 7,
-                                                  /*right*/ 4};
-  const uint64_t bit = ColumnBit(col);
-  const unsigned planes = kPlanes[kind];
-  mid |= bit & (uint64_t{0} - (planes & 1));
-  lo |= bit & (uint64_t{0} - ((planes >> 1) & 1));
-  hi |= bit & (uint64_t{0} - (planes >> 2));
-}
-
 void PlayerBoard::PlaceStartTile(int row) {
   start_row = static_cast<uint8_t>(row);
   Row(row).Place(kLeft, /*col=*/1);

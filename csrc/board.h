@@ -26,6 +26,19 @@ constexpr uint64_t ColumnBit(int col) { return uint64_t{1} << (col - 1); }
 
 inline int LowestColumn(uint64_t x) { return __builtin_ctzll(x) + 1; }
 
+// The planes each island kind sets (see above): bit 0 mid, bit 1 lo, bit 2 hi.
+constexpr uint8_t kPlanesOfKind[kRight + 1] = {/*left*/ 2, /*middle 1-4*/ 1, 3, 5, 7,
+                                               /*right*/ 4};
+
+// Adds island tiles of `kind` on the bits of `cells` to three planes, through masks rather than
+// branches (the kind is random in playouts). Used by IslandRow and by packed_rows.h.
+inline void AddTiles(int kind, uint64_t cells, uint64_t* mid, uint64_t* lo, uint64_t* hi) {
+  const unsigned planes = kPlanesOfKind[kind];
+  *mid |= cells & (uint64_t{0} - (planes & 1));
+  *lo |= cells & (uint64_t{0} - ((planes >> 1) & 1));
+  *hi |= cells & (uint64_t{0} - (planes >> 2));
+}
+
 struct IslandRow {
   uint64_t mid;
   uint64_t lo;
@@ -38,7 +51,7 @@ struct IslandRow {
   uint64_t FreeTiles() const { return Occupied() & ~vikings; }  // targets of B7.2 trips
   // The island tile kind at `col` (kLeft .. kRight), or -1 when the cell is empty.
   int KindAt(int col) const;
-  void Place(int kind, int col);
+  void Place(int kind, int col) { AddTiles(kind, ColumnBit(col), &mid, &lo, &hi); }
 };
 
 struct PlayerBoard {

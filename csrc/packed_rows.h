@@ -63,12 +63,7 @@ class PackedRows {
   // Places a tile of `kind` on the cell of `bit`; returns false when the packing stops being
   // valid (the tile is in column 12, beyond kMaxTileColumn).
   bool Place(int kind, int bit) {
-    static constexpr uint8_t kPlanes[kRight + 1] = {2, 1, 3, 5, 7, 4};  // as IslandRow::Place
-    const uint64_t cell = uint64_t{1} << bit;
-    const unsigned planes = kPlanes[kind];
-    mid_ |= cell & (uint64_t{0} - (planes & 1));
-    lo_ |= cell & (uint64_t{0} - ((planes >> 1) & 1));
-    hi_ |= cell & (uint64_t{0} - (planes >> 2));
+    AddTiles(kind, uint64_t{1} << bit, &mid_, &lo_, &hi_);
     return Column(bit) <= kMaxTileColumn;
   }
 
