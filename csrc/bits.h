@@ -33,6 +33,12 @@ inline int LowestBit(uint64_t x) { return __builtin_ctzll(x); }
 // The index of the highest set bit (x != 0).
 inline int HighestBit(uint64_t x) { return 63 - __builtin_clzll(x); }
 
+// The index of the k-th set bit (0-based, lowest first) of `mask`, for k < PopCount(mask).
+inline int NthBit(uint64_t mask, int k) {
+  for (; k > 0; --k) mask &= mask - 1;
+  return LowestBit(mask);
+}
+
 // Byte-parallel ("SWAR") helpers: eight small counters in one word.
 constexpr uint64_t kByteOnes = 0x0101010101010101ULL;
 constexpr uint64_t kByteHighs = 0x8080808080808080ULL;

@@ -12,11 +12,7 @@ int LegalSet::Count() const {
 int LegalSet::Nth(int k) const {
   for (int i = 0; i < num_masks; ++i) {
     const int here = PopCount(masks[i]);
-    if (k < here) {
-      uint64_t mask = masks[i];
-      for (; k > 0; --k) mask &= mask - 1;
-      return bases[i] + __builtin_ctzll(mask);
-    }
+    if (k < here) return bases[i] + NthBit(masks[i], k);
     k -= here;
   }
   return range_first + k;

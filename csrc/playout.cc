@@ -15,12 +15,6 @@ namespace vikinger {
 
 namespace {
 
-// The k-th set bit (0-based, lowest first) of `mask`, k < PopCount(mask).
-inline int NthBit(uint64_t mask, int k) {
-  for (; k > 0; --k) mask &= mask - 1;
-  return LowestBit(mask);
-}
-
 // kSelectInByte.bit[b][k]: the k-th set bit (0-based, lowest first) of byte b.
 struct SelectInByteTable {
   uint8_t bit[256][8];
@@ -35,8 +29,8 @@ constexpr SelectInByteTable kSelectInByte = [] {
   return table;
 }();
 
-// NthBit without a loop, whose exit depends on the random k and is mispredicted about once a
-// call. For a mask of at most 16 bits (the wheel): the low or the high byte, then the table.
+// NthBit (bits.h) without a loop, whose exit depends on the random k and is mispredicted about once
+// a call. For a mask of at most 16 bits (the wheel): the low or the high byte, then the table.
 inline int NthBit16(unsigned mask, int k) {
   const int low_count = PopCount(mask & 0xFF);
   const int in_high = k >= low_count;  // 0 or 1; arithmetic below, so that no branch is made
