@@ -2,8 +2,6 @@
 // board and wheel primitives that the state machine uses too.
 #include "playout.h"
 
-#include <cstring>
-
 #include "actions.h"
 #include "bits.h"
 #include "packed_rows.h"
