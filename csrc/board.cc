@@ -20,26 +20,13 @@ void PlayerBoard::PlaceStartTile(int row) {
 
 namespace {
 
-// B6.2 for one row: the empty cells of `r` (occupied: `here`) where a tile may go, given the
-// cells `touching` an island tile or the mainland (B6.2(a)). The tile's edges decide which
-// neighbours clash (B6.2(c)): `kSeaLeft` for a left piece, `kSeaRight` for a right piece, neither
-// for a middle piece. A cell's code (board.h) gives: left piece lo&~mid, right piece hi&~mid,
-// land on the right side mid|lo, land on the left side mid|hi.
-//   sea on our left clashes with land-right neighbours at c-1 (left and middle pieces);
-//   land on our left clashes with sea-right ones at c-1 (right pieces, and the mainland's sea
-//   edge left of column 1, B2.3); symmetrically on the right at c+1.
+// B6.2 for one row (board.h): the empty cells of `r` (occupied: `here`) touching a tile or the
+// mainland where a tile with these edges does not clash. `above`/`below` are 0 outside rows 1..5.
 template <bool kSeaLeft, bool kSeaRight>
-inline uint64_t LegalCellsInRow(const IslandRow& r, uint64_t here, uint64_t touching) {
-  const uint64_t clash_left =
-      kSeaLeft ? (r.mid | r.lo) << 1 : ((r.hi & ~r.mid) << 1) | ColumnBit(1);
-  const uint64_t clash_right = kSeaRight ? (r.mid | r.hi) >> 1 : (r.lo & ~r.mid) >> 1;
-  return touching & ~(here | clash_left | clash_right);
-}
-
-// B6.2(a) a cell touches the mainland (column 1) or an island tile left, right, above or below
-// it; ship tiles (row 0) never count. `above`/`below` are 0 outside rows 1..5.
-inline uint64_t Touching(uint64_t here, uint64_t above, uint64_t below) {
-  return (here << 1) | (here >> 1) | ColumnBit(1) | above | below;
+inline uint64_t LegalCellsInRow(const IslandRow& r, uint64_t here, uint64_t above, uint64_t below) {
+  constexpr uint64_t kAll = ~uint64_t{0};
+  const uint64_t clash = ClashingCells(kSeaLeft, kSeaRight, r.mid, r.lo, r.hi, ColumnBit(1), kAll);
+  return TouchingCells(here, above, below, ColumnBit(1), kAll) & ~(here | clash);
 }
 
 // Row by row, holding the occupied cells of the rows above, here and below in three variables:
@@ -52,8 +39,7 @@ uint64_t LegalCells(const PlayerBoard& board, uint64_t cells[kNumRows]) {
   uint64_t any = 0;
   for (int r = 0; r < kNumRows; ++r) {
     const uint64_t below = r + 1 < kNumRows ? board.rows[r + 1].Occupied() : 0;
-    const uint64_t legal =
-        LegalCellsInRow<kSeaLeft, kSeaRight>(board.rows[r], here, Touching(here, above, below));
+    const uint64_t legal = LegalCellsInRow<kSeaLeft, kSeaRight>(board.rows[r], here, above, below);
     cells[r] = legal;
     any |= legal;
     above = here;
@@ -68,7 +54,7 @@ bool HasLegalCell(const PlayerBoard& board) {
   uint64_t here = board.Row(1).Occupied();
   for (int row = 1; row <= kNumRows; ++row) {  // stops at the first row with a legal cell
     const uint64_t below = row < kNumRows ? board.Row(row + 1).Occupied() : 0;
-    if (LegalCellsInRow<kSeaLeft, kSeaRight>(board.Row(row), here, Touching(here, above, below))) {
+    if (LegalCellsInRow<kSeaLeft, kSeaRight>(board.Row(row), here, above, below)) {
       return true;
     }
     above = here;

@@ -39,6 +39,30 @@ inline void AddTiles(int kind, uint64_t cells, uint64_t* mid, uint64_t* lo, uint
   *hi |= cells & (uint64_t{0} - (planes >> 2));
 }
 
+// B6.2 on the planes of one row, or of the five rows packed side by side in one word
+// (packed_rows.h). `column1` marks column 1 of every row; `not_last` clears what a shift right
+// moves from one row into the last column of the row before (all ones for a single row).
+//
+// B6.2(a): the cells touching the mainland (column 1) or an island tile left, right, above or
+// below (`above`, `below`: the occupied cells lined up with `here`; ship tiles never count).
+inline uint64_t TouchingCells(uint64_t here, uint64_t above, uint64_t below, uint64_t column1,
+                              uint64_t not_last) {
+  return column1 | (here << 1) | ((here >> 1) & not_last) | above | below;
+}
+// B6.2(c): the cells where a tile would clash with a neighbour's shared edge. A tile with sea on
+// its left (`sea_left`: a left piece) clashes with land-right neighbours at c-1 (left and middle
+// pieces, mid|lo); one with land there with sea-right ones (right pieces, hi&~mid, and the
+// mainland's sea edge left of column 1, B2.3); the same mirrored at c+1 (`sea_right`: a right
+// piece; land-left is mid|hi, left pieces lo&~mid). With constant edges the masks fold away.
+inline uint64_t ClashingCells(bool sea_left, bool sea_right, uint64_t mid, uint64_t lo, uint64_t hi,
+                              uint64_t column1, uint64_t not_last) {
+  const uint64_t left = uint64_t{0} - sea_left;
+  const uint64_t right = uint64_t{0} - sea_right;
+  const uint64_t clash_left = ((left & (mid | lo)) << 1) | (~left & (((hi & ~mid) << 1) | column1));
+  const uint64_t clash_right = (((right & (mid | hi)) | (~right & lo & ~mid)) >> 1) & not_last;
+  return clash_left | clash_right;
+}
+
 struct IslandRow {
   uint64_t mid;
   uint64_t lo;

@@ -7,7 +7,7 @@
 // handful of word operations for all rows at once, its legal cells are counted by one popcount,
 // and bits ascend in id order (row by row, columns ascending), so the k-th legal cell is the k-th
 // set bit. The playout keeps this copy beside the board and falls back to the board's own answer
-// once a tile lands in column 11 or beyond.
+// once a tile lands beyond column 11.
 #ifndef VIKINGER_PACKED_ROWS_H_
 #define VIKINGER_PACKED_ROWS_H_
 
@@ -38,26 +38,18 @@ class PackedRows {
     return true;
   }
 
-  // B6.2 the legal cells of an island tile of `kind`, as bits of this packing: as
-  // LegalCellsInRow in board.cc, for all rows at once. A shift right moves column 1 of a row into
-  // column 12 of the row before: masked. A shift left never crosses, as no tile stands in column
-  // 12; a shift by kStride lines a row up with the row below or above. The tile's edges select
-  // the clashes through masks rather than branches (the kind is random).
+  // B6.2 the legal cells of an island tile of `kind`, as bits of this packing (board.h, for all
+  // rows at once): a shift by kStride lines a row up with the row below or above; a shift right
+  // moves column 1 of a row into column 12 of the row before, which is masked; a shift left never
+  // crosses, as no tile stands in column 12. The edges are masks here, not template arguments as
+  // in board.cc: the kind is random in playouts.
   uint64_t LegalCells(int kind) const {
     const uint64_t here = mid_ | lo_ | hi_;
-    const uint64_t touching =  // B6.2(a): mainland, left, right, above, below
-        kColumn1 | (here << 1) | ((here >> 1) & ~kColumn12) | (here << kStride) | (here >> kStride);
-    const uint64_t sea_left = uint64_t{0} - (kind == kLeft);    // a left piece
-    const uint64_t sea_right = uint64_t{0} - (kind == kRight);  // a right piece
-    // B6.2(c): sea on the left clashes with land-right neighbours at c-1 (mid|lo), land on the
-    // left with sea-right ones (right pieces, the mainland); the same mirrored at c+1.
-    const uint64_t land_right = mid_ | lo_;
-    const uint64_t land_left = mid_ | hi_;
-    const uint64_t clash_left =
-        ((sea_left & land_right) << 1) | (~sea_left & (((hi_ & ~mid_) << 1) | kColumn1));
-    const uint64_t clash_right =
-        ((sea_right & land_left) | (~sea_right & lo_ & ~mid_)) >> 1 & ~kColumn12;
-    return touching & ~(here | clash_left | clash_right) & kAllCells;
+    const uint64_t touching =
+        TouchingCells(here, here << kStride, here >> kStride, kColumn1, ~kColumn12);
+    const uint64_t clash =
+        ClashingCells(kind == kLeft, kind == kRight, mid_, lo_, hi_, kColumn1, ~kColumn12);
+    return touching & ~(here | clash) & kAllCells;
   }
 
   // Places a tile of `kind` on the cell of `bit`; returns false when the packing stops being
