@@ -96,6 +96,12 @@ struct ByteCounts {
     low -= kind < 8 ? one : 0;
     high -= kind < 8 ? 0 : one;
   }
+  // One more of `kind` (its count stays below 128).
+  void Increment(int kind) {
+    const uint64_t one = uint64_t{1} << (8 * (kind & 7));
+    low += kind < 8 ? one : 0;
+    high += kind < 8 ? 0 : one;
+  }
 };
 
 // The index of the kind drawn by uniform `u` from the first n counts, which sum to `total` >= 1

@@ -33,13 +33,13 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
   if (policy == Policy::kRandom && FusedPlayoutSupports(options)) {
     return Result(p, PlayFusedRandomGame(p, seed), final_position);
   }
-  SplitMix64 rng(seed);
+  UniformStream rng(seed);
   LegalSet legal = LegalDecisionSet(p);  // the legal decisions of the current node, when it is one
   int num_legal = legal.Count();         // A1: a game may open with the auction
   int list[kMaxLegalActions];
   int32_t length = 0;
   while (!IsTerminal(p)) {
-    const double u = rng.Uniform();
+    const double u = rng.Next();
     ++length;
     if (IsChanceNode(p)) {
       num_legal = 0;

@@ -219,8 +219,12 @@ void MoveToTarget(Position& p, int row, int col) {
   }
 }
 
+// Counts change as whole words, never as single bytes: the next chance node loads them as words,
+// and a word load over a fresh byte store waits until the store reaches the cache.
 void RevealTile(Position& p, int kind) {
-  --p.stacks[kind];
+  ByteCounts stacks = ByteCounts::Load(p.stacks, kNumTileKinds);
+  stacks.Decrement(kind);
+  stacks.Store(p.stacks, kNumTileKinds);
   p.wheel.Reveal(kind);  // B4.1
   if (p.wheel.TileCount() == kGroupsPerRound) p.phase = Phase::kDrawViking;
 }
@@ -236,11 +240,13 @@ void LayOutVikings(Position& p) {
 }
 
 void DrawViking(Position& p, int colour) {
-  --p.bag[colour];
-  ++p.drawn[colour];
-  int drawn = 0;
-  for (int c = 0; c < kNumColours; ++c) drawn += p.drawn[c];
-  if (drawn < kGroupsPerRound + (HasOption(p, kOptDraw13) ? 1 : 0)) return;  // A2 draws 13
+  ByteCounts bag = ByteCounts::Load(p.bag, kNumColours);
+  bag.Decrement(colour);
+  bag.Store(p.bag, kNumColours);
+  ByteCounts drawn = ByteCounts::Load(p.drawn, kNumColours);
+  drawn.Increment(colour);
+  drawn.Store(p.drawn, kNumColours);
+  if (drawn.Total() < kGroupsPerRound + (HasOption(p, kOptDraw13) ? 1 : 0)) return;  // A2 draws 13
   if (HasOption(p, kOptDraw13)) {
     p.phase = Phase::kRemoveViking;
   } else {
