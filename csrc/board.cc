@@ -48,33 +48,12 @@ uint64_t LegalCells(const PlayerBoard& board, uint64_t cells[kNumRows]) {
   return any;
 }
 
-template <bool kSeaLeft, bool kSeaRight>
-bool HasLegalCell(const PlayerBoard& board) {
-  uint64_t above = 0;
-  uint64_t here = board.Row(1).Occupied();
-  for (int row = 1; row <= kNumRows; ++row) {  // stops at the first row with a legal cell
-    const uint64_t below = row < kNumRows ? board.Row(row + 1).Occupied() : 0;
-    if (LegalCellsInRow<kSeaLeft, kSeaRight>(board.Row(row), here, above, below)) {
-      return true;
-    }
-    above = here;
-    here = below;
-  }
-  return false;
-}
-
 }  // namespace
 
 uint64_t PlayerBoard::LegalIslandCells(int kind, uint64_t cells[kNumRows]) const {
   if (kind == kLeft) return LegalCells<true, false>(*this, cells);
   if (kind == kRight) return LegalCells<false, true>(*this, cells);
   return LegalCells<false, false>(*this, cells);
-}
-
-bool PlayerBoard::HasLegalIslandCell(int kind) const {
-  if (kind == kLeft) return HasLegalCell<true, false>(*this);
-  if (kind == kRight) return HasLegalCell<false, true>(*this);
-  return HasLegalCell<false, false>(*this);
 }
 
 int PlayerBoard::ShipAt(int col) const {

@@ -106,7 +106,6 @@ struct PlayerBoard {
   // B6.2: cells[r - 1] = the empty cells of row r where an island tile of `kind` may go.
   // Returns the union of all rows (non-zero when the tile has a legal cell).
   uint64_t LegalIslandCells(int kind, uint64_t cells[kNumRows]) const;
-  bool HasLegalIslandCell(int kind) const;
 
   uint16_t ShipColumns() const { return ships[0] | ships[1] | ships[2] | ships[3]; }
   // The ship kind in column `col`, or -1.

@@ -26,13 +26,13 @@ const char* const kOptionNames[kNumOptions] = {"auction", "draw13", "offer_by_co
 
 namespace {
 
-PlayerBoard& Buyer(Position& p) {
-  return p.players[Seat(p.start_player, p.purchases, p.num_players)];  // B5.1
-}
-
-PlayerBoard& Scorer(Position& p) {
-  return p.players[Seat(p.start_player, p.scoring_index, p.num_players)];  // B7.2
-}
+// B5.1 the buyer of the current purchase; B7.2 the current scorer of a large scoring.
+int BuyerSeat(const Position& p) { return Seat(p.start_player, p.purchases, p.num_players); }
+int ScorerSeat(const Position& p) { return Seat(p.start_player, p.scoring_index, p.num_players); }
+PlayerBoard& Buyer(Position& p) { return p.players[BuyerSeat(p)]; }
+const PlayerBoard& Buyer(const Position& p) { return p.players[BuyerSeat(p)]; }
+PlayerBoard& Scorer(Position& p) { return p.players[ScorerSeat(p)]; }
+const PlayerBoard& Scorer(const Position& p) { return p.players[ScorerSeat(p)]; }
 
 void AfterSpecialFill(Position& p) {
   if (HasOption(p, kOptAuction)) {
@@ -115,6 +115,12 @@ void VikingToMainland(Position& p) {
   EndPurchase(p);
 }
 
+// B6.3 an island tile without a legal cell leaves the game.
+void DiscardPendingTile(Position& p) {
+  ++p.discarded_tiles;
+  VikingToMainland(p);
+}
+
 void PlacePendingTile(Position& p) {
   PlayerBoard& board = Buyer(p);
   const int tile = p.pending.tile;
@@ -125,11 +131,11 @@ void PlacePendingTile(Position& p) {
       board.PlaceShip(tile, board.num_ships + 1);
       VikingToMainland(p);
     }
-  } else if (board.HasLegalIslandCell(tile)) {  // B6.2
+  } else {
+    // B6.2 choose a cell, or B6.3 when there is none: ApplyForcedDecisions, which runs after every
+    // action, builds this node's cell set and discards the tile when it is empty. (B6.2 is then
+    // computed once per island tile, not once to decide and once for the legal set.)
     p.phase = Phase::kIslandCell;
-  } else {  // B6.3 unplaceable: the tile leaves the game
-    ++p.discarded_tiles;
-    VikingToMainland(p);
   }
 }
 
@@ -409,37 +415,40 @@ int CurrentPlayer(const Position& p) {
       return Seat(p.start_player, ColoursPlaced(p.wheel), p.num_players);
     case Phase::kTrip:
     case Phase::kTripTarget:
-      return Seat(p.start_player, p.scoring_index, p.num_players);
+      return ScorerSeat(p);
     default:
-      return Seat(p.start_player, p.purchases, p.num_players);  // B5.1
+      return BuyerSeat(p);
   }
 }
 
+// Each phase's case finds its player's board itself (the player of CurrentPlayer): a lookup of
+// CurrentPlayer first would be a second switch on the phase for every node.
 void LegalDecisions(const Position& p, LegalSet* set) {
-  const int player = CurrentPlayer(p);
-  if (player < 0) {
-    *set = LegalSet{};
-    return;
-  }
-  const PlayerBoard& board = p.players[player];
   switch (p.phase) {
-    case Phase::kBuy:
+    case Phase::kBuy: {
+      const PlayerBoard& board = Buyer(p);
       return SetOneMask(set, p.wheel.LegalBuys(board.gold, board.fame), kBuy);  // B5
+    }
     case Phase::kStartRow:
       return SetOneMask(set, (1u << kNumRows) - 1, kStart);  // B6.0 any row
     case Phase::kShipColumn:
-      return SetOneMask(set, board.FreeShipColumns(), kShip);  // B6.1
+      return SetOneMask(set, Buyer(p).FreeShipColumns(), kShip);  // B6.1
     case Phase::kIslandCell:
-      board.LegalIslandCells(p.pending.tile, set->masks);  // B6.2
+      Buyer(p).LegalIslandCells(p.pending.tile, set->masks);  // B6.2
       return SetRowMasks(set, kTile);
     case Phase::kViking:
       return SetOneMask(set, 0b11, kVikingOnTile);  // B6.4 tile or mainland
     case Phase::kTrip:
-      return SetOneMask(set, LegalTripMask(board, p.round, HasOption(p, kOptWeakBoatsmen)),
+      return SetOneMask(set, LegalTripMask(Scorer(p), p.round, HasOption(p, kOptWeakBoatsmen)),
                         kTripStop);
-    case Phase::kAuction:
-      *set = AuctionLegal(p.auction, int64_t{board.gold} + board.fame);  // A1
+    case Phase::kTripTarget:
+      return SetOneMask(set, LegalTargetMask(Scorer(p), p.trip),
+                        CellId(kTarget, RowOfColour(p.trip.colour[0]), 1));
+    case Phase::kAuction: {
+      const PlayerBoard& bidder = p.players[p.auction.turn];
+      *set = AuctionLegal(p.auction, int64_t{bidder.gold} + bidder.fame);  // A1
       return;
+    }
     case Phase::kRemoveViking:
     case Phase::kOfferColour: {  // A2, A3: every colour still drawn
       uint64_t colours = 0;
@@ -450,13 +459,12 @@ void LegalDecisions(const Position& p, LegalSet* set) {
     }
     case Phase::kTakeSpecial:  // A5: bits 0..3 the places, bit 4 decline
       return SetOneMask(set, OccupiedSlots(p.specials) | 1u << 4, kTakeSpecial);
-    case Phase::kBuildingReplace:
+    case Phase::kBuildingReplace: {
+      const PlayerBoard& board = Buyer(p);
       BuildingCandidates(board, BuildingToPlace(board), set->masks);  // A5
       return SetRowMasks(set, kBuilding);
-    case Phase::kTripTarget:
-      return SetOneMask(set, LegalTargetMask(board, p.trip),
-                        CellId(kTarget, RowOfColour(p.trip.colour[0]), 1));
-    default:
+    }
+    default:  // chance and terminal nodes
       *set = LegalSet{};
       return;
   }
@@ -507,14 +515,20 @@ bool IsLegal(const Position& p, int action) {
 
 namespace {
 
-// docs/actions.md "Automatic decisions": applies every forced decision; sets `next` to the legal
-// decisions of the node reached and returns their number.
+// docs/actions.md "Automatic decisions": applies every forced decision, and discards an island
+// tile that has no legal cell (B6.3); sets `next` to the legal decisions of the node reached and
+// returns their number.
 int ApplyForcedDecisions(Position& p, LegalSet* next) {
   while (!IsChanceNode(p) && !IsTerminal(p)) {
     LegalDecisions(p, next);  // filled in place: a copy would wait on the stores that built it
     const int count = next->Count();
-    if (count != 1) return count;
-    ApplyOne(p, next->Nth(0));
+    if (count == 1) {
+      ApplyOne(p, next->Nth(0));
+    } else if (count == 0 && p.phase == Phase::kIslandCell) {
+      DiscardPendingTile(p);
+    } else {
+      return count;
+    }
   }
   *next = LegalSet{};
   return 0;
