@@ -110,26 +110,27 @@ void EndPurchase(Position& p) {
   }
 }
 
-void VikingToMainland(Position& p) {
-  ++Buyer(p).mainland[p.pending.viking];  // B6.4
+// The purchase's steps take the buyer's board from their caller: finding it is a table lookup
+// and a multiplication, once per action rather than once per step.
+void VikingToMainland(Position& p, PlayerBoard& buyer) {
+  ++buyer.mainland[p.pending.viking];  // B6.4
   EndPurchase(p);
 }
 
 // B6.3 an island tile without a legal cell leaves the game.
-void DiscardPendingTile(Position& p) {
+void DiscardPendingTile(Position& p, PlayerBoard& buyer) {
   ++p.discarded_tiles;
-  VikingToMainland(p);
+  VikingToMainland(p, buyer);
 }
 
-void PlacePendingTile(Position& p) {
-  PlayerBoard& board = Buyer(p);
+void PlacePendingTile(Position& p, PlayerBoard& board) {
   const int tile = p.pending.tile;
   if (IsShip(tile)) {  // B6.1
     if (board.num_ships < 3) {
       p.phase = Phase::kShipColumn;
     } else {
       board.PlaceShip(tile, board.num_ships + 1);
-      VikingToMainland(p);
+      VikingToMainland(p, board);
     }
   } else {
     // B6.2 choose a cell, or B6.3 when there is none: ApplyForcedDecisions, which runs after every
@@ -139,16 +140,15 @@ void PlacePendingTile(Position& p) {
   }
 }
 
-void AfterSpecialChoice(Position& p) {
-  if (Buyer(p).start_row == 0) {
+void AfterSpecialChoice(Position& p, PlayerBoard& buyer) {
+  if (buyer.start_row == 0) {
     p.phase = Phase::kStartRow;  // B6.0 start tile first
   } else {
-    PlacePendingTile(p);
+    PlacePendingTile(p, buyer);
   }
 }
 
-void Buy(Position& p, int space) {
-  PlayerBoard& board = Buyer(p);
+void Buy(Position& p, PlayerBoard& board, int space) {
   const int price = p.wheel.Price(space);
   // A5: the group on the highest occupied space, bought for more than 0, with a tile on display.
   const bool may_take_special = HasOption(p, kOptSpecialTiles) && price > 0 &&
@@ -164,27 +164,25 @@ void Buy(Position& p, int space) {
   } else if (board.start_row == 0) {
     p.phase = Phase::kStartRow;  // B6.0 start tile first
   } else {
-    PlacePendingTile(p);
+    PlacePendingTile(p, board);
   }
 }
 
-void TakeSpecialTile(Position& p, int action) {
-  if (action != kDeclineSpecial && TakeSpecial(p.specials, action - kTakeSpecial, Buyer(p))) {
+void TakeSpecialTile(Position& p, PlayerBoard& buyer, int action) {
+  if (action != kDeclineSpecial && TakeSpecial(p.specials, action - kTakeSpecial, buyer)) {
     p.phase = Phase::kBuildingReplace;  // A5 the building replaces a middle tile now
     return;
   }
-  AfterSpecialChoice(p);
+  AfterSpecialChoice(p, buyer);
 }
 
-void ReplaceMiddleTile(Position& p, int row, int col) {
-  PlayerBoard& board = Buyer(p);
-  PlaceBuilding(board, BuildingToPlace(board), row, col);
+void ReplaceMiddleTile(Position& p, PlayerBoard& buyer, int row, int col) {
+  PlaceBuilding(buyer, BuildingToPlace(buyer), row, col);
   ++p.discarded_tiles;  // the replaced middle tile leaves the game
-  AfterSpecialChoice(p);
+  AfterSpecialChoice(p, buyer);
 }
 
-void PlaceIslandTile(Position& p, int row, int col) {
-  PlayerBoard& buyer = Buyer(p);
+void PlaceIslandTile(Position& p, PlayerBoard& buyer, int row, int col) {
   buyer.Row(row).Place(p.pending.tile, col);
   if (BuildingForPlacedTile(buyer, p.pending.tile, row, col)) ++p.discarded_tiles;  // A5
   const int viking = p.pending.viking;
@@ -193,7 +191,7 @@ void PlaceIslandTile(Position& p, int row, int col) {
     p.pending.col = static_cast<uint8_t>(col);
     p.phase = Phase::kViking;
   } else {
-    VikingToMainland(p);
+    VikingToMainland(p, buyer);
   }
 }
 
@@ -304,32 +302,37 @@ void ApplyOne(Position& p, int action) {
       OfferColour(p, action - kOffer);
       break;
     case Phase::kTakeSpecial:
-      TakeSpecialTile(p, action);
+      TakeSpecialTile(p, Buyer(p), action);
       break;
     case Phase::kBuildingReplace:
-      ReplaceMiddleTile(p, (action - kBuilding) / kNumColumns + 1,
+      ReplaceMiddleTile(p, Buyer(p), (action - kBuilding) / kNumColumns + 1,
                         (action - kBuilding) % kNumColumns + 1);
       break;
     case Phase::kBuy:
-      Buy(p, action - kBuy);
+      Buy(p, Buyer(p), action - kBuy);
       break;
-    case Phase::kStartRow:
-      Buyer(p).PlaceStartTile(action - kStart + 1);  // B6.0
-      PlacePendingTile(p);
+    case Phase::kStartRow: {
+      PlayerBoard& buyer = Buyer(p);
+      buyer.PlaceStartTile(action - kStart + 1);  // B6.0
+      PlacePendingTile(p, buyer);
       break;
-    case Phase::kShipColumn:
-      Buyer(p).PlaceShip(p.pending.tile, action - kShip + 1);  // B6.1
-      VikingToMainland(p);
+    }
+    case Phase::kShipColumn: {
+      PlayerBoard& buyer = Buyer(p);
+      buyer.PlaceShip(p.pending.tile, action - kShip + 1);  // B6.1
+      VikingToMainland(p, buyer);
       break;
+    }
     case Phase::kIslandCell:
-      PlaceIslandTile(p, (action - kTile) / kNumColumns + 1, (action - kTile) % kNumColumns + 1);
+      PlaceIslandTile(p, Buyer(p), (action - kTile) / kNumColumns + 1,
+                      (action - kTile) % kNumColumns + 1);
       break;
     case Phase::kViking:
       if (action == kVikingOnTile) {
         Buyer(p).Row(p.pending.row).vikings |= ColumnBit(p.pending.col);
         EndPurchase(p);
       } else {
-        VikingToMainland(p);
+        VikingToMainland(p, Buyer(p));
       }
       break;
     case Phase::kTrip:
@@ -343,23 +346,28 @@ void ApplyOne(Position& p, int action) {
   }
 }
 
-// `set` holds the ids base + bit index for the bits of `mask`.
-void SetOneMask(LegalSet* set, uint64_t mask, int base) {
+// `set` holds the ids base + bit index for the bits of `mask`. Returns their number.
+int SetOneMask(LegalSet* set, uint64_t mask, int base) {
   set->masks[0] = mask;
   set->bases[0] = static_cast<int16_t>(base);
   set->num_masks = 1;
   set->range_first = 0;
   set->range_count = 0;
+  return PopCount(mask);
 }
 
-// `set` holds the ids CellId(block, row, 1) + bit index for the bits of masks[row - 1].
-void SetRowMasks(LegalSet* set, int block) {
+// `set` holds the ids CellId(block, row, 1) + bit index for the bits of masks[row - 1]. Returns
+// their number.
+int SetRowMasks(LegalSet* set, int block) {
+  int count = 0;
   for (int row = 1; row <= kNumRows; ++row) {
     set->bases[row - 1] = static_cast<int16_t>(CellId(block, row, 1));
+    count += PopCount(set->masks[row - 1]);
   }
   set->num_masks = kNumRows;
   set->range_first = 0;
   set->range_count = 0;
+  return count;
 }
 
 }  // namespace
@@ -423,7 +431,7 @@ int CurrentPlayer(const Position& p) {
 
 // Each phase's case finds its player's board itself (the player of CurrentPlayer): a lookup of
 // CurrentPlayer first would be a second switch on the phase for every node.
-void LegalDecisions(const Position& p, LegalSet* set) {
+int LegalDecisions(const Position& p, LegalSet* set) {
   switch (p.phase) {
     case Phase::kBuy: {
       const PlayerBoard& board = Buyer(p);
@@ -447,7 +455,7 @@ void LegalDecisions(const Position& p, LegalSet* set) {
     case Phase::kAuction: {
       const PlayerBoard& bidder = p.players[p.auction.turn];
       *set = AuctionLegal(p.auction, int64_t{bidder.gold} + bidder.fame);  // A1
-      return;
+      return set->Count();
     }
     case Phase::kRemoveViking:
     case Phase::kOfferColour: {  // A2, A3: every colour still drawn
@@ -466,7 +474,7 @@ void LegalDecisions(const Position& p, LegalSet* set) {
     }
     default:  // chance and terminal nodes
       *set = LegalSet{};
-      return;
+      return 0;
   }
 }
 
@@ -520,12 +528,12 @@ namespace {
 // returns their number.
 int ApplyForcedDecisions(Position& p, LegalSet* next) {
   while (!IsChanceNode(p) && !IsTerminal(p)) {
-    LegalDecisions(p, next);  // filled in place: a copy would wait on the stores that built it
-    const int count = next->Count();
+    // Filled in place: a copy would wait on the stores that built it.
+    const int count = LegalDecisions(p, next);
     if (count == 1) {
       ApplyOne(p, next->Nth(0));
     } else if (count == 0 && p.phase == Phase::kIslandCell) {
-      DiscardPendingTile(p);
+      DiscardPendingTile(p, Buyer(p));
     } else {
       return count;
     }

@@ -179,8 +179,9 @@ int ApplyLegalAction(Position& p, int action, LegalSet* next);
 // x = floor(u * total), the first kind whose running count exceeds x), then every forced
 // decision; sets `next` as ApplyLegalAction does. Returns the chance id applied.
 int ApplySampledChance(Position& p, double u, LegalSet* next);
-// The legal decisions at a decision node (empty at chance and terminal nodes).
-void LegalDecisions(const Position& p, LegalSet* set);
+// The legal decisions at a decision node (empty at chance and terminal nodes); returns their
+// number.
+int LegalDecisions(const Position& p, LegalSet* set);
 LegalSet LegalDecisionSet(const Position& p);
 // B8.9 win shares once terminal, else zeros.
 void Returns(const Position& p, double* out);
