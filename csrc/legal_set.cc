@@ -18,12 +18,12 @@ int LegalSet::Nth(int k) const {
   return range_first + k;
 }
 
+// The masks' ids (at most kNumRows x 64) plus WriteBitIds' 8 spare entries fit any list buffer.
+static_assert(kNumRows * 64 + 8 <= kMaxLegalActions, "Write needs room past the mask ids");
+
 int LegalSet::Write(int* out) const {
   int n = 0;
-  for (int i = 0; i < num_masks; ++i) {
-    for (uint64_t mask = masks[i]; mask; mask &= mask - 1)
-      out[n++] = bases[i] + __builtin_ctzll(mask);
-  }
+  for (int i = 0; i < num_masks; ++i) n += WriteBitIds(masks[i], bases[i], out + n);
   for (int i = 0; i < range_count; ++i) out[n++] = range_first + i;
   return n;
 }

@@ -13,20 +13,6 @@ namespace vikinger {
 
 namespace {
 
-// kSelectInByte.bit[b][k]: the k-th set bit (0-based, lowest first) of byte b.
-struct SelectInByteTable {
-  uint8_t bit[256][8];
-};
-constexpr SelectInByteTable kSelectInByte = [] {
-  SelectInByteTable table{};
-  for (int b = 0; b < 256; ++b) {
-    for (int i = 0, k = 0; i < 8; ++i) {
-      if ((b >> i) & 1) table.bit[b][k++] = static_cast<uint8_t>(i);
-    }
-  }
-  return table;
-}();
-
 // NthBit (bits.h) without a loop, whose exit depends on the random k and is mispredicted about once
 // a call. For a mask of at most 16 bits (the wheel): the low or the high byte, then the table.
 inline int NthBit16(unsigned mask, int k) {

@@ -126,7 +126,8 @@ struct LegalSet {
   int Count() const;
   // The k-th legal id in ascending order, 0 <= k < Count().
   int Nth(int k) const;
-  // Writes the sorted ids to `out` (kMaxLegalActions entries); returns how many.
+  // Writes the sorted ids to `out` (kMaxLegalActions entries); returns how many. Entries past
+  // them may be overwritten (WriteBitIds, bits.h).
   int Write(int* out) const;
   bool Contains(int action) const;
 };
