@@ -57,24 +57,27 @@ inline constexpr SelectInByteTable kSelectInByte = [] {
 }();
 
 // Writes base + i for every set bit i of `mask`, ascending, to `out`; returns how many. With
-// SSE4.1 a byte of the mask at a time (its bits from kSelectInByte, widened and stored as eight
-// ints, of which the first PopCount(byte) count): `out` needs room for 8 entries more than it
-// gets. A loop per set bit stops after a random number of steps, and that exit was mispredicted
-// about once per mask; the masks of the rules span one or two bytes.
+// SSE4.1 a byte of the mask at a time: its bits from kSelectInByte, widened and stored as eight
+// ints, of which the first PopCount(byte) count, so `out` needs room for 8 entries more than it
+// gets. The two low bytes are written always (every mask of the rules fits in them until a board
+// grows past 16 columns), so no branch depends on the mask: a loop per set bit stopped after a
+// random number of steps, and its exit was mispredicted about once per mask.
 inline int WriteBitIds(uint64_t mask, int base, int* out) {
   int n = 0;
 #if defined(__SSE4_1__)
-  for (; mask != 0; mask >>= 8, base += 8) {
-    const unsigned byte = mask & 0xFF;
+  auto write_byte = [&](unsigned byte, int first) {
     const __m128i bits =
         _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kSelectInByte.bit[byte]));
-    const __m128i add = _mm_set1_epi32(base);
+    const __m128i add = _mm_set1_epi32(first);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n),
                      _mm_add_epi32(_mm_cvtepu8_epi32(bits), add));
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n + 4),
                      _mm_add_epi32(_mm_cvtepu8_epi32(_mm_srli_si128(bits, 4)), add));
     n += PopCount(byte);
-  }
+  };
+  write_byte(mask & 0xFF, base);
+  write_byte((mask >> 8) & 0xFF, base + 8);
+  for (mask >>= 16, base += 16; mask != 0; mask >>= 8, base += 8) write_byte(mask & 0xFF, base);
 #else
   for (; mask != 0; mask &= mask - 1) out[n++] = base + LowestBit(mask);
 #endif

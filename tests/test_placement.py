@@ -42,6 +42,17 @@ def test_b6_2_legal_cells_touch_and_match_edges(engine, tile, cells):
     assert state.legal_actions() == sorted(TILE(r, c) for r, c in cells)
 
 
+def test_b6_2_legal_cells_of_a_board_wider_than_16_columns(engine):
+    # B2.2 (rows have no right end): row 3 is a left piece and 17 middle pieces, 18 columns, so
+    # the legal cells of rows 2-4 reach past column 16 (legal lists are written 16 columns at a
+    # time first, then column by column beyond).
+    board = {3: "L" + "1234" * 4 + "1"}
+    state = placing(engine, "2", viking="B", board=board, ships="")
+    state.apply_action(BUY(0))
+    cells = [(3, 19)] + [(r, c) for r in (2, 4) for c in range(2, 19)]  # never column 1 (B2.3)
+    assert state.legal_actions() == sorted(TILE(r, c) for r, c in cells)
+
+
 def test_b6_2_b2_3_only_left_pieces_stand_in_column_1(engine):
     for tile in ("1", "2", "3", "4", "R"):
         state = placing(engine, tile, viking="B", board={3: "L"}, ships="")
