@@ -34,8 +34,8 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
     return Result(p, PlayFusedRandomGame(p, seed), final_position);
   }
   UniformStream rng(seed);
-  LegalSet legal = LegalDecisionSet(p);  // the legal decisions of the current node, when it is one
-  int num_legal = legal.Count();         // A1: a game may open with the auction
+  LegalSet legal;  // the legal decisions of the current node, when it is one
+  int num_legal = LegalDecisions(p, &legal);  // A1: a game may open with the auction
   int list[kMaxLegalActions];
   int32_t length = 0;
   while (!IsTerminal(p)) {
