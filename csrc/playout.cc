@@ -23,7 +23,7 @@ inline int NthBit16(unsigned mask, int k) {
 }
 
 // For any mask (the packed legal cells): the byte holding the bit from the running bit counts of
-// the bytes (byte-parallel, as in SampleCountsWithTotal), then the table within that byte.
+// the bytes (byte-parallel, as in KindAt, rng.h), then the table within that byte.
 inline int NthBitBranchFree(uint64_t mask, int k) {
   uint64_t counts = mask - ((mask >> 1) & 0x5555555555555555ULL);  // set bits per byte
   counts = (counts & 0x3333333333333333ULL) + ((counts >> 2) & 0x3333333333333333ULL);
@@ -78,13 +78,13 @@ class FusedPlayout {
   int Choose(int count) {
     if (count == 1) return 0;
     ++length_;
-    return static_cast<int>(rng_.Next() * count);
+    return rng_.Below(count);
   }
 
   // A chance node over `counts` (summing to `total`): the kind drawn, taken from the counts.
   int Draw(ByteCounts& counts, int n, int& total) {
     ++length_;
-    const int kind = SampleCountsWithTotal(counts, n, total--, rng_.Next());
+    const int kind = KindAt(counts, n, rng_.Below(total--));
     counts.Decrement(kind);
     return kind;
   }

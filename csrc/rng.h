@@ -25,7 +25,7 @@ constexpr uint64_t Mix(uint64_t x) {
 }
 
 // The top 53 bits of a 64-bit value as a double in [0, 1).
-inline double UnitDouble(uint64_t bits) {
+constexpr double UnitDouble(uint64_t bits) {
   return static_cast<double>(bits >> 11) * (1.0 / 9007199254740992.0);
 }
 
@@ -49,22 +49,60 @@ class SplitMix64 {
   uint64_t state_;
 };
 
+// floor(u * n) for the uniform u = m * 2**-53 of a 53-bit m, exactly as the double product
+// computes it (docs/api.md), in integers: m * n is exact in 64 bits for n < 2048, and the double
+// product is m * n rounded to 53 significant bits (the power of two scales exactly). Rounding can
+// only carry m * n up to the next multiple of 2**53, and only from within half a unit of the last
+// place below it (at most 2**10 for a product below 2**64); that case, about once in 2**42 draws,
+// takes the double computation itself. The integer product is 3 cycles on a playout's chain of
+// dependent steps; the double conversions and product are about 10.
+constexpr int FloorUniformTimes(uint64_t m, int n) {
+  const uint64_t product = m * static_cast<uint64_t>(n);
+  const uint64_t floor = product >> 53;
+  if (__builtin_expect(((product + 1024) >> 53) != floor, 0)) {
+    return static_cast<int>(UnitDouble(m << 11) * n);
+  }
+  return static_cast<int>(floor);
+}
+
+// The double computation, and cases near multiples of 2**53 where the integer floor alone would
+// be wrong: m = (2**54 - 1) / 3 makes m * 3 = 2**54 - 1, which rounds (to even) up to 2**54, so
+// floor(u * 3) is 2, not 1.
+constexpr bool FloorUniformTimesIsTheDoubleFloor(uint64_t m, int n) {
+  return FloorUniformTimes(m, n) == static_cast<int>(UnitDouble(m << 11) * n);
+}
+static_assert(FloorUniformTimes(6004799503160661ULL, 3) == 2, "rounded up to 2**54");
+static_assert(FloorUniformTimesIsTheDoubleFloor(6004799503160661ULL, 3) &&
+                  FloorUniformTimesIsTheDoubleFloor(6004799503160660ULL, 3) &&
+                  FloorUniformTimesIsTheDoubleFloor((uint64_t{1} << 53) - 1, 2047) &&
+                  FloorUniformTimesIsTheDoubleFloor((uint64_t{1} << 53) - 1, 1) &&
+                  FloorUniformTimesIsTheDoubleFloor(0, 1025) &&
+                  FloorUniformTimesIsTheDoubleFloor(((uint64_t{5} << 53) - 3) / 7, 7) &&
+                  FloorUniformTimesIsTheDoubleFloor(((uint64_t{700} << 53) - 1000) / 1025, 1025),
+              "FloorUniformTimes is floor(u * n) in doubles");
+
 // The uniforms of a SplitMix64 stream, each computed one call ahead: a playout needs a number
-// right after deciding that it needs one, and the 30-cycle chain from state to double is then
-// already done, overlapped with the work between two draws.
+// right after deciding that it needs one, and the 30-cycle chain from state to number is then
+// already done, overlapped with the work between two draws. Kept as the 53-bit integer m of
+// u = m * 2**-53.
 class UniformStream {
  public:
-  explicit UniformStream(uint64_t seed) : state_(seed), next_(UnitDouble(Mix(seed))) {}
-  double Next() {
-    const double u = next_;
-    state_ += kGolden;
-    next_ = UnitDouble(Mix(state_));
-    return u;
-  }
+  explicit UniformStream(uint64_t seed) : state_(seed), next_(Mix(seed) >> 11) {}
+  // The next uniform u in [0, 1).
+  double Next() { return UnitDouble(NextBits() << 11); }
+  // floor(u * n) of the next uniform u, for 1 <= n < 2048: a uniform index below n.
+  int Below(int n) { return FloorUniformTimes(NextBits(), n); }
 
  private:
+  uint64_t NextBits() {
+    const uint64_t m = next_;
+    state_ += kGolden;
+    next_ = Mix(state_) >> 11;
+    return m;
+  }
+
   uint64_t state_;
-  double next_;
+  uint64_t next_;
 };
 
 // Up to 16 small counts (a chance node's tile stacks or bag), one byte each, in two words (bits.h
@@ -104,11 +142,9 @@ struct ByteCounts {
   }
 };
 
-// The index of the kind drawn by uniform `u` from the first n counts, which sum to `total` >= 1
-// (docs/api.md): x = floor(u * total), then the first kind whose running count exceeds x.
-inline int SampleCountsWithTotal(const ByteCounts& counts, int n, int total, double u) {
-  // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
-  const int x = static_cast<int>(u * total);
+// The first of the n kinds whose running count exceeds x, for 0 <= x <= total (x = total only
+// when u * total rounds up to it: then the last kind with a count).
+inline int KindAt(const ByteCounts& counts, int n, int x) {
   // The kind is the number of running counts <= x (a kind with count 0 adds nothing to the
   // running count, so it is never the first to exceed x). Counted without a branch, byte-parallel
   // (bits.h): multiplying a word of byte counts by 0x0101...01 leaves the running counts in its
@@ -125,6 +161,13 @@ inline int SampleCountsWithTotal(const ByteCounts& counts, int n, int total, dou
   // u * total rounded up to total: the last kind with a count.
   const unsigned nonzero = ~(ZeroBytes(counts.low) | ZeroBytes(counts.high) << 8);
   return HighestBit(nonzero & ((1u << n) - 1));
+}
+
+// The index of the kind drawn by uniform `u` from the first n counts, which sum to `total` >= 1
+// (docs/api.md): x = floor(u * total), then the first kind whose running count exceeds x.
+inline int SampleCountsWithTotal(const ByteCounts& counts, int n, int total, double u) {
+  // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
+  return KindAt(counts, n, static_cast<int>(u * total));
 }
 
 // The same from counts in memory, summing them first.

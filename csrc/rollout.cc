@@ -26,6 +26,8 @@ GameResult Result(const Position& p, int32_t length, Position* final_position) {
 
 }  // namespace
 
+static_assert(kMaxLegalActions < 2048, "a legal list's index comes from UniformStream::Below");
+
 GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy policy,
                           Position* final_position) {
   Position p;
@@ -38,17 +40,16 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
   int num_legal = LegalDecisions(p, &legal);  // A1: a game may open with the auction
   int list[kMaxLegalActions];
   int32_t length = 0;
-  while (!IsTerminal(p)) {
-    const double u = rng.Next();
+  while (!IsTerminal(p)) {  // every node takes the stream's next uniform
     ++length;
     if (IsChanceNode(p)) {
       num_legal = 0;
-      ApplySampledChance(p, u, &legal);
+      ApplySampledChance(p, rng.Next(), &legal);
       if (!IsChanceNode(p)) num_legal = legal.Count();
       continue;
     }
-    const int action = policy == Policy::kRandom ? legal.Nth(static_cast<int>(u * num_legal))
-                                                 : list[static_cast<int>(u * legal.Write(list))];
+    const int action = policy == Policy::kRandom ? legal.Nth(rng.Below(num_legal))
+                                                 : list[rng.Below(legal.Write(list))];
     num_legal = ApplyLegalAction(p, action, &legal);
   }
   return Result(p, length, final_position);
