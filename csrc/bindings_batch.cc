@@ -31,11 +31,29 @@ Policy PolicyOf(py::handle policy) {
 }
 
 // The position bytes (docs/state.md, without the history) at the end of rollout game `seed`.
-py::bytes RolloutPosition(const Game& game, py::handle seed, py::handle policy) {
+BitSelect BitSelectOf(py::handle bit_select) {
+  if (!PyUnicode_Check(bit_select.ptr())) {
+    throw py::type_error("bit_select must be a str, not " + TypeName(bit_select));
+  }
+  std::string name;
+  Utf8(bit_select, &name);
+  if (name == "auto") return BitSelect::kAuto;
+  if (name == "table") return BitSelect::kTable;
+  if (name == "pdep") {
+    if (!PdepIsAvailable()) throw py::value_error("bit_select 'pdep' needs a CPU with BMI2");
+    return BitSelect::kPdep;
+  }
+  throw py::value_error("bit_select must be one of auto, table, pdep, not " +
+                        py::repr(bit_select).cast<std::string>());
+}
+
+py::bytes RolloutPosition(const Game& game, py::handle seed, py::handle policy,
+                          py::handle bit_select) {
   RequireInts({{"seed", seed}});
   const Policy how = PolicyOf(policy);
+  const BitSelect select = BitSelectOf(bit_select);
   Position final_position;
-  PlayRandomGame(game.num_players, game.options, Seed(seed), how, &final_position);
+  PlayRandomGame(game.num_players, game.options, Seed(seed), how, &final_position, select);
   uint8_t bytes[kMaxPositionBytes];
   const int size = PositionBytes(final_position, bytes);
   return py::bytes(reinterpret_cast<const char*>(bytes), size);
@@ -184,11 +202,26 @@ not legal in its environment, and then nothing has changed.)doc")
 
 
   m.def("_rollout_position", &vk::RolloutPosition, py::arg("game"), py::arg("seed"),
-        py::arg("policy") = "random",
+        py::arg("policy") = "random", py::arg("bit_select") = "auto",
         R"doc(The position bytes (docs/state.md, no history) at the end of rollout game seed.
 
 For tests: the fused playout of policy "random" must end every game exactly where the state
-machine of "random_generic" does.)doc");
+machine of "random_generic" does, with either way of finding the k-th legal action
+(bit_select "table", or "pdep" on a CPU with BMI2; "auto" is what rollouts use).)doc");
+
+  m.def(
+      "_bit_select",
+      []() {
+        py::list available;
+        available.append("table");
+        if (vk::PdepIsAvailable()) available.append("pdep");
+        py::dict info;
+        info["auto"] = vk::PdepIsFast() ? "pdep" : "table";
+        info["available"] = available;
+        return info;
+      },
+      R"doc(How the fused playout finds the k-th legal action on this CPU: {"auto": the way rollouts
+use, "available": the ways _rollout_position can be asked for}.)doc");
 
   m.def("rollouts", &vk::Rollouts, py::arg("game"), py::arg("num_games"), py::arg("seed"),
         py::arg("threads") = 1, py::arg("policy") = "random",

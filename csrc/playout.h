@@ -22,9 +22,19 @@ namespace vikinger {
 // True when PlayFusedRandomGame plays games of these options (the base game: options == 0).
 constexpr bool FusedPlayoutSupports(int options) { return options == 0; }
 
+// How the playout finds the k-th set bit of a legal mask (playout.cc): from tables on any CPU, or
+// by the BMI2 instruction PDEP. kAuto takes PDEP where PdepIsFast(). All three play the same games.
+enum class BitSelect : uint8_t { kAuto, kTable, kPdep };
+
+// True on an x86-64 CPU with BMI2 (checked by CPUID), where BitSelect::kPdep may run.
+bool PdepIsAvailable();
+// True where PDEP is available and fast: every such Intel CPU, AMD from Zen 3 on.
+bool PdepIsFast();
+
 // Plays game `seed` from `p`, an initial position (InitPosition) of the base game, to the end.
 // Returns the game's length: the actions a State would record (chance outcomes included).
-int32_t PlayFusedRandomGame(Position& p, uint64_t seed);
+// kPdep only where PdepIsAvailable().
+int32_t PlayFusedRandomGame(Position& p, uint64_t seed, BitSelect how = BitSelect::kAuto);
 
 }  // namespace vikinger
 

@@ -29,11 +29,11 @@ GameResult Result(const Position& p, int32_t length, Position* final_position) {
 static_assert(kMaxLegalActions < 2048, "a legal list's index comes from UniformStream::Below");
 
 GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy policy,
-                          Position* final_position) {
+                          Position* final_position, BitSelect bit_select) {
   Position p;
   InitPosition(p, num_players, options);
   if (policy == Policy::kRandom && FusedPlayoutSupports(options)) {
-    return Result(p, PlayFusedRandomGame(p, seed), final_position);
+    return Result(p, PlayFusedRandomGame(p, seed, bit_select), final_position);
   }
   UniformStream rng(seed);
   LegalSet legal;  // the legal decisions of the current node, when it is one

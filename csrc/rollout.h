@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "playout.h"
 #include "state.h"
 
 namespace vikinger {
@@ -29,9 +30,10 @@ struct GameResult {
 // would.
 enum class Policy { kRandom, kRandomGeneric };
 
-// Plays one random game from the initial position; `final_position` may be null.
+// Plays one random game from the initial position; `final_position` may be null. `bit_select`
+// is passed to the fused playout (tests play both of its ways).
 GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy policy,
-                          Position* final_position);
+                          Position* final_position, BitSelect bit_select = BitSelect::kAuto);
 
 // Caller-owned result arrays of `count` games: scores, gold, returns (count x num_players, row
 // major) and length (count).

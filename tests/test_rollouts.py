@@ -2,6 +2,11 @@
 seeded with seed + i (rollout.py), so the C++ engine must return exactly the reference's arrays,
 for every thread count and both policies (the fused fast path and the generic list path)."""
 
+import platform
+import shutil
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -97,34 +102,88 @@ def test_numpy_integers_are_accepted(engines):
                 ref.rollouts(ref.Game(num_players=2), 2, 9))
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 4])
-def test_fused_playout_ends_where_the_state_machine_ends(num_players):
-    """Policy "random" plays the base game by the fused playout (csrc/playout.cc), "random_generic"
-    through the state machine: every game must end in the same position, byte for byte, and the
-    result arrays must be equal."""
+def fused_core(bit_select):
+    """The C++ module, after skipping unless this CPU can run the fused playout's `bit_select`
+    way of finding the k-th legal action ("pdep" needs BMI2)."""
     from vikinger_fast import _core
+    if bit_select not in _core._bit_select()["available"]:
+        pytest.skip(f"bit_select {bit_select!r} needs BMI2, which this CPU lacks")
+    return _core
+
+
+@pytest.mark.parametrize("bit_select", ["table", "pdep"])
+@pytest.mark.parametrize("num_players", [2, 3, 4])
+def test_fused_playout_ends_where_the_state_machine_ends(num_players, bit_select):
+    """Policy "random" plays the base game by the fused playout (csrc/playout.cc), "random_generic"
+    through the state machine: every game must end in the same position, byte for byte, whichever
+    way the playout finds the k-th legal action, and the result arrays must be equal."""
+    _core = fused_core(bit_select)
     game = _core.Game(num_players=num_players)
     for seed in range(300):
-        fused = _core._rollout_position(game, seed, "random")
+        fused = _core._rollout_position(game, seed, "random", bit_select)
         generic = _core._rollout_position(game, seed, "random_generic")
         assert fused == generic, f"seed {seed}"
     assert_same(_core.rollouts(game, 5000, 10**6, policy="random"),
                 _core.rollouts(game, 5000, 10**6, policy="random_generic"))
 
 
+def test_bit_select_names_the_ways_this_cpu_runs():
+    from vikinger_fast import _core
+    info = _core._bit_select()
+    assert info["available"][0] == "table" and set(info["available"]) <= {"table", "pdep"}
+    assert info["auto"] in info["available"]
+    game = _core.Game(num_players=2)
+    with pytest.raises(ValueError, match="bit_select must be one of auto, table, pdep"):
+        _core._rollout_position(game, 0, "random", "fast")
+    with pytest.raises(TypeError, match="bit_select must be a str"):
+        _core._rollout_position(game, 0, "random", 1)
+    if "pdep" not in info["available"]:
+        with pytest.raises(ValueError, match="needs a CPU with BMI2"):
+            _core._rollout_position(game, 0, "random", "pdep")
+
+
+EMULATED_CPU_CHECK = """
+import vikinger_fast as vk
+from vikinger_fast import _core
+game = vk.Game(num_players=2)
+print(_core._bit_select()["auto"], " ".join(_core._bit_select()["available"]))
+for seed in range(20):
+    assert _core._rollout_position(game, seed) == _core._rollout_position(game, seed, "random_generic")
+print(int(vk.rollouts(game, 50, 0)["scores"].sum()))
+"""
+
+
+@pytest.mark.skipif(platform.machine() != "x86_64" or shutil.which("qemu-x86_64") is None,
+                    reason="needs qemu-x86_64 (Debian's qemu-user) to emulate other CPUs")
+@pytest.mark.parametrize("cpu, auto, available", [
+    ("Nehalem", "table", "table"),          # x86-64-v2, the build's baseline: no BMI2
+    ("EPYC-Rome", "table", "table pdep"),   # Zen 2: BMI2, but PDEP in microcode
+    ("Haswell", "pdep", "table pdep"),
+])
+def test_the_fused_playout_picks_its_bit_select_by_the_cpu(cpu, auto, available):
+    """The module is built for x86-64-v2 and uses PDEP only after asking the CPU: under an
+    emulated CPU it must import, pick the expected way, and play the games it plays here."""
+    run = subprocess.run(["qemu-x86_64", "-cpu", cpu, sys.executable, "-c", EMULATED_CPU_CHECK],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    native = load_engine("fast").rollouts(load_engine("fast").Game(num_players=2), 50, 0)
+    assert run.stdout.split("\n")[:2] == [f"{auto} {available}", str(int(native["scores"].sum()))]
+
+
+@pytest.mark.parametrize("bit_select", ["table", "pdep"])
 @pytest.mark.parametrize("seed", [132, 2945, 3284, 4037])
-def test_fused_playout_on_boards_wider_than_its_packed_rows(seed):
+def test_fused_playout_on_boards_wider_than_its_packed_rows(seed, bit_select):
     """The fused playout answers B6.2 from five rows packed in one word while every tile is in
     columns 1..11 (csrc/packed_rows.h), then from the board's rows: in these 2-player games (about
     one in 1,000) a board grows past column 11, and the games must still end as the state machine's
     and the reference's do."""
     from vikinger_ref.rollout import play_random_game
-    from vikinger_fast import _core
+    _core = fused_core(bit_select)
     game = _core.Game(num_players=2)
     final = play_random_game(load_engine("ref").Game(num_players=2), seed)
     assert max(max(board.island_tiles(), key=lambda tile: tile[1])[1]
                for board in final.players) >= 12
-    fused = _core._rollout_position(game, seed, "random")
+    fused = _core._rollout_position(game, seed, "random", bit_select)
     assert fused == _core._rollout_position(game, seed, "random_generic")
     assert final.serialize()[5:5 + len(fused)] == fused
 

@@ -124,12 +124,18 @@ class State:
 def _state_from_bytes(data: bytes) -> State:
     """Unpickle a State from its serialize() bytes."""
 
-def _rollout_position(game: Game, seed: _Int, policy: str = "random") -> bytes:
+def _rollout_position(game: Game, seed: _Int, policy: str = "random",
+                      bit_select: str = "auto") -> bytes:
     """The position bytes (docs/state.md, no history) at the end of rollout game seed.
 
     For tests: the fused playout of policy "random" must end every game exactly where the state
-    machine of "random_generic" does.
+    machine of "random_generic" does, with either way of finding the k-th legal action
+    (bit_select "table", or "pdep" on a CPU with BMI2; "auto" is what rollouts use).
     """
+
+def _bit_select() -> Dict[str, Any]:
+    """How the fused playout finds the k-th legal action on this CPU: {"auto": the way rollouts
+    use, "available": the ways _rollout_position can be asked for}."""
 
 def rollouts(game: Game, num_games: _Int, seed: _Int, threads: _Int = 1,
              policy: str = "random") -> Dict[str, np.ndarray]:
