@@ -329,7 +329,10 @@ def build_info():
         from ._build_info import BUILD_INFO
     except ImportError:
         return {"build_type": "unknown", "compiler": "unknown", "flags": ""}
-    return dict(BUILD_INFO)
+    info = dict(BUILD_INFO)
+    # Chosen at run time by the CPU (csrc/playout.cc): PDEP where it is fast, else tables.
+    info["fused_bit_select"] = fast._core._bit_select()["auto"]
+    return info
 
 
 def run(args):
@@ -337,7 +340,8 @@ def run(args):
     hw = info["hardware"]
     print(f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
           f"{hw['python']}; build {info['build']['build_type']} "
-          f"({info['build']['compiler']}, flags: {info['build']['flags'] or 'none'})"
+          f"({info['build']['compiler']}, flags: {info['build']['flags'] or 'none'}; "
+          f"fused playout's bit select: {info['build']['fused_bit_select']})"
           f"{'; --quick' if args.quick else ''}", flush=True)
     start = time.perf_counter()
     results = measure(args)
