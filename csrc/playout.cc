@@ -237,10 +237,10 @@ class FusedPlayout {
 
 bool PdepIsAvailable() {
 #if VIKINGER_HAVE_PDEP
-  unsigned eax;
-  unsigned ebx;
-  unsigned ecx;
-  unsigned edx;
+  unsigned eax = 0;
+  unsigned ebx = 0;
+  unsigned ecx = 0;
+  unsigned edx = 0;
   return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_BMI2);
 #else
   return false;
@@ -251,10 +251,10 @@ bool PdepIsFast() {
 #if VIKINGER_HAVE_PDEP
   static const bool fast = [] {
     if (!PdepIsAvailable()) return false;
-    unsigned eax;
-    unsigned ebx;
-    unsigned ecx;
-    unsigned edx;
+    unsigned eax = 0;
+    unsigned ebx = 0;
+    unsigned ecx = 0;
+    unsigned edx = 0;
     __get_cpuid(0, &eax, &ebx, &ecx, &edx);
     char vendor[12];
     std::memcpy(vendor, &ebx, 4);
