@@ -92,8 +92,7 @@ class UniformStream {
   double Next() { return UnitDouble(NextBits() << 11); }
   // floor(u * n) of the next uniform u, for 1 <= n < 2048: a uniform index below n.
   int Below(int n) { return FloorUniformTimes(NextBits(), n); }
-
- private:
+  // The 53 bits m of the next uniform u = m * 2**-53.
   uint64_t NextBits() {
     const uint64_t m = next_;
     state_ += kGolden;
@@ -101,6 +100,7 @@ class UniformStream {
     return m;
   }
 
+ private:
   uint64_t state_;
   uint64_t next_;
 };
@@ -161,19 +161,6 @@ inline int KindAt(const ByteCounts& counts, int n, int x) {
   // u * total rounded up to total: the last kind with a count.
   const unsigned nonzero = ~(ZeroBytes(counts.low) | ZeroBytes(counts.high) << 8);
   return HighestBit(nonzero & ((1u << n) - 1));
-}
-
-// The index of the kind drawn by uniform `u` from the first n counts, which sum to `total` >= 1
-// (docs/api.md): x = floor(u * total), then the first kind whose running count exceeds x.
-inline int SampleCountsWithTotal(const ByteCounts& counts, int n, int total, double u) {
-  // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
-  return KindAt(counts, n, static_cast<int>(u * total));
-}
-
-// The same from counts in memory, summing them first.
-inline int SampleCounts(const uint8_t* counts, int n, double u) {
-  const ByteCounts words = ByteCounts::Load(counts, n);
-  return SampleCountsWithTotal(words, n, words.Total(), u);
 }
 
 }  // namespace vikinger

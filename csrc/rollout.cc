@@ -40,17 +40,18 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
   int num_legal = LegalDecisions(p, &legal);  // A1: a game may open with the auction
   int list[kMaxLegalActions];
   int32_t length = 0;
-  while (!IsTerminal(p)) {  // every node takes the stream's next uniform
-    ++length;
-    if (IsChanceNode(p)) {
-      num_legal = 0;
-      ApplySampledChance(p, rng.Next(), &legal);
-      if (!IsChanceNode(p)) num_legal = legal.Count();
-      continue;
+  // Every node takes the stream's next uniform. A decision node is one with legal decisions
+  // (num_legal > 0, from the step that reached it); otherwise the node is a chance node or the end.
+  for (;; ++length) {
+    if (num_legal > 0) {
+      const int action = policy == Policy::kRandom ? legal.Nth(rng.Below(num_legal))
+                                                   : list[rng.Below(legal.Write(list))];
+      num_legal = ApplyLegalAction(p, action, &legal);
+    } else if (IsChanceNode(p)) {
+      num_legal = ApplyStreamChance(p, rng.NextBits(), &legal);
+    } else {
+      break;  // terminal
     }
-    const int action = policy == Policy::kRandom ? legal.Nth(rng.Below(num_legal))
-                                                 : list[rng.Below(legal.Write(list))];
-    num_legal = ApplyLegalAction(p, action, &legal);
   }
   return Result(p, length, final_position);
 }

@@ -225,8 +225,7 @@ void MoveToTarget(Position& p, int row, int col) {
 
 // Counts change as whole words, never as single bytes: the next chance node loads them as words,
 // and a word load over a fresh byte store waits until the store reaches the cache.
-void RevealTile(Position& p, int kind) {
-  ByteCounts stacks = ByteCounts::Load(p.stacks, kNumTileKinds);
+void RevealTile(Position& p, int kind, ByteCounts stacks) {  // stacks: p.stacks, loaded
   stacks.Decrement(kind);
   stacks.Store(p.stacks, kNumTileKinds);
   p.wheel.Reveal(kind);  // B4.1
@@ -243,8 +242,7 @@ void LayOutVikings(Position& p) {
   p.phase = Phase::kBuy;
 }
 
-void DrawViking(Position& p, int colour) {
-  ByteCounts bag = ByteCounts::Load(p.bag, kNumColours);
+void DrawViking(Position& p, int colour, ByteCounts bag) {  // bag: p.bag, loaded
   bag.Decrement(colour);
   bag.Store(p.bag, kNumColours);
   ByteCounts drawn = ByteCounts::Load(p.drawn, kNumColours);
@@ -282,10 +280,10 @@ void RevealSpecialTile(Position& p, int kind) {
 void ApplyOne(Position& p, int action) {
   switch (p.phase) {
     case Phase::kRevealTile:
-      RevealTile(p, action - kReveal);
+      RevealTile(p, action - kReveal, ByteCounts::Load(p.stacks, kNumTileKinds));
       break;
     case Phase::kDrawViking:
-      DrawViking(p, action - kDraw);
+      DrawViking(p, action - kDraw, ByteCounts::Load(p.bag, kNumColours));
       break;
     case Phase::kSpecialFill:
       RevealSpecialTile(p, action - kDisplay);
@@ -549,27 +547,51 @@ int ApplyLegalAction(Position& p, int action, LegalSet* next) {
   return ApplyForcedDecisions(p, next);
 }
 
-int ApplySampledChance(Position& p, double u, LegalSet* next) {
+namespace {
+
+// A chance node's outcome (docs/api.md): x = floor_of_u_times(total), then the first kind whose
+// running count exceeds x; applied, then every forced decision. Returns the chance id and sets
+// `*num_next` to the number of legal decisions in `next`.
+template <class FloorOfUTimes>
+int ApplyChance(Position& p, FloorOfUTimes floor_of_u_times, LegalSet* next, int* num_next) {
   int outcome;
   if (p.phase == Phase::kRevealTile) {
-    const int kind = SampleCounts(p.stacks, kNumTileKinds, u);
-    RevealTile(p, kind);
+    const ByteCounts stacks = ByteCounts::Load(p.stacks, kNumTileKinds);
+    const int kind = KindAt(stacks, kNumTileKinds, floor_of_u_times(stacks.Total()));
+    RevealTile(p, kind, stacks);
     outcome = kReveal + kind;
   } else if (p.phase == Phase::kDrawViking) {
-    const int colour = SampleCounts(p.bag, kNumColours, u);
-    DrawViking(p, colour);
+    const ByteCounts bag = ByteCounts::Load(p.bag, kNumColours);
+    const int colour = KindAt(bag, kNumColours, floor_of_u_times(bag.Total()));
+    DrawViking(p, colour, bag);
     outcome = kDraw + colour;
   } else {
-    const int kind = SampleCounts(p.specials.stack, kNumSpecialKinds, u);
+    const ByteCounts stack = ByteCounts::Load(p.specials.stack, kNumSpecialKinds);
+    const int kind = KindAt(stack, kNumSpecialKinds, floor_of_u_times(stack.Total()));
     RevealSpecialTile(p, kind);
     outcome = kDisplay + kind;
   }
   if (IsChanceNode(p)) {
     *next = LegalSet{};
+    *num_next = 0;
     return outcome;
   }
-  ApplyForcedDecisions(p, next);
+  *num_next = ApplyForcedDecisions(p, next);
   return outcome;
+}
+
+}  // namespace
+
+int ApplySampledChance(Position& p, double u, LegalSet* next) {
+  // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
+  int num_next;
+  return ApplyChance(p, [u](int total) { return static_cast<int>(u * total); }, next, &num_next);
+}
+
+int ApplyStreamChance(Position& p, uint64_t m, LegalSet* next) {
+  int num_next;
+  ApplyChance(p, [m](int total) { return FloorUniformTimes(m, total); }, next, &num_next);
+  return num_next;
 }
 
 void ApplyLegalAction(Position& p, int action) {

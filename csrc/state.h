@@ -180,6 +180,10 @@ int ApplyLegalAction(Position& p, int action, LegalSet* next);
 // x = floor(u * total), the first kind whose running count exceeds x), then every forced
 // decision; sets `next` as ApplyLegalAction does. Returns the chance id applied.
 int ApplySampledChance(Position& p, double u, LegalSet* next);
+// The same for the uniform u = m * 2**-53 of a 53-bit m (UniformStream::NextBits), with
+// floor(u * total) in integers (FloorUniformTimes, rng.h): how rollouts draw chance outcomes.
+// Returns the number of legal decisions in `next`, as ApplyLegalAction does.
+int ApplyStreamChance(Position& p, uint64_t m, LegalSet* next);
 // The legal decisions at a decision node (empty at chance and terminal nodes); returns their
 // number.
 int LegalDecisions(const Position& p, LegalSet* set);
