@@ -2,6 +2,7 @@
 seeded with seed + i (rollout.py), so the C++ engine must return exactly the reference's arrays,
 for every thread count and both policies (the fused fast path and the generic list path)."""
 
+import os
 import platform
 import shutil
 import subprocess
@@ -155,6 +156,9 @@ print(int(vk.rollouts(game, 50, 0)["scores"].sum()))
 
 @pytest.mark.skipif(platform.machine() != "x86_64" or shutil.which("qemu-x86_64") is None,
                     reason="needs qemu-x86_64 (Debian's qemu-user) to emulate other CPUs")
+@pytest.mark.skipif(os.environ.get("VIKINGER_SANITIZED") == "1",
+                    reason="the sanitizer runtime (LD_PRELOAD, scripts/sanitize.sh) cannot run "
+                           "under emulation")
 @pytest.mark.parametrize("cpu, auto, available", [
     ("Nehalem", "table", "table"),          # x86-64-v2, the build's baseline: no BMI2
     ("EPYC-Rome", "table", "table pdep"),   # Zen 2: BMI2, but PDEP in microcode
