@@ -216,7 +216,7 @@ machine of "random_generic" does, with either way of finding the k-th legal acti
         available.append("table");
         if (vk::PdepIsAvailable()) available.append("pdep");
         py::dict info;
-        info["auto"] = vk::PdepIsFast() ? "pdep" : "table";
+        info["auto"] = vk::AutoBitSelect() == vk::BitSelect::kPdep ? "pdep" : "table";
         info["available"] = available;
         return info;
       },

@@ -247,7 +247,7 @@ bool PdepIsAvailable() {
 #endif
 }
 
-bool PdepIsFast() {
+BitSelect AutoBitSelect() {
 #if VIKINGER_HAVE_PDEP
   static const bool fast = [] {
     if (!PdepIsAvailable()) return false;
@@ -269,15 +269,16 @@ bool PdepIsFast() {
     const unsigned family = base_family == 0xF ? base_family + ((eax >> 20) & 0xFF) : base_family;
     return family >= 0x19;
   }();
-  return fast;
+  return fast ? BitSelect::kPdep : BitSelect::kTable;
 #else
-  return false;
+  return BitSelect::kTable;
 #endif
 }
 
 int32_t PlayFusedRandomGame(Position& p, uint64_t seed, BitSelect how) {
 #if VIKINGER_HAVE_PDEP
-  if (how == BitSelect::kPdep || (how == BitSelect::kAuto && PdepIsFast())) {
+  if (how == BitSelect::kAuto) how = AutoBitSelect();
+  if (how == BitSelect::kPdep) {
     return FusedPlayout<PdepSelect>(p, seed).Play();
   }
 #endif

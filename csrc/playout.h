@@ -23,13 +23,14 @@ namespace vikinger {
 constexpr bool FusedPlayoutSupports(int options) { return options == 0; }
 
 // How the playout finds the k-th set bit of a legal mask (playout.cc): from tables on any CPU, or
-// by the BMI2 instruction PDEP. kAuto takes PDEP where PdepIsFast(). All three play the same games.
+// by the BMI2 instruction PDEP. kAuto is AutoBitSelect(). All three play the same games.
 enum class BitSelect : uint8_t { kAuto, kTable, kPdep };
 
 // True on an x86-64 CPU with BMI2 (checked by CPUID), where BitSelect::kPdep may run.
 bool PdepIsAvailable();
-// True where PDEP is available and fast: every such Intel CPU, AMD from Zen 3 on.
-bool PdepIsFast();
+// What kAuto stands for on this CPU: kPdep where PDEP is available and fast (every such Intel
+// CPU, AMD from Zen 3 on), else kTable. Asked once per process.
+BitSelect AutoBitSelect();
 
 // Plays game `seed` from `p`, an initial position (InitPosition) of the base game, to the end.
 // Returns the game's length: the actions a State would record (chance outcomes included).

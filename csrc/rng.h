@@ -88,8 +88,6 @@ static_assert(FloorUniformTimesIsTheDoubleFloor(6004799503160661ULL, 3) &&
 class UniformStream {
  public:
   explicit UniformStream(uint64_t seed) : state_(seed), next_(Mix(seed) >> 11) {}
-  // The next uniform u in [0, 1).
-  double Next() { return UnitDouble(NextBits() << 11); }
   // floor(u * n) of the next uniform u, for 1 <= n < 2048: a uniform index below n.
   int Below(int n) { return FloorUniformTimes(NextBits(), n); }
   // The 53 bits m of the next uniform u = m * 2**-53.
