@@ -523,9 +523,10 @@ namespace {
 
 // docs/actions.md "Automatic decisions": applies every forced decision, and discards an island
 // tile that has no legal cell (B6.3); sets `next` to the legal decisions of the node reached and
-// returns their number.
+// returns their number. A chance or terminal node has none (LegalDecisions' default case), which
+// ends the loop without a test of the phase of its own.
 int ApplyForcedDecisions(Position& p, LegalSet* next) {
-  while (!IsChanceNode(p) && !IsTerminal(p)) {
+  for (;;) {
     // Filled in place: a copy would wait on the stores that built it.
     const int count = LegalDecisions(p, next);
     if (count == 1) {
@@ -536,8 +537,6 @@ int ApplyForcedDecisions(Position& p, LegalSet* next) {
       return count;
     }
   }
-  *next = LegalSet{};
-  return 0;
 }
 
 }  // namespace
