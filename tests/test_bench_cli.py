@@ -3,6 +3,7 @@ workload and writes every number, the hardware and the build to --json."""
 
 import json
 
+import pytest
 from conftest import load_engine
 
 
@@ -24,3 +25,19 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
         assert results[key] > 0, key
     assert "cython_rollouts_2p" not in results and "loop_open_spiel_connect_four" not in results
     assert 270 < results["mean_game_length_2p"] < 285      # ~275 actions in a 2-player game
+
+
+def test_bench_repeats_is_recorded_and_checked(tmp_path, capsys):
+    load_engine("fast")
+    from vikinger_fast import cli
+
+    path = tmp_path / "bench.json"
+    args = ["bench", "--quick", "--no-cython", "--no-peers", "--repeats", "2", "--json", str(path)]
+    assert cli.main(args) == 0
+    assert "best of 2 repetitions" in capsys.readouterr().out
+    assert json.loads(path.read_text())["repeats"] == 2
+    for bad in ("0", "-3", "two"):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(["bench", "--quick", "--repeats", bad])
+        assert exit_info.value.code == 2
+        assert "--repeats" in capsys.readouterr().err

@@ -7,9 +7,10 @@ the Python-driven step loop (legal_actions, a uniform choice, apply_action) on b
 when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `VectorGame`; the cost
 of clone and apply_action seen from Python, and of one action inside C++ playouts (the clone
 inside C++ is measured by bench/micro.cc, without Python). Every rate is the best of a few
-repetitions. Progress goes to stderr, the table to stdout, `--json PATH` writes every number.
+repetitions (`--repeats`). Progress goes to stderr, the table to stdout, `--json PATH` writes every number.
 """
 
+import argparse
 import json
 import os
 import platform
@@ -161,7 +162,7 @@ def open_spiel_games():
 
 def measure(args):
     size = {key: value[1 if args.quick else 0] for key, value in SIZES.items()}
-    repeats = size["repeats"]
+    repeats = args.repeats or size["repeats"]
     results = {}
     peers = {} if args.no_peers else open_spiel_games()
     compiled = None
@@ -336,7 +337,8 @@ def build_info():
 
 
 def run(args):
-    info = {"hardware": hardware(), "build": build_info(), "quick": args.quick}
+    info = {"hardware": hardware(), "build": build_info(), "quick": args.quick,
+            "repeats": args.repeats or SIZES["repeats"][1 if args.quick else 0]}
     hw = info["hardware"]
     print(f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
           f"{hw['python']}; build {info['build']['build_type']} "
@@ -350,13 +352,24 @@ def run(args):
     info["load_average_after"] = os.getloadavg()[0]
     print(table(results))
     # Other processes on the machine slow every row down: say how busy it was.
-    print(f"measured in {info['seconds']:.0f} s; load average {hw['load_average']:.2f} before, "
-          f"{info['load_average_after']:.2f} after (on {hw['cores']} cores)")
+    print(f"measured in {info['seconds']:.0f} s, best of {info['repeats']} repetitions; load "
+          f"average {hw['load_average']:.2f} before, {info['load_average_after']:.2f} after "
+          f"(on {hw['cores']} cores)")
     if args.json:
         with open(args.json, "w") as out:
             json.dump(info, out, indent=2)
             out.write("\n")
     return 0
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, not {value}")
+    return value
 
 
 def add_parser(commands):
@@ -366,4 +379,8 @@ def add_parser(commands):
     bench.add_argument("--no-cython", action="store_true",
                        help="skip the Cython-compiled reference")
     bench.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
+    bench.add_argument("--repeats", type=_positive_int, metavar="N",
+                       help="repetitions of every fast row, the best one counted (default 3, "
+                            "1 with --quick; the 1- and 2-thread rollouts alternate N + 2 "
+                            "times); more give steadier numbers on a busy or shared machine")
     bench.set_defaults(run=run)
