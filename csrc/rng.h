@@ -2,8 +2,9 @@
 //
 // `Mix` is the splitmix64 finaliser: it turns an int seed into one uniform double for
 // apply_random_chance and it hashes positions. `SplitMix64` is the matching sequential generator
-// for C++ playouts. `SampleCounts` is the one sampling rule of docs/api.md: x = floor(u * total),
-// then the first kind (in id order) whose running count exceeds x.
+// (VectorGame's streams), `UniformStream` the same stream as rollouts read it. The one sampling
+// rule of docs/api.md, x = floor(u * total) and then the first kind (in id order) whose running
+// count exceeds x, is `FloorUniformTimes` and `KindAt`.
 #ifndef VIKINGER_RNG_H_
 #define VIKINGER_RNG_H_
 
@@ -42,8 +43,6 @@ class SplitMix64 {
     return value;
   }
   double Uniform() { return UnitDouble(Next()); }
-  // A uniform integer in [0, bound), bound >= 1 (multiply-shift; tiny bias is fine for play).
-  uint32_t Below(uint32_t bound) { return static_cast<uint32_t>(((Next() >> 32) * bound) >> 32); }
 
  private:
   uint64_t state_;
