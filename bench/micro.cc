@@ -153,7 +153,8 @@ int main() {
     Playouts("random_generic", vikinger::Policy::kRandomGeneric, 2, 100'000);
   }
   for (int repeat = 0; repeat < 2; ++repeat) {
-    Scaling("rollouts (random, 200,000 games)", 10, [](int threads) { Rollouts(200'000, threads); });
+    Scaling("rollouts (random, 200,000 games)", 10,
+            [](int threads) { Rollouts(200'000, threads); });
     Scaling("shared-nothing integer loop", 10,
             [](int threads) { MixOnThreads(100'000'000, threads); });
   }

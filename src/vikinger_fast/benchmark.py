@@ -7,7 +7,8 @@ the Python-driven step loop (legal_actions, a uniform choice, apply_action) on b
 when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `VectorGame`; the cost
 of clone and apply_action seen from Python, and of one action inside C++ playouts (the clone
 inside C++ is measured by bench/micro.cc, without Python). Every rate is the best of a few
-repetitions (`--repeats`). Progress goes to stderr, the table to stdout, `--json PATH` writes every number.
+repetitions (`--repeats`). Progress goes to stderr, the table to stdout, `--json PATH` writes
+every number.
 """
 
 import argparse
@@ -160,9 +161,8 @@ def open_spiel_games():
 
 # --- the run --------------------------------------------------------------------------------
 
-def measure(args):
+def measure(args, repeats):
     size = {key: value[1 if args.quick else 0] for key, value in SIZES.items()}
-    repeats = args.repeats or size["repeats"]
     results = {}
     peers = {} if args.no_peers else open_spiel_games()
     compiled = None
@@ -337,8 +337,9 @@ def build_info():
 
 
 def run(args):
+    repeats = args.repeats or SIZES["repeats"][1 if args.quick else 0]
     info = {"hardware": hardware(), "build": build_info(), "quick": args.quick,
-            "repeats": args.repeats or SIZES["repeats"][1 if args.quick else 0]}
+            "repeats": repeats}
     hw = info["hardware"]
     print(f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
           f"{hw['python']}; build {info['build']['build_type']} "
@@ -346,7 +347,7 @@ def run(args):
           f"fused playout's bit select: {info['build']['fused_bit_select']})"
           f"{'; --quick' if args.quick else ''}", flush=True)
     start = time.perf_counter()
-    results = measure(args)
+    results = measure(args, repeats)
     info["seconds"] = time.perf_counter() - start
     info["results"] = results
     info["load_average_after"] = os.getloadavg()[0]
