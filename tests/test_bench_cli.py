@@ -20,6 +20,7 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
     assert {"build_type", "compiler", "flags"} <= info["build"].keys()
     results = info["results"]
     for key in ("rollouts_2p_1thread", "rollouts_2p_2threads", "rollouts_2p_generic_1thread",
+                "rollouts_2p_2threads_median_round_ratio",
                 "reference_rollouts_2p", "loop_fast", "loop_ref", "vector_fast_loop",
                 "clone_fast_ns", "apply_fast_ns", "apply_inside_cpp_ns"):
         assert results[key] > 0, key
