@@ -60,16 +60,29 @@ double NanosPerCopy(const T& original, int iterations) {
   return Seconds(start) / iterations * 1e9;
 }
 
+// The result arrays of `games` rollouts (rollout.h RolloutArrays), allocated before any timing.
+struct RolloutBuffers {
+  RolloutBuffers(int64_t games, int num_players)
+      : scores(games * num_players), gold(games * num_players), returns(games * num_players),
+        length(games) {}
+  vikinger::RolloutArrays Arrays() {
+    return {scores.data(), gold.data(), returns.data(), length.data()};
+  }
+
+  std::vector<int32_t> scores;
+  std::vector<int32_t> gold;
+  std::vector<double> returns;
+  std::vector<int32_t> length;
+};
+
 void Playouts(const char* name, vikinger::Policy policy, int num_players, int64_t games) {
-  std::vector<int32_t> scores(games * num_players), gold(games * num_players), length(games);
-  std::vector<double> returns(games * num_players);
-  const vikinger::RolloutArrays out{scores.data(), gold.data(), returns.data(), length.data()};
+  RolloutBuffers buffers(games, num_players);
   const Clock::time_point start = Clock::now();
   vikinger::PlayRandomGames(num_players, /*options=*/0, /*seed=*/0, policy, games,
-                            /*threads=*/1, out);
+                            /*threads=*/1, buffers.Arrays());
   const double seconds = Seconds(start);
   int64_t actions = 0;
-  for (int32_t n : length) actions += n;
+  for (int32_t n : buffers.length) actions += n;
   std::printf("rollouts %-15s %d players: %9.0f games/s, %5.1f ns per action\n", name,
               num_players, games / seconds, seconds / actions * 1e9);
 }
@@ -130,14 +143,6 @@ void Scaling(const char* name, int rounds, const std::function<void(int)>& work)
               "work x%.2f)\n", rounds, name, speedup / rounds, cpu_cost / rounds);
 }
 
-void Rollouts(int64_t games, int threads) {
-  std::vector<int32_t> scores(games * 2), gold(games * 2), length(games);
-  std::vector<double> returns(games * 2);
-  const vikinger::RolloutArrays out{scores.data(), gold.data(), returns.data(), length.data()};
-  vikinger::PlayRandomGames(/*num_players=*/2, /*options=*/0, /*seed=*/0, vikinger::Policy::kRandom,
-                            games, threads, out);
-}
-
 }  // namespace
 
 int main() {
@@ -152,9 +157,12 @@ int main() {
     Playouts("random", vikinger::Policy::kRandom, 2, 100'000);
     Playouts("random_generic", vikinger::Policy::kRandomGeneric, 2, 100'000);
   }
+  RolloutBuffers buffers(200'000, 2);
   for (int repeat = 0; repeat < 2; ++repeat) {
-    Scaling("rollouts (random, 200,000 games)", 10,
-            [](int threads) { Rollouts(200'000, threads); });
+    Scaling("rollouts (random, 200,000 games)", 10, [&buffers](int threads) {
+      vikinger::PlayRandomGames(/*num_players=*/2, /*options=*/0, /*seed=*/0,
+                                vikinger::Policy::kRandom, 200'000, threads, buffers.Arrays());
+    });
     Scaling("shared-nothing integer loop", 10,
             [](int threads) { MixOnThreads(100'000'000, threads); });
   }

@@ -44,8 +44,8 @@ struct RolloutArrays {
   int32_t* length;
 };
 
-// Plays games seed .. seed+count-1 (mod 2**64) into `out`, on `threads` threads, each a
-// contiguous block of games.
+// Plays games seed .. seed+count-1 (mod 2**64) into `out`, game i in slot i, on `threads`
+// threads that take blocks of 64 consecutive games in turn.
 void PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,
                      int threads, const RolloutArrays& out);
 
