@@ -570,6 +570,8 @@ int ApplyChance(Position& p, FloorOfUTimes floor_of_u_times, LegalSet* next, int
     RevealSpecialTile(p, kind);
     outcome = kDisplay + kind;
   }
+  // Most draws lead to another draw: answered here, without the call and the phase switch that
+  // ApplyForcedDecisions would make to reach the same empty set.
   if (IsChanceNode(p)) {
     *next = LegalSet{};
     *num_next = 0;
