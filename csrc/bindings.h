@@ -7,10 +7,13 @@
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
+#include <mutex>
 #include <string>
 #include <utility>
 
+#include "interrupt.h"
 #include "state.h"
 #include "value.h"
 
@@ -50,6 +53,23 @@ std::string ActionString(const State& state, py::handle action);
 // dicts <-> value trees (state_from_dict, to_dict).
 Value ToValue(py::handle object, int depth);
 py::object ToPython(const Value& value);
+
+// bindings_threads.cc: the poll of an Interrupt owned by a call with the GIL released (it takes
+// the GIL and runs Python's signal handlers; true once one raised, KeyboardInterrupt for Ctrl-C).
+std::function<bool()> PythonSignalPoll();
+// After the C++ work returned: rethrows the exception the poll left set, if it stopped the work.
+void ThrowIfInterrupted(const Interrupt& interrupt);
+
+// Holds an object's mutex for one method call. Every method of an object whose calls release
+// the GIL takes it, so calls from several Python threads run one after another; a thread that
+// must wait does so without the GIL, so the holder can take the GIL back.
+class ObjectLock {
+ public:
+  explicit ObjectLock(std::mutex& mutex);
+
+ private:
+  std::unique_lock<std::mutex> lock_;
+};
 
 // bindings_hot.cc: the State methods of a game loop without pybind11's dispatcher.
 void AddHotStateMethods(py::handle state_type);
