@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "interrupt.h"
 #include "playout.h"
 #include "state.h"
 
@@ -45,9 +46,11 @@ struct RolloutArrays {
 };
 
 // Plays games seed .. seed+count-1 (mod 2**64) into `out`, game i in slot i, on `threads`
-// threads that take blocks of 64 consecutive games in turn.
-void PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,
-                     int threads, const RolloutArrays& out);
+// threads (the calling one among them) that take blocks of 64 consecutive games in turn. The
+// calling thread checks `interrupt` (may be null) after each of its blocks and every thread
+// stops at its next block once it is stopped; `out` is then incomplete and returns false.
+bool PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,
+                     int threads, const RolloutArrays& out, Interrupt* interrupt = nullptr);
 
 }  // namespace vikinger
 
