@@ -4,6 +4,7 @@
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,24 +82,37 @@ py::dict Rollouts(const Game& game, py::handle num_games, py::handle seed, py::h
   py::array_t<int32_t> length(count);
   const RolloutArrays out{scores.mutable_data(), gold.mutable_data(), returns.mutable_data(),
                           length.mutable_data()};
+  Interrupt interrupt(PythonSignalPoll());
   {
     py::gil_scoped_release release;
-    PlayRandomGames(game.num_players, game.options, first_seed, how, count, thread_count, out);
+    PlayRandomGames(game.num_players, game.options, first_seed, how, count, thread_count, out,
+                    &interrupt);
   }
+  ThrowIfInterrupted(interrupt);
   return py::dict(py::arg("scores") = scores, py::arg("gold") = gold, py::arg("returns") = returns,
                   py::arg("length") = length);
 }
 
 // --- VectorGame -----------------------------------------------------------------------------
 
-VectorGame MakeVectorGame(py::handle game, py::handle batch_size, py::handle seed) {
+std::unique_ptr<VectorGame> MakeVectorGame(py::handle game, py::handle batch_size,
+                                           py::handle seed) {
   if (!py::isinstance<Game>(game))
     throw py::type_error("game must be a Game, not " + TypeName(game));
   RequireInts({{"batch_size", batch_size}, {"seed", seed}});
   bool huge;
   const int64_t batch = IndexValue(batch_size, "batch_size", &huge);
   if (huge && batch > 0) throw py::value_error("batch_size " + Text(batch_size) + " is too large");
-  return VectorGame(game.cast<const Game&>(), batch, Seed(seed));
+  const Game g = game.cast<const Game&>();
+  const uint64_t first_seed = Seed(seed);
+  Interrupt interrupt(PythonSignalPoll());
+  std::unique_ptr<VectorGame> env;
+  {
+    py::gil_scoped_release release;  // a large batch takes a while to start
+    env = std::make_unique<VectorGame>(g, batch, first_seed, &interrupt);
+  }
+  ThrowIfInterrupted(interrupt);  // the half-started object is dropped
+  return env;
 }
 
 // The second dimension of a VectorGame array: none, players, observation size or actions.
@@ -134,8 +148,22 @@ void StepVectorGame(VectorGame& env, py::handle actions) {
     // An unsigned id beyond int64 is no legal id: keep it out of range.
     ids[i] = kind == 'u' && as_unsigned.at(i) > uint64_t{INT64_MAX} ? -1 : as_signed.at(i);
   }
-  py::gil_scoped_release release;
-  env.Step(ids.data());
+  Interrupt interrupt(PythonSignalPoll());
+  {
+    py::gil_scoped_release release;
+    env.Step(ids.data(), &interrupt);
+  }
+  ThrowIfInterrupted(interrupt);  // Step put every environment back
+}
+
+// A method of VectorGame run under the object's lock (ObjectLock), returning the view `data`.
+template <typename T>
+py::array_t<T> Locked(py::object self, void (*work)(VectorGame&), T* (VectorGame::*data)(),
+                      Columns columns) {
+  VectorGame& env = self.cast<VectorGame&>();
+  ObjectLock lock(env.mutex());
+  work(env);
+  return View(self, data, columns);
 }
 
 }  // namespace
@@ -154,34 +182,40 @@ and restarted at once. The arrays are allocated once and returned as views: copy
       .def(
           "legal_actions_mask",
           [](py::object self) {
-            self.cast<VectorGame&>().WriteLegalMask();
-            return vk::View(self, &VectorGame::legal_mask, Columns::kActions);
+            return vk::Locked(
+                self, [](VectorGame& env) { env.WriteLegalMask(); }, &VectorGame::legal_mask,
+                Columns::kActions);
           },
           R"doc((batch, num_distinct_actions) bool: the legal decisions, rewritten in place.)doc")
       .def(
           "observation_tensor",
           [](py::object self) {
-            self.cast<VectorGame&>().WriteObservations();
-            return vk::View(self, &VectorGame::observations, Columns::kObservation);
+            return vk::Locked(
+                self, [](VectorGame& env) { env.WriteObservations(); }, &VectorGame::observations,
+                Columns::kObservation);
           },
           R"doc((batch, observation size) float32: row i seen by env i's player to move.)doc")
       .def(
           "current_player",
           [](py::object self) {
-            self.cast<VectorGame&>().WriteCurrentPlayers();
-            return vk::View(self, &VectorGame::players, Columns::kNone);
+            return vk::Locked(
+                self, [](VectorGame& env) { env.WriteCurrentPlayers(); }, &VectorGame::players,
+                Columns::kNone);
           },
           R"doc((batch,) int32: the player to move in each environment.)doc")
       .def(
           "step",
           [](py::object self, py::handle actions) {
-            vk::StepVectorGame(self.cast<VectorGame&>(), actions);
+            VectorGame& env = self.cast<VectorGame&>();
+            ObjectLock lock(env.mutex());
+            vk::StepVectorGame(env, actions);
             return vk::View(self, &VectorGame::done, Columns::kNone);
           },
           py::arg("actions"), R"doc(Apply actions[i] in environment i (GIL released); returns done.
 
 TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an action
-not legal in its environment, and then nothing has changed.)doc")
+not legal in its environment, and then nothing has changed. KeyboardInterrupt (Ctrl-C) puts every
+environment back as it was.)doc")
       .def_property_readonly(
           "done", [](py::object s) { return vk::View(s, &VectorGame::done, Columns::kNone); })
       .def_property_readonly(

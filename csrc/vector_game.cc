@@ -13,6 +13,10 @@ namespace vikinger {
 namespace {
 
 constexpr int64_t kMaxBatchSize = int64_t{1} << 24;
+// Environments between two interrupt checks: a few milliseconds of work. A Step of at most this
+// many environments never checks (it is over sooner than a user can press Ctrl-C twice), so
+// small batches pay nothing for putting environments back.
+constexpr int kCheckEvery = 4096;
 
 int CheckedBatchSize(int64_t batch_size) {
   if (batch_size < 1) {
@@ -26,7 +30,7 @@ int CheckedBatchSize(int64_t batch_size) {
 
 }  // namespace
 
-VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed)
+VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed, Interrupt* interrupt)
     : game_(game),
       batch_size_(CheckedBatchSize(batch_size)),
       observation_size_(ObservationSize(game.num_players)) {
@@ -45,7 +49,10 @@ VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed)
   final_returns_.assign(b * n, 0.0);
   final_length_.assign(b, 0);
   final_observation_.assign(b * observation_size_, 0.0f);
-  for (int i = 0; i < batch_size_; ++i) NewGame(i);
+  for (int i = 0; i < batch_size_; ++i) {
+    if (i % kCheckEvery == 0 && interrupt != nullptr && interrupt->Check()) return;
+    NewGame(i);
+  }
 }
 
 void VectorGame::SampleChance(int i) {
@@ -88,7 +95,7 @@ const int32_t* VectorGame::WriteCurrentPlayers() {
   return players_.data();
 }
 
-void VectorGame::Step(const int64_t* actions) {
+bool VectorGame::Step(const int64_t* actions, Interrupt* interrupt) {
   for (int i = 0; i < batch_size_; ++i) {
     const int64_t action = actions[i];
     if (action < 0 || action >= kNumDistinctActions ||
@@ -98,27 +105,78 @@ void VectorGame::Step(const int64_t* actions) {
                                   kPhaseNames[static_cast<int>(states_[i].phase)] + ")");
     }
   }
-  const int n = game_.num_players;
-  std::fill_n(done_.get(), states_.size(), false);
+  if (interrupt == nullptr || batch_size_ <= kCheckEvery) {
+    std::fill_n(done_.get(), states_.size(), false);
+    for (int i = 0; i < batch_size_; ++i) StepEnvironment(i, actions[i], /*finals=*/nullptr);
+    return true;
+  }
+  if (saved_.size() != states_.size()) saved_.resize(states_.size());
+  std::vector<SavedFinal> finals;  // rows of games that end in this step (about 1 in 100)
   for (int i = 0; i < batch_size_; ++i) {
-    Position& p = states_[i];
-    const int player = CurrentPlayer(p);
-    ApplyLegalAction(p, static_cast<int>(actions[i]), &legal_[i]);
-    ++lengths_[i];
-    SampleChance(i);
-    if (!IsTerminal(p)) continue;
-    done_[i] = true;
-    double shares[kMaxPlayers];
-    Returns(p, shares);
-    for (int q = 0; q < n; ++q) {
-      final_scores_[i * n + q] = p.players[q].fame;
-      final_gold_[i * n + q] = p.players[q].gold;
-      final_returns_[i * n + q] = shares[q];
+    if (i % kCheckEvery == 0 && interrupt->Check()) {
+      Restore(i, finals);
+      return false;
     }
-    final_length_[i] = lengths_[i];
-    ObservationTensor(p, player,
-                      final_observation_.data() + static_cast<size_t>(i) * observation_size_);
-    NewGame(i);
+    saved_[i] = Saved{states_[i], legal_[i], streams_[i], lengths_[i], done_[i]};
+    done_[i] = false;
+    StepEnvironment(i, actions[i], &finals);
+  }
+  return true;
+}
+
+void VectorGame::StepEnvironment(int i, int64_t action, std::vector<SavedFinal>* finals) {
+  const int n = game_.num_players;
+  Position& p = states_[i];
+  const int player = CurrentPlayer(p);
+  ApplyLegalAction(p, static_cast<int>(action), &legal_[i]);
+  ++lengths_[i];
+  SampleChance(i);
+  if (!IsTerminal(p)) return;
+  if (finals != nullptr) finals->push_back(SaveFinal(i));
+  done_[i] = true;
+  double shares[kMaxPlayers];
+  Returns(p, shares);
+  for (int q = 0; q < n; ++q) {
+    final_scores_[i * n + q] = p.players[q].fame;
+    final_gold_[i * n + q] = p.players[q].gold;
+    final_returns_[i * n + q] = shares[q];
+  }
+  final_length_[i] = lengths_[i];
+  ObservationTensor(p, player,
+                    final_observation_.data() + static_cast<size_t>(i) * observation_size_);
+  NewGame(i);
+}
+
+VectorGame::SavedFinal VectorGame::SaveFinal(int i) const {
+  const size_t n = static_cast<size_t>(game_.num_players);
+  const size_t row = static_cast<size_t>(i) * n;
+  const float* observation =
+      final_observation_.data() + static_cast<size_t>(i) * observation_size_;
+  return SavedFinal{i,
+                    {final_scores_.begin() + row, final_scores_.begin() + row + n},
+                    {final_gold_.begin() + row, final_gold_.begin() + row + n},
+                    {final_returns_.begin() + row, final_returns_.begin() + row + n},
+                    final_length_[i],
+                    {observation, observation + observation_size_}};
+}
+
+void VectorGame::Restore(int end, const std::vector<SavedFinal>& finals) {
+  for (int i = 0; i < end; ++i) {
+    states_[i] = saved_[i].state;
+    legal_[i] = saved_[i].legal;
+    streams_[i] = saved_[i].stream;
+    lengths_[i] = saved_[i].length;
+    done_[i] = saved_[i].done;
+  }
+  const size_t n = static_cast<size_t>(game_.num_players);
+  for (const SavedFinal& f : finals) {
+    const size_t row = static_cast<size_t>(f.env) * n;
+    std::copy(f.scores.begin(), f.scores.end(), final_scores_.begin() + row);
+    std::copy(f.gold.begin(), f.gold.end(), final_gold_.begin() + row);
+    std::copy(f.returns.begin(), f.returns.end(), final_returns_.begin() + row);
+    final_length_[f.env] = f.length;
+    std::copy(f.observation.begin(), f.observation.end(),
+              final_observation_.begin() + static_cast<size_t>(f.env) * observation_size_);
   }
 }
 

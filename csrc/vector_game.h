@@ -12,9 +12,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "game.h"
+#include "interrupt.h"
 #include "rng.h"
 #include "state.h"
 
@@ -22,8 +24,16 @@ namespace vikinger {
 
 class VectorGame {
  public:
-  // Throws std::invalid_argument for batch_size < 1.
-  VectorGame(const Game& game, int64_t batch_size, uint64_t seed);
+  // Throws std::invalid_argument for batch_size < 1 or above 2**24. The calling thread checks
+  // `interrupt` (may be null) while it starts the games; once it is stopped the object is only
+  // fit to be destroyed (the bindings then raise KeyboardInterrupt and drop it).
+  VectorGame(const Game& game, int64_t batch_size, uint64_t seed, Interrupt* interrupt = nullptr);
+  VectorGame(const VectorGame&) = delete;
+  VectorGame& operator=(const VectorGame&) = delete;
+
+  // Held by the bindings for every method, so that one object shared by several Python threads
+  // is used by one at a time (docs/api.md "Threads and Ctrl-C").
+  std::mutex& mutex() { return mutex_; }
 
   const Game& game() const { return game_; }
   int batch_size() const { return batch_size_; }
@@ -38,8 +48,9 @@ class VectorGame {
 
   // Applies actions[i] in environment i, then samples chance, recording and restarting finished
   // games. Every action is checked first: an illegal one throws std::invalid_argument naming
-  // its environment, and nothing changes.
-  void Step(const int64_t* actions);
+  // its environment, and nothing changes. A large batch checks `interrupt` (may be null) as it
+  // goes; once it is stopped every environment is put back as it was and Step returns false.
+  bool Step(const int64_t* actions, Interrupt* interrupt = nullptr);
 
   bool* done() { return done_.get(); }
   int32_t* final_scores() { return final_scores_.data(); }
@@ -52,8 +63,32 @@ class VectorGame {
   int32_t* players() { return players_.data(); }
 
  private:
+  // What Step changes in one environment, kept to put it back after an interrupt.
+  struct Saved {
+    Position state;
+    LegalSet legal;
+    SplitMix64 stream{0};
+    int32_t length = 0;
+    bool done = false;
+  };
+  // The final_* row of an environment whose game ended during an interrupted Step.
+  struct SavedFinal {
+    int env;
+    std::vector<int32_t> scores, gold;
+    std::vector<double> returns;
+    int32_t length;
+    std::vector<float> observation;
+  };
+
   void SampleChance(int i);
   void NewGame(int i);
+  // `finals` (may be null) receives the final_* row a finished game overwrites.
+  void StepEnvironment(int i, int64_t action, std::vector<SavedFinal>* finals);
+  SavedFinal SaveFinal(int i) const;
+  void Restore(int end, const std::vector<SavedFinal>& finals);
+
+  std::mutex mutex_;
+  std::vector<Saved> saved_;  // sized at the first interruptible Step
 
   Game game_;
   int batch_size_;
