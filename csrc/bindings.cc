@@ -31,13 +31,43 @@ namespace {
 
 // --- State methods with Python arguments ----------------------------------------------------
 
+// rng.random() of a Generator, which a subclass may override: a float (Python or numpy) in
+// [0, 1), else TypeError / ValueError before anything changes (an outcome outside the counts
+// would draw a tile or Viking that is not left).
+double GeneratorUniform(py::handle rng) {
+  py::object value = rng.attr("random")();
+  if (!PyFloat_Check(value.ptr()) && !py::isinstance(value, Numpy().floating_type)) {
+    throw py::type_error("rng.random() must return a float, not " + TypeName(value));
+  }
+  const double u = value.cast<double>();
+  if (!(u >= 0.0 && u < 1.0)) {  // NaN fails both comparisons
+    throw py::value_error("rng.random() returned " + py::repr(value).cast<std::string>() +
+                          ", outside [0, 1)");
+  }
+  return u;
+}
+
+// The data of a pickled Game, checked as a constructed one is (CheckedGame).
+Game GameFromData(py::handle num_players, py::handle options) {
+  RequireInts({{"num_players", num_players}, {"options", options}});
+  bool huge_players;
+  bool huge_options;
+  const int64_t n = IndexValue(num_players, "num_players", &huge_players);
+  const int64_t bits = IndexValue(options, "options", &huge_options);
+  if (huge_players) {
+    throw py::value_error("num_players must be 2, 3 or 4, not " + Text(num_players));
+  }
+  if (huge_options) throw py::value_error("options " + Text(options) + " is out of range");
+  return CheckedGame(n, bits);
+}
+
 int ApplyRandomChance(State& state, py::handle rng) {
   if (!IsChanceNode(state.position)) {
     throw py::value_error("apply_random_chance needs a chance node");
   }
   double u;
   if (py::isinstance(rng, Numpy().generator_type)) {
-    u = rng.attr("random")().cast<double>();
+    u = GeneratorUniform(rng);
   } else if (IsInteger(rng)) {
     u = UniformFromSeed(Seed(rng));  // docs/api.md: the seed mod 2**64, mixed
   } else {
@@ -202,8 +232,14 @@ TypeError for non-bytes; ValueError for bad bytes or a state state_from_dict wou
       .def("__hash__",
            [](const Game& g) { return py::hash(py::make_tuple(g.num_players, g.options)); })
       .def("__repr__", &vk::GameRepr)
-      .def(py::pickle([](const Game& g) { return py::make_tuple(g.num_players, g.options); },
-                      [](py::tuple t) { return Game{t[0].cast<int>(), t[1].cast<int>()}; }));
+      .def("__reduce__", [](const Game& g) {
+        // Rebuilt by _game_from_data, which checks the data as the constructor does.
+        return py::make_tuple(py::module_::import("vikinger_fast._core").attr("_game_from_data"),
+                              py::make_tuple(g.num_players, g.options));
+      });
+
+  m.def("_game_from_data", &vk::GameFromData, py::arg("num_players"), py::arg("options"),
+        R"doc(Unpickle a Game: 2..4 players and the option bits of docs/state.md (0..31), checked.)doc");
 
   py::class_<State>(m, "State", R"doc(One position of a game, with its history.
 

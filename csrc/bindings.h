@@ -13,9 +13,11 @@
 #include <string>
 #include <utility>
 
+#include "game.h"
 #include "interrupt.h"
 #include "state.h"
 #include "value.h"
+#include "vector_game.h"
 
 namespace vikinger {
 
@@ -25,6 +27,8 @@ namespace py = pybind11;
 struct NumpyTypes {
   py::handle bool_type;
   py::handle integer_type;
+  py::handle timedelta_type;
+  py::handle floating_type;
   py::handle generator_type;
 };
 
@@ -33,7 +37,7 @@ const NumpyTypes& Numpy();
 std::string TypeName(py::handle value);
 // bool or numpy.bool_.
 bool IsBool(py::handle value);
-// isinstance(value, (int, np.integer)) and not a bool.
+// isinstance(value, (int, np.integer)), not a bool, not a numpy.timedelta64.
 bool IsInteger(py::handle value);
 // An int from anything with __index__ except bool; `*huge` is set for ints beyond int64.
 int64_t IndexValue(py::handle value, const char* what, bool* huge);
@@ -77,5 +81,47 @@ void AddHotStateMethods(py::handle state_type);
 void DefineBatch(py::module_& m);
 
 }  // namespace vikinger
+
+// Every bound class loads through this caster. An instance made by Class.__new__ alone (no
+// __init__, e.g. Game.__new__(Game)) holds no C++ object, and pybind11 would hand the method
+// uninitialised storage: refuse it with a TypeError instead.
+namespace vikinger {
+template <typename T>
+class InitializedCaster : public pybind11::detail::type_caster_base<T> {
+ public:
+  bool load(pybind11::handle src, bool convert) {
+    if (src && PyObject_TypeCheck(src.ptr(), TypeObject())) {
+      auto* inst = reinterpret_cast<pybind11::detail::instance*>(src.ptr());
+      const bool constructed =
+          inst->simple_layout ? inst->simple_holder_constructed
+                              : inst->get_value_and_holder(Info()).holder_constructed();
+      if (!constructed) {
+        throw pybind11::type_error(std::string(Info()->type->tp_name) +
+                                   " object was never initialised (made by __new__ alone)");
+      }
+    }
+    return pybind11::detail::type_caster_base<T>::load(src, convert);
+  }
+
+ private:
+  static pybind11::detail::type_info* Info() {
+    static pybind11::detail::type_info* info = pybind11::detail::get_type_info(typeid(T));
+    return info;
+  }
+  static PyTypeObject* TypeObject() { return Info()->type; }
+};
+}  // namespace vikinger
+
+namespace pybind11 {
+namespace detail {
+template <>
+class type_caster<vikinger::Game> : public vikinger::InitializedCaster<vikinger::Game> {};
+template <>
+class type_caster<vikinger::State> : public vikinger::InitializedCaster<vikinger::State> {};
+template <>
+class type_caster<vikinger::VectorGame>
+    : public vikinger::InitializedCaster<vikinger::VectorGame> {};
+}  // namespace detail
+}  // namespace pybind11
 
 #endif  // VIKINGER_BINDINGS_H_

@@ -16,21 +16,30 @@ const NumpyTypes& Numpy() {
     py::module_ np = py::module_::import("numpy");
     return NumpyTypes{py::object(np.attr("bool_")).release(),
                       py::object(np.attr("integer")).release(),
+                      py::object(np.attr("timedelta64")).release(),
+                      py::object(np.attr("floating")).release(),
                       py::object(np.attr("random").attr("Generator")).release()};
   }();
   return types;
 }
 
-std::string TypeName(py::handle value) { return Py_TYPE(value.ptr())->tp_name; }
+// type(value).__name__, as the reference names types ("int64", not "numpy.int64").
+std::string TypeName(py::handle value) {
+  return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(value.ptr()))).attr("__name__"))
+      .cast<std::string>();
+}
 
 bool IsBool(py::handle value) {
   return PyBool_Check(value.ptr()) || py::isinstance(value, Numpy().bool_type);
 }
 
-// isinstance(value, (int, np.integer)) and not a bool.
+// isinstance(value, (int, np.integer)), not a bool and not a numpy.timedelta64 (a subclass of
+// np.integer that is a duration, not a number).
 bool IsInteger(py::handle value) {
-  return !IsBool(value) &&
-         (PyLong_Check(value.ptr()) || py::isinstance(value, Numpy().integer_type));
+  if (IsBool(value)) return false;
+  if (PyLong_Check(value.ptr())) return true;
+  return py::isinstance(value, Numpy().integer_type) &&
+         !py::isinstance(value, Numpy().timedelta_type);
 }
 
 // An int from anything with __index__ except bool (docs/api.md: Python and numpy integers).
@@ -38,6 +47,9 @@ bool IsInteger(py::handle value) {
 // naming the original number.
 int64_t IndexValue(py::handle value, const char* what, bool* huge) {
   if (IsBool(value)) throw py::type_error(std::string(what) + " must be an int, not bool");
+  if (py::isinstance(value, Numpy().timedelta_type)) {
+    throw py::type_error(std::string(what) + " must be an int, not " + TypeName(value));
+  }
   PyObject* index = PyNumber_Index(value.ptr());
   if (index == nullptr) {
     PyErr_Clear();

@@ -31,6 +31,18 @@ Game MakeGame(int64_t num_players, const bool flags[kNumOptions]) {
   return Game{static_cast<int>(num_players), options};
 }
 
+Game CheckedGame(int64_t num_players, int64_t options) {
+  bool flags[kNumOptions];
+  if (options < 0 || options >= (int64_t{1} << kNumOptions)) {
+    throw std::invalid_argument("options must be a bit set of the " +
+                                std::to_string(kNumOptions) + " modules (0.." +
+                                std::to_string((1 << kNumOptions) - 1) + "), not " +
+                                std::to_string(options));
+  }
+  for (int i = 0; i < kNumOptions; ++i) flags[i] = (options >> i) & 1;
+  return MakeGame(num_players, flags);
+}
+
 std::string GameRepr(const Game& game) {
   std::string repr = "Game(num_players=" + std::to_string(game.num_players);
   for (int i = 0; i < kNumOptions; ++i) {
@@ -48,9 +60,7 @@ State StateFromDict(const Game& game, const Value& d) {
 State StateFromBytes(const Game* game, const std::string& data) {
   const StateDescription d = BytesToDescription(data);
   if (game != nullptr) return CheckedState(*game, d);
-  bool flags[kNumOptions];
-  for (int i = 0; i < kNumOptions; ++i) flags[i] = (d.options >> i) & 1;
-  return CheckedState(MakeGame(d.num_players, flags), d);
+  return CheckedState(CheckedGame(d.num_players, d.options), d);
 }
 
 std::vector<std::pair<int, double>> ChanceOutcomeList(const State& state) {

@@ -26,9 +26,11 @@ struct Game {
   }
 };
 
-// Game(num_players, **flags): ValueError outside 2..4 players or for a module not supported
-// yet (all of A1-A5 for now).
+// Game(num_players, **flags): ValueError outside 2..4 players.
 Game MakeGame(int64_t num_players, const bool flags[kNumOptions]);
+// The one check of a Game rebuilt from data (pickle, bytes): 2..4 players and option bits of the
+// five modules only (0..31), else std::invalid_argument.
+Game CheckedGame(int64_t num_players, int64_t options);
 // "Game(num_players=2)" plus ", flag=True" for each flag on.
 std::string GameRepr(const Game& game);
 Game GameOf(const State& state);
