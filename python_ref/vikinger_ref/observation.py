@@ -7,6 +7,7 @@ tensor leaves out (it shows only their counts).
 import numpy as np
 
 from .actions import PHASES
+from .arguments import check_int
 from .components import (LEFT, NUM_COLOURS, NUM_COLUMNS, NUM_ROWS, NUM_SPECIAL_KINDS,
                          NUM_TILE_KINDS, RIGHT, SHIP_RED, WHEEL_SPACES)
 
@@ -34,12 +35,11 @@ def observation_size(num_players):
 
 def check_player(state, player):
     """`player` as an int in 0..n-1: TypeError for a non-int, ValueError out of range."""
-    if isinstance(player, (bool, np.bool_)) or not isinstance(player, (int, np.integer)):
-        raise TypeError(f"player must be an int, not {type(player).__name__}")
+    player = check_int("player", player)
     n = state.get_game().num_players
     if not 0 <= player < n:
         raise ValueError(f"player {player} is outside 0..{n - 1}")
-    return int(player)
+    return player
 
 
 def observation_tensor(state, player):

@@ -6,6 +6,8 @@ one uniform double; a numpy Generator gives `rng.random()`.
 
 import numpy as np
 
+from .arguments import is_integer, type_name
+
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -24,10 +26,19 @@ def unit_double(bits):
 
 
 def uniform_from(rng):
-    """A uniform double in [0, 1) from an int seed or a numpy Generator."""
+    """A uniform double in [0, 1) from an int seed or a numpy Generator.
+
+    A Generator subclass may override random(): what it gives must be a float in [0, 1), or the
+    draw would pick an outcome that is not left (TypeError / ValueError before anything changes).
+    """
     if isinstance(rng, np.random.Generator):
-        return float(rng.random())
-    if isinstance(rng, (bool, np.bool_)) or not isinstance(rng, (int, np.integer)):
+        u = rng.random()
+        if not isinstance(u, (float, np.floating)):
+            raise TypeError(f"rng.random() must return a float, not {type_name(u)}")
+        if not 0.0 <= u < 1.0:  # NaN fails too
+            raise ValueError(f"rng.random() returned {u!r}, outside [0, 1)")
+        return float(u)
+    if not is_integer(rng):
         raise TypeError(f"rng must be a numpy.random.Generator or an int seed, "
-                        f"not {type(rng).__name__}")
+                        f"not {type_name(rng)}")
     return unit_double(mix(int(rng) & MASK64))

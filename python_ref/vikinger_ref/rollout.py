@@ -9,6 +9,7 @@ import math
 
 import numpy as np
 
+from .arguments import check_int
 from .game import Game
 from .rng import GOLDEN, MASK64, mix, unit_double
 
@@ -49,8 +50,7 @@ def _check_rollout_args(game, num_games, seed, threads, policy):
     if not isinstance(game, Game):
         raise TypeError(f"game must be a Game, not {type(game).__name__}")
     for name, value in (("num_games", num_games), ("seed", seed), ("threads", threads)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+        check_int(name, value)
     if num_games < 0:
         raise ValueError(f"num_games must be >= 0, not {num_games}")
     if threads < 1:

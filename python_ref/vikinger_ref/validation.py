@@ -51,7 +51,7 @@ def _name(value, names, where, allow_none=False):
     if value is None and allow_none:
         return None
     if not isinstance(value, str) or value not in names:
-        _fail(f"{where} = {value!r} is not one of {', '.join(names)}")
+        _fail(f"{where} is not one of the known names")  # the value itself may not print
     return names.index(value)
 
 

@@ -7,20 +7,43 @@ games). When a game ends, its final scores, gold, returns, length and observatio
 the `final_*` arrays, `done[i]` is set, and the environment starts a new game at once (auto-reset).
 
 The arrays are allocated once; every call writes into them and returns them.
+
+Threads and Ctrl-C (docs/api.md): every method holds the object's lock, so one VectorGame used
+from several threads is used by one at a time; a step interrupted by KeyboardInterrupt changes
+nothing (it plays on copies and puts the results in place at the end, with Ctrl-C held back for
+those few lines).
 """
+
+import contextlib
+import signal
+import threading
 
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
+from .arguments import check_int, type_name
 from .game import Game
 from .rollout import SplitMix64
 from .state import as_action_id
 
+MAX_BATCH_SIZE = 1 << 24  # as the C++ engine: far beyond memory for the observation arrays
 
-def _check_int(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    return int(value)
+
+@contextlib.contextmanager
+def _ctrl_c_held_back():
+    """Runs the block to its end and only then raises a KeyboardInterrupt that came during it.
+    Python delivers SIGINT to the main thread only, so elsewhere there is nothing to hold back."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        signal.raise_signal(signal.SIGINT)
 
 
 class VectorGame:
@@ -28,11 +51,14 @@ class VectorGame:
 
     def __init__(self, game, batch_size, seed):
         if not isinstance(game, Game):
-            raise TypeError(f"game must be a Game, not {type(game).__name__}")
-        batch_size = _check_int("batch_size", batch_size)
-        seed = _check_int("seed", seed)
+            raise TypeError(f"game must be a Game, not {type_name(game)}")
+        batch_size = check_int("batch_size", batch_size)
+        seed = check_int("seed", seed)
         if batch_size < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        if batch_size > MAX_BATCH_SIZE:
+            raise ValueError(f"batch_size {batch_size} is too large")
+        self._lock = threading.Lock()
         n = game.num_players
         obs_size = game.observation_shape()[0]
         self._game = game
@@ -54,34 +80,37 @@ class VectorGame:
     def get_game(self):
         return self._game
 
-    def _sample_chance(self, i):
-        """Chance nodes of environment i, sampled until a decision node or the end."""
-        state, rng = self._states[i], self._rngs[i]
+    @staticmethod
+    def _sample_chance(state, rng):
+        """Chance nodes of one environment, sampled until a decision node or the end."""
         while state.is_chance_node():
             state.apply_action(state._outcome_at(rng.next_double()))
 
     def _new_game(self, i):
         self._states[i] = self._game.new_initial_state()
-        self._sample_chance(i)
+        self._sample_chance(self._states[i], self._rngs[i])
 
     def current_player(self):
         """(batch,) int32: the player to move in each environment."""
-        for i, state in enumerate(self._states):
-            self._players[i] = state.current_player()
-        return self._players
+        with self._lock:
+            for i, state in enumerate(self._states):
+                self._players[i] = state.current_player()
+            return self._players
 
     def legal_actions_mask(self):
         """(batch, num_distinct_actions) bool: the legal decisions of each environment."""
-        self._mask[:] = False
-        for i, state in enumerate(self._states):
-            self._mask[i, state.legal_actions()] = True
-        return self._mask
+        with self._lock:
+            self._mask[:] = False
+            for i, state in enumerate(self._states):
+                self._mask[i, state.legal_actions()] = True
+            return self._mask
 
     def observation_tensor(self):
         """(batch, observation size) float32: each environment seen by its player to move."""
-        for i, state in enumerate(self._states):
-            self._observation[i] = state.observation_tensor(state.current_player())
-        return self._observation
+        with self._lock:
+            for i, state in enumerate(self._states):
+                self._observation[i] = state.observation_tensor(state.current_player())
+            return self._observation
 
     def _actions(self, actions):
         actions = np.asarray(actions)
@@ -99,20 +128,30 @@ class VectorGame:
     def step(self, actions):
         """Applies actions[i] in environment i (all are checked first: an illegal one raises
         ValueError and changes nothing), then samples chance; finished games are recorded in
-        the final_* arrays and restarted. Returns `done`."""
-        actions = self._actions(actions)
-        self.done[:] = False
-        for i, action in enumerate(actions):
-            state = self._states[i]
-            player = state.current_player()
-            state.apply_action(action)
-            self._sample_chance(i)
-            if state.is_terminal():
-                self.done[i] = True
-                self.final_scores[i] = state.scores()
-                self.final_gold[i] = state.gold()
-                self.final_returns[i] = state.returns()
-                self.final_length[i] = len(state.history())
-                self.final_observation[i] = state.observation_tensor(player)
-                self._new_game(i)
-        return self.done
+        the final_* arrays and restarted. Returns `done`. KeyboardInterrupt changes nothing."""
+        with self._lock:
+            actions = self._actions(actions)
+            states = [state.clone() for state in self._states]
+            rngs = [SplitMix64(rng.state) for rng in self._rngs]
+            finished = []  # (environment, scores, gold, returns, length, observation)
+            for i, action in enumerate(actions):
+                state = states[i]
+                player = state.current_player()
+                state.apply_action(action)
+                self._sample_chance(state, rngs[i])
+                if state.is_terminal():
+                    finished.append((i, state.scores(), state.gold(), state.returns(),
+                                     len(state.history()), state.observation_tensor(player)))
+                    states[i] = self._game.new_initial_state()
+                    self._sample_chance(states[i], rngs[i])
+            with _ctrl_c_held_back():
+                self._states, self._rngs = states, rngs
+                self.done[:] = False
+                for i, scores, gold, returns, length, observation in finished:
+                    self.done[i] = True
+                    self.final_scores[i] = scores
+                    self.final_gold[i] = gold
+                    self.final_returns[i] = returns
+                    self.final_length[i] = length
+                    self.final_observation[i] = observation
+            return self.done
