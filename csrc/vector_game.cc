@@ -40,17 +40,22 @@ VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed, Inte
   legal_.resize(b);
   lengths_.assign(b, 0);
   for (size_t i = 0; i < b; ++i) streams_.emplace_back(seed + i);  // mod 2**64
-  legal_mask_.reset(new bool[b * kNumDistinctActions]());
-  observations_.assign(b * observation_size_, 0.0f);
+  legal_mask_.reset(new bool[b * kNumDistinctActions]);
+  observations_.reset(new float[b * observation_size_]);
   players_.assign(b, 0);
   done_.reset(new bool[b]());
   final_scores_.assign(b * n, 0);
   final_gold_.assign(b * n, 0);
   final_returns_.assign(b * n, 0.0);
   final_length_.assign(b, 0);
-  final_observation_.assign(b * observation_size_, 0.0f);
+  final_observation_.reset(new float[b * observation_size_]);
+  const size_t obs = static_cast<size_t>(observation_size_);
   for (int i = 0; i < batch_size_; ++i) {
     if (i % kCheckEvery == 0 && interrupt != nullptr && interrupt->Check()) return;
+    const size_t row = static_cast<size_t>(i);
+    std::fill_n(legal_mask_.get() + row * kNumDistinctActions, kNumDistinctActions, false);
+    std::fill_n(observations_.get() + row * obs, obs, 0.0f);
+    std::fill_n(final_observation_.get() + row * obs, obs, 0.0f);
     NewGame(i);
   }
 }
@@ -70,24 +75,37 @@ void VectorGame::NewGame(int i) {
   SampleChance(i);
 }
 
+// The Write* calls rewrite arrays that callers hold as views, maybe from other threads: each
+// row is made aside and only the entries that differ are stored, so a view never shows a
+// half-written row (between two steps a rewrite stores nothing at all).
+template <typename T>
+void StoreChanged(const T* row, size_t size, T* out) {
+  for (size_t j = 0; j < size; ++j) {
+    if (out[j] != row[j]) out[j] = row[j];
+  }
+}
+
 const bool* VectorGame::WriteLegalMask() {
   bool* mask = legal_mask_.get();
-  std::fill_n(mask, legal_.size() * kNumDistinctActions, false);
   int legal[kMaxLegalActions];
+  bool row[kNumDistinctActions];
   for (int i = 0; i < batch_size_; ++i) {
+    std::fill_n(row, kNumDistinctActions, false);
     const int count = legal_[i].Write(legal);
-    for (int k = 0; k < count; ++k)
-      mask[static_cast<size_t>(i) * kNumDistinctActions + legal[k]] = true;
+    for (int k = 0; k < count; ++k) row[legal[k]] = true;
+    StoreChanged(row, kNumDistinctActions, mask + static_cast<size_t>(i) * kNumDistinctActions);
   }
   return mask;
 }
 
 const float* VectorGame::WriteObservations() {
+  std::vector<float> row(static_cast<size_t>(observation_size_));
   for (int i = 0; i < batch_size_; ++i) {
-    ObservationTensor(states_[i], CurrentPlayer(states_[i]),
-                      observations_.data() + static_cast<size_t>(i) * observation_size_);
+    ObservationTensor(states_[i], CurrentPlayer(states_[i]), row.data());
+    StoreChanged(row.data(), row.size(),
+                 observations_.get() + static_cast<size_t>(i) * observation_size_);
   }
-  return observations_.data();
+  return observations_.get();
 }
 
 const int32_t* VectorGame::WriteCurrentPlayers() {
@@ -143,7 +161,7 @@ void VectorGame::StepEnvironment(int i, int64_t action, std::vector<SavedFinal>*
   }
   final_length_[i] = lengths_[i];
   ObservationTensor(p, player,
-                    final_observation_.data() + static_cast<size_t>(i) * observation_size_);
+                    final_observation_.get() + static_cast<size_t>(i) * observation_size_);
   NewGame(i);
 }
 
@@ -151,7 +169,7 @@ VectorGame::SavedFinal VectorGame::SaveFinal(int i) const {
   const size_t n = static_cast<size_t>(game_.num_players);
   const size_t row = static_cast<size_t>(i) * n;
   const float* observation =
-      final_observation_.data() + static_cast<size_t>(i) * observation_size_;
+      final_observation_.get() + static_cast<size_t>(i) * observation_size_;
   return SavedFinal{i,
                     {final_scores_.begin() + row, final_scores_.begin() + row + n},
                     {final_gold_.begin() + row, final_gold_.begin() + row + n},
@@ -176,7 +194,7 @@ void VectorGame::Restore(int end, const std::vector<SavedFinal>& finals) {
     std::copy(f.returns.begin(), f.returns.end(), final_returns_.begin() + row);
     final_length_[f.env] = f.length;
     std::copy(f.observation.begin(), f.observation.end(),
-              final_observation_.begin() + static_cast<size_t>(f.env) * observation_size_);
+              final_observation_.get() + static_cast<size_t>(f.env) * observation_size_);
   }
 }
 

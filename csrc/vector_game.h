@@ -57,9 +57,9 @@ class VectorGame {
   int32_t* final_gold() { return final_gold_.data(); }
   double* final_returns() { return final_returns_.data(); }
   int32_t* final_length() { return final_length_.data(); }
-  float* final_observation() { return final_observation_.data(); }
+  float* final_observation() { return final_observation_.get(); }
   bool* legal_mask() { return legal_mask_.get(); }
-  float* observations() { return observations_.data(); }
+  float* observations() { return observations_.get(); }
   int32_t* players() { return players_.data(); }
 
  private:
@@ -97,15 +97,18 @@ class VectorGame {
   std::vector<LegalSet> legal_;  // the legal decisions of each environment
   std::vector<SplitMix64> streams_;
   std::vector<int32_t> lengths_;  // actions applied in each environment's current game
+  // The three large arrays (batch x 2036 or x observation size) are zeroed environment by
+  // environment as the constructor starts the games, so that a large batch can be interrupted
+  // while its pages are being touched.
   std::unique_ptr<bool[]> legal_mask_;
-  std::vector<float> observations_;
+  std::unique_ptr<float[]> observations_;
   std::vector<int32_t> players_;
   std::unique_ptr<bool[]> done_;
   std::vector<int32_t> final_scores_;
   std::vector<int32_t> final_gold_;
   std::vector<double> final_returns_;
   std::vector<int32_t> final_length_;
-  std::vector<float> final_observation_;
+  std::unique_ptr<float[]> final_observation_;
 };
 
 }  // namespace vikinger

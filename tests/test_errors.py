@@ -377,3 +377,89 @@ def test_deserialize_rejects_bad_bytes(engine, name):
 def test_deserialize_needs_bytes(engine, value):
     with pytest.raises(TypeError):
         engine.Game(num_players=2).deserialize_state(value)
+
+
+# --- hostile rngs and integers (docs/api.md "Errors") ------------------------------------------
+
+class _FixedGenerator(np.random.Generator):
+    """A Generator whose random() returns `value`, as a buggy or hostile subclass might."""
+
+    def __init__(self, value):
+        super().__init__(np.random.PCG64(0))
+        self.value = value
+
+    def random(self, *args, **kwargs):
+        return self.value
+
+
+@pytest.mark.parametrize("value, error, message", [
+    (-1e6, ValueError, "rng.random() returned -1000000.0, outside [0, 1)"),
+    (-0.5, ValueError, "rng.random() returned -0.5, outside [0, 1)"),
+    (1.0, ValueError, "rng.random() returned 1.0, outside [0, 1)"),
+    (float("nan"), ValueError, "rng.random() returned nan, outside [0, 1)"),
+    (float("inf"), ValueError, "rng.random() returned inf, outside [0, 1)"),
+    (np.float32(1.0), ValueError, "rng.random() returned np.float32(1.0), outside [0, 1)"),
+    ("0.5", TypeError, "rng.random() must return a float, not str"),
+    (1, TypeError, "rng.random() must return a float, not int"),
+    (True, TypeError, "rng.random() must return a float, not bool"),
+    (None, TypeError, "rng.random() must return a float, not NoneType"),
+    (np.array([0.5]), TypeError, "rng.random() must return a float, not ndarray"),
+])
+def test_out_of_range_rng_values_are_refused_and_change_nothing(engine, value, error, message):
+    state = engine.Game(2, special_tiles=True).new_initial_state()
+    before = state.serialize()
+    with pytest.raises(error) as raised:
+        state.apply_random_chance(_FixedGenerator(value))
+    assert str(raised.value) == message.replace("np.float32(1.0)", repr(np.float32(1.0)))
+    assert state.serialize() == before
+
+
+@pytest.mark.parametrize("value", [0.0, 0.5, np.float32(0.25), np.float64(0.999999)])
+def test_in_range_rng_values_draw_the_same_outcome_in_both_engines(engines, value):
+    ref, fast = (engine.Game(3).new_initial_state() for engine in engines)
+    assert ref.apply_random_chance(_FixedGenerator(value)) == \
+        fast.apply_random_chance(_FixedGenerator(value))
+
+
+class _RaisingIndex:
+    def __index__(self):
+        raise ZeroDivisionError("a broken __index__")
+
+
+@pytest.mark.parametrize("value", [_RaisingIndex(), np.timedelta64(3), np.timedelta64(0, "s")])
+def test_integer_look_alikes_are_type_errors_with_one_message(engine, value):
+    name = type(value).__name__
+    state = offer(engine)
+    calls = {
+        "an action": lambda: state.apply_action(value),
+        "player": lambda: state.observation_tensor(value),
+        "num_games": lambda: engine.rollouts(engine.Game(2), value, 0),
+        "batch_size": lambda: engine.VectorGame(engine.Game(2), value, 0),
+        "seed": lambda: engine.VectorGame(engine.Game(2), 1, value),
+    }
+    for what, call in calls.items():
+        with pytest.raises(TypeError) as raised:
+            call()
+        assert str(raised.value) == f"{what} must be an int, not {name}"
+    assert state.history() == []
+
+
+def test_a_huge_batch_is_refused_before_any_allocation(engine):
+    with pytest.raises(ValueError, match="batch_size 18446744073709551616 is too large"):
+        engine.VectorGame(engine.Game(2), 2**64, 0)
+    with pytest.raises(ValueError, match="is too large"):
+        engine.VectorGame(engine.Game(2), (1 << 24) + 1, 0)
+
+
+def test_a_deeply_nested_value_is_a_value_error(engine):
+    game = engine.Game(2)
+    deep = {}
+    inner = deep
+    for _ in range(100_000):
+        inner["a"] = {}
+        inner = inner["a"]
+    for key in ("phase", "options", "auction", "wheel", "players", "history"):
+        d = game.new_initial_state().to_dict()
+        d[key] = deep
+        with pytest.raises(ValueError):
+            game.state_from_dict(d)

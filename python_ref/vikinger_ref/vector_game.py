@@ -100,9 +100,12 @@ class VectorGame:
     def legal_actions_mask(self):
         """(batch, num_distinct_actions) bool: the legal decisions of each environment."""
         with self._lock:
-            self._mask[:] = False
+            # Made aside and stored by one numpy call: a view held by another thread never
+            # shows a half-written mask.
+            mask = np.zeros_like(self._mask)
             for i, state in enumerate(self._states):
-                self._mask[i, state.legal_actions()] = True
+                mask[i, state.legal_actions()] = True
+            self._mask[...] = mask
             return self._mask
 
     def observation_tensor(self):
