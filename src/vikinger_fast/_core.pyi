@@ -124,6 +124,9 @@ class State:
 def _state_from_bytes(data: bytes) -> State:
     """Unpickle a State from its serialize() bytes."""
 
+def _game_from_data(num_players: _Int, options: _Int) -> Game:
+    """Unpickle a Game: 2..4 players and the option bits of docs/state.md (0..31), checked."""
+
 def _rollout_position(game: Game, seed: _Int, policy: str = "random",
                       bit_select: str = "auto") -> bytes:
     """The position bytes (docs/state.md, no history) at the end of rollout game seed.
@@ -174,7 +177,8 @@ class VectorGame:
         """Apply actions[i] in environment i (GIL released); returns done.
 
         TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an
-        action not legal in its environment, and then nothing has changed.
+        action not legal in its environment, and then nothing has changed. KeyboardInterrupt
+        (Ctrl-C) puts every environment back as it was.
         """
     @property
     def done(self) -> npt.NDArray[np.bool_]: ...
