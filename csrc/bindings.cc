@@ -57,7 +57,13 @@ Game GameFromData(py::handle num_players, py::handle options) {
   if (huge_players) {
     throw py::value_error("num_players must be 2, 3 or 4, not " + Text(num_players));
   }
-  if (huge_options) throw py::value_error("options " + Text(options) + " is out of range");
+  if (huge_options) {
+    const bool no_flags[kNumOptions] = {};
+    MakeGame(n, no_flags);  // the player count is checked first, as by CheckedGame
+    throw py::value_error("options must be a bit set of the " + std::to_string(kNumOptions) +
+                          " modules (0.." + std::to_string((1 << kNumOptions) - 1) + "), not " +
+                          Text(options));
+  }
   return CheckedGame(n, bits);
 }
 

@@ -32,7 +32,8 @@ Game MakeGame(int64_t num_players, const bool flags[kNumOptions]) {
 }
 
 Game CheckedGame(int64_t num_players, int64_t options) {
-  bool flags[kNumOptions];
+  bool flags[kNumOptions] = {};
+  MakeGame(num_players, flags);  // the player count first, as the constructor checks it
   if (options < 0 || options >= (int64_t{1} << kNumOptions)) {
     throw std::invalid_argument("options must be a bit set of the " +
                                 std::to_string(kNumOptions) + " modules (0.." +

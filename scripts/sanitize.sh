@@ -99,7 +99,8 @@ if [[ $TESTS == 1 ]]; then
     SELECTED=(tests)
   else
     SELECTED=()
-    for name in test_differential test_robustness test_fuzz_inputs test_threads test_errors \
+    for name in test_differential test_robustness test_fuzz_inputs test_fuzz_hostile test_threads \
+                test_errors test_game_data test_shared_objects test_interrupt \
                 test_serialization test_vector_game test_rollouts test_random_games; do
       [[ -f "tests/$name.py" ]] && SELECTED+=("tests/$name.py")
     done
@@ -123,8 +124,8 @@ if [[ $FUZZ == 1 ]]; then
   CORPUS="$OUT/corpus"
   rm -rf "$CORPUS"
   "$PY" fuzz/make_corpus.py "$CORPUS/bytes" | tee -a "$REPORT"
-  mkdir -p "$CORPUS/dict" "$CORPUS/actions" "$OUT/crashes"
-  for target in bytes dict actions; do
+  mkdir -p "$CORPUS/dict" "$CORPUS/actions" "$CORPUS/hostile" "$OUT/crashes"
+  for target in bytes dict actions hostile; do
     echo "== fuzz_$target: $RUNS inputs" | tee -a "$REPORT"
     if ! VIKINGER_FUZZ_SUMMARY="$OUT/fuzz_$target.txt" "$PY" "fuzz/fuzz_$target.py" \
         --ref-every "$REF_EVERY" -runs="$RUNS" -max_len=4096 -len_control=0 -print_final_stats=1 \

@@ -94,10 +94,10 @@ def game_from_data(num_players, options):
     """A Game from a player count and option bits (unpickling), checked like the constructor."""
     num_players = check_int("num_players", num_players)
     options = check_int("options", options)
+    if not 2 <= num_players <= 4:
+        raise ValueError(f"num_players must be 2, 3 or 4, not {num_players}")
     if not 0 <= options < 1 << len(OPTION_NAMES):
         raise ValueError(f"options must be a bit set of the {len(OPTION_NAMES)} modules "
                          f"(0..{(1 << len(OPTION_NAMES)) - 1}), not {options}")
-    if not 2 <= num_players <= 4:
-        raise ValueError(f"num_players must be 2, 3 or 4, not {num_players}")
     flags = {name: bool(options >> i & 1) for i, name in enumerate(OPTION_NAMES)}
     return Game(num_players, **flags)
