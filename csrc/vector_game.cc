@@ -2,6 +2,7 @@
 #include "vector_game.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -76,13 +77,11 @@ void VectorGame::NewGame(int i) {
 }
 
 // The Write* calls rewrite arrays that callers hold as views, maybe from other threads: each
-// row is made aside and only the entries that differ are stored, so a view never shows a
-// half-written row (between two steps a rewrite stores nothing at all).
+// row is made aside and stored only when it differs, so between two steps a rewrite stores
+// nothing and a view read meanwhile stays as it was.
 template <typename T>
 void StoreChanged(const T* row, size_t size, T* out) {
-  for (size_t j = 0; j < size; ++j) {
-    if (out[j] != row[j]) out[j] = row[j];
-  }
+  if (std::memcmp(out, row, size * sizeof(T)) != 0) std::memcpy(out, row, size * sizeof(T));
 }
 
 const bool* VectorGame::WriteLegalMask() {
