@@ -108,7 +108,7 @@ def to_dict(state):
 
 def _position_bytes(state):
     game = state.get_game()
-    options = sum(1 << i for i, name in enumerate(OPTION_NAMES) if game._flags[name])
+    options = sum(1 << i for i, name in enumerate(OPTION_NAMES) if game.options[name])
     out = bytearray([game.num_players, options, state.round, PHASES.index(state.phase),
                      state.start_player, state.purchases, state.scoring_index])
     out += bytes(state.stacks) + bytes(state.bag) + bytes(state.drawn) + bytes(state.removed)

@@ -140,7 +140,7 @@ class State:
         if phase == "viking":
             return [A.VIKING_ON_TILE, A.VIKING_TO_MAINLAND]
         if phase == "trip":
-            return trips.legal_trips(board, self.round, self._game._flags["weak_boatsmen"])
+            return trips.legal_trips(board, self.round, self._game.options["weak_boatsmen"])
         if phase == "trip_target":
             return trips.legal_targets(board, self.trip)
         if phase == "auction":
@@ -227,13 +227,13 @@ class State:
     # --- the start of a round: A5 display, A1 auction ----------------------------------------
 
     def _start_round(self):
-        if self._game._flags["special_tiles"] and self.display.needs_fill():
+        if self._game.options["special_tiles"] and self.display.needs_fill():
             self.phase = "special_fill"                    # A5 fill empty display places
         else:
             self._after_special_fill()
 
     def _after_special_fill(self):
-        if self._game._flags["auction"]:
+        if self._game.options["auction"]:
             self.auction = Auction(self._game.num_players, self.start_player)   # A1
             self.phase = "auction"
         else:
@@ -257,20 +257,20 @@ class State:
             self.phase = "draw_viking"
 
     def _vikings_to_draw(self):
-        return GROUPS_PER_ROUND + (1 if self._game._flags["draw13"] else 0)   # A2 draws 13
+        return GROUPS_PER_ROUND + (1 if self._game.options["draw13"] else 0)   # A2 draws 13
 
     def _draw_viking(self, colour):
         self.bag[colour] -= 1
         self.drawn[colour] += 1
         if sum(self.drawn) < self._vikings_to_draw():
             return
-        if self._game._flags["draw13"]:
+        if self._game.options["draw13"]:
             self.phase = "remove_viking"
         else:
             self._lay_out_vikings()
 
     def _lay_out_vikings(self):
-        if self._game._flags["offer_by_colour"]:
+        if self._game.options["offer_by_colour"]:
             self.phase = "offer_colour"                    # A3
             return
         self.wheel.lay_out_vikings(self.drawn)             # B4.2
@@ -294,7 +294,7 @@ class State:
 
     def _buy(self, space):
         board = self._player()
-        may_take_special = (self._game._flags["special_tiles"] and self.wheel.price(space) > 0
+        may_take_special = (self._game.options["special_tiles"] and self.wheel.price(space) > 0
                             and space == max(self.wheel.occupied())
                             and self.display.occupied_slots())         # A5
         self._pay(board, self.wheel.price(space))
@@ -401,7 +401,7 @@ class State:
 
     def _next_round(self):
         self.round += 1
-        if not self._game._flags["auction"]:              # ⚖ A1 replaces B3.3
+        if not self._game.options["auction"]:              # ⚖ A1 replaces B3.3
             self.start_player = (self.start_player + 1) % self._game.num_players   # B3.3
         self.purchases = 0
         self._start_round()
@@ -416,7 +416,7 @@ class State:
         if action == A.TRIP_STOP:
             self._finish_scorer(board)
             return
-        queue, boats = trips.start_trip(board, action, self._game._flags["weak_boatsmen"])
+        queue, boats = trips.start_trip(board, action, self._game.options["weak_boatsmen"])
         self.removed[BOATSMAN] += 1                        # a spent boatsman leaves the game
         self.display.removed[BOAT] += boats
         self.trip = {"queue": queue, "last_col": 0}

@@ -67,7 +67,7 @@ def _advanced_lines(state):
         passed = ",".join(str(p) for p, out in enumerate(auction.passed) if out) or "none"
         lines.append(f"Auction: high {high} by player {auction.leader}, turn {auction.turn}, "
                      f"passed {passed}")
-    if state.get_game()._flags["special_tiles"]:
+    if state.get_game().options["special_tiles"]:
         slots = " ".join("-" if kind is None else SPECIAL_KINDS[kind] for kind in state.display.slots)
         lines.append(f"Display: {slots} | stack {sum(state.display.stack)}")
     return lines
