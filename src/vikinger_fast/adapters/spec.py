@@ -31,13 +31,13 @@ def max_decisions(num_players, options):
              + VIKINGS_PER_COLOUR            # B7.2 a trip spends one of the 13 boatsmen
              + 5 * VIKINGS_PER_COLOUR        # B7.2 a target places a Viking once
              + 3 * n)                        # B7.2 one stop per player per large scoring
-    if options["auction"]:                   # A1 strictly rising bids 0..money, n-1 passes
+    if options.get("auction", False):  # A1 strictly rising bids 0..money, n-1 passes
         total += sum(money + 1 for money in MONEY_AT_AUCTION) + ROUNDS * (n - 1)
-    if options["draw13"]:                    # A2 one removal
+    if options.get("draw13", False):  # A2 one removal
         total += ROUNDS
-    if options["offer_by_colour"]:           # A3 one decision per colour
+    if options.get("offer_by_colour", False):  # A3 one decision per colour
         total += ROUNDS * NUM_COLOURS
-    if options["special_tiles"]:             # A5 the offer after a purchase at price > 0,
+    if options.get("special_tiles", False):  # A5 the offer after a purchase at price > 0,
         total += ROUNDS * (GROUPS - 1) + 4   # and the four building tiles
     return total
 
@@ -45,8 +45,8 @@ def max_decisions(num_players, options):
 def max_chance_nodes(options):
     """Chance nodes of every game: 72 tiles, 12 (A2: 13) Vikings a round, and at most the
     4 + 4 * 5 special tiles the display can show over six rounds (A5)."""
-    vikings = 13 if options["draw13"] else 12
-    specials = 4 * ROUNDS if options["special_tiles"] else 0
+    vikings = 13 if options.get("draw13", False) else 12
+    specials = 4 * ROUNDS if options.get("special_tiles", False) else 0
     return sum(STACK_COUNTS) + ROUNDS * vikings + specials
 
 
