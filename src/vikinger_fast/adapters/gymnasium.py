@@ -123,8 +123,8 @@ class VikingerVectorEnv(VectorEnv):
     made the last move, `infos["final_obs"]` (rows where `infos["_final_obs"]`) is the last
     observation of that player, and `infos["final_info"]` holds the finished game's
     `returns`, `scores`, `gold` and `length` per row. `infos["action_mask"]` is int8, shape
-    (num_envs, 2036). The arrays are the engine's own, rewritten by the next step: copy what
-    you keep."""
+    (num_envs, 2036). The arrays (terminations excepted) are reused, rewritten by the next
+    step: copy what you keep."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
@@ -138,6 +138,8 @@ class VikingerVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.vector_game = None
         self._rows = np.arange(num_envs)
+        self._rewards = np.zeros(num_envs)
+        self._truncations = np.zeros(num_envs, bool)   # games never end early
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -150,7 +152,8 @@ class VikingerVectorEnv(VectorEnv):
         env = self.vector_game
         movers = env.current_player().copy()
         done = env.step(np.asarray(actions)).copy()
-        rewards = np.zeros(self.num_envs)
+        rewards = self._rewards
+        rewards.fill(0.0)
         infos = self._infos()
         if done.any():
             rewards[done] = env.final_returns[self._rows[done], movers[done]]
@@ -160,7 +163,7 @@ class VikingerVectorEnv(VectorEnv):
                 final["_" + key] = done
             infos.update(final_obs=env.final_observation, _final_obs=done,
                          final_info=final, _final_info=done)
-        return (env.observation_tensor(), rewards, done, np.zeros(self.num_envs, bool), infos)
+        return env.observation_tensor(), rewards, done, self._truncations, infos
 
     def _infos(self):
         env = self.vector_game
