@@ -66,7 +66,14 @@ def test_game_type_and_info(engine):
     assert game.engine_game == engine.Game(num_players=3, auction=True)
 
 
-def test_action_strings_name_the_player_and_chance(engine):
+@pytest.mark.parametrize("first_node", ["chance", "auction"])
+def test_action_strings_name_the_player_and_chance(engine, monkeypatch, first_node):
+    # The string tables are read once per engine: whatever game asks first (with A1 the
+    # first node is a decision), chance ids must still read as chance outcomes.
+    monkeypatch.setattr(adapter, "_ACTION_NAMES", {})
+    if first_node == "auction":
+        first = load(engine, players=2, auction=True).new_initial_state()
+        assert first.action_to_string(pyspiel.PlayerId.CHANCE, 5) == "chance reveal:right"
     game = load(engine, players=3)
     state = game.new_initial_state()
     assert state.is_chance_node()

@@ -63,7 +63,7 @@ def check_config(engine, num_players, modules, games):
                               for n, m in ALL_CONFIGS])
 def test_bounds_hold_in_random_games_of_every_configuration(num_players, modules):
     import vikinger_fast
-    check_config(vikinger_fast, num_players, modules, games=8)
+    check_config(vikinger_fast, num_players, modules, games=16)
 
 
 @pytest.mark.parametrize("num_players,modules", [(2, {}), (3, dict.fromkeys(FLAGS, True)),

@@ -104,11 +104,13 @@ def action_names(engine_game):
     node, so both tables are read once, at a chance node and at a decision node."""
     key = type(engine_game)
     if key not in _ACTION_NAMES:
-        state = engine_game.new_initial_state()
-        chances = [state.action_to_string(a) for a in range(engine_game.max_chance_outcomes())]
+        # The base game starts at a chance node (with A1 the first node is the auction).
+        base = key(num_players=2)
+        state = base.new_initial_state()
+        chances = [state.action_to_string(a) for a in range(base.max_chance_outcomes())]
         while state.is_chance_node():
             state.apply_action(state.legal_actions()[0])
-        decisions = [state.action_to_string(a) for a in range(engine_game.num_distinct_actions())]
+        decisions = [state.action_to_string(a) for a in range(base.num_distinct_actions())]
         _ACTION_NAMES[key] = decisions, chances
     return _ACTION_NAMES[key]
 
