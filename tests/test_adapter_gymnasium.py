@@ -90,6 +90,8 @@ def test_opponent_bots_play_the_other_seats(engine):
     reward, _ = play_out(env, 1)
     fame = env.state.scores()
     assert reward == fame[0] - max(fame[1:])
+    with pytest.raises(ValueError, match="reset"):
+        env.step(0)
     assert all(bot.restarts == 1 and bot.steps > 20 for bot in bots)
     with pytest.raises(ValueError, match="opponents"):
         adapter.VikingerEnv(num_players=3, opponents=[FirstLegal()])

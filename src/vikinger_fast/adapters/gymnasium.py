@@ -65,6 +65,8 @@ class VikingerEnv(gymnasium.Env):
         return self._observation(), self._info()
 
     def step(self, action):
+        if self.state.is_terminal():
+            raise ValueError("the game is over: call reset()")
         info = {}
         reward = 0.0
         mask = self.state.legal_actions_mask()

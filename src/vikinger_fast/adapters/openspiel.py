@@ -63,7 +63,7 @@ class VikingerGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**PARAMETERS, **(params or {})}
         self.engine_game = self.engine.Game(num_players=params["players"],
-                                       **{flag: params[flag] for flag in MODULE_FLAGS})
+                                            **{flag: params[flag] for flag in MODULE_FLAGS})
         options = self.engine_game.options
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine_game.num_distinct_actions(),
@@ -198,7 +198,7 @@ class SpielBot(pyspiel.Bot):
         self.bot.restart()
 
     def inform_action(self, state, player, action):
-        pass
+        pass   # the bot reads the whole state at every step: nothing to keep track of
 
     def provides_force_action(self):
         return False
