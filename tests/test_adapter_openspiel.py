@@ -40,7 +40,8 @@ def advance(state, rng, decisions):
     return state
 
 
-@pytest.mark.parametrize("params", CONFIGS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
+@pytest.mark.parametrize("params", CONFIGS,
+                         ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
 @pytest.mark.parametrize("serialize", [False, True])
 def test_random_sim_test(engine, params, serialize):
     game = load(engine, **params)

@@ -6,9 +6,10 @@ against the pure-Python reference and the same reference compiled with Cython (c
 the Python-driven step loop (legal_actions, a uniform choice, apply_action) on both engines and,
 when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `VectorGame`; the cost
 of clone and apply_action seen from Python, and of one action inside C++ playouts (the clone
-inside C++ is measured by bench/micro.cc, without Python). Every rate is the best of a few
-repetitions (`--repeats`). Progress goes to stderr, the table to stdout, `--json PATH` writes
-every number.
+inside C++ is measured by bench/micro.cc, without Python); when gymnasium is installed, the cost
+of the Gymnasium VectorEnv of adapters/gymnasium.py over the VectorGame it wraps. Every rate is
+the best of a few repetitions (`--repeats`). Progress goes to stderr, the table to stdout,
+`--json PATH` writes every number.
 """
 
 import argparse
