@@ -141,6 +141,7 @@ class VikingerVectorEnv(VectorEnv):
         self.vector_game = None
         self._rows = np.arange(num_envs)
         self._rewards = np.zeros(num_envs)
+        self._movers = None
         self._truncations = np.zeros(num_envs, bool)   # games never end early
 
     def reset(self, *, seed=None, options=None):
@@ -152,7 +153,7 @@ class VikingerVectorEnv(VectorEnv):
 
     def step(self, actions):
         env = self.vector_game
-        movers = env.current_player().copy()
+        movers = self._movers
         done = env.step(np.asarray(actions)).copy()
         rewards = self._rewards
         rewards.fill(0.0)
@@ -169,9 +170,11 @@ class VikingerVectorEnv(VectorEnv):
 
     def _infos(self):
         env = self.vector_game
+        # Kept for the next step's rewards, which go to the players who move now.
+        self._movers = env.current_player().copy()
         # A bool array is one byte 0/1 per entry: the int8 mask is a view, not a copy.
         return {"action_mask": env.legal_actions_mask().view(np.int8),
-                "current_player": env.current_player()}
+                "current_player": self._movers}
 
 
 if ENV_ID not in gymnasium.registry:
