@@ -125,8 +125,8 @@ class VikingerVectorEnv(VectorEnv):
     made the last move, `infos["final_obs"]` (rows where `infos["_final_obs"]`) is the last
     observation of that player, and `infos["final_info"]` holds the finished game's
     `returns`, `scores`, `gold` and `length` per row. `infos["action_mask"]` is int8, shape
-    (num_envs, 2036). The arrays (terminations excepted) are reused, rewritten by the next
-    step: copy what you keep."""
+    (num_envs, 2036). Observations, rewards, truncations, masks and the final arrays are
+    reused, rewritten by the next step: copy what you keep."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
