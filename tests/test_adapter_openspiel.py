@@ -1,6 +1,6 @@
 """The OpenSpiel adapter (src/vikinger_fast/adapters/openspiel.py) passes OpenSpiel's own
 checks on both engines: pyspiel.random_sim_test with and without serialization, the Python
-MCTSBot and evaluate_bots, the C++ evaluate_bots with a wrapped bot of ours."""
+MCTSBot and evaluate_bots, the C++ MCTSBot, the C++ evaluate_bots with a wrapped bot of ours."""
 
 import pickle
 import subprocess
@@ -166,6 +166,16 @@ def test_python_mcts_bot_plays_a_game_with_evaluate_bots(engine):
     returns = evaluate_bots.evaluate_bots(game.new_initial_state(),
                                           [search, adapter.as_spiel_bot(ours)], rng)
     assert sum(returns) == pytest.approx(1.0) and ours.restarts == 1 and ours.steps > 20
+
+
+def test_cpp_mcts_bot_plays_a_game(engine):
+    game = load(engine, players=2, draw13=True)
+    simulations = 3 if engine.__name__ == "vikinger_ref" else 10
+    search = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, simulations,
+                             100, False, 0, False)
+    returns = pyspiel.evaluate_bots(game.new_initial_state(),
+                                    [search, pyspiel.make_uniform_random_bot(1, 1)], 3)
+    assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
 
 
 def test_wrapped_bot_plays_in_cpp_evaluate_bots(engine):
