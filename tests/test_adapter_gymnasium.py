@@ -137,3 +137,15 @@ def test_vector_env_through_make_vec():
     assert observation.shape == env.observation_space.shape and observation.shape[0] == 3
     assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
     assert env.observation_space.contains(observation.copy())
+
+
+def test_vector_env_refuses_step_before_reset_and_a_list_of_seeds():
+    env = adapter.VikingerVectorEnv(num_envs=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, np.int64))
+    with pytest.raises(TypeError, match="seed"):
+        env.reset(seed=[1, 2])
+    first, _ = env.reset(seed=4)
+    first = first.copy()
+    again, _ = env.reset(seed=4)
+    np.testing.assert_array_equal(first, again)

@@ -145,6 +145,9 @@ class VikingerVectorEnv(VectorEnv):
         self._truncations = np.zeros(num_envs, bool)   # games never end early
 
     def reset(self, *, seed=None, options=None):
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an int (one stream per environment follows from "
+                            f"it, docs/api.md), not {type(seed).__name__}")
         super().reset(seed=seed)
         # VectorGame's seed (docs/api.md): the given one, else one drawn from np_random.
         stream = seed if seed is not None else int(self.np_random.integers(2**63))
@@ -153,6 +156,8 @@ class VikingerVectorEnv(VectorEnv):
 
     def step(self, actions):
         env = self.vector_game
+        if env is None:
+            raise RuntimeError("call reset() before step()")
         movers = self._movers
         done = env.step(np.asarray(actions)).copy()
         rewards = self._rewards
