@@ -139,7 +139,6 @@ class VikingerVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.vector_game = None
-        self._rows = np.arange(num_envs)
         self._rewards = np.zeros(num_envs)
         self._movers = None
         self._truncations = np.zeros(num_envs, bool)   # games never end early
@@ -163,12 +162,13 @@ class VikingerVectorEnv(VectorEnv):
         rewards = self._rewards
         rewards.fill(0.0)
         infos = self._infos()
-        if done.any():
-            rewards[done] = env.final_returns[self._rows[done], movers[done]]
-            final = {"returns": env.final_returns, "scores": env.final_scores,
-                     "gold": env.final_gold, "length": env.final_length}
-            for key in tuple(final):
-                final["_" + key] = done
+        finished = np.flatnonzero(done)   # a few rows a step: index those, not all
+        if finished.size:
+            rewards[finished] = env.final_returns[finished, movers[finished]]
+            final = {"returns": env.final_returns, "_returns": done,
+                     "scores": env.final_scores, "_scores": done,
+                     "gold": env.final_gold, "_gold": done,
+                     "length": env.final_length, "_length": done}
             infos.update(final_obs=env.final_observation, _final_obs=done,
                          final_info=final, _final_info=done)
         return env.observation_tensor(), rewards, done, self._truncations, infos

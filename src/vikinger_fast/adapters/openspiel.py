@@ -87,8 +87,8 @@ class VikingerGame(pyspiel.Game):
         return self._max_chance_nodes
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        # Everything but the order of the stacks and the bag is public, so the observation
-        # tensor is also the information state; the perfect-recall variant is the history.
+        # Everything but the order of the stacks and the bag is public: an observation without
+        # perfect recall is the position; with perfect recall it is the history.
         if iig_obs_type is None or (iig_obs_type.public_info
                                     and not iig_obs_type.perfect_recall):
             return VikingerObserver(self.engine_game, params)
