@@ -81,7 +81,9 @@ def test_chance_nodes_are_exact_without_special_tiles(engine):
 
 def test_length_bound_counts_each_module():
     base = spec.max_decisions(2, dict.fromkeys(FLAGS, False))
-    assert base == 6 * 12 * 3 + 2 + 13 + 65 + 3 * 2
+    assert base == 6 * 12 * 3 + 2 + 13 + 65 + 3 * 2 == 302       # docs/adapters.md's table
+    assert spec.max_decisions(4, dict.fromkeys(FLAGS, True)) == 3132
+    assert sum(money + 1 for money in spec.MONEY_AT_AUCTION) == 2692
     for flag in FLAGS:
         options = dict.fromkeys(FLAGS, False) | {flag: True}
         # A4 adds no decision kind: a weak trip is still one decision per boatsman and target.

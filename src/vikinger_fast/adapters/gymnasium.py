@@ -2,7 +2,7 @@
 "vikinger_fast/Vikinger-v0", and a `gymnasium.vector.VectorEnv` over the engine's `VectorGame`.
 
 `VikingerEnv`: the agent plays seat `seat`; the other seats are played by `opponents` (objects
-with `step(state) -> action` on engine states; by default a uniform choice among the legal
+with `step(state) -> action` on engine states, which they must not change; by default a uniform choice among the legal
 actions drawn from the environment's `np_random`, so `reset(seed=)` fixes the whole game).
 Chance is sampled from `np_random` too. Observation: the engine's float32 tensor of the agent's
 seat; `info["action_mask"]`: int8 over the 2036 decision ids. The reward is 0 until the game
