@@ -6,9 +6,10 @@ against the pure-Python reference and the same reference compiled with Cython (c
 the Python-driven step loop (legal_actions, a uniform choice, apply_action) on both engines and,
 when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `VectorGame`; the cost
 of clone and apply_action seen from Python, and of one action inside C++ playouts (the clone
-inside C++ is measured by bench/micro.cc, without Python). Every rate is the best of a few
-repetitions (`--repeats`). Progress goes to stderr, the table to stdout, `--json PATH` writes
-every number.
+inside C++ is measured by bench/micro.cc, without Python); when gymnasium is installed, the cost
+of the Gymnasium VectorEnv of adapters/gymnasium.py over the VectorGame it wraps. Every rate is
+the best of a few repetitions (`--repeats`). Progress goes to stderr, the table to stdout,
+`--json PATH` writes every number.
 """
 
 import argparse
@@ -35,6 +36,7 @@ SIZES = {
     "loop_steps_fast": (400_000, 20_000),
     "loop_steps_ref": (12_000, 300),
     "vector_steps": (300, 20),
+    "vector_env_steps": (900, 200),   # per-step ratios: their median needs a few hundred
     "clone_calls": (300_000, 20_000),
     "replays": (300, 20),
     "repeats": (3, 1),
@@ -120,6 +122,48 @@ def vector_loop(env, steps):
     return time.perf_counter() - start, stepping
 
 
+def vector_env_overhead(game, steps):
+    """Time per step of the Gymnasium VectorEnv (adapters/gymnasium.py) over the time of what
+    it wraps: VectorGame.step, observation_tensor and legal_actions_mask. Both play the same
+    games in lockstep (same seed, same actions, chosen outside the timed part), taking turns
+    to go first, so that the shared host's changes of speed fall on both alike. None when
+    gymnasium is not installed. Returns the median over the steps of the ratio of the two
+    times of that step: robust to the spikes of a busy host, which the sums are not."""
+    try:
+        from .adapters.gymnasium import VikingerVectorEnv
+    except ImportError:
+        return None
+    rng = np.random.default_rng(0)
+    raw = fast.VectorGame(game, VECTOR_BATCH, 0)
+    wrapped = VikingerVectorEnv(VECTOR_BATCH, game.num_players)
+    wrapped.reset(seed=0)
+    mask = raw.legal_actions_mask()
+    ratios = []
+
+    def raw_step():
+        raw.step(actions)
+        raw.observation_tensor()
+        return raw.legal_actions_mask()
+
+    def wrapped_step():
+        wrapped.step(actions)
+
+    warm_up = 20   # the first steps touch the arrays' memory for the first time
+    for step in range(warm_up + steps):
+        actions = np.argmax(mask * rng.random(mask.shape[1], dtype=np.float32), axis=1)
+        seconds = {}
+        for name in (("raw", "wrapped") if step % 2 else ("wrapped", "raw")):
+            start = time.perf_counter()
+            if name == "raw":
+                mask = raw_step()
+            else:
+                wrapped_step()
+            seconds[name] = time.perf_counter() - start
+        if step >= warm_up:
+            ratios.append(seconds["wrapped"] / seconds["raw"])
+    return float(np.median(ratios))
+
+
 def midgame_state(engine, seed=4):
     """A state of round 4 (a filled board and a long history), by seeded random play."""
     rng = random.Random(seed)
@@ -166,7 +210,7 @@ def measure(args, repeats):
     results = {}
     peers = {} if args.no_peers else open_spiel_games()
     compiled = None
-    tasks = 13 + len(peers) + (2 if not args.no_cython and cython_ref.available() else 0)
+    tasks = 14 + len(peers) + (2 if not args.no_cython and cython_ref.available() else 0)
     progress = Progress(tasks)
     game2, game4 = fast.Game(num_players=2), fast.Game(num_players=4, **ALL_MODULES)
 
@@ -248,6 +292,10 @@ def measure(args, repeats):
     total, stepping = min(vector_loop(env, size["vector_steps"]) for _ in range(repeats))
     results["vector_fast_loop"] = VECTOR_BATCH * size["vector_steps"] / total
     results["vector_fast_step"] = VECTOR_BATCH * size["vector_steps"] / stepping
+    progress.task("Gymnasium VectorEnv over VectorGame")
+    overhead = vector_env_overhead(game2, size["vector_env_steps"])
+    if overhead is not None:
+        results["gymnasium_vector_env_time_ratio"] = overhead
     progress.task("VectorGame: vikinger_ref")
     env = ref.VectorGame(ref_game, REFERENCE_VECTOR_BATCH, 0)
     total, stepping = vector_loop(env, max(size["vector_steps"] // 10, 2))
@@ -318,6 +366,12 @@ def table(results):
     lines += [
         (f"VectorGame, batch {VECTOR_BATCH}: masks + numpy choice + step",
          f"{r['vector_fast_loop']:,.0f} steps/s", f"step alone {r['vector_fast_step']:,.0f}/s"),
+        (f"Gymnasium VectorEnv over VectorGame, batch {VECTOR_BATCH}",
+         f"{(r['gymnasium_vector_env_time_ratio'] - 1) * 100:+.1f} % time"
+         if "gymnasium_vector_env_time_ratio" in r else "not measured",
+         "per step over step + observation + mask (goal <= +20 %)"
+         if "gymnasium_vector_env_time_ratio" in r
+         else "gymnasium is not installed: pip install '.[gymnasium]'"),
         (f"VectorGame reference, batch {REFERENCE_VECTOR_BATCH}",
          f"{r['vector_ref_loop']:,.0f} steps/s", ""),
         ("clone from Python, fast / ref", f"{r['clone_fast_ns']:,.0f} ns",

@@ -1,0 +1,187 @@
+"""Wikinger for Gymnasium (docs/adapters.md): a single-agent environment, registered as
+"vikinger_fast/Vikinger-v0", and a `gymnasium.vector.VectorEnv` over the engine's `VectorGame`.
+
+`VikingerEnv`: the agent plays seat `seat`; the other seats are played by `opponents` (objects
+with `step(state) -> action` on engine states, which they must not change; by default a uniform choice among the legal
+actions drawn from the environment's `np_random`, so `reset(seed=)` fixes the whole game).
+Chance is sampled from `np_random` too. Observation: the engine's float32 tensor of the agent's
+seat; `info["action_mask"]`: int8 over the 2036 decision ids. The reward is 0 until the game
+ends, then the win share (B8.9) or, with `reward="fame_margin"`, the Fame margin (spec.py).
+
+`illegal_action` says what an action outside the mask does: "raise" (ValueError, the state
+unchanged), "replace" (a uniform random legal action is played instead; `info["replaced"]`
+holds the action given), or "penalize" (nothing is played, the reward is `illegal_reward`,
+default -1, and `info["illegal"]` is True).
+"""
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+import vikinger_fast
+
+from .spec import check_reward, final_rewards, observation_bounds
+
+ENV_ID = "vikinger_fast/Vikinger-v0"
+ILLEGAL_ACTIONS = ("raise", "replace", "penalize")
+
+
+class VikingerEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(self, num_players=2, seat=0, opponents=None, engine=vikinger_fast,
+                 reward="win_share", illegal_action="raise", illegal_reward=-1.0,
+                 render_mode=None, **modules):
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, "
+                             f"not {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.game = engine.Game(num_players=num_players, **modules)
+        if not 0 <= seat < num_players:
+            raise ValueError(f"seat {seat} is outside 0..{num_players - 1}")
+        opponents = list(opponents) if opponents is not None else [None] * (num_players - 1)
+        if len(opponents) != num_players - 1:
+            raise ValueError(f"{num_players - 1} opponents needed, got {len(opponents)}")
+        # Seat -> bot (None: the uniform random policy); the agent's own seat has none.
+        self.bots = dict(zip([p for p in range(num_players) if p != seat], opponents))
+        self.seat, self.reward = seat, check_reward(reward)
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
+        self.render_mode = render_mode
+        low, high = observation_bounds(self.game)
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self.state = None
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        for bot in self.bots.values():
+            if hasattr(bot, "restart"):
+                bot.restart()
+        self.state = self.game.new_initial_state()
+        self._play_others()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self.state.is_terminal():
+            raise ValueError("the game is over: call reset()")
+        info = {}
+        reward = 0.0
+        mask = self.state.legal_actions_mask()
+        if not (0 <= action < mask.size and mask[action]):
+            if self.illegal_action == "raise":
+                raise ValueError(f"action {action} is not legal now "
+                                 f"(legal: {self.state.legal_actions()})")
+            if self.illegal_action == "penalize":
+                return (self._observation(), self.illegal_reward, False, False,
+                        self._info(illegal=True))
+            info["replaced"] = action
+            action = self._random_action()
+        self.state.apply_action(int(action))
+        self._play_others()
+        terminated = self.state.is_terminal()
+        if terminated:
+            reward = final_rewards(self.state, self.reward)[self.seat]
+        return self._observation(), reward, terminated, False, self._info(**info)
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        if self.render_mode == "human":
+            print(self.state)
+            return None
+        return str(self.state)
+
+    def _play_others(self):
+        """Chance and the opponents, until the agent is to move or the game is over."""
+        state = self.state
+        while not state.is_terminal() and state.current_player() != self.seat:
+            if state.is_chance_node():
+                state.apply_random_chance(self.np_random)
+                continue
+            bot = self.bots[state.current_player()]
+            state.apply_action(self._random_action() if bot is None else bot.step(state))
+
+    def _random_action(self):
+        legal = self.state.legal_actions()
+        return legal[self.np_random.integers(len(legal))]
+
+    def _observation(self):
+        return self.state.observation_tensor(self.seat)
+
+    def _info(self, **extra):
+        return {"action_mask": self.state.legal_actions_mask().astype(np.int8), **extra}
+
+
+class VikingerVectorEnv(VectorEnv):
+    """`num_envs` self-play games stepped together by the engine's `VectorGame`: in every
+    environment the player to move acts (`infos["current_player"]`) and sees the observation.
+
+    Same-step autoreset: when a game ends, its row already shows the next game;
+    `terminations[i]` is set, `rewards[i]` is the finished game's win share of the player who
+    made the last move, `infos["final_obs"]` (rows where `infos["_final_obs"]`) is the last
+    observation of that player, and `infos["final_info"]` holds the finished game's
+    `returns`, `scores`, `gold` and `length` per row. `infos["action_mask"]` is int8, shape
+    (num_envs, 2036). Observations, rewards, truncations, masks and the final arrays are
+    reused, rewritten by the next step: copy what you keep."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs=1, num_players=2, engine=vikinger_fast, **modules):
+        self.game = engine.Game(num_players=num_players, **modules)
+        self.engine, self.num_envs = engine, num_envs
+        low, high = observation_bounds(self.game)
+        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_action_space = spaces.Discrete(self.game.num_distinct_actions())
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.vector_game = None
+        self._rewards = np.zeros(num_envs)
+        self._movers = None
+        self._truncations = np.zeros(num_envs, bool)   # games never end early
+
+    def reset(self, *, seed=None, options=None):
+        if seed is not None and not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"seed must be an int (one stream per environment follows from "
+                            f"it, docs/api.md), not {type(seed).__name__}")
+        super().reset(seed=seed)
+        # VectorGame's seed (docs/api.md): the given one, else one drawn from np_random.
+        stream = seed if seed is not None else int(self.np_random.integers(2**63))
+        self.vector_game = self.engine.VectorGame(self.game, self.num_envs, stream)
+        return self.vector_game.observation_tensor(), self._infos()
+
+    def step(self, actions):
+        env = self.vector_game
+        if env is None:
+            raise RuntimeError("call reset() before step()")
+        movers = self._movers
+        done = env.step(np.asarray(actions)).copy()
+        rewards = self._rewards
+        rewards.fill(0.0)
+        infos = self._infos()
+        finished = np.flatnonzero(done)   # a few rows a step: index those, not all
+        if finished.size:
+            rewards[finished] = env.final_returns[finished, movers[finished]]
+            final = {"returns": env.final_returns, "_returns": done,
+                     "scores": env.final_scores, "_scores": done,
+                     "gold": env.final_gold, "_gold": done,
+                     "length": env.final_length, "_length": done}
+            infos.update(final_obs=env.final_observation, _final_obs=done,
+                         final_info=final, _final_info=done)
+        return env.observation_tensor(), rewards, done, self._truncations, infos
+
+    def _infos(self):
+        env = self.vector_game
+        # Kept for the next step's rewards, which go to the players who move now.
+        self._movers = env.current_player().copy()
+        # A bool array is one byte 0/1 per entry: the int8 mask is a view, not a copy.
+        return {"action_mask": env.legal_actions_mask().view(np.int8),
+                "current_player": self._movers}
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(ENV_ID, entry_point=f"{__name__}:VikingerEnv",
+                       vector_entry_point=f"{__name__}:VikingerVectorEnv")

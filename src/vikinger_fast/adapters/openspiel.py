@@ -1,0 +1,213 @@
+"""Wikinger as an OpenSpiel game (docs/adapters.md).
+
+`register()` registers `python_vikinger_fast` (or `python_vikinger_ref` for the reference
+engine) with `pyspiel`; then `pyspiel.load_game("python_vikinger_fast(players=3,auction=True)")`
+works like any OpenSpiel game, for Python and C++ algorithms alike. The OpenSpiel state keeps one
+engine state in `engine_state`: cloning deep-copies it, serialization pickles it (the engine's
+own bytes, docs/state.md), so no action is ever replayed.
+
+`as_spiel_bot(bot)` turns any bot with `step(state) -> action` and `restart()` into a
+`pyspiel.Bot`, so OpenSpiel's `evaluate_bots` can play the package's own bots.
+"""
+
+import importlib
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+import vikinger_fast
+
+from .spec import max_chance_nodes, max_decisions
+
+MODULE_FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
+PARAMETERS = {"players": 2, **dict.fromkeys(MODULE_FLAGS, False)}
+
+
+def register(engine=vikinger_fast, name=None):
+    """Registers the game of `engine` (vikinger_fast or vikinger_ref) under `name`
+    (default `python_<engine name>`) and returns the name. Registering again is a no-op."""
+    name = name or f"python_{engine.__name__}"
+    if name in pyspiel.registered_names():
+        return name
+    game_type = pyspiel.GameType(
+        short_name=name,
+        long_name=f"Wikinger ({engine.__name__})",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=PARAMETERS)
+    # A class, as OpenSpiel's own Python games register: the registry keeps its creator until
+    # the process ends, and a class (unlike a closure) is never freed before then.
+    game_class = type(f"VikingerGame_{name}", (VikingerGame,),
+                      {"engine": engine, "game_type": game_type})
+    pyspiel.register_game(game_type, game_class)
+    return name
+
+
+class VikingerGame(pyspiel.Game):
+    """One configuration (players and module flags) of the engine's `Game`; `register()`
+    makes a subclass that sets the engine module and the game type."""
+
+    engine = vikinger_fast
+    game_type = None
+
+    def __init__(self, params=None):
+        params = {**PARAMETERS, **(params or {})}
+        self.engine_game = self.engine.Game(num_players=params["players"],
+                                            **{flag: params[flag] for flag in MODULE_FLAGS})
+        options = self.engine_game.options
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.engine_game.num_distinct_actions(),
+            max_chance_outcomes=self.engine_game.max_chance_outcomes(),
+            num_players=params["players"],
+            # returns(): 1 shared by the winners (B8.9), so every game's returns sum to 1.
+            min_utility=0.0, max_utility=1.0, utility_sum=1.0,
+            max_game_length=max_decisions(params["players"], options))
+        super().__init__(self.game_type, info, params)
+        self._max_chance_nodes = max_chance_nodes(options)
+
+    def __reduce__(self):
+        # The class is made by register(): a new process registers it again, then loads.
+        return _load_game, (self.engine.__name__, self.game_type.short_name,
+                            self.get_parameters())
+
+    def new_initial_state(self):
+        return VikingerState(self, self.engine_game.new_initial_state())
+
+    def max_chance_nodes_in_history(self):
+        return self._max_chance_nodes
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        # Everything but the order of the stacks and the bag is public: an observation without
+        # perfect recall is the position; with perfect recall it is the history.
+        if iig_obs_type is None or (iig_obs_type.public_info
+                                    and not iig_obs_type.perfect_recall):
+            return VikingerObserver(self.engine_game, params)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+_ACTION_NAMES = {}
+
+
+def action_names(engine_game):
+    """(decision strings, chance strings) of the engine, indexed by id. The engine names an id
+    in the space of the node it is asked at; OpenSpiel asks for any player's actions at any
+    node, so both tables are read once, at a chance node and at a decision node."""
+    key = type(engine_game)
+    if key not in _ACTION_NAMES:
+        # The base game starts at a chance node (with A1 the first node is the auction).
+        base = key(num_players=2)
+        state = base.new_initial_state()
+        chances = [state.action_to_string(a) for a in range(base.max_chance_outcomes())]
+        while state.is_chance_node():
+            state.apply_action(state.legal_actions()[0])
+        decisions = [state.action_to_string(a) for a in range(base.num_distinct_actions())]
+        _ACTION_NAMES[key] = decisions, chances
+    return _ACTION_NAMES[key]
+
+
+def _load_game(engine_name, name, params):
+    return pyspiel.load_game(register(importlib.import_module(engine_name), name), params)
+
+
+def _load_state(game, data):
+    return game.deserialize_state(data)
+
+
+class VikingerState(pyspiel.State):
+    """An OpenSpiel state around one engine state (the only Python attribute, so that
+    OpenSpiel's clone and serialization copy and pickle exactly that)."""
+
+    def __init__(self, game, engine_state):
+        super().__init__(game)
+        self.engine_state = engine_state
+
+    def __reduce__(self):
+        # Through the game's own pickle, so that a new process registers the game first.
+        return _load_state, (self.get_game(), self.serialize())
+
+    def current_player(self):
+        # The engine's CHANCE (-1) and TERMINAL (-4) are OpenSpiel's PlayerId values.
+        return self.engine_state.current_player()
+
+    def is_terminal(self):
+        return self.engine_state.is_terminal()
+
+    def _legal_actions(self, player):
+        return self.engine_state.legal_actions()
+
+    def chance_outcomes(self):
+        return self.engine_state.chance_outcomes()
+
+    def _apply_action(self, action):
+        self.engine_state.apply_action(int(action))
+
+    def _action_to_string(self, player, action):
+        decisions, chances = action_names(self.engine_state.get_game())
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"chance {chances[action]}"
+        return f"p{player} {decisions[action]}"
+
+    def returns(self):
+        return self.engine_state.returns()
+
+    def __str__(self):
+        return str(self.engine_state)
+
+
+class VikingerObserver:
+    """OpenSpiel's observer protocol: `tensor` is the buffer OpenSpiel reads; `set_from`
+    copies the engine's observation tensor (docs/state.md) into it."""
+
+    def __init__(self, engine_game, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.tensor = np.zeros(engine_game.observation_shape(), np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        np.copyto(self.tensor, state.engine_state.observation_tensor(player))
+
+    def string_from(self, state, player):
+        return str(state.engine_state)
+
+
+class SpielBot(pyspiel.Bot):
+    """A `pyspiel.Bot` playing with `bot.step(engine_state)`; see `as_spiel_bot`."""
+
+    def __init__(self, bot):
+        super().__init__()
+        self.bot = bot
+
+    def step(self, state):
+        return self.bot.step(state.engine_state)
+
+    def restart_at(self, state):
+        self.bot.restart()
+
+    def restart(self):
+        self.bot.restart()
+
+    def inform_action(self, state, player, action):
+        pass   # the bot reads the whole state at every step: nothing to keep track of
+
+    def provides_force_action(self):
+        return False
+
+    def provides_policy(self):
+        return False
+
+
+def as_spiel_bot(bot):
+    """Wraps a bot of this package (`step(state) -> action`, `restart()`, on engine states)
+    as a `pyspiel.Bot` for states of a game registered by `register()`."""
+    return SpielBot(bot)
