@@ -3,8 +3,9 @@
 The file needs no network: the board of every step is an inline SVG (svg.py), the SVGs of the
 whole game travel gzip-compressed in base64 (a game's SVG texts are ~15 MB, compressed ~1.5 MB)
 and the page unpacks them with the browser's own DecompressionStream. Next / previous buttons,
-a slider, the keys Left / Right / Home / End, a move list to click, and a chart of Fame and
-gold over time whose cursor follows the step.
+a slider, the keys Left / Right / Home / End / PageUp / PageDown, a move list to click, and
+charts of Fame and gold over time whose cursor follows the step (click a chart to jump). The
+address may name the first step shown: `viewer.html#step=120`.
 """
 
 import base64
@@ -16,11 +17,14 @@ from vikinger_ref.svg import PLAYER_ACCENT, board_columns, state_svg
 
 from . import records
 
-CHART_W, CHART_H, CHART_PAD = 760, 150, 34
+CHART_W, CHART_H, CHART_PAD = 600, 150, 34
 
 
-def game_states(record, engine):
-    return list(records.states(record, engine))
+def game_columns(states):
+    """The widest board of a game plus one free column (at least 8), so that every picture
+    of the game has one size."""
+    return max(8, max(board_columns(player) + 1 for state in states
+                      for player in state.to_dict()["players"]))
 
 
 def _polyline(values, lo, hi, width, height):
@@ -60,9 +64,8 @@ def _player_name(entry):
 
 def viewer_html(record, engine, title=None):
     """The HTML text of the viewer for `record`, replayed (and so checked) in `engine`."""
-    states = game_states(record, engine)
-    columns = max(8, max(board_columns(player) + 1 for state in states
-                         for player in state.to_dict()["players"]))
+    states = list(records.states(record, engine))
+    columns = game_columns(states)
     svgs = [state_svg(state, min_columns=columns) for state in states]
     packed = base64.b64encode(gzip.compress(json.dumps(svgs).encode("utf-8"), 9)).decode("ascii")
     n = record["game"]["num_players"]
@@ -108,7 +111,7 @@ header h1 { font-size: 18px; margin: 0 0 4px 0; }
 #move { color: #555; font-family: DejaVu Sans Mono, monospace; }
 main { display: flex; gap: 12px; padding: 0 16px; align-items: flex-start; }
 #board svg { display: block; max-width: 100%; height: auto; }
-aside { width: 250px; flex: none; }
+aside { width: 290px; flex: none; }
 #moves { height: 560px; overflow-y: auto; margin: 0; padding: 4px 4px 4px 46px; background: #fbfaf6;
          border: 1px solid #ccc; border-radius: 6px; font: 12px DejaVu Sans Mono, monospace; }
 #moves li { cursor: pointer; padding: 1px 4px; }
@@ -182,7 +185,8 @@ SCRIPT = """
                   PageDown: step + 10, PageUp: step - 10};
     if (e.key in keys && e.target !== slider) { e.preventDefault(); show(keys[e.key]); }
   });
-  show(0);
+  const asked = /step=(\\d+)/.exec(location.hash);
+  show(asked ? Number(asked[1]) : 0);
   document.body.dataset.ready = 'true';
 })();
 """
@@ -193,11 +197,11 @@ PAGE = """<!DOCTYPE html>
 <body>
 <header><h1>{title}</h1>{legend}</header>
 <div id="controls">
-<button id="first" title="first step (Home)">&#9198;</button>
+<button id="first" title="first step (Home)">|&#9664;</button>
 <button id="prev" title="previous step (Left)">&#9664;</button>
 <input id="slider" type="range" min="0" max="{steps}" value="0" aria-label="step">
 <button id="next" title="next step (Right)">&#9654;</button>
-<button id="last" title="last step (End)">&#9197;</button>
+<button id="last" title="last step (End)">&#9654;|</button>
 <span id="counter">loading...</span><span id="move"></span>
 </div>
 <main><div id="board"></div><aside><ol id="moves"></ol></aside></main>
