@@ -57,7 +57,7 @@ def render_command(args):
     except ImportError as error:
         print(f"vikinger render: {error}", file=sys.stderr)
         return 3
-    except (OSError, ValueError) as error:
+    except (OSError, TypeError, ValueError) as error:
         print(f"vikinger render: {error}", file=sys.stderr)
         return 2
     print(f"wrote {args.output}")
