@@ -88,7 +88,7 @@ def _land(parent, x, y, short, size=CELL, **attrs):
     node = _el(parent, "path", d="".join(path), fill=LAND, stroke=LAND_EDGE, stroke_width=1,
                **attrs)
     if short in "1234":
-        _house(parent, x + size * 0.7, y + size * 0.3, size * 0.2, short)
+        _house(parent, x + size * 0.76, y + size * 0.3, size * 0.17, short)
     return node
 
 
@@ -266,11 +266,11 @@ def _board_ship(board, sail, x, y, col, reach, repelled):
 
 def _board_viking(board, x, y, row, col, threatened):
     colour = COLOURS[5 - row]
-    mark = _viking(board, x + CELL * 0.42, y + CELL * 0.55, colour, class_="viking",
+    mark = _viking(board, x + CELL * 0.34, y + CELL * 0.55, colour, class_="viking",
                    data_colour=colour, data_row=row, data_col=col,
                    data_threatened=int(threatened))
     if threatened:
-        _el(board, "circle", cx=x + CELL * 0.42, cy=y + CELL * 0.55, r=11, fill="none",
+        _el(board, "circle", cx=x + CELL * 0.34, cy=y + CELL * 0.55, r=10.5, fill="none",
             stroke=THREAT, stroke_width=2, stroke_dasharray="3 2")
     _title(mark, f"{colour} on row {row}, column {col}" + (", threatened" if threatened else ""))
 
