@@ -177,6 +177,18 @@ def test_bad_text_and_bad_steps(engine, record):
         records.record_from_state(engine.Game().new_initial_state(), players=["human"])
 
 
+def test_a_constructed_position_whose_history_does_not_lead_to_it_is_refused(engine):
+    state = play(engine, 2, (), seed=4, stop=50)
+    d = state.to_dict()
+    d["players"][0]["gold"] += 1
+    with pytest.raises(ValueError, match="does not lead to it"):
+        records.record_from_state(state.get_game().state_from_dict(d))
+    d = state.to_dict()
+    d["history"] = d["history"][:10] + [2035] + d["history"][11:]
+    with pytest.raises(ValueError, match=r"action 2035 \(number 10\) is not legal"):
+        records.record_from_state(state.get_game().state_from_dict(d))
+
+
 def test_the_doctests_run():
     assert doctest.testmod(records).failed == 0
 

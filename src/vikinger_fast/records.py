@@ -78,10 +78,18 @@ def record_from_state(state, players=None, seed=None):
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
     walker = game.new_initial_state()
     moves = []
-    for action in state.history():
+    for index, action in enumerate(state.history()):
+        if action not in walker.legal_actions():
+            raise ValueError(f"the state's history does not replay: action {action} (number "
+                             f"{index}) is not legal at its point")
         moves.append({"action": int(action), "string": walker.action_to_string(action),
                       "player": int(walker.current_player())})
         walker.apply_action(action)
+    # A position built with state_from_dict keeps the history it was given, which need not
+    # lead to it; a record of it would replay to another state.
+    if walker.to_dict() != state.to_dict():
+        raise ValueError("the state's history does not lead to it (a constructed position?): "
+                         "only a played game can be recorded")
     return {"format": FORMAT, "version": VERSION,
             "game": {"num_players": n, "options": dict(game.options)},
             "players": players, "seed": seed, "moves": moves, "result": _result(state)}
