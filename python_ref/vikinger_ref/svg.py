@@ -39,6 +39,8 @@ SPECIAL_LABEL = {"gold5": "+5 gold", "goldsmith1": "G +1", "goldsmith2": "G +2",
                  "noble1": "N +1", "scout1": "S +1", "fisherman1": "F +1", "horn": "horn",
                  "fish": "fish", "treasury": "treasury", "building1": "bldg 1",
                  "building2": "bldg 2", "building3": "bldg 3", "building4": "bldg 4"}
+MODULE_IDS = {"auction": "A1", "draw13": "A2", "offer_by_colour": "A3", "weak_boatsmen": "A4",
+              "special_tiles": "A5"}
 CHANCE_WHAT = {"reveal_tile": "a tile is revealed", "draw_viking": "a Viking is drawn",
                "special_fill": "a special tile is revealed"}
 
@@ -326,11 +328,13 @@ def _wheel(parent, d, cx, cy, radius):
             continue
         price = s - low
         node = _el(parent, "g", class_="group", data_space=s, data_price=price,
-                   data_tile=group["tile"], data_viking=group["viking"] or "")
-        _tile_glyph(node, gx - 16, gy - 13, group["tile"], 22)
-        if group["viking"]:
+                   data_tile=group.get("tile") or "", data_viking=group.get("viking") or "")
+        if group.get("tile"):
+            _tile_glyph(node, gx - 16, gy - 13, group["tile"], 22)
+        if group.get("viking"):
             _viking(node, gx + 9, gy + 4, group["viking"], r=6.5)
-        _title(node, f"space {s}, price {price}: {group['tile']} + {group['viking'] or 'no Viking yet'}")
+        _title(node, f"space {s}, price {price}: {group.get('tile') or 'no tile yet'} + "
+                     f"{group.get('viking') or 'no Viking yet'}")
         _text(parent, px, py + 4, price, size=12, anchor="middle", weight="bold",
               fill="#5b4a2e" if price else THREAT, class_="price")
     _text(parent, cx, cy - 4, f"Round {d['round']}", size=15, anchor="middle", weight="bold")
@@ -417,16 +421,18 @@ def _header(parent, d, width, to_move):
         who = f"player {to_move} to move"
     else:
         who = ""
-    active = ", ".join(name for name, on in d["options"].items() if on)
+    active = [name for name, on in d["options"].items() if on]
     _el(parent, "rect", x=0, y=0, width=width, height=HEADER_H, fill="#2e3d49")
     _text(parent, GAP, 22, f"Round {d['round']}/6", size=15, weight="bold", fill="#fff",
           class_="round", data_value=d["round"])
     _text(parent, GAP + 100, 22, f"phase {phase.replace('_', ' ')}", size=13, fill="#dfe6ea",
           class_="phase", data_value=phase)
-    _text(parent, GAP + 270, 22, who, size=13, weight="bold", fill="#ffd866", class_="turn",
+    _text(parent, GAP + 300, 22, who, size=13, weight="bold", fill="#ffd866", class_="turn",
           data_value="" if to_move is None else to_move)
-    _text(parent, width - GAP, 22, f"{d['num_players']} players"
-          + (f" | {active}" if active else ""), size=11, anchor="end", fill="#b8c4cc")
+    modules = _text(parent, width - GAP, 22, f"{d['num_players']} players"
+                    + (f" | {', '.join(MODULE_IDS[name] for name in active)}" if active else ""),
+                    size=11, anchor="end", fill="#b8c4cc")
+    _title(modules, "modules: " + (", ".join(active) or "none (base game)"))
 
 
 # --- the whole picture ------------------------------------------------------------------------
