@@ -52,6 +52,17 @@ def test_a_whole_game_replays_to_the_same_state_in_both_engines(engine, config):
         assert replayed.is_terminal()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("n", (2, 3, 4))
+@pytest.mark.parametrize("mask", range(32))
+def test_every_module_combination_replays_in_both_engines(engine, n, mask):
+    flags = frozenset(f for i, f in enumerate(FLAGS) if mask >> i & 1)
+    state = play(engine, n, flags, seed=1000 + 32 * n + mask)
+    record = records.loads(records.dumps(records.record_from_state(state)))
+    for other in ("ref", "fast"):
+        assert records.replay(record, load_engine(other)).to_dict() == state.to_dict()
+
+
 @pytest.mark.parametrize("config", CONFIGS[::4], ids=config_id)
 def test_every_step_of_a_record_is_the_state_after_that_many_moves(engine, config):
     n, flags = config

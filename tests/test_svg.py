@@ -126,6 +126,23 @@ def test_a_picture_keeps_its_size_with_min_columns(engine):
     assert int(wide.get("width")) - int(narrow.get("width")) == 6 * svg.CELL
 
 
+def test_fields_it_does_not_know_are_left_out_and_what_it_knows_is_drawn(engine):
+    """Other versions of the dict may carry more (e.g. Vikings set beside the wheel before the
+    tiles, A0): the picture draws the fields it knows and passes over the rest."""
+    state = next(s for s in sampled_states(engine, 2, (), seed=3, every=1)
+                 if s.to_dict()["phase"] == "buy")
+    d = state.to_dict()
+    d["offer_vikings"] = {"fisherman": 2}
+    d["players"][1]["notes"] = "anything"
+    space = next(s for s, group in enumerate(d["wheel"]) if group)
+    d["wheel"][space] = {"tile": None, "viking": "scout"}
+    root = ET.fromstring(svg.board_svg(d, to_move=0))
+    group = next(g for g in marks(root, "group") if g.get("data-space") == str(space))
+    assert group.get("data-tile") == "" and group.get("data-viking") == "scout"
+    assert len(marks(root, "group")) == sum(1 for g in d["wheel"] if g)
+    assert len(marks(root, "to-move")) == 1
+
+
 def test_write_svg_writes_the_picture(engine, tmp_path):
     state = next(sampled_states(engine, 2, (), seed=1, every=1))
     path = tmp_path / "board.svg"
