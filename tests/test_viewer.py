@@ -135,11 +135,19 @@ def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
         record["moves"][99]["string"])
     browser.find_elements(By.CSS_SELECTOR, "#moves li")[49].click()
     assert counter() == f"step 50 / {last}"
+    browser.set_window_size(1300, 450)          # the move list reaches below the window
     body.send_keys(Keys.END)
     assert counter() == f"step {last} / {last}"
+    # The move list scrolls to the current move by itself; the page stays where it is.
+    assert browser.execute_script(
+        "const list = document.getElementById('moves'), li = list.querySelector('li.current');"
+        "return li.offsetTop >= list.scrollTop && "
+        "li.offsetTop + li.offsetHeight <= list.scrollTop + list.clientHeight + 1;")
+    assert browser.execute_script("return window.scrollY") == 0
+    browser.set_window_size(1300, 1000)
     drawn = len(browser.find_elements(By.CSS_SELECTOR, "#board .viking"))
     assert drawn == sum(len(cols) for p in final.to_dict()["players"] for cols in p["vikings"])
     end, colours = screenshot_colours(browser)
-    assert colours > 40 and end.tobytes() != first.tobytes()
+    assert colours > 40 and end.size == first.size and end.tobytes() != first.tobytes()
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == []

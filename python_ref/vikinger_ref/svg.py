@@ -31,7 +31,7 @@ VIKING_FILL = {"fisherman": "#2f6fd6", "goldsmith": "#f1c232", "scout": "#3c9a4a
                "noble": "#cc3329", "warrior": "#1e1e1e", "boatsman": "#9b9b9b"}
 SAIL_FILL = {"r": "#cc3329", "g": "#3c9a4a", "y": "#f1c232", "b": "#2f6fd6"}
 SAIL_NAME = {"r": "red", "g": "green", "y": "yellow", "b": "blue"}
-PLAYER_ACCENT = ("#7b3fa0", "#d2691e", "#138d90", "#4a5a6a")
+PLAYER_ACCENT = ("#7b3fa0", "#d2691e", "#138d90", "#c2407a")
 SEA, SEA_EDGE, LAND, LAND_EDGE = "#d7ecf6", "#9cc9de", "#a8cf76", "#6f9a47"
 THREAT, MAINLAND = "#e0352b", "#b9a06a"
 # A5 tile labels short enough for a chip; the full name goes into the tooltip.

@@ -102,7 +102,8 @@ body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 0; backgr
        color: #222; }
 header { background: #2e3d49; color: #fff; padding: 10px 16px; }
 header h1 { font-size: 18px; margin: 0 0 4px 0; }
-.who { margin-right: 18px; font-size: 13px; font-weight: bold; }
+.who { margin-right: 10px; font-size: 13px; font-weight: bold; background: #fbfaf6;
+       padding: 1px 8px; border-radius: 4px; }
 #controls { display: flex; align-items: center; gap: 8px; padding: 10px 16px; }
 #controls button { font-size: 16px; min-width: 38px; padding: 4px 8px; border: 1px solid #8a744a;
                    background: #fbfaf6; border-radius: 6px; cursor: pointer; }
@@ -112,7 +113,7 @@ header h1 { font-size: 18px; margin: 0 0 4px 0; }
 main { display: flex; gap: 12px; padding: 0 16px; align-items: flex-start; }
 #board svg { display: block; max-width: 100%; height: auto; }
 aside { width: 290px; flex: none; }
-#moves { height: 560px; overflow-y: auto; margin: 0; padding: 4px 4px 4px 46px; background: #fbfaf6;
+#moves { position: relative; height: 560px; overflow-y: auto; margin: 0; padding: 4px 4px 4px 46px; background: #fbfaf6;
          border: 1px solid #ccc; border-radius: 6px; font: 12px DejaVu Sans Mono, monospace; }
 #moves li { cursor: pointer; padding: 1px 4px; }
 #moves li.chance { color: #888; }
@@ -157,7 +158,10 @@ SCRIPT = """
     if (step > 0) {
       const li = list.children[step - 1];
       li.classList.add('current');
-      li.scrollIntoView({block: 'nearest'});
+      // Scroll the list alone (scrollIntoView would scroll the page too).
+      if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+      else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight)
+        list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
     }
     for (const chart of document.querySelectorAll('svg.chart')) {
       const x = Number(chart.dataset.left) + Number(chart.dataset.width) * step / Math.max(last, 1);
