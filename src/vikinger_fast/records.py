@@ -102,13 +102,14 @@ def _result(state):
 
 
 def dumps(record):
-    """The record as JSON text: one move per line, so diffs and greps stay readable."""
+    """The record as JSON text: one field per line and one move per line, so that records
+    diff and grep well."""
     check_structure(record)
-    head = {key: record[key] for key in TOP_KEYS if key != "moves"}
-    lines = [json.dumps(move) for move in record["moves"]]
-    text = json.dumps(head, indent=1)[:-2]
-    moves = ",\n  ".join(lines)
-    return f'{text},\n "moves": [\n  {moves}\n ]\n}}\n' if lines else f'{text},\n "moves": []\n}}\n'
+    lines = [f" {json.dumps(key)}: {json.dumps(record[key])}" for key in TOP_KEYS
+             if key != "moves"]
+    moves = ",\n".join(f"  {json.dumps(move)}" for move in record["moves"])
+    lines.append(f' "moves": [\n{moves}\n ]' if moves else ' "moves": []')
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def loads(text):
