@@ -95,6 +95,16 @@ def check_picture(state):
     groups = marks(root, "group")
     assert [(int(g.get("data-space")), int(g.get("data-price")), g.get("data-tile"))
             for g in groups] == [(s, s - occupied[0], d["wheel"][s]["tile"]) for s in occupied]
+    offer = [int(node.get("data-space")) for node in marks(root, "special-offer")]
+    assert len(offer) <= 1
+    if d["phase"] == "buy" and occupied[-1] in state.legal_actions():   # BUY s has id s
+        bought = state.clone()
+        bought.apply_action(occupied[-1])
+        # A5: the marked group is the one whose purchase offers a special tile.
+        assert (bought.to_dict()["phase"] == "take_special") == (offer == [occupied[-1]])
+    winners = [p for p in range(d["num_players"]) if marks(board_of(root, p), "winner")]
+    assert winners == ([p for p, r in enumerate(state.returns()) if r > 0]
+                       if state.is_terminal() else [])
     shown = [node.get("data-kind") for node in marks(root, "special")]
     assert shown == ([k for k in d["display"] if k] if d["options"]["special_tiles"] else [])
     stacks = {node.get("data-kind"): int(node.text) for node in marks(root, "stack")}

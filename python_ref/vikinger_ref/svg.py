@@ -161,7 +161,7 @@ def board_size(columns, special_tiles):
     return width, height
 
 
-def _board(parent, d, p, x, y, columns, to_move):
+def _board(parent, d, p, x, y, columns, to_move, returns):
     player = d["players"][p]
     special_tiles = d["options"]["special_tiles"]
     width, height = board_size(columns, special_tiles)
@@ -171,6 +171,10 @@ def _board(parent, d, p, x, y, columns, to_move):
     _el(board, "rect", x=x, y=y, width=width, height=height, rx=8, fill="#fbfaf6",
         stroke=accent, stroke_width=3.5 if moving else 1.2)
     _board_title(board, d, p, x, y, width, moving)
+    if returns is not None and returns[p] > 0:
+        _text(board, x + width - BOARD_PAD, y + 18, "winner" if returns[p] == 1 else
+              f"shared win ({returns[p]:.2g})", size=12, anchor="end", weight="bold",
+              fill="#b8860b", class_="winner", data_value=f"{returns[p]:g}")
     grid_x, grid_y = x + BOARD_PAD + LABEL_W + MAINLAND_W, y + TITLE_H
     ships, threatened = _threat(player)
     _el(board, "rect", x=grid_x, y=grid_y, width=columns * CELL, height=6 * CELL, fill=SEA,
@@ -311,6 +315,9 @@ def _wheel(parent, d, cx, cy, radius):
     wheel = d["wheel"]
     occupied = [s for s, group in enumerate(wheel) if group is not None]
     low = occupied[0] if occupied else 0
+    # A5: the group with the highest price (never price 0) brings a displayed special tile.
+    special_space = (occupied[-1] if d["options"].get("special_tiles") and len(occupied) > 1
+                     and any(d.get("display") or []) else None)
     _el(parent, "circle", cx=cx, cy=cy, r=radius, fill="#efe6d2", stroke="#8a744a",
         stroke_width=2)
     _el(parent, "circle", cx=cx, cy=cy, r=radius * 0.42, fill="#fbfaf6", stroke="#c8b68c")
@@ -337,6 +344,10 @@ def _wheel(parent, d, cx, cy, radius):
                      f"{group.get('viking') or 'no Viking yet'}")
         _text(parent, px, py + 4, price, size=12, anchor="middle", weight="bold",
               fill="#5b4a2e" if price else THREAT, class_="price")
+        if s == special_space:
+            _title(_el(parent, "circle", cx=px, cy=py, r=10, fill="none", stroke="#c99a06",
+                       stroke_width=2, class_="special-offer", data_space=s),
+                   "A5: buying this group (the highest price) may take a special tile")
     _text(parent, cx, cy - 4, f"Round {d['round']}", size=15, anchor="middle", weight="bold")
     _text(parent, cx, cy + 13, "of 6", size=10, anchor="middle", fill="#666")
 
@@ -437,10 +448,11 @@ def _header(parent, d, width, to_move):
 
 # --- the whole picture ------------------------------------------------------------------------
 
-def board_svg(d, to_move=None, min_columns=8):
+def board_svg(d, to_move=None, min_columns=8, returns=None):
     """The SVG text of a position given as its `to_dict()`; `to_move` is the player to move
     (None at chance and terminal nodes, or when unknown); boards are at least `min_columns`
-    wide (the viewer passes a game's widest board, so pictures keep one size)."""
+    wide (the viewer passes a game's widest board, so pictures keep one size); `returns`, at
+    the end of a game, marks the winners (B8.9, as the engine's `returns()` says)."""
     n = d["num_players"]
     columns = max([min_columns] + [board_columns(player) + 1 for player in d["players"]])
     board_w, board_h = board_size(columns, d["options"].get("special_tiles", False))
@@ -462,7 +474,7 @@ def board_svg(d, to_move=None, min_columns=8):
     for p in range(n):
         bx = PANEL_W + GAP + (p % grid_cols) * (board_w + GAP)
         by = HEADER_H + GAP + (p // grid_cols) * (board_h + GAP)
-        _board(svg, d, p, bx, by, columns, to_move)
+        _board(svg, d, p, bx, by, columns, to_move, returns)
     return ET.tostring(svg, encoding="unicode")
 
 
@@ -470,7 +482,8 @@ def state_svg(state, min_columns=8):
     """The SVG text of a State of either engine."""
     player = state.current_player()
     to_move = player if player >= 0 else None
-    return board_svg(state.to_dict(), to_move=to_move, min_columns=min_columns)
+    returns = [float(r) for r in state.returns()] if state.is_terminal() else None
+    return board_svg(state.to_dict(), to_move=to_move, min_columns=min_columns, returns=returns)
 
 
 def write_svg(state, path, min_columns=8):
