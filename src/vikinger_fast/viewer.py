@@ -113,8 +113,9 @@ header h1 { font-size: 18px; margin: 0 0 4px 0; }
 main { display: flex; gap: 12px; padding: 0 16px; align-items: flex-start; }
 #board svg { display: block; max-width: 100%; height: auto; }
 aside { width: 290px; flex: none; }
-#moves { position: relative; height: 560px; overflow-y: auto; margin: 0; padding: 4px 4px 4px 46px; background: #fbfaf6;
-         border: 1px solid #ccc; border-radius: 6px; font: 12px DejaVu Sans Mono, monospace; }
+#moves { position: relative; height: 560px; overflow-y: auto; margin: 0;
+         padding: 4px 4px 4px 46px; background: #fbfaf6; border: 1px solid #ccc;
+         border-radius: 6px; font: 12px DejaVu Sans Mono, monospace; }
 #moves li { cursor: pointer; padding: 1px 4px; }
 #moves li.chance { color: #888; }
 #moves li.current { background: #ffd866; }
