@@ -10,6 +10,7 @@ import json
 import random
 import re
 import shutil
+import time
 
 import pytest
 
@@ -135,6 +136,13 @@ def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
         record["moves"][99]["string"])
     browser.find_elements(By.CSS_SELECTOR, "#moves li")[49].click()
     assert counter() == f"step 50 / {last}"
+    body.send_keys(Keys.SPACE)                  # play: the steps advance by themselves
+    WebDriverWait(browser, 10).until(lambda d: counter() != f"step 50 / {last}")
+    body.send_keys(Keys.SPACE)                  # pause
+    paused = counter()
+    assert browser.find_element(By.ID, "play").text == "play"
+    time.sleep(0.8)
+    assert counter() == paused and int(paused.split()[1]) > 50
     browser.set_window_size(1300, 450)          # the move list reaches below the window
     body.send_keys(Keys.END)
     assert counter() == f"step {last} / {last}"

@@ -3,9 +3,9 @@
 The file needs no network: the board of every step is an inline SVG (svg.py), the SVGs of the
 whole game travel gzip-compressed in base64 (a game's SVG texts are ~15 MB, compressed ~1.5 MB)
 and the page unpacks them with the browser's own DecompressionStream. Next / previous buttons,
-a slider, the keys Left / Right / Home / End / PageUp / PageDown, a move list to click, and
-charts of Fame and gold over time whose cursor follows the step (click a chart to jump). The
-address may name the first step shown: `viewer.html#step=120`.
+a slider, play / pause (Space), the keys Left / Right / Home / End / PageUp / PageDown, a move
+list to click, and charts of Fame and gold over time whose cursor follows the step (click a
+chart to jump). The address may name the first step shown: `viewer.html#step=120`.
 """
 
 import base64
@@ -178,6 +178,15 @@ SCRIPT = """
   document.getElementById('prev').addEventListener('click', () => show(step - 1));
   document.getElementById('next').addEventListener('click', () => show(step + 1));
   document.getElementById('last').addEventListener('click', () => show(last));
+  const play = document.getElementById('play');
+  let timer = null;
+  function toggle() {
+    if (timer !== null) { clearInterval(timer); timer = null; play.textContent = 'play'; return; }
+    if (step === last) show(0);
+    play.textContent = 'pause';
+    timer = setInterval(() => { show(step + 1); if (step === last) toggle(); }, 350);
+  }
+  play.addEventListener('click', toggle);
   for (const chart of document.querySelectorAll('svg.chart')) {
     chart.addEventListener('click', (e) => {
       const box = chart.getBoundingClientRect();
@@ -189,6 +198,7 @@ SCRIPT = """
     const keys = {ArrowRight: step + 1, ArrowLeft: step - 1, Home: 0, End: last,
                   PageDown: step + 10, PageUp: step - 10};
     if (e.key in keys && e.target !== slider) { e.preventDefault(); show(keys[e.key]); }
+    if (e.key === ' ' && e.target.tagName !== 'BUTTON') { e.preventDefault(); toggle(); }
   });
   const asked = /step=(\\d+)/.exec(location.hash);
   show(asked ? Number(asked[1]) : 0);
@@ -207,6 +217,7 @@ PAGE = """<!DOCTYPE html>
 <input id="slider" type="range" min="0" max="{steps}" value="0" aria-label="step">
 <button id="next" title="next step (Right)">&#9654;</button>
 <button id="last" title="last step (End)">&#9654;|</button>
+<button id="play" title="play / pause (Space)">play</button>
 <span id="counter">loading...</span><span id="move"></span>
 </div>
 <main><div id="board"></div><aside><ol id="moves"></ol></aside></main>
