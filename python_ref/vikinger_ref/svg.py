@@ -315,9 +315,10 @@ def _wheel(parent, d, cx, cy, radius):
     wheel = d["wheel"]
     occupied = [s for s, group in enumerate(wheel) if group is not None]
     low = occupied[0] if occupied else 0
-    # A5: the group with the highest price (never price 0) brings a displayed special tile.
-    special_space = (occupied[-1] if d["options"].get("special_tiles") and len(occupied) > 1
-                     and any(d.get("display") or []) else None)
+    # A5: buying the group with the highest price (never price 0) brings a displayed special
+    # tile; marked while groups are bought (earlier, the next reveals may change the highest).
+    special_space = (occupied[-1] if d["options"].get("special_tiles") and d["phase"] == "buy"
+                     and len(occupied) > 1 and any(d.get("display") or []) else None)
     _el(parent, "circle", cx=cx, cy=cy, r=radius, fill="#efe6d2", stroke="#8a744a",
         stroke_width=2)
     _el(parent, "circle", cx=cx, cy=cy, r=radius * 0.42, fill="#fbfaf6", stroke="#c8b68c")
