@@ -3,6 +3,8 @@ threats, wheel groups, numbers) equals the state, on both engines, over random p
 
 import doctest
 import random
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -127,6 +129,16 @@ def test_both_engines_draw_the_same_picture():
         twin = ref.Game(num_players=3, **dict.fromkeys(FLAGS, True)).deserialize_state(
             state.serialize())
         assert twin._repr_svg_() == state._repr_svg_() == svg.state_svg(state)
+
+
+def test_the_fast_engine_loads_the_drawing_only_when_asked():
+    load_engine("fast")
+    code = ("import sys, vikinger_fast as vk; assert 'vikinger_ref' not in sys.modules; "
+            "svg = vk.Game().new_initial_state()._repr_svg_(); "
+            "assert svg.startswith('<svg') and 'vikinger_ref.svg' in sys.modules; "
+            "from vikinger_fast import pictures; from vikinger_ref import svg as drawing; "
+            "assert pictures.state_svg is drawing.state_svg")
+    subprocess.run([sys.executable, "-c", code], check=True)
 
 
 def test_a_picture_keeps_its_size_with_min_columns(engine):
