@@ -54,8 +54,8 @@ def check_picture(state):
     header = {cls: marks(root, cls)[0].get("data-value") for cls in ("round", "phase")}
     assert header == {"round": str(d["round"]), "phase": d["phase"]}
     to_move = state.current_player()
-    movers = [node for p in range(d["num_players"]) for node in marks(board_of(root, p),
-                                                                        "to-move")]
+    movers = [node for p in range(d["num_players"])
+              for node in marks(board_of(root, p), "to-move")]
     assert len(movers) == (1 if to_move >= 0 else 0)
     for p, player in enumerate(d["players"]):
         board = board_of(root, p)
