@@ -97,6 +97,18 @@ def check_picture(state):
     groups = marks(root, "group")
     assert [(int(g.get("data-space")), int(g.get("data-price")), g.get("data-tile"))
             for g in groups] == [(s, s - occupied[0], d["wheel"][s]["tile"]) for s in occupied]
+    placed_kinds = ("tile", "target", "building", "start", "ship", "buy")
+    legal = ([state.action_to_string(a) for a in state.legal_actions()] if to_move >= 0 else [])
+    drawn = [node.get("data-action") for node in marks(root, "legal") + marks(root, "legal-buy")]
+    assert sorted(drawn) == sorted(a for a in legal if a.split(":")[0] in placed_kinds)
+    for node in marks(root, "legal"):
+        row, col = int(node.get("data-row")), int(node.get("data-col"))
+        assert node.get("data-action") in (f"tile:r{row}c{col}", f"target:r{row}c{col}",
+                                           f"building:r{row}c{col}", f"start:r{row}",
+                                           f"ship:c{col}")
+        assert node in list(board_of(root, to_move).iter())
+    for node in marks(root, "legal-buy"):
+        assert node.get("data-action") == f"buy:{node.get('data-space')}"
     offer = [int(node.get("data-space")) for node in marks(root, "special-offer")]
     assert len(offer) <= (1 if d["phase"] == "buy" else 0)
     if d["phase"] == "buy" and occupied[-1] in state.legal_actions():   # BUY s has id s
@@ -139,6 +151,18 @@ def test_the_fast_engine_loads_the_drawing_only_when_asked():
             "from vikinger_fast import pictures; from vikinger_ref import svg as drawing; "
             "assert pictures.state_svg is drawing.state_svg")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_every_kind_of_placed_decision_is_outlined(engine):
+    """Over a game, every decision that acts on a place has been seen outlined."""
+    seen = set()
+    for state in sampled_states(engine, 2, ("special_tiles",), seed=1, every=1):
+        root = ET.fromstring(svg.state_svg(state))
+        seen |= {node.get("data-action").split(":")[0]
+                 for node in marks(root, "legal") + marks(root, "legal-buy")}
+    assert seen >= {"tile", "target", "start", "ship", "buy"}
+    plain = ET.fromstring(svg.state_svg(state, show_legal=False))
+    assert not marks(plain, "legal") and not marks(plain, "legal-buy")
 
 
 def test_a_picture_keeps_its_size_with_min_columns(engine):

@@ -15,9 +15,9 @@ import math
 import xml.etree.ElementTree as ET
 
 from .components import COLOURS, ROW_NAMES, SPECIAL_KINDS, TILE_KINDS, TILE_SHORT
-from .svg_pieces import (CELL, MAINLAND, PLAYER_ACCENT, SAIL_NAME, SEA, SEA_EDGE, THREAT, draw_chip,
-                         draw_land, draw_ship, draw_tile, draw_viking, el, ship_value, text_el,
-                         tooltip)
+from .svg_pieces import (CELL, LEGAL, MAINLAND, PLAYER_ACCENT, SAIL_NAME, SEA, SEA_EDGE, THREAT,
+                         draw_chip, draw_land, draw_ship, draw_tile, draw_viking, el, ship_value,
+                         text_el, tooltip)
 
 LABEL_W = 80                  # row names left of the mainland
 MAINLAND_W = 86               # the mainland's parking area (B2.3: its edge counts as sea)
@@ -65,7 +65,7 @@ def board_size(columns, special_tiles):
     return width, height
 
 
-def _board(parent, d, p, x, y, columns, to_move, returns):
+def _board(parent, d, p, x, y, columns, to_move, returns, legal_cells):
     player = d["players"][p]
     special_tiles = d["options"]["special_tiles"]
     width, height = board_size(columns, special_tiles)
@@ -119,6 +119,11 @@ def _board(parent, d, p, x, y, columns, to_move, returns):
                 _building(board, cx, cy, buildings[(row, col)])
             if col in vikings[row - 1]:
                 _board_viking(board, cx, cy, row, col, (row, col) in threatened)
+    for (row, col), action in sorted(legal_cells.items()):
+        tooltip(el(board, "rect", x=grid_x + (col - 1) * CELL + 2, y=grid_y + row * CELL + 2,
+                   width=CELL - 4, height=CELL - 4, rx=5, fill=LEGAL, fill_opacity=0.14,
+                   stroke=LEGAL, stroke_width=2, stroke_dasharray="4 3", class_="legal",
+                   data_action=action, data_row=row, data_col=col), f"legal: {action}")
     if special_tiles:
         _held_specials(board, player, x + BOARD_PAD, y + height - BOARD_PAD - 20)
     return width, height
@@ -204,7 +209,7 @@ def _held_specials(board, player, x, y):
 
 # --- the wheel, the supply and the header -----------------------------------------------------
 
-def _wheel(parent, d, cx, cy, radius):
+def _wheel(parent, d, cx, cy, radius, legal_buys):
     """B4: twelve spaces; the wheel is turned so that the group at price 0 is at the top and
     prices grow clockwise (B4.3: price = space - lowest occupied space)."""
     wheel = d["wheel"]
@@ -232,6 +237,10 @@ def _wheel(parent, d, cx, cy, radius):
         price = s - low
         node = el(parent, "g", class_="group", data_space=s, data_price=price,
                   data_tile=group.get("tile") or "", data_viking=group.get("viking") or "")
+        if s in legal_buys:
+            tooltip(el(parent, "circle", cx=gx - 2, cy=gy, r=21, fill=LEGAL, fill_opacity=0.12,
+                       stroke=LEGAL, stroke_width=2, stroke_dasharray="4 3", class_="legal-buy",
+                       data_action=legal_buys[s], data_space=s), f"legal: {legal_buys[s]}")
         if group.get("tile"):
             draw_tile(node, gx - 16, gy - 13, group["tile"], 22)
         if group.get("viking"):
@@ -344,11 +353,31 @@ def _header(parent, d, width, to_move):
 
 # --- the whole picture ------------------------------------------------------------------------
 
-def board_svg(d, to_move=None, min_columns=8, returns=None):
+def _legal_places(legal):
+    """Where the decisions in `legal` (action strings of docs/actions.md) act: {(row, col):
+    action} on the mover's board (row 0 is the ship row) and {space: action} on the wheel.
+    Decisions without a place (Viking, trips, bids, colours, specials) are not drawn."""
+    cells, buys = {}, {}
+    for action in legal or ():
+        kind, _, where = action.partition(":")
+        if kind in ("tile", "target", "building"):
+            row, col = where[1:].split("c")
+            cells[(int(row), int(col))] = action
+        elif kind == "start":
+            cells[(int(where[1:]), 1)] = action
+        elif kind == "ship":
+            cells[(0, int(where[1:]))] = action
+        elif kind == "buy":
+            buys[int(where)] = action
+    return cells, buys
+
+
+def board_svg(d, to_move=None, min_columns=8, returns=None, legal=None):
     """The SVG text of a position given as its `to_dict()`; `to_move` is the player to move
     (None at chance and terminal nodes, or when unknown); boards are at least `min_columns`
     wide (the viewer passes a game's widest board, so pictures keep one size); `returns`, at
-    the end of a game, marks the winners (B8.9, as the engine's `returns()` says)."""
+    the end of a game, marks the winners (B8.9, as the engine's `returns()` says); `legal`, the
+    strings of the legal decisions, outlines where they act (cells, ship columns, groups)."""
     n = d["num_players"]
     columns = max([min_columns] + [board_columns(player) + 1 for player in d["players"]])
     board_w, board_h = board_size(columns, d["options"].get("special_tiles", False))
@@ -365,21 +394,27 @@ def board_svg(d, to_move=None, min_columns=8, returns=None):
     el(hatch, "line", x1=0, y1=0, x2=0, y2=6, stroke=THREAT, stroke_width=2, stroke_opacity=0.35)
     el(svg, "rect", x=0, y=0, width=width, height=height, fill="#f3efe6")
     _header(svg, d, width, to_move)
-    _wheel(svg, d, PANEL_W / 2 + GAP / 2, HEADER_H + GAP + 140, 118)
+    legal_cells, legal_buys = _legal_places(legal)
+    _wheel(svg, d, PANEL_W / 2 + GAP / 2, HEADER_H + GAP + 140, 118, legal_buys)
     _supply(svg, d, GAP, HEADER_H + GAP + 310)
     for p in range(n):
         bx = PANEL_W + GAP + (p % grid_cols) * (board_w + GAP)
         by = HEADER_H + GAP + (p // grid_cols) * (board_h + GAP)
-        _board(svg, d, p, bx, by, columns, to_move, returns)
+        _board(svg, d, p, bx, by, columns, to_move, returns,
+               legal_cells if p == to_move else {})
     return ET.tostring(svg, encoding="unicode")
 
 
-def state_svg(state, min_columns=8):
-    """The SVG text of a State of either engine."""
+def state_svg(state, min_columns=8, show_legal=True):
+    """The SVG text of a State of either engine; `show_legal` outlines where the legal
+    decisions of the player to move act."""
     player = state.current_player()
     to_move = player if player >= 0 else None
     returns = [float(r) for r in state.returns()] if state.is_terminal() else None
-    return board_svg(state.to_dict(), to_move=to_move, min_columns=min_columns, returns=returns)
+    legal = ([state.action_to_string(a) for a in state.legal_actions()]
+             if show_legal and to_move is not None else None)
+    return board_svg(state.to_dict(), to_move=to_move, min_columns=min_columns, returns=returns,
+                     legal=legal)
 
 
 def write_svg(state, path, min_columns=8):

@@ -14,7 +14,7 @@ SAIL_FILL = {"r": "#cc3329", "g": "#3c9a4a", "y": "#f1c232", "b": "#2f6fd6"}
 SAIL_NAME = {"r": "red", "g": "green", "y": "yellow", "b": "blue"}
 PLAYER_ACCENT = ("#7b3fa0", "#d2691e", "#138d90", "#c2407a")
 SEA, SEA_EDGE, LAND, LAND_EDGE = "#d7ecf6", "#9cc9de", "#a8cf76", "#6f9a47"
-THREAT, MAINLAND = "#e0352b", "#b9a06a"
+THREAT, MAINLAND, LEGAL = "#e0352b", "#b9a06a", "#178a3e"
 
 
 def el(parent, tag, text=None, **attrs):
