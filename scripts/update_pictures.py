@@ -64,7 +64,9 @@ def screenshot(chromium, url, size, out):
 def main():
     chromium = shutil.which("chromium") or sys.exit("needs chromium (apt-get install chromium)")
     record = seeded_game()
-    step = 236
+    # A late step where a tile is being placed: the picture shows its legal cells.
+    step = next(k for k, state in enumerate(records.states(record, vk))
+                if k >= 225 and state.to_dict()["phase"] == "island_cell")
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         board = tmp / "board.png"
