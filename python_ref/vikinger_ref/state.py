@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from . import actions as A
-from . import observation, serialization, specials, text, trips
+from . import observation, serialization, specials, svg, text, trips
 from .arguments import index_value
 from .auction import Auction
 from .actions import CHANCE, CHANCE_PHASES, SCORER_PHASES, TERMINAL
@@ -515,6 +515,10 @@ class State:
 
     def __str__(self):
         return text.render(self)
+
+    def _repr_svg_(self):
+        """The board as SVG, for notebooks (svg.py)."""
+        return svg.state_svg(self)
 
     def __eq__(self, other):
         return isinstance(other, State) and self.to_dict() == other.to_dict()

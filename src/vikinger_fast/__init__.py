@@ -11,6 +11,8 @@ True
 from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL, Game,
                     State, VectorGame, rollouts)
 
+from . import pictures  # noqa: F401  (gives State its _repr_svg_)
+
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
            "Game", "State", "VectorGame", "rollouts"]
 __version__ = "0.1.0"

@@ -26,7 +26,7 @@ import vikinger_ref as ref
 
 import vikinger_fast as fast
 
-from . import cython_ref
+from . import cython_ref, plots
 
 # (default, --quick) sizes of every measurement.
 SIZES = {
@@ -398,6 +398,9 @@ def build_info():
 
 
 def run(args):
+    if args.plot and not plots.available():
+        print(f"vikinger bench: {plots.PLOT_HINT}", file=sys.stderr)
+        return 3
     repeats = args.repeats or SIZES["repeats"][1 if args.quick else 0]
     info = {"hardware": hardware(), "build": build_info(), "quick": args.quick,
             "repeats": repeats}
@@ -421,6 +424,8 @@ def run(args):
         with open(args.json, "w") as out:
             json.dump(info, out, indent=2)
             out.write("\n")
+    if args.plot:
+        plots.plot_bench(results, args.plot)
     return 0
 
 
@@ -438,6 +443,9 @@ def add_parser(commands):
     bench = commands.add_parser("bench", help="measure both engines (and peers) in one run")
     bench.add_argument("--quick", action="store_true", help="a small workload (CI smoke test)")
     bench.add_argument("--json", metavar="PATH", help="also write every number to PATH")
+    bench.add_argument("--plot", metavar="FILE",
+                       help="also chart the rows against their targets and peers (.png, .svg, "
+                            ".pdf; needs the plot extra)")
     bench.add_argument("--no-cython", action="store_true",
                        help="skip the Cython-compiled reference")
     bench.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")

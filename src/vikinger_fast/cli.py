@@ -1,5 +1,5 @@
 """The `vikinger` command: simulate games, soak the two engines against each other, benchmark
-them (`vikinger bench`, benchmark.py)."""
+them (`vikinger bench`, benchmark.py), replay and draw games (pictures_cli.py)."""
 
 import argparse
 import importlib
@@ -8,7 +8,7 @@ import statistics
 import sys
 import time
 
-from . import benchmark, differential
+from . import benchmark, differential, pictures_cli
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 
@@ -92,6 +92,7 @@ def build_parser():
                        help="print progress this often")
     soak_.set_defaults(run=soak)
     benchmark.add_parser(commands)
+    pictures_cli.add_parsers(commands)
     return parser
 
 

@@ -1,0 +1,161 @@
+"""The game viewer (viewer.py): a self-contained HTML file whose boards are the SVGs of every
+step, checked as text and in a real browser (headless Chromium of the distribution, driven by
+selenium with the distribution's chromedriver; skipped only when Chromium is not installed,
+and failing when Chromium is there but the driver or the `browser` extra is not)."""
+
+import base64
+import gzip
+import io
+import json
+import random
+import re
+import shutil
+import time
+
+import pytest
+
+from conftest import load_engine
+from vikinger_fast import cli, records, viewer
+from vikinger_ref import svg
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+def played_record(n=2, seed=4, flags=()):
+    fast = load_engine("fast")
+    state = fast.Game(num_players=n, **dict.fromkeys(flags, True)).new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance(rng.getrandbits(64))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return records.record_from_state(state, players=["random"] * n, seed=seed), state
+
+
+def packed_svgs(page):
+    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
+                                page, re.S).group(1))
+    return json.loads(gzip.decompress(base64.b64decode(data["svgs"]))), data
+
+
+def test_the_page_holds_the_board_of_every_step(engine):
+    record, _ = played_record(n=3, seed=2, flags=("special_tiles",))
+    page = viewer.viewer_html(record, engine)
+    svgs, data = packed_svgs(page)
+    states = list(records.states(record, engine))
+    assert len(svgs) == len(states) == len(record["moves"]) + 1
+    widths = {re.match(r'<svg[^>]* width="(\d+)"', text).group(1) for text in svgs}
+    assert len(widths) == 1                     # one size for the whole game
+    columns = viewer.game_columns(states)
+    for k in (0, 1, len(states) // 2, len(states) - 1):
+        assert svgs[k] == svg.state_svg(states[k], min_columns=columns)
+        assert f'data-value="{states[k].to_dict()["round"]}"' in svgs[k]
+    assert data["fame"][1][-1] == record["result"]["fame"][1]
+    assert data["gold"][2][0] == states[0].gold()[2]
+    assert [m["s"] for m in data["moves"]] == [m["string"] for m in record["moves"]]
+
+
+def test_the_page_loads_nothing_from_outside(engine):
+    record, _ = played_record()
+    page = viewer.viewer_html(record, engine)
+    assert not re.search(r'<(link|img|iframe)\b|<script[^>]+src=', page)
+    assert set(re.findall(r'https?://[^"\s]+', page)) <= {"http://www.w3.org/2000/svg"}
+
+
+def test_replay_html_command_writes_the_viewer(tmp_path, capsys):
+    record, _ = played_record(seed=9)
+    source, out = tmp_path / "game.json", tmp_path / "game.html"
+    source.write_text(records.dumps(record))
+    assert cli.main(["replay", str(source), "--html", str(out)]) == 0
+    assert f"{len(record['moves']) + 1} steps" in capsys.readouterr().out
+    assert packed_svgs(out.read_text())[0][-1].startswith("<svg")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM:
+        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
+    # With Chromium present the test runs: a missing driver or package is a failure, not a skip.
+    if not CHROMEDRIVER:
+        pytest.fail("Chromium without its driver: apt-get install chromium-driver")
+    try:
+        import PIL  # noqa: F401  (reads the screenshots)
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as error:
+        pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,1000",
+                 "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def screenshot_colours(driver):
+    from PIL import Image
+    picture = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
+    return picture, len(picture.resize((320, 250)).getcolors(maxcolors=80_000))
+
+
+def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+    record, final = played_record(n=4, seed=6)
+    last = len(record["moves"])
+    path = tmp_path / "viewer.html"
+    viewer.write_viewer(record, load_engine("fast"), path)
+    browser.get(path.as_uri())
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+
+    def counter():
+        return browser.find_element(By.ID, "counter").text
+
+    assert counter() == f"step 0 / {last}"
+    first, colours = screenshot_colours(browser)
+    assert colours > 40                          # a drawn board, not a blank page
+    body = browser.find_element(By.TAG_NAME, "body")
+    for _ in range(3):
+        body.send_keys(Keys.ARROW_RIGHT)
+    assert counter() == f"step 3 / {last}"
+    browser.find_element(By.ID, "next").click()
+    assert counter() == f"step 4 / {last}"
+    body.send_keys(Keys.ARROW_LEFT)
+    assert counter() == f"step 3 / {last}"
+    browser.execute_script("const s = document.getElementById('slider'); s.value = 100;"
+                           "s.dispatchEvent(new Event('input'));")
+    assert counter() == f"step 100 / {last}"
+    assert browser.find_element(By.CSS_SELECTOR, "#moves li.current").text.endswith(
+        record["moves"][99]["string"])
+    browser.find_elements(By.CSS_SELECTOR, "#moves li")[49].click()
+    assert counter() == f"step 50 / {last}"
+    body.send_keys(Keys.SPACE)                  # play: the steps advance by themselves
+    WebDriverWait(browser, 10).until(lambda d: counter() != f"step 50 / {last}")
+    body.send_keys(Keys.SPACE)                  # pause
+    paused = counter()
+    assert browser.find_element(By.ID, "play").text == "play"
+    time.sleep(0.8)
+    assert counter() == paused and int(paused.split()[1]) > 50
+    browser.set_window_size(1300, 450)          # the move list reaches below the window
+    body.send_keys(Keys.END)
+    assert counter() == f"step {last} / {last}"
+    # The move list scrolls to the current move by itself; the page stays where it is.
+    assert browser.execute_script(
+        "const list = document.getElementById('moves'), li = list.querySelector('li.current');"
+        "return li.offsetTop >= list.scrollTop && "
+        "li.offsetTop + li.offsetHeight <= list.scrollTop + list.clientHeight + 1;")
+    assert browser.execute_script("return window.scrollY") == 0
+    browser.set_window_size(1300, 1000)
+    drawn = len(browser.find_elements(By.CSS_SELECTOR, "#board .viking"))
+    assert drawn == sum(len(cols) for p in final.to_dict()["players"] for cols in p["vikings"])
+    end, colours = screenshot_colours(browser)
+    assert colours > 40 and end.size == first.size and end.tobytes() != first.tobytes()
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []
