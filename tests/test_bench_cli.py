@@ -15,6 +15,9 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
     assert cli.main(["bench", "--quick", "--no-cython", "--no-peers", "--json", str(path)]) == 0
     out = capsys.readouterr().out
     assert "C++ rollouts, 2 players, 1 thread" in out and "Python-driven loop" in out
+    # A peer row left out says why, in its place.
+    assert any("OpenSpiel connect_four" in line and "--no-peers" in line
+               for line in out.splitlines())
     info = json.loads(path.read_text())
     assert info["quick"] is True and info["hardware"]["cores"] >= 1
     assert {"build_type", "compiler", "flags"} <= info["build"].keys()

@@ -209,6 +209,9 @@ def measure(args, repeats):
     size = {key: value[1 if args.quick else 0] for key, value in SIZES.items()}
     results = {}
     peers = {} if args.no_peers else open_spiel_games()
+    # Why a peer row may be missing, printed in its place by table().
+    results["open_spiel_rows"] = "--no-peers" if args.no_peers else (
+        "measured" if peers else "open_spiel is not installed: pip install '.[bench]'")
     compiled = None
     tasks = 14 + len(peers) + (2 if not args.no_cython and cython_ref.available() else 0)
     progress = Progress(tasks)
@@ -358,7 +361,10 @@ def table(results):
                       f"x{r['loop_cython'] / r['loop_ref']:.2f} of the reference"))
     for name in ("connect_four", "backgammon"):
         key = f"loop_open_spiel_{name}"
-        if key in r:
+        if key not in r:
+            lines.append((f"Python-driven loop, OpenSpiel {name}", "not measured",
+                          r.get("open_spiel_rows", "")))
+        else:
             lines.append((f"Python-driven loop, OpenSpiel {name}", f"{r[key]:,.0f} steps/s",
                           f"vikinger_fast / {name} = x{r['loop_fast'] / r[key]:.2f}; per CPU "
                           f"second {r[key + cpu]:,.0f} "
