@@ -1,11 +1,15 @@
 """Errors: same type and condition in both engines (docs/api.md, docs/state.md), state unchanged."""
 
 import copy
+import pathlib
 import random
+import sys
 
 import numpy as np
 import pytest
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "fuzz"))
+from hostile import FixedGenerator  # noqa: E402  (fuzz/ is not a package; one Generator stub)
 from positions import (BUY, CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, build_state,
                        group, player, position_dict, score, used_tiles)
 
@@ -381,17 +385,6 @@ def test_deserialize_needs_bytes(engine, value):
 
 # --- hostile rngs and integers (docs/api.md "Errors") ------------------------------------------
 
-class _FixedGenerator(np.random.Generator):
-    """A Generator whose random() returns `value`, as a buggy or hostile subclass might."""
-
-    def __init__(self, value):
-        super().__init__(np.random.PCG64(0))
-        self.value = value
-
-    def random(self, *args, **kwargs):
-        return self.value
-
-
 @pytest.mark.parametrize("value, error, message", [
     (-1e6, ValueError, "rng.random() returned -1000000.0, outside [0, 1)"),
     (-0.5, ValueError, "rng.random() returned -0.5, outside [0, 1)"),
@@ -409,7 +402,7 @@ def test_out_of_range_rng_values_are_refused_and_change_nothing(engine, value, e
     state = engine.Game(2, special_tiles=True).new_initial_state()
     before = state.serialize()
     with pytest.raises(error) as raised:
-        state.apply_random_chance(_FixedGenerator(value))
+        state.apply_random_chance(FixedGenerator(value))
     assert str(raised.value) == message.replace("np.float32(1.0)", repr(np.float32(1.0)))
     assert state.serialize() == before
 
@@ -417,8 +410,8 @@ def test_out_of_range_rng_values_are_refused_and_change_nothing(engine, value, e
 @pytest.mark.parametrize("value", [0.0, 0.5, np.float32(0.25), np.float64(0.999999)])
 def test_in_range_rng_values_draw_the_same_outcome_in_both_engines(engines, value):
     ref, fast = (engine.Game(3).new_initial_state() for engine in engines)
-    assert ref.apply_random_chance(_FixedGenerator(value)) == \
-        fast.apply_random_chance(_FixedGenerator(value))
+    assert ref.apply_random_chance(FixedGenerator(value)) == \
+        fast.apply_random_chance(FixedGenerator(value))
 
 
 class _RaisingIndex:
