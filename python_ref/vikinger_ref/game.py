@@ -1,4 +1,4 @@
-"""The game (RULES.md B1, B3.1): number of players and rule modules; makes states."""
+"""The game (docs/rules.md B1, B3.1): number of players and rule modules; makes states."""
 
 from . import actions as A
 from .observation import observation_size
