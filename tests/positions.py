@@ -14,7 +14,8 @@ row whose column 1 is `L`.
 `build_state` starts from `game.new_initial_state().to_dict()`, writes the position (keys it
 is not given, such as those of docs/advanced.md, keep their initial values), and then fills
 `bag` and `stacks` so that the 78-Viking and 72-tile checks of `state_from_dict` hold
-(docs/state.md) and both fit the round (12 tiles revealed and 12 Vikings drawn per round). What
+(docs/state.md) and both fit the round (12 tiles revealed and 12 Vikings, 13 with draw13, drawn
+per round, in the order of A0 when the auction or draw13 is on). What
 the written position does not account for goes where it changes nothing: Vikings onto the
 mainland of a `filler` seat (never boatsmen: spare ones count as spent), tiles among the
 discarded ones. It raises if a position uses more than exists or than the round allows. In
