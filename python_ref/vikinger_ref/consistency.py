@@ -32,6 +32,8 @@ def drawn_phases(options):
     if vikings_before_tiles(options):
         return ("draw_viking", "auction", "remove_viking", "reveal_tile", "offer_colour")
     return ("draw_viking", "remove_viking", "offer_colour")
+
+
 MODULE_OF_PHASE = {"special_fill": "special_tiles", "auction": "auction",
                    "remove_viking": "draw13", "offer_colour": "offer_by_colour",
                    "take_special": "special_tiles", "building_replace": "special_tiles"}
