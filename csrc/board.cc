@@ -1,4 +1,4 @@
-// One player's board (RULES.md B2): placement rules B6.0-B6.2, threat B7.0, islands B8.4.
+// One player's board (docs/rules.md B2): placement rules B6.0-B6.2, threat B7.0, islands B8.4.
 #include "board.h"
 
 namespace vikinger {

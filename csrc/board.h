@@ -1,4 +1,4 @@
-// One player's board (RULES.md B2) as bitboards: mainland, ship row and five island rows.
+// One player's board (docs/rules.md B2) as bitboards: mainland, ship row and five island rows.
 //
 // Bit c-1 of every word stands for column c (B2.2 ⚖ 64 columns). An island row keeps its tiles
 // as a 3-bit code spread over three planes, chosen so the questions the rules ask are one or two

@@ -1,4 +1,4 @@
-// Names of the components (RULES.md B1) as they appear in action strings, dicts and the text
+// Names of the components (docs/rules.md B1) as they appear in action strings, dicts and the text
 // board (docs/actions.md, docs/state.md).
 #include "components.h"
 

@@ -1,5 +1,5 @@
-// Component data of Wikinger (RULES.md B1): Viking colours, island rows, tile kinds, the counts
-// in the box, the ship table, start gold and Fame.
+// Component data of Wikinger (docs/rules.md B1): Viking colours, island rows, tile kinds, the
+// counts in the box, the ship table, start gold and Fame.
 //
 // Everything countable lives here as plain data, so a different printing can be loaded by
 // changing this file only (B1.3 ⚖). Colours and tile kinds are small integer indices (they index

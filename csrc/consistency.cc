@@ -245,20 +245,27 @@ void CheckPhase(const StateDescription& d) {
   const bool round_start = InPhases(phase, {Phase::kSpecialFill, Phase::kAuction});
   const bool reveal = is(Phase::kRevealTile);
   const bool draw = is(Phase::kDrawViking);
-  const bool drawn_phase = InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking,
-                                            Phase::kOfferColour});
+  // A0: with the Vikings drawn first, they wait beside the empty wheel from the draw to the tiles.
+  const bool first = VikingsBeforeTiles(static_cast<int>(d.options));
+  const bool empty_wheel =
+      round_start || (first && InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking}));
+  const bool before_layout = reveal || round_start ||
+                             InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking,
+                                              Phase::kOfferColour});
+  const bool drawn_phase =
+      InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking, Phase::kOfferColour}) ||
+      (first && InPhases(phase, {Phase::kAuction, Phase::kRevealTile}));
   if (d.has_pending != pending_phase) Fail("pending does not fit the phase");
   if (d.has_trip != is(Phase::kTripTarget)) Fail("trip does not fit the phase");
   if (d.has_auction != is(Phase::kAuction)) Fail("auction does not fit the phase");
   if (!scorer_phase && d.scoring_index) Fail("scoring_index must be 0 in this phase");
   const int64_t drawn_sum = Sum(d.drawn, kNumColours);
   if (!drawn_phase && drawn_sum) Fail("drawn Vikings must be on the wheel in this phase");
-  const bool before_buying = reveal || round_start || drawn_phase;
-  const int on_wheel = CheckWheel(d, before_buying, is(Phase::kOfferColour),
+  const int on_wheel = CheckWheel(d, before_layout, is(Phase::kOfferColour),
                                   ModuleOn(d.options, kOptOfferByColour));
-  if (before_buying) {
+  if (before_layout) {
     if (d.purchases) Fail("purchases must be 0 before buying");
-    if (round_start && on_wheel) Fail("the wheel must be empty at the start of a round");
+    if (empty_wheel && on_wheel) Fail("the wheel must be empty before the round's tiles");
   } else {
     if (on_wheel != kGroupsPerRound - d.purchases - (d.has_pending ? 1 : 0)) {
       Fail("groups on the wheel do not fit the purchases");
@@ -269,11 +276,13 @@ void CheckPhase(const StateDescription& d) {
       Fail("a purchase after all twelve");
     }
   }
-  // B1.4, B4, A2: the stacks and the bag fit the round and phase.
+  // B1.4, B4, A0, A2: the stacks and the bag fit the round and phase.
   const int64_t per_round = kGroupsPerRound + (ModuleOn(d.options, kOptDraw13) ? 1 : 0);
   const int64_t earlier = d.round - 1;
-  const int64_t revealed = round_start ? 0 : reveal ? on_wheel : kGroupsPerRound;
-  const int64_t drawn = (round_start || reveal) ? 0 : draw ? drawn_sum : per_round;
+  const int64_t revealed = empty_wheel ? 0 : reveal ? on_wheel : kGroupsPerRound;
+  const int64_t drawn = (is(Phase::kSpecialFill) || (reveal && !first)) ? 0
+                        : draw                                          ? drawn_sum
+                                                                        : per_round;
   if (Sum(d.stacks, kNumTileKinds) != kStackTiles - kGroupsPerRound * earlier - revealed) {
     Fail("the stacks do not fit the round and phase");
   }
@@ -281,12 +290,15 @@ void CheckPhase(const StateDescription& d) {
     Fail("the bag does not fit the round and phase");
   }
   if (reveal && on_wheel == kGroupsPerRound) Fail("twelve tiles on the wheel end reveal_tile");
-  if (drawn_phase && on_wheel != kGroupsPerRound) {
+  if ((is(Phase::kOfferColour) || (draw && !first)) && on_wheel != kGroupsPerRound) {
     Fail("this phase needs all twelve tiles on the wheel");
   }
   if (draw && drawn_sum >= per_round) Fail("all drawn Vikings end draw_viking");
-  if (is(Phase::kRemoveViking) && drawn_sum != per_round) {
-    Fail("phase remove_viking needs all 13 drawn Vikings");
+  if (InPhases(phase, {Phase::kAuction, Phase::kRemoveViking}) && drawn_sum != per_round) {
+    Fail("this phase needs all the round's drawn Vikings (A0)");
+  }
+  if (reveal && first && drawn_sum != kGroupsPerRound) {
+    Fail("phase reveal_tile needs the round's twelve Vikings drawn (A0)");
   }
   if (scorer_phase && d.round % 2) Fail("trips happen only after rounds 2, 4, 6");
   if (is(Phase::kGameOver) && d.round != kNumRounds) Fail("game_over needs round 6");

@@ -1,5 +1,5 @@
-// The game (RULES.md B1, B3.1) and the API of docs/api.md in plain C++: what the Python methods
-// do once bindings.cc has checked and converted their arguments.
+// The game (docs/rules.md B1, B3.1) and the API of docs/api.md in plain C++: what the Python
+// methods do once bindings.cc has checked and converted their arguments.
 //
 // Errors: std::invalid_argument stands for ValueError, TypeError (value.h) for TypeError; the
 // conditions are those of docs/api.md "Errors".

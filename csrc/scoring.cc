@@ -1,4 +1,4 @@
-// Scoring (RULES.md B7.1, B7.2 steps 2-6, B8.1-B8.9) as popcounts over the board's bit planes.
+// Scoring (docs/rules.md B7.1, B7.2 steps 2-6, B8.1-B8.9) as popcounts over the board's bit planes.
 #include "scoring.h"
 
 namespace vikinger {

@@ -1,4 +1,4 @@
-// Scoring (RULES.md B7, B8): small and large scoring during the game, final scoring, winner.
+// Scoring (docs/rules.md B7, B8): small and large scoring during the game, final scoring, winner.
 //
 // Every count is a popcount over the board's bit planes. The boatsman trips of the large
 // scoring (B7.2 step 1) are decisions and live in state.cc; these are the parts without

@@ -229,6 +229,18 @@ void ReadAdvanced(Reader& r, StateDescription& d) {
 
 }  // namespace
 
+void CheckFormatVersion(int64_t version, const char* what) {
+  const std::string current = std::to_string(kFormatVersion);
+  if (version == 1) {
+    Fail(std::string(what) +
+         " 1 is the format before the A0 round order (docs/state.md) and cannot be read; this "
+         "engine reads version " + current);
+  }
+  if (version != kFormatVersion) {
+    Fail(std::string(what) + " " + std::to_string(version) + " is not " + current);
+  }
+}
+
 StateDescription BytesToDescription(const std::string& data) {
   Reader r(data);
   if (std::memcmp(r.Take(kMagicSize), kMagic, kMagicSize) != 0) {
@@ -236,8 +248,7 @@ StateDescription BytesToDescription(const std::string& data) {
   }
   StateDescription d;
   d.version = r.U8();
-  if (d.version != kFormatVersion)
-    Fail("format version " + std::to_string(d.version) + " is not 1");
+  CheckFormatVersion(d.version, "format version");
   const uint8_t* head = r.Take(7);
   d.num_players = head[0];
   if (d.num_players < kMinPlayers || d.num_players > kMaxPlayers)

@@ -17,7 +17,9 @@ namespace vikinger {
 
 constexpr char kMagic[] = "VKNG";
 constexpr int kMagicSize = 4;
-constexpr int kFormatVersion = 1;
+// 2: A0, the Vikings of a round with the auction or the draw of 13 are drawn before its tiles,
+// so a version-1 position of those games means something else and is refused.
+constexpr int kFormatVersion = 2;
 constexpr int kHeaderSize = kMagicSize + 1;
 constexpr uint8_t kVikingFlag = 16;  // cell byte: a Viking stands on the tile
 // Enough for the position bytes of 4 players with a full trip queue.
@@ -30,6 +32,9 @@ int PositionBytes(const Position& p, uint8_t* out);
 std::string Serialize(const State& state);
 // docs/state.md: h = len(p); h = mix(h ^ chunk) for each little-endian 8-byte chunk of p.
 uint64_t HashKey(const Position& p);
+// Throws std::invalid_argument unless `version` is kFormatVersion, with a reason for the older
+// version 1; `what` names the field ("format version" of the bytes, "version" of a dict).
+void CheckFormatVersion(int64_t version, const char* what);
 // The description the bytes stand for. Format problems (magic, version, truncated or trailing
 // bytes, bytes out of range) throw std::invalid_argument; the content is left to
 // CheckDescription.

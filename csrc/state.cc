@@ -1,5 +1,5 @@
-// The state machine of docs/actions.md (RULES.md B3-B8): chance nodes, purchases, placement,
-// scoring and boatsman trips, with forced decisions applied automatically.
+// The state machine of docs/actions.md (docs/rules.md B3-B8, A0-A5): chance nodes, purchases,
+// placement, scoring and boatsman trips, with forced decisions applied automatically.
 #include "state.h"
 
 #include <cstring>
@@ -34,16 +34,12 @@ const PlayerBoard& Buyer(const Position& p) { return p.players[BuyerSeat(p)]; }
 PlayerBoard& Scorer(Position& p) { return p.players[ScorerSeat(p)]; }
 const PlayerBoard& Scorer(const Position& p) { return p.players[ScorerSeat(p)]; }
 
+// A0 (1)-(2): after the display, the Vikings first when the auction or the draw of 13 is on.
 void AfterSpecialFill(Position& p) {
-  if (HasOption(p, kOptAuction)) {
-    StartAuction(p.auction, p.start_player);  // A1
-    p.phase = Phase::kAuction;
-  } else {
-    p.phase = Phase::kRevealTile;
-  }
+  p.phase = VikingsBeforeTiles(p.options) ? Phase::kDrawViking : Phase::kRevealTile;
 }
 
-// The first of special_fill (A5), auction (A1), reveal_tile that applies.
+// The first of special_fill (A5), draw_viking (A0), reveal_tile that applies.
 void StartRound(Position& p) {
   if (HasOption(p, kOptSpecialTiles) && DisplayNeedsFill(p.specials)) {
     p.phase = Phase::kSpecialFill;
@@ -61,13 +57,18 @@ void NextRound(Position& p) {
   StartRound(p);
 }
 
+// A0 (4) the removal of A2, else (5) the tiles.
+void AfterAuction(Position& p) {
+  p.phase = HasOption(p, kOptDraw13) ? Phase::kRemoveViking : Phase::kRevealTile;
+}
+
 void Bid(Position& p, int action) {
   if (!ApplyBid(p.auction, action, p.num_players)) return;
   const int winner = p.auction.leader;
   p.players[winner].Pay(p.auction.high);  // A1
   p.start_player = static_cast<uint8_t>(winner);
   p.auction = Auction{0, 0, 0, 0, kNoBid};
-  p.phase = Phase::kRevealTile;
+  AfterAuction(p);
 }
 
 // B7.2: scorers in turn from the start player; each gets trips while one is possible.
@@ -223,15 +224,6 @@ void MoveToTarget(Position& p, int row, int col) {
   }
 }
 
-// Counts change as whole words, never as single bytes: the next chance node loads them as words,
-// and a word load over a fresh byte store waits until the store reaches the cache.
-void RevealTile(Position& p, int kind, ByteCounts stacks) {  // stacks: p.stacks, loaded
-  stacks.Decrement(kind);
-  stacks.Store(p.stacks, kNumTileKinds);
-  p.wheel.Reveal(kind);  // B4.1
-  if (p.wheel.TileCount() == kGroupsPerRound) p.phase = Phase::kDrawViking;
-}
-
 void LayOutVikings(Position& p) {
   if (HasOption(p, kOptOfferByColour)) {
     p.phase = Phase::kOfferColour;  // A3
@@ -242,6 +234,20 @@ void LayOutVikings(Position& p) {
   p.phase = Phase::kBuy;
 }
 
+// Counts change as whole words, never as single bytes: the next chance node loads them as words,
+// and a word load over a fresh byte store waits until the store reaches the cache.
+void RevealTile(Position& p, int kind, ByteCounts stacks) {  // stacks: p.stacks, loaded
+  stacks.Decrement(kind);
+  stacks.Store(p.stacks, kNumTileKinds);
+  p.wheel.Reveal(kind);  // B4.1
+  if (p.wheel.TileCount() < kGroupsPerRound) return;
+  if (VikingsBeforeTiles(p.options)) {
+    LayOutVikings(p);  // A0 (6) the drawn Vikings go on
+  } else {
+    p.phase = Phase::kDrawViking;  // B4.2 the Vikings after the tiles
+  }
+}
+
 void DrawViking(Position& p, int colour, ByteCounts bag) {  // bag: p.bag, loaded
   bag.Decrement(colour);
   bag.Store(p.bag, kNumColours);
@@ -249,10 +255,13 @@ void DrawViking(Position& p, int colour, ByteCounts bag) {  // bag: p.bag, loade
   drawn.Increment(colour);
   drawn.Store(p.drawn, kNumColours);
   if (drawn.Total() < kGroupsPerRound + (HasOption(p, kOptDraw13) ? 1 : 0)) return;  // A2 draws 13
-  if (HasOption(p, kOptDraw13)) {
-    p.phase = Phase::kRemoveViking;
+  if (!VikingsBeforeTiles(p.options)) {
+    LayOutVikings(p);  // B4.2 after the tiles
+  } else if (HasOption(p, kOptAuction)) {
+    StartAuction(p.auction, p.start_player);  // A0 (3) A1
+    p.phase = Phase::kAuction;
   } else {
-    LayOutVikings(p);
+    AfterAuction(p);
   }
 }
 
@@ -291,10 +300,10 @@ void ApplyOne(Position& p, int action) {
     case Phase::kAuction:
       Bid(p, action);
       break;
-    case Phase::kRemoveViking:  // A2
+    case Phase::kRemoveViking:  // A2 out of the game
       --p.drawn[action - kRemove];
       ++p.removed[action - kRemove];
-      LayOutVikings(p);
+      p.phase = Phase::kRevealTile;  // A0 (5) the tiles after the removal
       break;
     case Phase::kOfferColour:
       OfferColour(p, action - kOffer);

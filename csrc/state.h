@@ -1,11 +1,12 @@
-// The game state (RULES.md B3-B8): a flat POD `Position`, its state machine, and `State`, the
-// position plus its history.
+// The game state (docs/rules.md B3-B8, A0-A5): a flat POD `Position`, its state machine, and
+// `State`, the position plus its history.
 //
 // A `Position` is everything that decides the future of a game: copying it is a memcpy, and it
 // owns no memory. The state machine follows docs/actions.md step by step: a round is 12 tiles
-// revealed and 12 Vikings drawn (chance nodes), 12 purchases, each a short sequence of
-// decisions (group, start tile, cell, Viking), then the round's scoring with boatsman trips at
-// the large scorings. After every applied action, forced decisions (exactly one legal action)
+// revealed and 12 Vikings drawn (chance nodes; A0: with the auction or the draw of 13 the
+// Vikings first, then the auction and the removal, then the tiles), 12 purchases, each a short
+// sequence of decisions (group, start tile, cell, Viking), then the round's scoring with boatsman
+// trips at the large scorings. After every applied action, forced decisions (exactly one legal action)
 // are applied automatically and are not recorded in the history.
 #ifndef VIKINGER_STATE_H_
 #define VIKINGER_STATE_H_
@@ -162,6 +163,11 @@ constexpr int kOptDraw13 = 1;         // A2
 constexpr int kOptOfferByColour = 2;  // A3
 constexpr int kOptWeakBoatsmen = 3;   // A4
 constexpr int kOptSpecialTiles = 4;   // A5
+// A0: with the auction (A1) or the draw of 13 (A2) a round draws its Vikings first, then holds the
+// auction and the removal, and reveals the tiles last; else tiles first (B4.1, B4.2).
+constexpr bool VikingsBeforeTiles(int options) {
+  return (options & (1 << kOptAuction | 1 << kOptDraw13)) != 0;
+}
 inline bool IsTerminal(const Position& p) { return p.phase == Phase::kGameOver; }
 // 0..n-1, kChance or kTerminal.
 int CurrentPlayer(const Position& p);

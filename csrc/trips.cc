@@ -30,6 +30,70 @@ bool TripPossible(const PlayerBoard& board) {
   return board.mainland[kBoatsman] > 0 && MovableColours(board) != 0;
 }
 
+namespace {
+
+// B7.2.1a: the most Vikings `trips` full B7.2 trips move. A colour given an "all of one colour"
+// trip moves all its count, any other colour one per "one of each" trip; so with k "one of each"
+// trips, the other trips - k go to the colours those leave the most of.
+int FullTripsCarry(const int* counts, int trips) {
+  int best = 0;
+  for (int each = 0; each <= trips; ++each) {
+    int carried = 0;
+    int left[kBoatsman];
+    for (int c = 0; c < kBoatsman; ++c) {
+      const int by_each = counts[c] < each ? counts[c] : each;
+      carried += by_each;
+      left[c] = counts[c] - by_each;
+    }
+    for (int i = 1; i < kBoatsman; ++i) {  // descending: five values, insertion sort
+      for (int j = i; j > 0 && left[j] > left[j - 1]; --j) {
+        const int t = left[j];
+        left[j] = left[j - 1];
+        left[j - 1] = t;
+      }
+    }
+    for (int i = 0; i < trips - each && i < kBoatsman; ++i) carried += left[i];
+    if (carried > best) best = carried;
+  }
+  return best;
+}
+
+// B7.2.1a: whether trip `action` (not kTripStop) keeps the most movable Vikings reachable.
+bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen,
+                      int action) {
+  int after[kBoatsman];
+  int moved = 0;
+  for (int c = 0; c < kBoatsman; ++c) {
+    const bool hit = action == kTripEach   ? counts[c] > 0
+                     : action >= kTripOne  ? c == action - kTripOne
+                                           : c == action - kTripAll;
+    const int take = !hit ? 0 : action == kTripEach || action >= kTripOne ? 1 : counts[c];
+    after[c] = counts[c] - take;
+    moved += take;
+  }
+  const int boat_used = weak_boatsmen && action < kTripOne ? 1 : 0;
+  return moved + MostMovable(after, boatsmen - 1, boats - boat_used, weak_boatsmen) ==
+         MostMovable(counts, boatsmen, boats, weak_boatsmen);
+}
+
+}  // namespace
+
+int MostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen) {
+  if (!weak_boatsmen) return FullTripsCarry(counts, boatsmen);
+  // A4: a trip with a boat is full, one without moves one Viking; the one-Viking trips do best
+  // after the full ones, on whatever those leave.
+  int total = 0;
+  for (int c = 0; c < kBoatsman; ++c) total += counts[c];
+  int best = 0;
+  const int most_full = boats < boatsmen ? boats : boatsmen;
+  for (int full = 0; full <= most_full; ++full) {
+    const int carried = FullTripsCarry(counts, full);
+    const int singles = boatsmen - full < total - carried ? boatsmen - full : total - carried;
+    if (carried + singles > best) best = carried + singles;
+  }
+  return best;
+}
+
 uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen) {
   const uint64_t movable = MovableColours(board);
   uint64_t mask = round != kNumRounds ? 1 : 0;  // ⚖ the round-6 obligation
@@ -37,7 +101,22 @@ uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen) 
     mask |= movable << 1 | uint64_t{1} << 6;  // A4: full trips need a boat tile
   }
   if (weak_boatsmen) mask |= movable << 7;
-  return mask;
+  if (round != kNumRounds) return mask;
+  // B7.2.1a as many as possible: only the trips that keep the most movable Vikings reachable.
+  int counts[kBoatsman];
+  for (int c = 0; c < kBoatsman; ++c) {
+    const int free = PopCount(board.Row(RowOfColour(c)).FreeTiles());
+    counts[c] = board.mainland[c] < free ? board.mainland[c] : free;
+  }
+  uint64_t kept = 0;
+  for (uint64_t rest = mask; rest; rest &= rest - 1) {
+    const int bit = __builtin_ctzll(rest);
+    if (KeepsMostMovable(counts, board.mainland[kBoatsman], board.specials[kBoat],
+                         weak_boatsmen, kTripStop + bit)) {
+      kept |= uint64_t{1} << bit;
+    }
+  }
+  return kept;
 }
 
 uint64_t LegalTargetMask(const PlayerBoard& board, const Trip& trip) {

@@ -1,9 +1,10 @@
 // B7.2 step 1 (and A4): boatsman trips during a large scoring. Mirrors trips.py.
 //
 // A trip spends one boatsman and moves all mainland Vikings of one colour, or one of each
-// colour, onto free island tiles of their rows (⚖ as many as the choice allows, at least one;
-// no stopping in round 6 while a trip is possible). Under A4 a trip moves one Viking unless a
-// boat tile is spent with the boatsman. Targets are taken left to right (docs/rules.md).
+// colour, onto free island tiles of their rows (⚖ as many as the choice allows, at least one).
+// In round 6 (B7.2.1a) no stopping while a trip is possible, and a trip is legal only if the most
+// Vikings the player can move stays reachable after it. Under A4 a trip moves one Viking unless
+// a boat tile is spent with the boatsman. Targets are taken left to right (docs/rules.md).
 #ifndef VIKINGER_TRIPS_H_
 #define VIKINGER_TRIPS_H_
 
@@ -19,8 +20,13 @@ uint8_t MovableColours(const PlayerBoard& board);
 bool TripPossible(const PlayerBoard& board);
 
 // Legal trip decisions relative to kTripStop: bit 0 stop, bits 1..5 all of colour c, bit 6 one
-// of each, bits 7..11 one of colour c (A4).
+// of each, bits 7..11 one of colour c (A4). In round 6 only those that keep MostMovable.
 uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen);
+
+// B7.2.1a on counts: counts[c] = min(mainland Vikings of colour c, free tiles in its row), for
+// the five colours with a row. The most Vikings `boatsmen` boatsmen (under A4 with `boats` boat
+// tiles) can move.
+int MostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen);
 
 // Columns of the legal targets for the trip's next Viking (in the row of its colour).
 uint64_t LegalTargetMask(const PlayerBoard& board, const Trip& trip);

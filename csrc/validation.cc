@@ -30,7 +30,7 @@ void CheckCounts(const int64_t* counts, int n, const int* limits, int limit, con
 }
 
 void CheckRanges(const StateDescription& d, int num_players, int options) {
-  if (d.version != kFormatVersion) Fail("version is not 1");
+  CheckFormatVersion(d.version, "version");
   CheckRange(d.num_players, kMinPlayers, kMaxPlayers, "num_players");
   if (d.num_players != num_players) Fail("num_players differs from the game's");
   if (d.options != options) Fail("options differ from the game's");

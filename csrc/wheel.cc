@@ -1,4 +1,4 @@
-// The offer (RULES.md B4) and the legal purchases (B5).
+// The offer (docs/rules.md B4) and the legal purchases (B5).
 #include "wheel.h"
 
 #include <algorithm>

@@ -14,7 +14,8 @@ row whose column 1 is `L`.
 `build_state` starts from `game.new_initial_state().to_dict()`, writes the position (keys it
 is not given, such as those of docs/advanced.md, keep their initial values), and then fills
 `bag` and `stacks` so that the 78-Viking and 72-tile checks of `state_from_dict` hold
-(docs/state.md) and both fit the round (12 tiles revealed and 12 Vikings drawn per round). What
+(docs/state.md) and both fit the round (12 tiles revealed and 12 Vikings, 13 with draw13, drawn
+per round, in the order of A0 when the auction or draw13 is on). What
 the written position does not account for goes where it changes nothing: Vikings onto the
 mainland of a `filler` seat (never boatsmen: spare ones count as spent), tiles among the
 discarded ones. It raises if a position uses more than exists or than the round allows. In
@@ -207,15 +208,18 @@ def position_dict(engine, players, *, round=1, phase="buy", start_player=None, p
     `wheel` maps an original space to a group (see `group`). In phase buy, `purchases` defaults
     to 12 minus the groups on the wheel. `start_player` defaults to (round - 1) % n (B3.3).
     The bag and the stacks must fit the round (B1.4, B4): 12 tiles revealed and 12 Vikings drawn
-    per round so far. What the written position leaves over is put where it changes nothing:
-    surplus Vikings onto the mainland of the player in seat `filler` (default: the last seat;
-    never boatsmen, whose surplus counts as spent: `removed`), surplus tiles among the discarded
-    ones (the largest stacks first).
+    (13 with draw13, A2) per round so far. What the written position leaves over is put where it
+    changes nothing: surplus Vikings onto the mainland of the player in seat `filler` (default:
+    the last seat; never boatsmen, whose surplus counts as spent: `removed`), surplus tiles among
+    the discarded ones (the largest stacks first).
 
     Advanced modules (docs/advanced.md): `options` are the Game flags; `display` the 4 display
     places (kind or None), `special_removed` {kind: count}, `auction` the auction dict. With
     special_tiles on, the special stack holds the tiles nobody holds, shows or has removed.
-    In the round-start phases (special_fill, auction) nothing of the round is revealed or drawn.
+    In special_fill nothing of the round is revealed or drawn. A0: with the auction or draw13 on
+    the round's Vikings come first -- the wheel stays empty through draw_viking, auction and
+    remove_viking, and `drawn` must hold all of them from the auction to the last tile -- else
+    the tiles come first and nothing is drawn in reveal_tile.
     """
     n = len(players)
     game = engine.Game(num_players=n, **(options or {}))
@@ -240,12 +244,15 @@ def position_dict(engine, players, *, round=1, phase="buy", start_player=None, p
         d["special_removed"].update(special_removed)
     if game.options["special_tiles"]:
         _fill_specials(d)
-    round_start = phase in ("special_fill", "auction")
-    revealed = (0 if round_start else sum(w is not None for w in d["wheel"])
+    first = game.options["auction"] or game.options["draw13"]              # A0
+    per_round = 13 if game.options["draw13"] else 12                        # A2
+    empty_wheel = phase in ("special_fill", "auction") or first and phase in ("draw_viking",
+                                                                              "remove_viking")
+    revealed = (0 if empty_wheel else sum(w is not None for w in d["wheel"])
                 if phase == "reveal_tile" else 12)
-    drawn_now = 0 if round_start else {"reveal_tile": 0,
-                                       "draw_viking": sum(d["drawn"].values())}.get(phase, 12)
-    _fill_vikings(d, 78 - 12 * (round - 1) - drawn_now,
+    drawn_now = (0 if phase == "special_fill" or phase == "reveal_tile" and not first
+                 else sum(d["drawn"].values()) if phase == "draw_viking" else per_round)
+    _fill_vikings(d, 78 - per_round * (round - 1) - drawn_now,
                   d["players"][n - 1 if filler is None else filler])
     _fill_tiles(d, 72 - 12 * (round - 1) - revealed)
     return d

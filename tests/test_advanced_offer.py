@@ -1,5 +1,6 @@
-"""Advanced modules A1-A3 on constructed positions: RULES.md A1 (auction for start player),
+"""Advanced modules A1-A3 on constructed positions: docs/rules.md A1 (auction for start player),
 A2 (draw of 13), A3 (offer by colour); phases and ids of docs/advanced.md, docs/actions.md.
+The order of a round with them (A0) is tests/test_round_order.py.
 
 Every expected number is worked out by hand from the rules in the comments.
 """
@@ -24,13 +25,15 @@ def OFFER(colour):
 
 
 AUCTION = {"auction": True}
+TWELVE_DRAWN = "F2 G2 S2 N2 W2 B2"
 
 
 def auction_state(engine, players, start_player=0):
-    """Round 1, phase auction, nothing bid yet (docs/advanced.md: leader = turn = start)."""
+    """Round 1, phase auction, nothing bid yet (docs/advanced.md: leader = turn = start); A0:
+    the round's 12 Vikings are drawn, the wheel is empty."""
     n = len(players)
     return build_state(engine, players, round=1, phase="auction", start_player=start_player,
-                       purchases=0, options=AUCTION,
+                       purchases=0, options=AUCTION, drawn=TWELVE_DRAWN,
                        auction={"high": None, "leader": start_player, "passed": [False] * n,
                                 "turn": start_player})
 
@@ -43,9 +46,13 @@ def money(state):
 # --- A1 auction ----------------------------------------------------------------------------------
 
 def test_a1_the_round_opens_with_the_start_players_bid_0_allowed_no_pass(engine):
-    """A1: the start player bids first, 0 allowed; the opening bid cannot be a pass; bids up to
-    gold + Fame (B5.5): 2 players start with 30 gold and 10 Fame (B1.5) -> BID 0..40."""
+    """A1: after the 12 Vikings are drawn (A0) the start player bids first, 0 allowed; the
+    opening bid cannot be a pass; bids up to gold + Fame (B5.5): 2 players start with 30 gold
+    and 10 Fame (B1.5) -> BID 0..40."""
     state = engine.Game(num_players=2, auction=True).new_initial_state()
+    for _ in range(12):
+        assert state.to_dict()["phase"] == "draw_viking"
+        state.apply_action(DRAW("scout"))
     assert state.to_dict()["phase"] == "auction"
     assert state.current_player() == 0
     assert state.legal_actions() == [BID(k) for k in range(41)]
@@ -122,7 +129,8 @@ def test_a1_bid_capped_by_gold_plus_fame_and_a_broke_bidder_is_forced_out(engine
 def test_a1_replaces_b3_3_the_marker_does_not_pass_after_scoring(engine, round_, auction,
                                                                  passes):
     """B3.3: the marker passes clockwise after the scoring; ⚖ A1: not with the auction on --
-    the next round opens with an auction led by the same start player."""
+    the next round draws its 12 Vikings (A0), then holds an auction led by the same start
+    player."""
     table = score(engine, round_, [player(rows={1: "L"})], options={"auction": auction})
     d = table.state.to_dict()
     n = 2
@@ -130,6 +138,10 @@ def test_a1_replaces_b3_3_the_marker_does_not_pass_after_scoring(engine, round_,
     assert d["round"] == round_ + 1
     assert d["start_player"] == ((before + 1) % n if passes else before)
     if auction:
+        assert d["phase"] == "draw_viking" and d["auction"] is None
+        for _ in range(12):
+            table.state.apply_action(table.state.legal_actions()[0])
+        d = table.state.to_dict()
         assert d["phase"] == "auction"
         assert d["auction"] == {"high": None, "leader": before, "passed": [False, False],
                                 "turn": before}
@@ -143,11 +155,9 @@ ISLANDS_AND_SHIPS = ["left"] * 4 + ["middle1"] * 2 + ["right"] * 3 + ["ship_red"
 
 def test_a2_thirteen_draws_then_the_start_player_removes_one_by_colour(engine):
     """A2: 13 draw_viking chance nodes, then the start player's REMOVE for each drawn colour;
-    the removed Viking leaves the game (`removed`) and the other 12 go on the wheel in colour
-    order (B4.2): F F G S S W W W W B B B."""
+    the removed Viking leaves the game (`removed`); then the 12 tiles (A0) and the other 12
+    Vikings go on the wheel in colour order (B4.2): F F G S S W W W W B B B."""
     state = engine.Game(num_players=2, draw13=True).new_initial_state()
-    for kind in ISLANDS_AND_SHIPS:
-        state.apply_action(REVEAL(kind))
     draws = ["fisherman"] * 2 + ["goldsmith"] + ["scout"] * 3 + ["warrior"] * 4 + ["boatsman"] * 3
     for i, colour in enumerate(draws):
         assert state.to_dict()["phase"] == "draw_viking", f"draw {i + 1} of 13"
@@ -158,6 +168,9 @@ def test_a2_thirteen_draws_then_the_start_player_removes_one_by_colour(engine):
     assert state.legal_actions() == [REMOVE(c) for c in
                                      ("fisherman", "goldsmith", "scout", "warrior", "boatsman")]
     state.apply_action(REMOVE("scout"))
+    assert state.to_dict()["phase"] == "reveal_tile"
+    for kind in ISLANDS_AND_SHIPS:
+        state.apply_action(REVEAL(kind))
     d = state.to_dict()
     assert d["phase"] == "buy"
     assert d["removed"] == {"fisherman": 0, "goldsmith": 0, "scout": 1, "noble": 0,
@@ -171,16 +184,19 @@ def test_a2_thirteen_draws_then_the_start_player_removes_one_by_colour(engine):
 
 
 def test_a2_the_remove_decision_is_the_start_players_not_player_0(engine):
-    """A2: with start player 1 the 13th draw hands REMOVE to player 1."""
-    wheel = {s: group("L" if s < 5 else "R" if s < 9 else "r", None) for s in range(12)}
+    """A2: with start player 1 the 13th draw hands REMOVE to player 1; the wheel is still empty
+    (A0), the removal is followed by the tiles, and they by the 12 Vikings."""
     p = player(rows={1: "L"})
     state = build_state(engine, [p, p], round=1, phase="draw_viking", start_player=1,
-                        wheel=wheel, drawn="F3 N4 W5", options={"draw13": True})
+                        drawn="F3 N4 W5", options={"draw13": True})
     state.apply_action(DRAW("noble"))                       # the 13th
     assert state.to_dict()["phase"] == "remove_viking"
     assert state.current_player() == 1
     assert state.legal_actions() == [REMOVE("fisherman"), REMOVE("noble"), REMOVE("warrior")]
     state.apply_action(REMOVE("warrior"))
+    assert state.to_dict()["phase"] == "reveal_tile"
+    for s in range(12):
+        state.apply_action(REVEAL("left" if s < 5 else "right" if s < 9 else "ship_red"))
     d = state.to_dict()
     assert d["removed"]["warrior"] == 1
     assert sum(w["viking"] is not None for w in d["wheel"]) == 12

@@ -247,7 +247,8 @@ def _eighteen_left_pieces(d):
 MUTATIONS = {
     "missing key": _delete("history"),
     "extra key": _mutate(["extra"], 1),
-    "version 2": _mutate(["version"], 2),
+    "version 3": _mutate(["version"], 3),
+    "version 1, before A0": _mutate(["version"], 1),
     "num_players of another game": _mutate(["num_players"], 3),
     "options of another game": _mutate(["options", "auction"], True),
     "missing option": lambda d: d["options"].pop("draw13"),
@@ -353,7 +354,8 @@ def test_state_from_dict_does_not_keep_the_callers_dict(engine):
 BAG_FISHERMAN = 5 + 7 + 10       # header, 7 bytes, 10 stacks (docs/state.md)
 BAD_BYTES = {
     "wrong magic": lambda b: b"VKNX" + b[4:],
-    "unknown version": lambda b: b[:4] + bytes([2]) + b[5:],
+    "unknown version": lambda b: b[:4] + bytes([3]) + b[5:],
+    "version 1, before A0": lambda b: b[:4] + bytes([1]) + b[5:],
     "truncated": lambda b: b[:-1],
     "trailing": lambda b: b + b"\x00",
     "empty": lambda b: b"",

@@ -1,4 +1,4 @@
-"""Final scoring: RULES.md B8.1-B8.9, after the large scoring of round 6.
+"""Final scoring: docs/rules.md B8.1-B8.9, after the large scoring of round 6.
 
 Positions are scored with the dummy-buyer trick of `positions.scoring_table` (round 6). They are
 built so that the round-6 large scoring gives nothing unless a comment says otherwise, and no

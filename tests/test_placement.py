@@ -1,4 +1,5 @@
-"""Placing what was bought: RULES.md B6.0-B6.4 and the automatic decisions of docs/actions.md."""
+"""Placing what was bought: docs/rules.md B6.0-B6.4 and the automatic decisions of
+docs/actions.md."""
 
 import pytest
 

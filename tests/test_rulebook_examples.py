@@ -1,4 +1,4 @@
-"""The rulebook's worked examples, RULES.md B9.1-B9.3, reproduced number by number.
+"""The rulebook's worked examples, docs/rules.md B9.1-B9.3, reproduced number by number.
 
 Each board is built to show exactly what the example describes and nothing that scores besides
 (how a constructed position gets scored: `positions.scoring_table`). The expected totals are

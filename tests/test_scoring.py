@@ -1,4 +1,4 @@
-"""Scoring during the game: RULES.md B7.0 (threat), B7.1 (small) and B7.2 (large, with trips).
+"""Scoring during the game: docs/rules.md B7.0 (threat), B7.1 (small) and B7.2 (large, with trips).
 
 Every position is scored with the dummy-buyer trick of `positions.scoring_table`; the examined
 player starts with 0 gold and 10 Fame, so the expected numbers below are the gains, by hand.

@@ -28,7 +28,7 @@ PLAYER_BLOCK = 1545
 def initial_dict(n):
     zeros = dict.fromkeys(COLOURS, 0)
     return {
-        "version": 1, "num_players": n, "options": OPTIONS, "round": 1, "phase": "reveal_tile",
+        "version": 2, "num_players": n, "options": OPTIONS, "round": 1, "phase": "reveal_tile",
         "start_player": 0, "purchases": 0, "scoring_index": 0, "stacks": PRINTED,
         "bag": dict.fromkeys(COLOURS, 13), "drawn": zeros, "removed": zeros,
         "discarded_tiles": 0, "wheel": [None] * 12, "pending": None, "trip": None,
@@ -57,7 +57,7 @@ def initial_bytes(n):
     # an empty display, nothing removed; per player no specials, no buildings
     position += bytes([0]) + struct.pack("<H", 65535) + bytes(3) + bytes(14) + bytes([255] * 4)
     position += bytes(14) + bytes(22 * n)
-    return b"VKNG" + bytes([1]) + position + struct.pack("<I", 0)
+    return b"VKNG" + bytes([2]) + position + struct.pack("<I", 0)
 
 
 def viking_phase(engine):
@@ -140,7 +140,7 @@ def test_to_dict_is_json_serializable(engine):
 def test_initial_bytes(engine, n):
     data = engine.Game(num_players=n).new_initial_state().serialize()
     assert isinstance(data, bytes)
-    assert data[:5] == b"VKNG\x01"
+    assert data[:5] == b"VKNG\x02"
     expected = initial_bytes(n)
     assert len(data) == len(expected)
     at = special_stack_at(n)
@@ -150,7 +150,7 @@ def test_initial_bytes(engine, n):
 def test_bytes_of_a_position(engine):
     state = viking_phase(engine)
     data = state.serialize()
-    assert data[:5] == b"VKNG\x01"
+    assert data[:5] == b"VKNG\x02"
     p = data[5:]
     assert list(p[:7]) == [2, 0, 1, PHASES.index("viking"), 0, 8, 0]
     assert list(p[36:38]) == [255, 255]                    # space 0 bought

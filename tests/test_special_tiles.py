@@ -1,5 +1,5 @@
 """Advanced modules A4 (weak boatsmen) and A5 (special tiles) on constructed positions:
-RULES.md A4, A5 and the rules they modify (B7.1, B7.2, B8.2, B8.3, B8.6); docs/advanced.md.
+docs/rules.md A4, A5 and the rules they modify (B7.1, B7.2, B8.2, B8.3, B8.6); docs/advanced.md.
 
 Scoring effects use the dummy-buyer trick of `positions.scoring_table` with the module flags
 passed through; every expected number is worked out by hand in the comments.

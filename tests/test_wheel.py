@@ -1,4 +1,4 @@
-"""The offer and the buying: RULES.md B4 (wheel) and B5 (buying), on both engines."""
+"""The offer and the buying: docs/rules.md B4 (wheel) and B5 (buying), on both engines."""
 
 import random
 

@@ -1,6 +1,6 @@
 """vikinger_ref: the pure-Python reference engine of Wikinger (Vikings).
 
-The readable statement of the rules in ../shared/RULES.md and the oracle that vikinger_fast is
+The readable statement of the rules in docs/rules.md and the oracle that vikinger_fast is
 tested against. Same API as vikinger_fast (docs/api.md); it never imports the C++ module.
 
 >>> import vikinger_ref as vk

@@ -18,6 +18,12 @@ CHANCE_PHASES = ("reveal_tile", "draw_viking", "special_fill")
 BUYER_PHASES = ("buy", "start_row", "ship_column", "island_cell", "viking")
 SCORER_PHASES = ("trip", "trip_target")
 
+
+def vikings_before_tiles(options):
+    """A0: with the auction (A1) or the draw of 13 (A2) a round draws its Vikings first, then
+    holds the auction and the removal, and reveals the tiles last; else tiles first (B4.1, B4.2)."""
+    return bool(options["auction"] or options["draw13"])
+
 # Decision ids.
 BUY = 0                  # + wheel space 0..11
 START = 12               # + row - 1

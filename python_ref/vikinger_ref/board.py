@@ -1,4 +1,4 @@
-"""One player's board (RULES.md B2): mainland, ship row and the five island rows.
+"""One player's board (docs/rules.md B2): mainland, ship row and the five island rows.
 
 Holds gold, Fame, the mainland Vikings and the tiles, and answers the rule questions asked of a
 board: where an island tile may go (B6.2), where a ship goes (B6.1), which Vikings are threatened

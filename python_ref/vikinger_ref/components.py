@@ -1,4 +1,4 @@
-"""Component data of Wikinger (RULES.md B1): colours, rows, tile kinds, counts, the ship table.
+"""Component data of Wikinger (docs/rules.md B1): colours, rows, tile kinds, counts, the ship table.
 
 Everything countable in the box lives here, in one place, as plain data, so a different
 printing can be loaded by changing this file only (B1.3 ⚖).

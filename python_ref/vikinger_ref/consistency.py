@@ -8,7 +8,7 @@ Every refusal is a ValueError naming the problem.
 
 from collections import deque
 
-from .actions import BUYER_PHASES, CHANCE_PHASES, PHASES, SCORER_PHASES
+from .actions import BUYER_PHASES, PHASES, SCORER_PHASES, vikings_before_tiles
 from .components import (BOATSMAN, BUILDING1, DISPLAY_SLOTS, GOLD5, GROUPS_PER_ROUND, LEFT,
                          MIDDLE1, NUM_ROUNDS, NUM_ROWS, SPECIAL_COUNTS, SPECIAL_KINDS,
                          STACK_COUNTS, STACK_TILES, TILE_KINDS, VIKINGS_PER_COLOUR, COLOURS,
@@ -16,6 +16,24 @@ from .components import (BOATSMAN, BUILDING1, DISPLAY_SLOTS, GOLD5, GROUPS_PER_R
 
 PURCHASE_PHASES = BUYER_PHASES[1:] + ("take_special", "building_replace")
 ROUND_START_PHASES = ("special_fill", "auction")
+BEFORE_LAYOUT_PHASES = ROUND_START_PHASES + ("reveal_tile", "draw_viking", "remove_viking",
+                                             "offer_colour")
+
+
+def empty_wheel_phases(options):
+    """A0: the phases before the first tile: with the Vikings drawn first also theirs."""
+    if vikings_before_tiles(options):
+        return ROUND_START_PHASES + ("draw_viking", "remove_viking")
+    return ROUND_START_PHASES
+
+
+def drawn_phases(options):
+    """The phases in which drawn Vikings wait beside the wheel (A0: from the draw to the tiles)."""
+    if vikings_before_tiles(options):
+        return ("draw_viking", "auction", "remove_viking", "reveal_tile", "offer_colour")
+    return ("draw_viking", "remove_viking", "offer_colour")
+
+
 MODULE_OF_PHASE = {"special_fill": "special_tiles", "auction": "auction",
                    "remove_viking": "draw13", "offer_colour": "offer_by_colour",
                    "take_special": "special_tiles", "building_replace": "special_tiles"}
@@ -141,7 +159,7 @@ def _check_wheel(s, phase, options):
     count = sum(t is not None for t in tiles)
     if any(t is None and v is not None for t, v in s["wheel"]):
         fail("a Viking on an empty wheel space")
-    if phase in ROUND_START_PHASES + ("reveal_tile", "draw_viking", "remove_viking", "offer_colour"):
+    if phase in BEFORE_LAYOUT_PHASES:
         islands = sum(t is not None and not is_ship(t) for t in tiles)
         ships = count - islands
         shape = ["island"] * islands + [None] * (WHEEL_SPACES - count) + ["ship"] * ships
@@ -166,25 +184,30 @@ def _check_wheel(s, phase, options):
 
 
 def _check_round_counts(s, phase, options, on_wheel):
-    """The stacks and the bag fit the round and phase (B1.4, B4, A2)."""
+    """The stacks and the bag fit the round and phase (B1.4, B4, A0, A2)."""
     per_round = GROUPS_PER_ROUND + (1 if options["draw13"] else 0)
+    first = vikings_before_tiles(options)
     earlier = s["round"] - 1
-    revealed = (0 if phase in ROUND_START_PHASES else on_wheel if phase == "reveal_tile"
+    drawn_now = sum(s["drawn"])
+    revealed = (0 if phase in empty_wheel_phases(options) else on_wheel if phase == "reveal_tile"
                 else GROUPS_PER_ROUND)
-    drawn = (0 if phase in ROUND_START_PHASES + ("reveal_tile",) else sum(s["drawn"])
-             if phase == "draw_viking" else per_round)
+    drawn = (0 if phase == "special_fill" or phase == "reveal_tile" and not first
+             else drawn_now if phase == "draw_viking" else per_round)
     if sum(s["stacks"]) != STACK_TILES - GROUPS_PER_ROUND * earlier - revealed:
         fail(f"{sum(s['stacks'])} tiles in the stacks do not fit round {s['round']}, phase {phase}")
     if sum(s["bag"]) != VIKINGS_PER_COLOUR * 6 - per_round * earlier - drawn:
         fail(f"{sum(s['bag'])} Vikings in the bag do not fit round {s['round']}, phase {phase}")
     if phase == "reveal_tile" and on_wheel == GROUPS_PER_ROUND:
         fail("twelve tiles on the wheel end phase reveal_tile")
-    if phase in ("draw_viking", "remove_viking", "offer_colour") and on_wheel != GROUPS_PER_ROUND:
+    if (phase == "offer_colour" or phase == "draw_viking" and not first) and \
+            on_wheel != GROUPS_PER_ROUND:
         fail(f"phase {phase} needs all {GROUPS_PER_ROUND} tiles on the wheel")
-    if phase == "draw_viking" and sum(s["drawn"]) >= per_round:
+    if phase == "draw_viking" and drawn_now >= per_round:
         fail(f"{per_round} drawn Vikings end phase draw_viking")
-    if phase == "remove_viking" and sum(s["drawn"]) != per_round:
-        fail("phase remove_viking needs all 13 drawn Vikings")
+    if phase in ("auction", "remove_viking") and drawn_now != per_round:
+        fail(f"phase {phase} needs all {per_round} drawn Vikings (A0)")
+    if phase == "reveal_tile" and first and drawn_now != GROUPS_PER_ROUND:
+        fail(f"phase reveal_tile needs the round's {GROUPS_PER_ROUND} Vikings drawn (A0)")
 
 
 def _check_phase(s, n, options):
@@ -198,14 +221,13 @@ def _check_phase(s, n, options):
             fail(f"{key} must be {'set' if phase in wanted else 'None'} in phase {phase}")
     if phase not in SCORER_PHASES and s["scoring_index"]:
         fail(f"scoring_index must be 0 in phase {phase}")
-    if phase not in ("draw_viking", "remove_viking", "offer_colour") and any(s["drawn"]):
+    if phase not in drawn_phases(options) and any(s["drawn"]):
         fail(f"drawn Vikings must be on the wheel in phase {phase}")
     on_wheel = _check_wheel(s, phase, options)
-    before_buying = phase in CHANCE_PHASES + ROUND_START_PHASES + ("remove_viking", "offer_colour")
-    if before_buying:
+    if phase in BEFORE_LAYOUT_PHASES:
         if s["purchases"]:
             fail(f"purchases must be 0 in phase {phase}")
-        if phase in ROUND_START_PHASES and on_wheel:
+        if phase in empty_wheel_phases(options) and on_wheel:
             fail(f"the wheel must be empty in phase {phase}")
     else:
         left = GROUPS_PER_ROUND - s["purchases"] - (s["pending"] is not None)

@@ -13,7 +13,9 @@ from .components import (COLOURS, DISPLAY_SLOTS, NUM_COLUMNS, NUM_ROWS, SPECIAL_
 from .consistency import fail
 from .rng import MASK64, mix
 
-FORMAT_VERSION = 1
+# 2: A0, the Vikings of a round with the auction or the draw of 13 are drawn before its tiles,
+# so a version-1 position of those games means something else and is refused.
+FORMAT_VERSION = 2
 MAGIC = b"VKNG"
 OPTION_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 NONE_BYTE = 255
@@ -198,6 +200,15 @@ def _name_or_none(names, value, where):
     return names[value]
 
 
+def check_format_version(version, what):
+    """ValueError unless `version` is FORMAT_VERSION, with a reason for the older version 1."""
+    if version == 1:
+        fail(f"{what} 1 is the format before the A0 round order (docs/state.md) and cannot be "
+             f"read; this engine reads version {FORMAT_VERSION}")
+    if version != FORMAT_VERSION:
+        fail(f"{what} {version} is not {FORMAT_VERSION}")
+
+
 def bytes_to_dict(data):
     """The dict that the bytes of docs/state.md describe (checked later by from_dict)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
@@ -206,8 +217,7 @@ def bytes_to_dict(data):
     if r.take(4) != MAGIC:
         fail("the bytes do not start with b'VKNG'")
     version = r.u8()
-    if version != FORMAT_VERSION:
-        fail(f"format version {version} is not {FORMAT_VERSION}")
+    check_format_version(version, "format version")
     n, options, round_, phase, start, purchases, scoring = r.take(7)
     if not 2 <= n <= 4:
         fail(f"num_players {n} is outside 2..4")

@@ -1,9 +1,11 @@
-"""The game state machine (RULES.md B3-B8, A1-A5) behind the OpenSpiel-style API of docs/api.md.
+"""The game state machine (docs/rules.md B3-B8, A0-A5) behind the OpenSpiel-style API of
+docs/api.md.
 
 A round: 12 tiles revealed and 12 Vikings drawn (chance nodes), 12 purchases, each a short
-sequence of decisions (group, start tile, cell, Viking), then the round's scoring. Phases and the
-action layout are those of docs/actions.md and docs/advanced.md; forced decisions are applied
-automatically.
+sequence of decisions (group, start tile, cell, Viking), then the round's scoring. With the
+auction (A1) or the draw of 13 (A2) the Vikings are drawn first, the auction and the removal
+follow, the tiles come last (A0). Phases and the action layout are those of docs/actions.md and
+docs/advanced.md; forced decisions are applied automatically.
 """
 
 import math
@@ -193,10 +195,8 @@ class State:
                 self._after_special_fill()
         elif phase == "auction":
             self._bid(action)
-        elif phase == "remove_viking":                    # A2
-            self.drawn[action - A.REMOVE] -= 1
-            self.removed[action - A.REMOVE] += 1
-            self._lay_out_vikings()
+        elif phase == "remove_viking":
+            self._remove_viking(action - A.REMOVE)
         elif phase == "offer_colour":
             self._offer_colour(action - A.OFFER)
         elif phase == "buy":
@@ -224,7 +224,7 @@ class State:
         else:
             self._move_to_target(*A.cell_of(action - A.TARGET))
 
-    # --- the start of a round: A5 display, A1 auction ----------------------------------------
+    # --- the start of a round and the offer (A0, A1, A2, B4, A3) ------------------------------
 
     def _start_round(self):
         if self._game.options["special_tiles"] and self.display.needs_fill():
@@ -232,29 +232,11 @@ class State:
         else:
             self._after_special_fill()
 
+    def _vikings_first(self):
+        return A.vikings_before_tiles(self._game.options)     # A0
+
     def _after_special_fill(self):
-        if self._game.options["auction"]:
-            self.auction = Auction(self._game.num_players, self.start_player)   # A1
-            self.phase = "auction"
-        else:
-            self.phase = "reveal_tile"
-
-    def _bid(self, action):
-        if not self.auction.apply(action):
-            return
-        winner = self.auction.leader
-        self._pay(self.players[winner], self.auction.high)  # A1 pays gold first, then Fame
-        self.start_player = winner
-        self.auction = None
-        self.phase = "reveal_tile"
-
-    # --- the offer (B4, A2, A3) --------------------------------------------------------------
-
-    def _reveal_tile(self, kind):
-        self.stacks[kind] -= 1
-        self.wheel.reveal(kind)
-        if len(self.wheel.occupied()) == GROUPS_PER_ROUND:
-            self.phase = "draw_viking"
+        self.phase = "draw_viking" if self._vikings_first() else "reveal_tile"
 
     def _vikings_to_draw(self):
         return GROUPS_PER_ROUND + (1 if self._game.options["draw13"] else 0)   # A2 draws 13
@@ -264,10 +246,41 @@ class State:
         self.drawn[colour] += 1
         if sum(self.drawn) < self._vikings_to_draw():
             return
-        if self._game.options["draw13"]:
-            self.phase = "remove_viking"
+        if not self._vikings_first():
+            self._lay_out_vikings()                        # B4.2 after the tiles
+        elif self._game.options["auction"]:
+            self.auction = Auction(self._game.num_players, self.start_player)   # A0 (3) A1
+            self.phase = "auction"
         else:
-            self._lay_out_vikings()
+            self._after_auction()
+
+    def _bid(self, action):
+        if not self.auction.apply(action):
+            return
+        winner = self.auction.leader
+        self._pay(self.players[winner], self.auction.high)  # A1 pays gold first, then Fame
+        self.start_player = winner
+        self.auction = None
+        self._after_auction()
+
+    def _after_auction(self):
+        """A0 (4) the removal of A2, else (5) the tiles."""
+        self.phase = "remove_viking" if self._game.options["draw13"] else "reveal_tile"
+
+    def _remove_viking(self, colour):
+        self.drawn[colour] -= 1                            # A2 out of the game
+        self.removed[colour] += 1
+        self.phase = "reveal_tile"                         # A0 (5) the tiles after the removal
+
+    def _reveal_tile(self, kind):
+        self.stacks[kind] -= 1
+        self.wheel.reveal(kind)
+        if len(self.wheel.occupied()) < GROUPS_PER_ROUND:
+            return
+        if self._vikings_first():
+            self._lay_out_vikings()                        # A0 (6) the drawn Vikings go on
+        else:
+            self.phase = "draw_viking"                     # B4.2 the Vikings after the tiles
 
     def _lay_out_vikings(self):
         if self._game.options["offer_by_colour"]:

@@ -2,8 +2,10 @@
 
 A trip spends one boatsman from the mainland and moves either all mainland Vikings of one colour
 or one of each colour onto free island tiles of their rows. ⚖ A trip moves as many as its choice
-allows and at least one; in round 6 stopping is not allowed while a trip is possible. Under A4 a
-trip moves one Viking, unless a boat tile is spent with the boatsman.
+allows and at least one. In round 6 (B7.2.1a) the player must move as many Vikings as possible:
+stopping is not allowed while a trip is possible, and a trip is legal only if the most Vikings
+the player can move stays reachable after it. Under A4 a trip moves one Viking, unless a boat
+tile is spent with the boatsman.
 """
 
 from . import actions as A
@@ -29,7 +31,68 @@ def legal_trips(board, round_, weak_boatsmen):
         legal += [A.TRIP_ALL + colour for colour in movable] + [A.TRIP_EACH]
     if weak_boatsmen:
         legal += [A.TRIP_ONE + colour for colour in movable]
+    if round_ == NUM_ROUNDS:                                    # B7.2.1a as many as possible
+        legal = [action for action in legal if keeps_most_movable(board, action, weak_boatsmen)]
     return legal
+
+
+# --- B7.2.1a: the most Vikings a player's trips can still move ---------------------------------
+#
+# Only counts matter: a colour's `carriable` count is min(its mainland Vikings, free tiles in its
+# row), and every moved Viking lowers both by one, wherever it lands.
+
+def carriable_counts(board):
+    """Per colour with a row (TRIP_COLOURS): how many of its mainland Vikings trips could move."""
+    return [min(board.mainland[colour], len(board.free_tiles(row_of_colour(colour))))
+            for colour in TRIP_COLOURS]
+
+
+def full_trips_carry(counts, trips):
+    """The most Vikings `trips` full B7.2 trips move. A colour given an "all of one colour" trip
+    moves all its count, any other colour one per "one of each" trip; so with k "one of each"
+    trips, the other trips - k go to the colours those leave the most of."""
+    best = 0
+    for each in range(trips + 1):
+        by_each = [min(count, each) for count in counts]
+        left = sorted((count - moved for count, moved in zip(counts, by_each)), reverse=True)
+        best = max(best, sum(by_each) + sum(left[:trips - each]))
+    return best
+
+
+def most_movable(counts, boatsmen, boats, weak_boatsmen):
+    """B7.2.1a: the most Vikings `boatsmen` boatsmen (and, under A4, `boats` boat tiles) can
+    move. Under A4 a trip with a boat is full and one without moves one Viking: the one-Viking
+    trips do best after the full ones, on whatever those leave."""
+    if not weak_boatsmen:
+        return full_trips_carry(counts, boatsmen)
+    total = sum(counts)
+    best = 0
+    for full in range(min(boats, boatsmen) + 1):
+        carried = full_trips_carry(counts, full)
+        best = max(best, carried + min(boatsmen - full, total - carried))
+    return best
+
+
+def trip_result(counts, action):
+    """The carriable counts after trip `action`, and how many Vikings it moves."""
+    after = list(counts)
+    if action == A.TRIP_EACH:
+        after = [max(count - 1, 0) for count in counts]
+    elif action >= A.TRIP_ONE:
+        after[action - A.TRIP_ONE] -= 1
+    else:
+        after[action - A.TRIP_ALL] = 0
+    return after, sum(counts) - sum(after)
+
+
+def keeps_most_movable(board, action, weak_boatsmen):
+    """B7.2.1a: whether trip `action` leaves the player's most movable Vikings reachable."""
+    counts = carriable_counts(board)
+    boatsmen, boats = board.mainland[BOATSMAN], board.specials[BOAT]
+    after, moved = trip_result(counts, action)
+    boat_used = 1 if weak_boatsmen and action < A.TRIP_ONE else 0
+    return (moved + most_movable(after, boatsmen - 1, boats - boat_used, weak_boatsmen)
+            == most_movable(counts, boatsmen, boats, weak_boatsmen))
 
 
 def start_trip(board, action, weak_boatsmen):

@@ -10,7 +10,7 @@ from .components import (BOATSMAN, COLOURS, DISPLAY_SLOTS, GROUPS_PER_ROUND, NUM
                          NUM_ROUNDS, NUM_ROWS, SPECIAL_COUNTS, SPECIAL_KINDS, STACK_COUNTS,
                          STACK_TILES, TILE_KINDS, TILE_SHORT, VIKINGS_PER_COLOUR, WHEEL_SPACES)
 from .consistency import check_position
-from .serialization import FORMAT_VERSION, ISLAND_CHARS, OPTION_NAMES, SHIP_CHARS
+from .serialization import ISLAND_CHARS, OPTION_NAMES, SHIP_CHARS, check_format_version
 
 TOP_KEYS = ("version", "num_players", "options", "round", "phase", "start_player", "purchases",
             "scoring_index", "stacks", "bag", "drawn", "removed", "discarded_tiles", "wheel",
@@ -139,8 +139,7 @@ def _parse(game, d):
     if not isinstance(d, dict):
         raise TypeError(f"state_from_dict needs a dict, not {type(d).__name__}")
     _keys(d, TOP_KEYS, "state")
-    if _int(d["version"], "version", 0) != FORMAT_VERSION:
-        _fail(f"version {d['version']} is not {FORMAT_VERSION}")
+    check_format_version(_int(d["version"], "version", 0), "version")
     n = game.num_players
     if _int(d["num_players"], "num_players", 2, 4) != n:
         _fail(f"num_players {d['num_players']} differs from the game's {n}")

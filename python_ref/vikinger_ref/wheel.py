@@ -1,4 +1,4 @@
-"""The offer (RULES.md B4) and what may be bought from it (B5).
+"""The offer (docs/rules.md B4) and what may be bought from it (B5).
 
 The wheel has 12 spaces. A group is a space's tile plus its Viking. Spaces are named by their
 original number 0..11; the wheel's rotation is expressed by prices: the price of the group on

@@ -1,6 +1,7 @@
 """vikinger_fast: a fast, exact engine of the board game Wikinger (Vikings) for game-AI research.
 
 The C++ core (`_core`) behind the API of docs/api.md; `vikinger_ref` is its pure-Python twin.
+The rules it plays, with their ids (B1-B9, A0-A5) and rulings, are docs/rules.md.
 
 >>> import vikinger_fast as vk
 >>> state = vk.Game(num_players=2).new_initial_state()

@@ -53,8 +53,9 @@ def _large_scoring_trip(state):
 
 
 def _round6_obligation(state):
-    """⚖ B7.2.1 round 6, the last scorer: a trip is possible, so stopping is not (TRIP_STOP,
-    id 342, not legal); the final scoring (B8) follows the trips, so lines end in the game."""
+    """⚖ B7.2.1a round 6, the last scorer: a trip is possible, so stopping is not (TRIP_STOP,
+    id 342, not legal), and only trips that keep the most movable Vikings reachable are; the
+    final scoring (B8) follows the trips, so lines end in the game."""
     d = state.to_dict()
     return (d["phase"] == "trip" and d["round"] == 6 and d["scoring_index"] == d["num_players"] - 1
             and 342 not in state.legal_actions())
@@ -81,7 +82,7 @@ POSITIONS = (
              Config(3), _round3_reveal, depth=4),
     Position("large_scoring_trips", "3 players, boatsman trips of a large scoring (B7.2.1)",
              Config(3), _large_scoring_trip, depth=5),
-    Position("round6_obligation", "4 players, round-6 trip that may not be stopped (B7.2.1 ⚖)",
+    Position("round6_obligation", "4 players, round-6 trip that may not be stopped (B7.2.1a ⚖)",
              Config(4), _round6_obligation, depth=6),
 )
 
