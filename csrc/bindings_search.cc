@@ -17,6 +17,7 @@
 #include "game.h"
 #include "mcts.h"
 #include "playouts.h"
+#include "serialization.h"
 #include "solver.h"
 
 namespace vikinger {
@@ -99,6 +100,17 @@ py::dict PlayoutsBatch(py::handle states, py::handle num_playouts, py::handle se
   if (starts.empty()) throw py::value_error("states must not be empty");
   const auto m = static_cast<py::ssize_t>(starts.size());
   return RunPlayouts(starts, count, Seed(seed), ThreadsArg(threads), {m, count});
+}
+
+// The position bytes (docs/state.md, no history) where playout `seed` from `state` ends.
+py::bytes PlayoutPosition(py::handle state, py::handle seed, bool fused) {
+  const Position start = StateArg(state).position;
+  RequireInts({{"seed", seed}});
+  Position final_position;
+  PlayRandomPlayout(start, Seed(seed), fused, &final_position);
+  uint8_t bytes[kMaxPositionBytes];
+  const int size = PositionBytes(final_position, bytes);
+  return py::bytes(reinterpret_cast<const char*>(bytes), size);
 }
 
 using Gains = std::vector<std::pair<int, int>>;
@@ -238,6 +250,10 @@ rollouts, so from the initial state it plays rollout game seed + i. Returns a di
         R"doc(playouts for each state of a list (one game): playout i of states[j] uses stream
 seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and, for "length",
 (len(states), num_playouts).)doc");
+  m.def("_playout_position", &vk::PlayoutPosition, py::arg("state"), py::arg("seed"),
+        py::arg("fused") = true,
+        R"doc(For tests: the position bytes (docs/state.md, no history) where playout seed from state
+ends, with the base game's hand-over to the fused playout (fused=True) or without it.)doc");
   m.def("evaluate", &vk::EvaluateState, py::arg("state"),
         R"doc(The heuristic value of state per player, in [0, 1] and summing to 1 (docs/search.md):
 the returns once terminal, else a softmax of the Fame each player would have after the round's

@@ -10,7 +10,8 @@
 
 namespace vikinger {
 
-GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused) {
+GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused,
+                             Position* final_position) {
   Position p = start;
   UniformStream rng(seed);
   LegalSet legal;
@@ -19,13 +20,13 @@ GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused) {
   // As in PlayRandomGame (rollout.cc): every node takes the stream's next uniform, so after
   // `length` nodes the stream stands at seed + length * golden, where the fused playout resumes.
   for (;; ++length) {
+    if (fused && FusedPlayoutCanEnter(p)) {
+      length += PlayFusedRandomGame(p, seed + static_cast<uint64_t>(length) * kGolden);
+      break;
+    }
     if (num_legal > 0) {
       num_legal = ApplyLegalAction(p, legal.Nth(rng.Below(num_legal)), &legal);
     } else if (IsChanceNode(p)) {
-      if (fused && FusedPlayoutCanEnter(p)) {
-        length += PlayFusedRandomGame(p, seed + static_cast<uint64_t>(length) * kGolden);
-        break;
-      }
       num_legal = ApplyStreamChance(p, rng.NextBits(), &legal);
     } else {
       break;  // terminal
@@ -38,6 +39,7 @@ GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused) {
   }
   Returns(p, result.returns);
   result.length = length;
+  if (final_position != nullptr) *final_position = p;
   return result;
 }
 

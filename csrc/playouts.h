@@ -6,8 +6,9 @@
 // sampling rule of docs/api.md, legal[floor(u * len(legal))] at a decision node. Started from
 // the initial position it therefore plays rollout game `seed + i`. The loop is the generic one
 // on a copied Position, so it enters anywhere: mid-round, mid-purchase, mid-scoring. In the base
-// game it hands over to the fused playout (playout.h) at the first round start it reaches, with
-// the stream advanced by the draws already made, so the rest of the game runs at rollouts' speed.
+// game it hands over to the fused playout (playout.h) as soon as that can enter (a round's start
+// or any node of the purchases), with the stream advanced by the draws already made, so the rest
+// of the game runs at rollouts' speed.
 // The reference's playouts.py plays the same games.
 #ifndef VIKINGER_PLAYOUTS_H_
 #define VIKINGER_PLAYOUTS_H_
@@ -20,17 +21,12 @@
 
 namespace vikinger {
 
-// True when the fused playout may take over at `p`: the base game at a round's start (no tile
-// of the offer revealed yet, B4.1).
-inline bool FusedPlayoutCanEnter(const Position& p) {
-  return FusedPlayoutSupports(p.options) && p.phase == Phase::kRevealTile &&
-         p.wheel.occupied == 0;
-}
-
 // One random playout from `start` to the end. `length` counts the actions the playout applied
 // (chance included, forced decisions excluded), not the history before `start`. `fused` false
-// keeps to the generic loop (tests compare the two).
-GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused = true);
+// keeps to the generic loop (tests compare the final positions of both); `final_position` may be
+// null.
+GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused = true,
+                             Position* final_position = nullptr);
 
 // `count` playouts from each of `num_starts` positions of one game: playout i of start j is
 // written to row j * count + i of `out` (num_players columns) and uses stream seed + j * count +

@@ -100,3 +100,16 @@ def test_batch_errors(engine):
         engine.playouts_batch([], 1, 0)
     with pytest.raises(TypeError, match="every item of states must be a State, not int"):
         engine.playouts_batch([a, 3], 1, 0)
+
+
+def test_fused_hand_over_ends_where_the_generic_loop_does(engines):
+    # Every node of random base games, for 2-4 players: entering the fused playout at the first
+    # round or purchase start must not change the game (the position bytes at the end).
+    ref, fast = engines
+    for num_players in (2, 3, 4):
+        history = random_history(ref, num_players, {}, num_players, 10_000)
+        state = fast.Game(num_players).new_initial_state()
+        for k, action in enumerate(history):
+            assert (fast._core._playout_position(state, k, fused=True)
+                    == fast._core._playout_position(state, k, fused=False)), k
+            state.apply_action(action)
