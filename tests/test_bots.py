@@ -12,7 +12,7 @@ import time
 import pytest
 
 from conftest import load_engine
-from search_positions import position_pairs
+from search_positions import config, position_pairs, random_history, replay
 
 
 def bots(engine, game, seed):
@@ -21,11 +21,23 @@ def bots(engine, game, seed):
 
 
 def test_bots_never_return_an_illegal_action(engines):
-    for config, _, state in position_pairs(engines, 80, seed=3, decision=True):
+    # One random decision node of each of the 96 configurations, and 40 more sampled.
+    ref, fast = engines
+    states = []
+    for index in range(96):
+        num_players, flags = config(index)
+        for seed in range(index, index + 50):
+            history = random_history(ref, num_players, flags, seed, 30 + 7 * seed, decision=True)
+            if history is not None:
+                states.append(replay(fast, num_players, flags, history))
+                break
+    assert len(states) == 96
+    states += [pair[2] for pair in position_pairs(engines, 40, seed=3, decision=True)]
+    for state in states:
         game = state.get_game()
-        for bot in bots(load_engine("fast"), game, 7):
+        for bot in bots(fast, game, 7) + [fast.MCTSBot(game, 1, iterations=30, threads=2)]:
             action = bot.step(state)
-            assert action in state.legal_actions(), (config, state.history())
+            assert action in state.legal_actions(), state.history()
             policy = bot.policy(state)
             assert [a for a, _ in policy] == state.legal_actions()
             assert abs(sum(p for _, p in policy) - 1.0) < 1e-9
