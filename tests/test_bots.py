@@ -134,12 +134,15 @@ def test_bots_refuse_bad_states(engine):
         engine.GreedyBot(game, 1.0)
 
 
-def test_one_mcts_bot_from_many_threads():
-    fast = load_engine("fast")
-    state = fast.Game(2).new_initial_state()
+@pytest.mark.parametrize("which", ["ref", "fast"])
+def test_one_mcts_bot_from_many_threads(which):
+    engine = load_engine(which)
+    state = engine.Game(2).new_initial_state()
     while state.is_chance_node():
         state.apply_random_chance(4)
-    bot = fast.MCTSBot(state.get_game(), 5, iterations=400, threads=2)
+    options = dict(iterations=400, threads=2) if which == "fast" else dict(
+        iterations=12, leaf="evaluation", threads=2)
+    bot = engine.MCTSBot(state.get_game(), 5, **options)
     results, errors = [], []
 
     def work():
@@ -157,9 +160,34 @@ def test_one_mcts_bot_from_many_threads():
     assert not errors and len(results) == 18
     # Searches ran one at a time, each on the next streams: the 18 results are those of one
     # thread doing 18 searches, in some order.
-    alone = fast.MCTSBot(state.get_game(), 5, iterations=400, threads=2)
+    alone = engine.MCTSBot(state.get_game(), 5, **options)
     expected = sorted(str(alone.search(state)) for _ in range(18))
     assert sorted(str(r) for r in results) == expected
+
+
+def test_mcts_and_playouts_release_the_gil():
+    """While one thread searches or plays out in C++, this thread keeps running Python."""
+    fast = load_engine("fast")
+    state = fast.Game(num_players=4).new_initial_state()
+    while state.is_chance_node():
+        state.apply_random_chance(4)
+    bot = fast.MCTSBot(state.get_game(), 0, iterations=20_000)
+    for call in (lambda: bot.search(state), lambda: fast.playouts(state, 20_000, 0)):
+        started, finished = threading.Event(), threading.Event()
+
+        def long_call(call=call):
+            started.set()
+            call()
+            finished.set()
+
+        thread = threading.Thread(target=long_call)
+        thread.start()
+        started.wait()
+        ticks = 0
+        while not finished.is_set():
+            ticks += 1
+        thread.join()
+        assert ticks > 10_000, f"only {ticks} Python steps ran during the call"
 
 
 CTRL_C_SCRIPT = """
@@ -169,23 +197,26 @@ state = vk.Game(2).new_initial_state()
 while state.is_chance_node():
     state.apply_random_chance(1)
 bot = vk.MCTSBot(state.get_game(), 0, max_time=600.0, threads=2)
-print("searching", flush=True)
+calls = {"search": lambda: bot.step(state),
+         "playouts": lambda: vk.playouts(state, 3 * 10**6, 0, threads=2)}  # ~10 s, 100 MB
+print("running", flush=True)
 try:
-    bot.step(state)
+    calls[sys.argv[1]]()
 except KeyboardInterrupt:
     print("interrupted", time.monotonic(), flush=True)
 """
 
 
-def test_ctrl_c_stops_a_long_search():
+@pytest.mark.parametrize("call", ["search", "playouts"])
+def test_ctrl_c_stops_a_long_call(call):
     load_engine("fast")
-    process = subprocess.Popen([sys.executable, "-c", CTRL_C_SCRIPT], stdout=subprocess.PIPE,
-                               text=True, env=dict(os.environ))
-    assert process.stdout.readline().strip() == "searching"
+    process = subprocess.Popen([sys.executable, "-c", CTRL_C_SCRIPT, call],
+                               stdout=subprocess.PIPE, text=True, env=dict(os.environ))
+    assert process.stdout.readline().strip() == "running"
     time.sleep(0.3)
     sent = time.monotonic()
     process.send_signal(signal.SIGINT)
     line = process.stdout.readline().split()
     process.wait(timeout=30)
-    assert line[0] == "interrupted"
+    assert line and line[0] == "interrupted"
     assert float(line[1]) - sent < 2.0  # liveness, not timing: the poll runs every 50 ms
