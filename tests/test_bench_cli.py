@@ -15,6 +15,7 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
     assert cli.main(["bench", "--quick", "--no-cython", "--no-peers", "--json", str(path)]) == 0
     out = capsys.readouterr().out
     assert "C++ rollouts, 2 players, 1 thread" in out and "Python-driven loop" in out
+    assert "C++ MCTS, 2 players, opening" in out
     info = json.loads(path.read_text())
     assert info["quick"] is True and info["hardware"]["cores"] >= 1
     assert {"build_type", "compiler", "flags"} <= info["build"].keys()
@@ -22,7 +23,9 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
     for key in ("rollouts_2p_1thread", "rollouts_2p_2threads", "rollouts_2p_generic_1thread",
                 "rollouts_2p_2threads_median_round_ratio",
                 "reference_rollouts_2p", "loop_fast", "loop_ref", "vector_fast_loop",
-                "clone_fast_ns", "apply_fast_ns", "apply_inside_cpp_ns"):
+                "clone_fast_ns", "apply_fast_ns", "apply_inside_cpp_ns", "mcts_1thread",
+                "mcts_2thread", "midgame_playout_ns_per_action", "python_uct_per_cpu_second",
+                "reference_mcts_per_cpu_second"):
         assert results[key] > 0, key
     assert "cython_rollouts_2p" not in results and "loop_open_spiel_connect_four" not in results
     assert 270 < results["mean_game_length_2p"] < 285      # ~275 actions in a 2-player game
