@@ -17,6 +17,7 @@ import importlib
 import itertools
 import math
 import os
+import signal
 import sys
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -233,6 +234,12 @@ class _Lines:
         pass
 
 
+def _ignore_interrupts():
+    # Ctrl-C reaches the whole process group: the main process alone answers it (it cancels the
+    # games not started), the workers finish the game they are playing and leave.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
     """Play the whole schedule; the games in schedule order, whatever `jobs` (processes)."""
     tasks = [(engine_name, list(texts), players, seed, task)
@@ -247,7 +254,8 @@ def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
                     bar.update(1)
         else:
             # spawn: fresh interpreters, so no thread of this process is forked half-way.
-            pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"))
+            pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                                       initializer=_ignore_interrupts)
             try:
                 for result in pool.map(play_game, tasks, chunksize=1):
                     games.append(result)

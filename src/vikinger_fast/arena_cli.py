@@ -66,8 +66,12 @@ def run(args, parser):
           f"deal(s) x {math.factorial(players)} seatings, engine {arena.ENGINES[args.engine]}, "
           f"seed {args.seed}, {args.jobs} job(s)", flush=True)
     start = time.perf_counter()
-    games = arena.run(args.engine, args.bots, players, args.seed, deals, jobs=args.jobs,
-                      progress=not args.no_progress)
+    try:
+        games = arena.run(args.engine, args.bots, players, args.seed, deals, jobs=args.jobs,
+                          progress=not args.no_progress)
+    except KeyboardInterrupt:
+        print("\ninterrupted: no results written", file=sys.stderr)
+        return 130
     seconds = time.perf_counter() - start
     results = arena_report.summarize(config, games)
     arena_report.write_outputs(args.out, results, games)
