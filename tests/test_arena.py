@@ -139,6 +139,8 @@ def test_outputs_records_and_user_bot(tmp_path, monkeypatch, capsys):
         low, high = entry["win_share_interval"]
         assert low <= entry["win_share"] <= high
         assert entry["rating_interval"][0] < entry["rating"] < entry["rating_interval"][1]
+    score, meetings = results["head_to_head"]["score"], results["head_to_head"]["meetings"]
+    assert meetings == [[0, 4], [4, 0]] and score[0][1] + score[1][0] == 4
     shares = sum(e["win_share"] * e["games"] for e in results["entries"])
     assert shares == pytest.approx(4)                       # one win shared per game
     assert (out / "results.csv").read_text().splitlines()[0].startswith("name,spec,games")

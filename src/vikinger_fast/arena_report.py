@@ -39,7 +39,8 @@ def pairwise_outcomes(games):
 
 def summarize(config, games):
     """The results: config's fields (engine, entrants, names, players, seed, deals) and
-    "players_per_game", "rating_name", "games", "entries" (one per entrant, in spec order)."""
+    "players_per_game", "rating_name", "games", "entries" (one per entrant, in spec order), and
+    "head_to_head": {"score": [[i's pairwise score against j]], "meetings": [[pairs played]]}."""
     names, count = config["names"], len(config["names"])
     returns = [[] for _ in range(count)]
     fame = [[] for _ in range(count)]
@@ -50,7 +51,15 @@ def summarize(config, games):
             returns[entrant].append(game["returns"][seat])
             fame[entrant].append(game["fame"][seat])
             margins[entrant].append(game["fame"][seat] - max(others))
-    fit = bradley_terry(count, pairwise_outcomes(games))
+    outcomes = pairwise_outcomes(games)
+    fit = bradley_terry(count, outcomes)
+    score = [[0.0] * count for _ in range(count)]
+    meetings = [[0] * count for _ in range(count)]
+    for i, j, value in outcomes:
+        score[i][j] += value
+        score[j][i] += 1.0 - value
+        meetings[i][j] += 1
+        meetings[j][i] += 1
     entries = []
     for e in range(count):
         played = len(returns[e])
@@ -68,7 +77,8 @@ def summarize(config, games):
             **{key: config[key] for key in ("engine", "entrants", "names", "players", "seed",
                                             "deals")},
             "players_per_game": config["players"], "rating_name": RATING_NAME,
-            "games": len(games), "entries": entries}
+            "games": len(games), "entries": entries,
+            "head_to_head": {"score": score, "meetings": meetings}}
 
 
 def format_table(results):
