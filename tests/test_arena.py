@@ -3,6 +3,7 @@ same results for any --jobs and on both engines, the output folder, and clear er
 
 import json
 import pathlib
+import sys
 
 import pytest
 
@@ -165,3 +166,12 @@ def test_docs_describe_the_command():
     for needle in ("vikinger arena", "vikinger play", "Wilson", "Bradley-Terry", "chance_seed",
                    "--jobs", "## Ladder"):
         assert needle in text
+
+
+def test_progress_with_and_without_tqdm(monkeypatch, capsys):
+    pytest.importorskip("tqdm", reason="the arena extra is not installed")
+    arena.run("fast", ["random", "random"], 2, seed=0, deals=2, progress=True)
+    assert "4/4" in capsys.readouterr().err
+    monkeypatch.setitem(sys.modules, "tqdm", None)         # import tqdm fails
+    arena.run("fast", ["random", "random"], 2, seed=0, deals=2, progress=True)
+    assert capsys.readouterr().err.splitlines() == [f"  {n}/4 games" for n in (1, 2, 3, 4)]
