@@ -52,6 +52,7 @@ def test_parse_spec():
     ("mcts:iterations=0", "iterations must be > 0"),
     ("mcts:leaf=deep,iterations=10", "leaf must be one of"),
     ("mcts", "needs a budget"),
+    ("mcts:time=1,max_time=2", "given twice"),
     ("no_such_module_here:Bot", "cannot import module 'no_such_module_here'"),
     ("vikinger_fast.arena:NoSuchBot", "has no class 'NoSuchBot'"),
 ])

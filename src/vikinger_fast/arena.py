@@ -111,6 +111,8 @@ def make_bot(spec, engine, game, seed):
     if spec.name in BUILTIN:
         class_name, keywords = BUILTIN[spec.name]
         kwargs = {keywords[key]: value for key, value in spec.params.items()}
+        if len(kwargs) < len(spec.params):
+            _fail(spec.text, "a parameter is given twice (time is max_time)")
         cls = getattr(engine, class_name)
     else:
         cls, kwargs = _user_class(spec), dict(spec.params)
