@@ -323,4 +323,5 @@ scored now, without further boatsman trips; the state is not changed.)doc")
   // is_terminal, is_chance_node, current_player, legal_actions, apply_action.
   vk::AddHotStateMethods(m.attr("State"));
   vk::DefineBatch(m);
+  vk::DefineSearch(m);
 }

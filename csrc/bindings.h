@@ -79,6 +79,8 @@ class ObjectLock {
 void AddHotStateMethods(py::handle state_type);
 // bindings_batch.cc: rollouts, _rollout_position and VectorGame.
 void DefineBatch(py::module_& m);
+// bindings_search.cc: playouts, evaluation, solver and bots (docs/search.md).
+void DefineSearch(py::module_& m);
 
 }  // namespace vikinger
 

@@ -68,10 +68,20 @@ class FusedPlayout {
   }
 
   int32_t Play() {
+    // Entered mid-round (playout.h): the round's offer is on the wheel, a purchase may be under way.
+    bool mid_round = p_.phase != Phase::kRevealTile;
     for (;;) {
-      RevealTiles();
-      DrawVikings();
-      for (int i = 0, buyer = p_.start_player; i < kGroupsPerRound; ++i) {  // B5.1 in turn
+      int first = 0;
+      if (mid_round) {
+        mid_round = false;
+        ColourSpacesFromWheel();
+        first = p_.purchases;
+        if (p_.phase != Phase::kBuy) ResumePurchase(Seat(first++));
+      } else {
+        RevealTiles();
+        DrawVikings();
+      }
+      for (int i = first, buyer = Seat(first); i < kGroupsPerRound; ++i) {  // B5.1 in turn
         p_.purchases = static_cast<uint8_t>(i);
         Purchase(buyer);
         buyer = buyer + 1 == p_.num_players ? 0 : buyer + 1;
@@ -141,6 +151,15 @@ class FusedPlayout {
     }
   }
 
+  // The spaces of each colour from the Vikings still on the wheel (a playout entered mid-round):
+  // only occupied spaces can be bought, so the spaces bought already do not matter.
+  void ColourSpacesFromWheel() {
+    for (uint16_t& spaces : colour_spaces_) spaces = 0;
+    for (int s = 0; s < kWheelSpaces; ++s) {
+      if ((p_.wheel.occupied >> s) & 1) colour_spaces_[p_.wheel.vikings[s]] |= uint16_t{1} << s;
+    }
+  }
+
   void Purchase(int buyer) {
     PlayerBoard& board = p_.players[buyer];
     const Wheel& wheel = p_.wheel;  // B5, with the colours' spaces of this round
@@ -152,7 +171,25 @@ class FusedPlayout {
     int tile;
     int viking;
     p_.wheel.Take(space, &tile, &viking);  // B5.4
-    if (board.start_row == 0) {            // B6.0
+    PlaceGroup(buyer, tile, viking);
+  }
+
+  // A purchase entered after its buy (playout.h): the rest of B6 from the phase the state
+  // machine stopped at, the group bought being in `pending`.
+  void ResumePurchase(int buyer) {
+    const Pending pending = p_.pending;
+    p_.pending = Pending{kNone, kNone, 0, 0};
+    if (p_.phase == Phase::kViking) {  // the tile lies on the board already
+      PlaceViking(p_.players[buyer], pending.row, pending.col, pending.viking);
+    } else {  // start row, ship column or island cell still to choose
+      PlaceGroup(buyer, pending.tile, pending.viking);
+    }
+  }
+
+  // B6 for a bought group: the start tile if missing, then the tile, then its Viking.
+  void PlaceGroup(int buyer, int tile, int viking) {
+    PlayerBoard& board = p_.players[buyer];
+    if (board.start_row == 0) {  // B6.0
       const int row = Choose(kNumRows) + 1;
       board.PlaceStartTile(row);
       packed_[buyer].Place(kLeft, (row - 1) * PackedRows::kStride);
@@ -173,7 +210,11 @@ class FusedPlayout {
       return;
     }
     board.Row(row).Place(tile, col);
-    // B6.4 a Viking of the tile's row may stay on the tile (choice 0) or go to the mainland.
+    PlaceViking(board, row, col, viking);
+  }
+
+  // B6.4 a Viking of the tile's row may stay on the tile (choice 0) or go to the mainland.
+  void PlaceViking(PlayerBoard& board, int row, int col, int viking) {
     if (viking != kBoatsman && RowOfColour(viking) == row && Choose(2) == 0) {
       board.Row(row).vikings |= ColumnBit(col);
     } else {

@@ -32,9 +32,28 @@ bool PdepIsAvailable();
 // CPU, AMD from Zen 3 on), else kTable. Asked once per process.
 BitSelect AutoBitSelect();
 
-// Plays game `seed` from `p`, an initial position (InitPosition) of the base game, to the end.
-// Returns the game's length: the actions a State would record (chance outcomes included).
-// kPdep only where PdepIsAvailable().
+// True when the fused playout may start at `p`: the base game at a round's start (no tile of the
+// offer revealed yet, B4.1) or during the round's purchases (B5, B6: any phase from buy to
+// viking). Elsewhere (drawing the offer, the scoring's trips) the state machine must go on.
+inline bool FusedPlayoutCanEnter(const Position& p) {
+  if (!FusedPlayoutSupports(p.options)) return false;
+  switch (p.phase) {
+    case Phase::kRevealTile:
+      return p.wheel.occupied == 0;
+    case Phase::kBuy:
+    case Phase::kStartRow:
+    case Phase::kShipColumn:
+    case Phase::kIslandCell:
+    case Phase::kViking:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Plays the stream `seed` from `p` to the end: an initial position (InitPosition) of the base
+// game, or any position where FusedPlayoutCanEnter. Returns the actions a State would record
+// (chance outcomes included). kPdep only where PdepIsAvailable().
 int32_t PlayFusedRandomGame(Position& p, uint64_t seed, BitSelect how = BitSelect::kAuto);
 
 }  // namespace vikinger

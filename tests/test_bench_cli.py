@@ -18,6 +18,7 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
     # A peer row left out says why, in its place.
     assert any("OpenSpiel connect_four" in line and "--no-peers" in line
                for line in out.splitlines())
+    assert "C++ MCTS, 2 players, opening" in out
     info = json.loads(path.read_text())
     assert info["quick"] is True and info["hardware"]["cores"] >= 1
     assert {"build_type", "compiler", "flags"} <= info["build"].keys()
@@ -25,7 +26,9 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
     for key in ("rollouts_2p_1thread", "rollouts_2p_2threads", "rollouts_2p_generic_1thread",
                 "rollouts_2p_2threads_median_round_ratio",
                 "reference_rollouts_2p", "loop_fast", "loop_ref", "vector_fast_loop",
-                "clone_fast_ns", "apply_fast_ns", "apply_inside_cpp_ns"):
+                "clone_fast_ns", "apply_fast_ns", "apply_inside_cpp_ns", "mcts_1thread",
+                "mcts_2thread", "midgame_playout_ns_per_action", "python_uct_per_cpu_second",
+                "reference_mcts_per_cpu_second"):
         assert results[key] > 0, key
     assert "cython_rollouts_2p" not in results and "loop_open_spiel_connect_four" not in results
     assert 270 < results["mean_game_length_2p"] < 285      # ~275 actions in a 2-player game

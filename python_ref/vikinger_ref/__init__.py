@@ -10,11 +10,17 @@ True
 """
 
 from .actions import CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL
+from .bots import GreedyBot, RandomBot
+from .evaluation import evaluate
 from .game import Game
+from .mcts import MCTSBot
+from .playouts import playouts, playouts_batch
 from .rollout import rollouts
+from .solver import solve_endgame
 from .state import State
 from .vector_game import VectorGame
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
-           "Game", "State", "VectorGame", "rollouts"]
+           "Game", "State", "VectorGame", "rollouts", "playouts", "playouts_batch", "evaluate",
+           "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
 __version__ = "0.1.0"

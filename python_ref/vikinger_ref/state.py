@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from . import actions as A
-from . import observation, serialization, specials, svg, text, trips
+from . import evaluation, observation, serialization, specials, svg, text, trips
 from .arguments import index_value
 from .auction import Auction
 from .actions import CHANCE, CHANCE_PHASES, SCORER_PHASES, TERMINAL
@@ -479,6 +479,16 @@ class State:
             large_scoring(after)
             gains.append((after.fame - board.fame, after.gold - board.gold))
         return gains
+
+    def final_scoring_gains(self):
+        """[(Fame, gold)] per player: what the final scoring (B8) would change if the game ended
+        now, on the boards as they stand; zeros once the game is over."""
+        return evaluation.final_scoring_gains(self)
+
+    def pending_scoring_gains(self):
+        """[(Fame, gold)] per player: what the scoring that ends this round would pay the players
+        it has not scored yet (B7.1, or B7.2 steps 2-6 without further trips); zeros at the end."""
+        return evaluation.pending_scoring_gains(self)
 
     # --- strings, copies, formats ------------------------------------------------------------
 

@@ -10,10 +10,12 @@ True
 """
 
 from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL, Game,
-                    State, VectorGame, rollouts)
+                    GreedyBot, MCTSBot, RandomBot, State, VectorGame, evaluate, playouts,
+                    playouts_batch, rollouts, solve_endgame)
 
 from . import pictures  # noqa: F401  (gives State its _repr_svg_)
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
-           "Game", "State", "VectorGame", "rollouts"]
+           "Game", "State", "VectorGame", "rollouts", "playouts", "playouts_batch", "evaluate",
+           "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
 __version__ = "0.1.0"

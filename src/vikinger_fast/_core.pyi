@@ -3,7 +3,7 @@
 Same API as the pure-Python reference vikinger_ref (docs/api.md).
 """
 
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -112,6 +112,12 @@ class State:
     def large_scoring_gains(self) -> List[Tuple[int, int]]:
         """[(fame, gold)] per player: what B7.2 steps 2-6 would pay if the large scoring were
         scored now, without further boatsman trips; the state is not changed."""
+    def final_scoring_gains(self) -> List[Tuple[int, int]]:
+        """[(fame, gold)] per player: what the final scoring (B8) would change if the game ended
+        now, on the boards as they stand; zeros once the game is over."""
+    def pending_scoring_gains(self) -> List[Tuple[int, int]]:
+        """[(fame, gold)] per player: what the scoring that ends this round (B7.1, or B7.2 steps
+        2-6 without further trips) would pay the players it has not scored yet; zeros at the end."""
     def to_dict(self) -> Dict[str, Any]:
         """The canonical dict of docs/state.md."""
     def serialize(self) -> bytes:
@@ -192,3 +198,62 @@ class VectorGame:
     def final_length(self) -> npt.NDArray[np.int32]: ...
     @property
     def final_observation(self) -> npt.NDArray[np.float32]: ...
+
+
+# --- search (docs/search.md) -------------------------------------------------------------------
+
+def playouts(state: State, num_playouts: _Int, seed: _Int,
+             threads: _Int = 1) -> Dict[str, np.ndarray]:
+    """Play num_playouts random playouts from state in C++ (GIL released).
+
+    Playout i starts from its own copy of state and uses stream seed + i with the uniform rule of
+    rollouts, so from the initial state it plays rollout game seed + i. Returns a dict of numpy
+    arrays: "scores", "gold" (num_playouts, n) int32, "returns" (num_playouts, n) float64,
+    "length" (num_playouts,) int32: the actions each playout applied (chance included).
+    """
+
+def playouts_batch(states: Sequence[State], num_playouts: _Int, seed: _Int,
+                   threads: _Int = 1) -> Dict[str, np.ndarray]:
+    """playouts for each state of a list (one game): playout i of states[j] uses stream
+    seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and, for
+    "length", (len(states), num_playouts)."""
+
+def evaluate(state: State) -> List[float]:
+    """The heuristic value of state per player, in [0, 1] and summing to 1: the returns once
+    terminal, else a softmax of the Fame each player would have after the round's pending scoring
+    and the final scoring."""
+
+def solve_endgame(state: State, max_nodes: _Int) -> Optional[Dict[str, Any]]:
+    """The exact endgame under best play from a decision node of round 6: {"action", "margins"
+    (64 * Fame + gold minus the best other player's), "nodes"}, or None when max_nodes did not
+    suffice."""
+
+class RandomBot:
+    """A uniformly random legal action, legal[floor(u * len(legal))], u from splitmix64(seed)."""
+    def __init__(self, game: Game, seed: _Int) -> None: ...
+    def step(self, state: State) -> int: ...
+    def policy(self, state: State) -> List[Tuple[int, float]]: ...
+    def restart(self) -> None: ...
+
+class GreedyBot:
+    """The legal action whose successor has the highest evaluate() value for the mover; exact
+    ties broken by splitmix64(seed)."""
+    def __init__(self, game: Game, seed: _Int) -> None: ...
+    def step(self, state: State) -> int: ...
+    def policy(self, state: State) -> List[Tuple[int, float]]: ...
+    def restart(self) -> None: ...
+
+class MCTSBot:
+    """UCT search over decision nodes (docs/search.md); the same visits as vikinger_ref.MCTSBot
+    for the same seed, iterations and threads."""
+    def __init__(self, game: Game, seed: _Int, *, iterations: Optional[_Int] = None,
+                 max_time: Optional[float] = None, uct_c: float = 1.4, leaf: str = "playout",
+                 threads: _Int = 1, solver_nodes: _Int = 0) -> None: ...
+    def step(self, state: State) -> int:
+        """Search (GIL released), then the most visited action (the lowest id on a tie)."""
+    def policy(self, state: State) -> List[Tuple[int, float]]:
+        """Search, then [(action, visit share)] over the legal actions."""
+    def search(self, state: State) -> Dict[str, Any]:
+        """Search, then {"actions", "visits", "iterations", "solved"}."""
+    def restart(self) -> None:
+        """Back to the first search's streams."""

@@ -7,9 +7,9 @@ the Python-driven step loop (legal_actions, a uniform choice, apply_action) on b
 when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `VectorGame`; the cost
 of clone and apply_action seen from Python, and of one action inside C++ playouts (the clone
 inside C++ is measured by bench/micro.cc, without Python); when gymnasium is installed, the cost
-of the Gymnasium VectorEnv of adapters/gymnasium.py over the VectorGame it wraps. Every rate is
-the best of a few repetitions (`--repeats`). Progress goes to stderr, the table to stdout,
-`--json PATH` writes every number.
+of the Gymnasium VectorEnv of adapters/gymnasium.py over the VectorGame it wraps; then the search
+rows of search_benchmark.py. Every rate is the best of a few repetitions (`--repeats`). Progress
+goes to stderr, the table to stdout, `--json PATH` writes every number.
 """
 
 import argparse
@@ -27,6 +27,7 @@ import vikinger_ref as ref
 import vikinger_fast as fast
 
 from . import cython_ref, plots
+from .search_benchmark import measure_search, search_table
 
 # (default, --quick) sizes of every measurement.
 SIZES = {
@@ -213,7 +214,7 @@ def measure(args, repeats):
     results["open_spiel_rows"] = "--no-peers" if args.no_peers else (
         "measured" if peers else "open_spiel is not installed: pip install '.[bench]'")
     compiled = None
-    tasks = 14 + len(peers) + (2 if not args.no_cython and cython_ref.available() else 0)
+    tasks = 18 + len(peers) + (2 if not args.no_cython and cython_ref.available() else 0)
     progress = Progress(tasks)
     game2, game4 = fast.Game(num_players=2), fast.Game(num_players=4, **ALL_MODULES)
 
@@ -317,6 +318,7 @@ def measure(args, repeats):
     results["mean_game_length_2p"] = float(lengths.mean())
     results["apply_inside_cpp_ns"] = 1e9 / (results["rollouts_2p_1thread"]
                                             * results["mean_game_length_2p"])
+    measure_search(results, args.quick, repeats, midgame_state, progress)
     progress.close()
     return results
 
@@ -387,6 +389,7 @@ def table(results):
         ("apply inside C++ (rollouts, per action)", f"{r['apply_inside_cpp_ns']:.1f} ns",
          f"{r['mean_game_length_2p']:.1f} actions per 2-player game"),
     ]
+    lines += search_table(r)
     width = max(len(name) for name, _, _ in lines)
     return "\n".join(f"{name:<{width}}  {value:>20}  {note}" for name, value, note in lines)
 

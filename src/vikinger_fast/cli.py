@@ -1,5 +1,6 @@
 """The `vikinger` command: simulate games, soak the two engines against each other, benchmark
-them (`vikinger bench`, benchmark.py), replay and draw games (pictures_cli.py)."""
+them (`vikinger bench`, benchmark.py), replay and draw games (pictures_cli.py),
+run tournaments between bots (arena_cli.py) and play against them (play.py)."""
 
 import argparse
 import importlib
@@ -8,7 +9,7 @@ import statistics
 import sys
 import time
 
-from . import benchmark, differential, pictures_cli
+from . import arena_cli, benchmark, differential, pictures_cli, play
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 
@@ -93,6 +94,8 @@ def build_parser():
     soak_.set_defaults(run=soak)
     benchmark.add_parser(commands)
     pictures_cli.add_parsers(commands)
+    arena_cli.add_parser(commands)
+    play.add_parser(commands)
     return parser
 
 

@@ -1,0 +1,92 @@
+"""Bots with one interface (docs/search.md "Bots"): `step(state) -> action`, `policy(state)` ->
+[(action, probability)], `restart()`. RandomBot and GreedyBot; MCTSBot is in mcts.py. The same
+actions as vikinger_fast's bots for the same seeds.
+"""
+
+import math
+
+import numpy as np
+
+from .evaluation import _evaluate
+from .game import Game
+from .rng import MASK64
+from .rollout import SplitMix64
+from .state import State
+
+
+def check_game_and_seed(game, seed):
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    return int(seed) & MASK64
+
+
+def check_decision_node(game, state, method):
+    """The state a bot may answer: a decision node of the bot's game."""
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a State, not {type(state).__name__}")
+    if state.get_game() != game:
+        raise ValueError(f"{method} got a state of {state.get_game()!r}, the bot plays {game!r}")
+    if state.is_terminal():
+        raise ValueError(f"{method} needs a decision node, not a terminal state")
+    if state.is_chance_node():
+        raise ValueError(f"{method} needs a decision node, not a chance node")
+    return state
+
+
+class RandomBot:
+    """`legal[floor(u * len(legal))]` with u the next uniform of splitmix64(seed)."""
+
+    def __init__(self, game, seed):
+        self._seed = check_game_and_seed(game, seed)
+        self._game = game
+        self._rng = SplitMix64(self._seed)
+
+    def step(self, state):
+        legal = check_decision_node(self._game, state, "step").legal_actions()
+        return legal[math.floor(self._rng.next_double() * len(legal))]
+
+    def policy(self, state):
+        legal = check_decision_node(self._game, state, "policy").legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+    def restart(self):
+        self._rng = SplitMix64(self._seed)
+
+
+class GreedyBot:
+    """One ply on the evaluation: the action whose successor gives the mover the highest value;
+    on an exact tie `tied[floor(u * len(tied))]`, u from splitmix64(seed), drawn only for ties."""
+
+    def __init__(self, game, seed):
+        self._seed = check_game_and_seed(game, seed)
+        self._game = game
+        self._rng = SplitMix64(self._seed)
+
+    def _best_actions(self, state):
+        legal = state.legal_actions()
+        mover = state.current_player()
+        best, best_value = [], -1.0
+        for action in legal:
+            after = state.clone()
+            after.apply_action(action)
+            value = _evaluate(after)[mover]
+            if value > best_value:
+                best, best_value = [], value
+            if value == best_value:
+                best.append(action)
+        return legal, best
+
+    def step(self, state):
+        _, best = self._best_actions(check_decision_node(self._game, state, "step"))
+        if len(best) == 1:
+            return best[0]
+        return best[math.floor(self._rng.next_double() * len(best))]
+
+    def policy(self, state):
+        legal, best = self._best_actions(check_decision_node(self._game, state, "policy"))
+        return [(action, 1.0 / len(best) if action in best else 0.0) for action in legal]
+
+    def restart(self):
+        self._rng = SplitMix64(self._seed)

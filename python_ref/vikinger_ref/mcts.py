@@ -1,0 +1,217 @@
+"""MCTSBot: UCT over decision nodes (docs/search.md "MCTS"), the algorithm of vikinger_fast's
+mcts.cc step for step, so the same seed, iterations and threads give the same visit counts.
+
+The tree holds decision and terminal nodes. An edge (node, action) may lead through chance nodes,
+sampled one uniform each by their exact probabilities (`_outcome_at`); the edge keeps a child per
+chance history, keyed by key = mix(key ^ id) over the ids drawn (0 for none). One iteration, on
+the stream splitmix64(mix(seed + search) + thread):
+  - a node with unvisited edges takes unvisited edge number floor(u * unvisited) in action order;
+  - else the edge maximizing w[mover] / n + uct_c * sqrt(log(N) / n), the first on a tie;
+  - a child not yet in the tree is added and is the leaf: B8.9 returns if terminal, else a random
+    playout seeded with the stream's next 64-bit number, or the evaluation;
+  - the leaf's value vector is added to every edge on the path.
+`threads` independent searches (root parallelism, run one after another here) share the
+iterations (iterations // threads, +1 for the first iterations % threads) and sum their root
+visits. With max_time each of them gets max_time / threads seconds.
+"""
+
+import math
+import threading
+import time
+
+import numpy as np
+
+from .bots import check_decision_node, check_game_and_seed
+from .evaluation import _evaluate
+from .playouts import play_random_playout
+from .rng import GOLDEN, MASK64, mix
+from .rollout import SplitMix64
+from .solver import no_chance_ahead, solve
+
+LEAVES = ("playout", "evaluation")
+
+
+class _Stream(SplitMix64):
+    def next_bits(self):
+        """The next raw 64-bit number (a playout's seed)."""
+        value = mix(self.state)
+        self.state = (self.state + GOLDEN) & MASK64
+        return value
+
+
+class _Node:
+    __slots__ = ("player", "visits", "actions", "edge_visits", "edge_values", "children")
+
+    def __init__(self, state):
+        self.player = state.current_player()
+        self.visits = 0
+        self.actions = [] if state.is_terminal() else state.legal_actions()
+        n = state.get_game().num_players
+        self.edge_visits = [0] * len(self.actions)
+        self.edge_values = [[0.0] * n for _ in self.actions]
+        self.children = [{} for _ in self.actions]   # chance key -> _Node
+
+
+class _Tree:
+    def __init__(self, root, stream_seed, uct_c, leaf):
+        self.root_state = root
+        self.rng = _Stream(stream_seed)
+        self.uct_c = uct_c
+        self.leaf = leaf
+        self.root = _Node(root)
+
+    def _select(self, node):
+        unvisited = [i for i, visits in enumerate(node.edge_visits) if visits == 0]
+        if unvisited:
+            return unvisited[math.floor(self.rng.next_double() * len(unvisited))]
+        log_visits = math.log(node.visits)
+        best, best_score = 0, 0.0
+        for i, visits in enumerate(node.edge_visits):
+            score = (node.edge_values[i][node.player] / visits
+                     + self.uct_c * math.sqrt(log_visits / visits))
+            if i == 0 or score > best_score:
+                best, best_score = i, score
+        return best
+
+    def _leaf_value(self, state):
+        if state.is_terminal():
+            return state.returns()
+        if self.leaf == "evaluation":
+            return _evaluate(state)
+        final, _ = play_random_playout(state, self.rng.next_bits())
+        return final.returns()
+
+    def iterate(self):
+        state = self.root_state.clone()
+        node = self.root
+        path = []
+        while True:
+            if state.is_terminal():
+                value = state.returns()
+                break
+            edge = self._select(node)
+            path.append((node, edge))
+            state.apply_action(node.actions[edge])
+            key = 0
+            while state.is_chance_node():
+                outcome = state._outcome_at(self.rng.next_double())
+                state.apply_action(outcome)
+                key = mix(key ^ outcome)
+            child = node.children[edge].get(key)
+            if child is not None:
+                node = child
+                continue
+            node.children[edge][key] = _Node(state)
+            value = self._leaf_value(state)
+            break
+        for on_node, edge in path:
+            on_node.visits += 1
+            on_node.edge_visits[edge] += 1
+            values = on_node.edge_values[edge]
+            for i, v in enumerate(value):
+                values[i] += v
+
+
+def _check_number(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                      np.floating)):
+        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
+    return float(value)
+
+
+def _check_int(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    return int(value)
+
+
+class MCTSBot:
+    """UCT search; see the module docstring and docs/search.md."""
+
+    def __init__(self, game, seed, *, iterations=None, max_time=None, uct_c=1.4, leaf="playout",
+                 threads=1, solver_nodes=0):
+        self._seed = check_game_and_seed(game, seed)
+        self._game = game
+        if iterations is not None and _check_int("iterations", iterations) <= 0:
+            raise ValueError(f"iterations must be > 0, not {iterations}")
+        if max_time is not None and not _check_number("max_time", max_time) > 0.0:
+            raise ValueError(f"max_time must be > 0, not {max_time}")
+        if iterations is None and max_time is None:
+            raise ValueError("MCTSBot needs a budget: iterations or max_time")
+        if not _check_number("uct_c", uct_c) >= 0.0:
+            raise ValueError(f"uct_c must be >= 0, not {uct_c}")
+        if not isinstance(leaf, str):
+            raise TypeError(f"leaf must be a str, not {type(leaf).__name__}")
+        if leaf not in LEAVES:
+            raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
+        if _check_int("threads", threads) < 1:
+            raise ValueError(f"threads must be >= 1, not {threads}")
+        if _check_int("solver_nodes", solver_nodes) < 0:
+            raise ValueError(f"solver_nodes must be >= 0, not {solver_nodes}")
+        self._iterations = None if iterations is None else int(iterations)
+        self._max_time = None if max_time is None else float(max_time)
+        self._uct_c = float(uct_c)
+        self._leaf = leaf
+        self._threads = min(int(threads), 256)
+        self._solver_nodes = int(solver_nodes)
+        self._searches = 0
+        self._lock = threading.Lock()
+
+    def _search(self, state, method):
+        with self._lock:
+            check_decision_node(self._game, state, method)
+            actions = state.legal_actions()
+            result = {"actions": actions, "visits": [0] * len(actions), "iterations": 0,
+                      "solved": False}
+            if len(actions) == 1:                 # nothing to decide: no iteration spent
+                result["visits"][0] = 1
+                return result
+            if self._solver_nodes > 0 and no_chance_ahead(state):
+                solved = solve(state, self._solver_nodes)
+                if solved is not None:
+                    result["visits"] = [int(a == solved["action"]) for a in actions]
+                    result["solved"] = True
+                    return result
+            search_seed = mix((self._seed + self._searches) & MASK64)
+            for t in range(self._threads):
+                tree = _Tree(state.clone(), (search_seed + t) & MASK64, self._uct_c, self._leaf)
+                result["iterations"] += self._run(tree, t)
+                for i, visits in enumerate(tree.root.edge_visits):
+                    result["visits"][i] += visits
+            self._searches += 1
+            return result
+
+    def _run(self, tree, t):
+        share = None
+        if self._iterations is not None:
+            share = self._iterations // self._threads + (t < self._iterations % self._threads)
+        deadline = None
+        if self._max_time is not None:
+            deadline = time.monotonic() + self._max_time / self._threads
+        done = 0
+        while share is None or done < share:
+            if deadline is not None and done % 16 == 0 and time.monotonic() >= deadline:
+                break
+            tree.iterate()
+            done += 1
+        return done
+
+    def search(self, state):
+        """{"actions", "visits" (root visits summed over threads), "iterations", "solved"}."""
+        return self._search(state, "search")
+
+    def step(self, state):
+        """The most visited root action, the lowest id on a tie."""
+        result = self._search(state, "step")
+        visits = result["visits"]
+        return result["actions"][visits.index(max(visits))]
+
+    def policy(self, state):
+        """[(action, visit share)] over the legal actions."""
+        result = self._search(state, "policy")
+        total = sum(result["visits"])
+        return [(a, v / total) for a, v in zip(result["actions"], result["visits"])]
+
+    def restart(self):
+        with self._lock:
+            self._searches = 0

@@ -1,0 +1,93 @@
+"""Random playouts from any state (docs/search.md "Playouts"), the same as vikinger_fast's.
+
+Playout i starts from its own copy of the state and is driven by the splitmix64 stream seeded
+with `seed + i`, with the rule of `rollouts`: one uniform per node, the chance outcome it selects
+(`_outcome_at`), or `legal[floor(u * len(legal))]` at a decision node. From the initial state
+playout i is rollout game `seed + i`.
+"""
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from .rng import MASK64
+from .rollout import SplitMix64
+from .state import State
+
+
+def play_random_playout(state, seed):
+    """One random playout from a copy of `state`; returns (final state, actions applied)."""
+    state = state.clone()
+    rng = SplitMix64(seed)
+    length = 0
+    while not state.is_terminal():
+        u = rng.next_double()
+        if state.is_chance_node():
+            state.apply_action(state._outcome_at(u))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[math.floor(u * len(legal))])
+        length += 1
+    return state, length
+
+
+def _check_int(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+
+
+def check_state(state, what="state"):
+    if not isinstance(state, State):
+        raise TypeError(f"{what} must be a State, not {type(state).__name__}")
+    return state
+
+
+def _check_counts(num_playouts, seed, threads):
+    for name, value in (("num_playouts", num_playouts), ("seed", seed), ("threads", threads)):
+        _check_int(name, value)
+    if num_playouts < 0:
+        raise ValueError(f"num_playouts must be >= 0, not {num_playouts}")
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, not {threads}")
+
+
+def _play(starts, num_playouts, seed, shape):
+    n = starts[0].get_game().num_players
+    rows = len(starts) * num_playouts
+    out = {"scores": np.zeros((rows, n), np.int32), "gold": np.zeros((rows, n), np.int32),
+           "returns": np.zeros((rows, n), np.float64), "length": np.zeros(rows, np.int32)}
+    for row in range(rows):
+        final, length = play_random_playout(starts[row // num_playouts], (int(seed) + row) & MASK64)
+        out["scores"][row] = final.scores()
+        out["gold"][row] = final.gold()
+        out["returns"][row] = final.returns()
+        out["length"][row] = length
+    return {key: value.reshape(shape + value.shape[1:]) for key, value in out.items()}
+
+
+def playouts(state, num_playouts, seed, threads=1):
+    """`num_playouts` random playouts from `state`; playout i uses stream `seed + i`.
+
+    Returns a dict of numpy arrays: "scores", "gold" (num_playouts, n) int32, "returns"
+    (num_playouts, n) float64, "length" (num_playouts,) int32 actions applied by each playout.
+    `threads` is accepted for API parity; the reference runs in one.
+    """
+    check_state(state)
+    _check_counts(num_playouts, seed, threads)
+    return _play([state], num_playouts, seed, (num_playouts,))
+
+
+def playouts_batch(states, num_playouts, seed, threads=1):
+    """`playouts` for each state of a list (one game): playout i of states[j] uses stream
+    `seed + j * num_playouts + i`; arrays of shape (len(states), num_playouts, ...)."""
+    if not isinstance(states, Sequence) or isinstance(states, str):
+        raise TypeError(f"states must be a sequence of State, not {type(states).__name__}")
+    _check_counts(num_playouts, seed, threads)
+    for state in states:
+        check_state(state, "every item of states")
+        if state.get_game() != states[0].get_game():
+            raise ValueError("states must all be of one game")
+    if not states:
+        raise ValueError("states must not be empty")
+    return _play(list(states), num_playouts, seed, (len(states), num_playouts))

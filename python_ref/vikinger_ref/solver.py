@@ -1,0 +1,124 @@
+"""The exact endgame solver (docs/search.md "Solver"): once no chance node is left (round 6 with
+its offer on the wheel), the outcome under best play. The same nodes in the same order as
+vikinger_fast's solver.cc, hence the same result and node count.
+
+Each player's final margin: u_i = 64 * Fame_i + gold_i - max over j != i of the same (gold left
+after B8.2 is below 5: Fame first, gold the B8.9 tie-break). Two players: alpha-beta on u_0 with
+a transposition table on hash_key of exact values and bounds; more players: max^n, the mover
+maximizing its own u (first action in id order on a tie). A node is counted each time the search
+enters one; past `max_nodes`, or at a chance node, the solver gives up (None).
+"""
+
+from .components import NUM_ROUNDS
+from .playouts import check_state
+
+FAME_UNIT = 64
+INFINITY = (1 << 63) // 2
+EXACT, LOWER, UPPER = range(3)
+
+
+class _GiveUp(Exception):
+    pass
+
+
+def no_chance_ahead(state):
+    """The cheap test: round 6 and not a chance node (A5 refills may still bring one)."""
+    return state.round == NUM_ROUNDS and not state.is_chance_node()
+
+
+def final_margins(state):
+    totals = [FAME_UNIT * board.fame + board.gold for board in state.players]
+    return [total - max(t for j, t in enumerate(totals) if j != i)
+            for i, total in enumerate(totals)]
+
+
+class _Solver:
+    def __init__(self, max_nodes):
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.table = {}
+
+    def enter(self, state):
+        self.nodes += 1
+        if self.nodes > self.max_nodes or state.is_chance_node():
+            raise _GiveUp
+
+    def children(self, state):
+        for action in state.legal_actions():
+            child = state.clone()
+            child.apply_action(action)
+            yield action, child
+
+    def alpha_beta(self, state, alpha, beta, root=False):
+        """(u_0, best action) under best play."""
+        self.enter(state)
+        if state.is_terminal():
+            return final_margins(state)[0], None
+        key = state.hash_key()
+        entry = self.table.get(key)
+        if entry is not None and not root:
+            value, bound = entry
+            if (bound == EXACT or (bound == LOWER and value >= beta)
+                    or (bound == UPPER and value <= alpha)):
+                return value, None
+        maximizing = state.current_player() == 0
+        alpha0, beta0 = alpha, beta
+        best_value, best_action = 0, None
+        for i, (action, child) in enumerate(self.children(state)):
+            value, _ = self.alpha_beta(child, alpha, beta)
+            if i == 0 or (value > best_value if maximizing else value < best_value):
+                best_value, best_action = value, action
+            if maximizing:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        bound = UPPER if best_value <= alpha0 else LOWER if best_value >= beta0 else EXACT
+        self.table[key] = (best_value, bound)
+        return best_value, best_action
+
+    def max_n(self, state, root=False):
+        """(margins, best action) under max^n."""
+        self.enter(state)
+        if state.is_terminal():
+            return final_margins(state), None
+        key = state.hash_key()
+        if key in self.table and not root:
+            return self.table[key], None
+        mover = state.current_player()
+        best, best_action = None, None
+        for action, child in self.children(state):
+            margins, _ = self.max_n(child)
+            if best is None or margins[mover] > best[mover]:
+                best, best_action = margins, action
+        self.table[key] = best
+        return best, best_action
+
+
+def solve(state, max_nodes):
+    """{"action", "margins", "nodes"} under best play, or None past max_nodes."""
+    solver = _Solver(max_nodes)
+    try:
+        if state.get_game().num_players == 2:
+            value, action = solver.alpha_beta(state, -INFINITY, INFINITY, root=True)
+            margins = [value, -value]
+        else:
+            margins, action = solver.max_n(state, root=True)
+    except _GiveUp:
+        return None
+    return {"action": action, "margins": list(margins), "nodes": solver.nodes}
+
+
+def solve_endgame(state, max_nodes):
+    """The checked entry point of docs/search.md (same errors as vikinger_fast.solve_endgame)."""
+    check_state(state)
+    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int):
+        raise TypeError(f"max_nodes must be an int, not {type(max_nodes).__name__}")
+    if max_nodes < 0:
+        raise ValueError(f"max_nodes must be >= 0, not {max_nodes}")
+    if max_nodes == 0:
+        raise ValueError("max_nodes must be > 0, not 0")
+    if not no_chance_ahead(state) or state.is_terminal():
+        raise ValueError("solve_endgame needs a decision node of round 6 with its offer on the wheel")
+    return solve(state, max_nodes)

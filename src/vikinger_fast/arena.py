@@ -1,0 +1,274 @@
+"""Tournaments between bots in the duplicate format (`vikinger arena`, docs/arena.md).
+
+A bot is given as a spec: `random`, `greedy`, `mcts:iterations=200,threads=2`, `mcts:time=0.1`,
+or a user's class `package.module:ClassName[:key=value,...]`, built as
+`ClassName(game, seed, **params)` and playing through `step(state) -> action`.
+
+The schedule: every table (each set of `players` distinct entrants; one table when there are as
+many entrants as seats) plays `deals` deals, and every deal is played once in every seating
+permutation of its table. Deal d draws its chance outcomes from numpy's default_rng seeded with
+`chance_seed(seed, d)`, one uniform per chance node in order, and entrant e's bot in deal d is
+seeded with `bot_seed(seed, d, e)`, at every table and in every seating: so the permutations of a
+deal differ only in who sits where. Each game is computed from its task alone, which is what makes
+the results the same for any number of worker processes.
+"""
+
+import importlib
+import itertools
+import math
+import os
+import signal
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+import numpy as np
+
+from . import records
+
+ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
+# The built-in bots: spec name -> (engine class name, {spec key: constructor keyword}).
+BUILTIN = {
+    "random": ("RandomBot", {}),
+    "greedy": ("GreedyBot", {}),
+    "mcts": ("MCTSBot", {"iterations": "iterations", "time": "max_time", "max_time": "max_time",
+                         "uct_c": "uct_c", "leaf": "leaf", "threads": "threads",
+                         "solver_nodes": "solver_nodes"}),
+}
+SEED_MASK = (1 << 63) - 1
+
+
+class BotSpec:
+    """A parsed bot spec: `text` as given, `name` (a built-in name or "module:Class") and
+    `params` (the key=value pairs, numbers converted)."""
+
+    def __init__(self, text, name, params):
+        self.text, self.name, self.params = text, name, params
+
+    def player_entry(self):
+        """The record's entry for this bot (docs/records.md)."""
+        return {"name": self.name, "params": dict(self.params)}
+
+    def __repr__(self):
+        return f"BotSpec({self.text!r})"
+
+
+def _fail(text, problem):
+    raise ValueError(f"bot spec {text!r}: {problem}")
+
+
+def _parse_params(text, part):
+    params = {}
+    for item in filter(None, (piece.strip() for piece in part.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            _fail(text, f"{item!r} is not key=value")
+        params[key.strip()] = records._number_or_text(value.strip())
+    return params
+
+
+def parse_spec(text):
+    """The BotSpec of `text`, its syntax checked (ValueError naming the spec). `check_spec` also
+    builds the bot once, which checks the parameters."""
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError(f"bot spec {text!r}: empty")
+    parts = text.strip().split(":")
+    if parts[0] in BUILTIN:
+        if len(parts) > 2:
+            _fail(text, "a built-in bot takes name:key=value,... (one colon)")
+        params = _parse_params(text, parts[1] if len(parts) == 2 else "")
+        allowed = BUILTIN[parts[0]][1]
+        unknown = sorted(set(params) - set(allowed))
+        if unknown:
+            known = ", ".join(sorted(allowed)) or "none"
+            _fail(text, f"unknown parameter {unknown[0]!r} for {parts[0]} (known: {known})")
+        return BotSpec(text, parts[0], params)
+    if len(parts) < 2 or not parts[0] or not parts[1] or len(parts) > 3:
+        _fail(text, f"not a bot: use one of {', '.join(BUILTIN)} (with :key=value,...) or "
+                    "module.path:ClassName[:key=value,...]")
+    params = _parse_params(text, parts[2] if len(parts) == 3 else "")
+    return BotSpec(text, f"{parts[0]}:{parts[1]}", params)
+
+
+def _user_class(spec):
+    module_name, class_name = spec.name.split(":")
+    # Like `python -m`: a module in the current directory is found (also by worker processes,
+    # which inherit sys.path).
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as error:
+        _fail(spec.text, f"cannot import module {module_name!r}: {error}")
+    cls = getattr(module, class_name, None)
+    if cls is None or not callable(cls):
+        _fail(spec.text, f"module {module_name!r} has no class {class_name!r}")
+    return cls
+
+
+def make_bot(spec, engine, game, seed):
+    """The bot of `spec` for `game` in `engine` (a module), seeded with `seed`."""
+    if spec.name in BUILTIN:
+        class_name, keywords = BUILTIN[spec.name]
+        kwargs = {keywords[key]: value for key, value in spec.params.items()}
+        if len(kwargs) < len(spec.params):
+            _fail(spec.text, "a parameter is given twice (time is max_time)")
+        cls = getattr(engine, class_name)
+    else:
+        cls, kwargs = _user_class(spec), dict(spec.params)
+    try:
+        bot = cls(game, seed, **kwargs)
+    except (TypeError, ValueError) as error:
+        _fail(spec.text, str(error))
+    if not callable(getattr(bot, "step", None)):
+        _fail(spec.text, f"{type(bot).__name__} has no step(state) method")
+    return bot
+
+
+def check_spec(text, engine, num_players=2):
+    """parse_spec, then one bot built for a `num_players` game: any error is a ValueError
+    naming the spec."""
+    spec = parse_spec(text)
+    make_bot(spec, engine, engine.Game(num_players=num_players), 0)
+    return spec
+
+
+def engine_module(name):
+    if name not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {name!r}")
+    return importlib.import_module(ENGINES[name])
+
+
+# --- the schedule ----------------------------------------------------------------------------
+
+def _seed_from(*words):
+    return int(np.random.SeedSequence([w & ((1 << 64) - 1) for w in words])
+               .generate_state(1, np.uint64)[0]) & SEED_MASK
+
+
+def chance_seed(seed, deal):
+    """The seed of deal `deal`'s chance stream (numpy default_rng), the same for every seating
+    and every table."""
+    return _seed_from(seed, deal, 0)
+
+
+def bot_seed(seed, deal, entrant):
+    """The seed of entrant `entrant`'s bot in deal `deal`, whatever its seat or table."""
+    return _seed_from(seed, deal, entrant + 1)
+
+
+def labels(texts):
+    """Entrant names: the spec texts, a repeated one numbered (`random`, `random#2`)."""
+    seen, names = {}, []
+    for text in texts:
+        seen[text] = seen.get(text, 0) + 1
+        names.append(text if seen[text] == 1 else f"{text}#{seen[text]}")
+    return names
+
+
+def deals_for(games, players):
+    """Deals per table for at least `games` games per table: whole sets of permutations."""
+    return max(1, math.ceil(games / math.factorial(players)))
+
+
+def schedule(entrants, players, deals):
+    """The games in order: (table, deal, seats), seats[s] the entrant in seat s."""
+    if not 2 <= players <= 4:
+        raise ValueError(f"players must be 2, 3 or 4, not {players}")
+    if entrants < players:
+        raise ValueError(f"{players} players per game need at least {players} entrants, "
+                         f"not {entrants}")
+    tasks = []
+    for table, members in enumerate(itertools.combinations(range(entrants), players)):
+        for deal in range(deals):
+            for seats in itertools.permutations(members):
+                tasks.append((table, deal, list(seats)))
+    return tasks
+
+
+def play_game(job):
+    """One game of the schedule: job = (engine name, spec texts, players, seed, (table, deal,
+    seats)). Returns its summary and its record."""
+    engine_name, texts, players, seed, (table, deal, seats) = job
+    engine = engine_module(engine_name)
+    specs = [parse_spec(text) for text in texts]
+    game = engine.Game(num_players=players)
+    bots = [make_bot(specs[e], engine, game, bot_seed(seed, deal, e)) for e in seats]
+    stream = chance_seed(seed, deal)
+    rng = np.random.default_rng(stream)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance(rng)
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    record = records.record_from_state(state, players=[specs[e].player_entry() for e in seats],
+                                       seed=stream)
+    return {"table": table, "deal": deal, "seats": seats, "chance_seed": stream,
+            "fame": record["result"]["fame"], "gold": record["result"]["gold"],
+            "returns": record["result"]["returns"], "moves": len(record["moves"]),
+            "record": record}
+
+
+def _progress(total, enabled):
+    """A tqdm bar on stderr when tqdm is installed (the extra `arena`), else a line at every
+    tenth of the games; None when disabled."""
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _Lines(total)
+    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
+
+
+class _Lines:
+    def __init__(self, total):
+        self.total, self.done, self.next = total, 0, 0
+
+    def update(self, count):
+        self.done += count
+        if self.done >= self.next:
+            print(f"  {self.done}/{self.total} games", file=sys.stderr, flush=True)
+            self.next = self.done + max(1, self.total // 10)
+
+    def close(self):
+        pass
+
+
+def _ignore_interrupts():
+    # Ctrl-C reaches the whole process group: the main process alone answers it (it cancels the
+    # games not started), the workers finish the game they are playing and leave.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
+    """Play the whole schedule; the games in schedule order, whatever `jobs` (processes)."""
+    tasks = [(engine_name, list(texts), players, seed, task)
+             for task in schedule(len(texts), players, deals)]
+    bar = _progress(len(tasks), progress)
+    games = []
+    try:
+        if jobs <= 1:
+            for task in tasks:
+                games.append(play_game(task))
+                if bar:
+                    bar.update(1)
+        else:
+            # spawn: fresh interpreters, so no thread of this process is forked half-way.
+            pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
+                                       initializer=_ignore_interrupts)
+            try:
+                for result in pool.map(play_game, tasks, chunksize=1):
+                    games.append(result)
+                    if bar:
+                        bar.update(1)
+            except BaseException:
+                # Ctrl-C or a failed game: drop the games not started instead of waiting.
+                pool.shutdown(wait=False, cancel_futures=True)
+                raise
+            pool.shutdown()
+    finally:
+        if bar:
+            bar.close()
+    return games

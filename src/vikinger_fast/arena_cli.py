@@ -1,0 +1,86 @@
+"""`vikinger arena`: a duplicate-format tournament between bot specs (docs/arena.md)."""
+
+import math
+import os
+import sys
+import time
+
+from . import arena, arena_report
+
+DESCRIPTION = """Play every seating permutation of each deal on the same chance stream, between
+bots given as specs: random, greedy, mcts:iterations=200[,threads=2,uct_c=1.4,leaf=evaluation],
+mcts:time=0.1, or module.path:ClassName[:key=value,...] for your own bot (built as
+ClassName(game, seed, **params), playing through step(state)). Prints a table and writes
+results.json, results.csv, games.csv and every game's record to --out."""
+
+
+def add_parser(commands):
+    parser = commands.add_parser("arena", help="a tournament between bots (duplicate format)",
+                                 description=DESCRIPTION)
+    parser.add_argument("bots", nargs="+", metavar="SPEC", help="two or more bot specs")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4),
+                        help="players per game (default: the number of bots, at most 4)")
+    parser.add_argument("--games", type=int, default=100,
+                        help="games per table, rounded up to whole deals (a deal is played "
+                             "in all players! seatings); default 100")
+    parser.add_argument("--seed", type=int, default=0, help="seeds every deal and bot")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="worker processes (the results do not depend on it)")
+    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    parser.add_argument("--out", default="arena-results", metavar="DIR",
+                        help="output folder (default: arena-results)")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="also draw the results (needs the extra plot: matplotlib)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(run=lambda args: run(args, parser))
+    return parser
+
+
+def run(args, parser):
+    players = args.players or min(len(args.bots), 4)
+    if len(args.bots) < 2:
+        parser.error("arena needs at least two bot specs (repeat one to play it against itself)")
+    if len(args.bots) < players:
+        parser.error(f"--players {players} needs at least {players} bot specs")
+    if args.games < 1:
+        parser.error(f"--games must be >= 1, not {args.games}")
+    if args.jobs < 1:
+        parser.error(f"--jobs must be >= 1, not {args.jobs}")
+    engine = arena.engine_module(args.engine)
+    for text in args.bots:
+        try:
+            arena.check_spec(text, engine, players)
+        except ValueError as error:
+            parser.error(str(error))
+    if args.plot:
+        from . import plots
+        if not plots.available():
+            print(plots.PLOT_HINT, file=sys.stderr)
+            return 3
+    deals = arena.deals_for(args.games, players)
+    config = {"engine": args.engine, "entrants": list(args.bots),
+              "names": arena.labels(args.bots), "players": players, "seed": args.seed,
+              "deals": deals}
+    tables = len(arena.schedule(len(args.bots), players, 1)) // math.factorial(players)
+    print(f"arena: {len(args.bots)} bots, {players} per game, {tables} table(s) x {deals} "
+          f"deal(s) x {math.factorial(players)} seatings, engine {arena.ENGINES[args.engine]}, "
+          f"seed {args.seed}, {args.jobs} job(s)", flush=True)
+    start = time.perf_counter()
+    try:
+        games = arena.run(args.engine, args.bots, players, args.seed, deals, jobs=args.jobs,
+                          progress=not args.no_progress)
+    except KeyboardInterrupt:
+        print("\ninterrupted: no results written", file=sys.stderr)
+        return 130
+    seconds = time.perf_counter() - start
+    results = arena_report.summarize(config, games)
+    arena_report.write_outputs(args.out, results, games)
+    print(arena_report.format_table(results))
+    print(f"{len(games)} games in {seconds:.1f} s; results, games and records in "
+          f"{os.path.join(args.out, '')}")
+    if args.plot:
+        from . import plots
+        plots.plot_tournament(results, args.plot)
+        print(f"plot: {args.plot}")
+    return 0
+

@@ -1,0 +1,214 @@
+"""`vikinger play`: a person against bots in the terminal (docs/arena.md "Play").
+
+The board is the text of the state; at each of the person's decisions the legal moves are listed
+with numbers, and a line is read: a number, a move's string, or a command (help, board, undo,
+hint, save FILE, quit). Chance is drawn from numpy's default_rng(seed), so the same seed and the
+same moves give the same game. Wrong input gets a message and the prompt again.
+"""
+
+import sys
+
+import numpy as np
+
+from . import arena, records
+
+HELP = """Type one of:
+  a number          the move with that number in the list
+  a move string     e.g. buy:0, as listed
+  board             show the board and the moves again
+  undo              back to your previous decision (chance is drawn again the same way)
+  hint              what MCTS would play here, and its share of the visits
+  save FILE         write the game so far as a record (vikinger replay FILE)
+  help              this text
+  quit              leave the game"""
+COLUMNS = 4
+
+
+def add_parser(commands):
+    parser = commands.add_parser("play", help="play against bots in the terminal",
+                                 description=__doc__.split("\n\n")[1])
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--bots", nargs="+", default=["random"], metavar="SPEC",
+                        help="the bots in the other seats, in seat order (one spec: all of "
+                             "them); specs as in vikinger arena; default random")
+    parser.add_argument("--seat", type=int, default=0, help="your seat 0..players-1 (0 starts)")
+    parser.add_argument("--seed", type=int, default=0, help="seeds chance and the bots")
+    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    parser.add_argument("--hint-iterations", type=int, default=1000, metavar="N",
+                        help="MCTS iterations of a hint (default 1000)")
+    parser.set_defaults(run=lambda args: run(args, parser))
+
+
+def run(args, parser):
+    if not 0 <= args.seat < args.players:
+        parser.error(f"--seat must be in 0..{args.players - 1}, not {args.seat}")
+    if len(args.bots) not in (1, args.players - 1):
+        parser.error(f"--bots takes 1 or {args.players - 1} specs, not {len(args.bots)}")
+    if args.hint_iterations < 1:
+        parser.error(f"--hint-iterations must be >= 1, not {args.hint_iterations}")
+    engine = arena.engine_module(args.engine)
+    try:
+        specs = [arena.check_spec(text, engine, args.players) for text in args.bots]
+    except ValueError as error:
+        parser.error(str(error))
+    if len(specs) == 1:
+        specs = specs * (args.players - 1)
+    try:
+        return Session(engine, args, specs).loop()
+    except KeyboardInterrupt:
+        print("\ninterrupted: bye")
+        return 130
+
+
+class Session:
+    """One game: the state, the chance stream, and a snapshot before each of the person's moves
+    (for undo)."""
+
+    def __init__(self, engine, args, specs):
+        self.engine, self.args = engine, args
+        self.game = engine.Game(num_players=args.players)
+        self.seat = args.seat
+        self.state = self.game.new_initial_state()
+        self.rng = np.random.default_rng(args.seed)
+        self.snapshots = []
+        self.bots, self.players = {}, []
+        others = iter(specs)
+        for seat in range(args.players):
+            if seat == self.seat:
+                self.players.append("human")
+                continue
+            spec = next(others)
+            self.bots[seat] = (spec, arena.make_bot(
+                spec, engine, self.game, arena.bot_seed(args.seed, 0, seat)))
+            self.players.append(spec.player_entry())
+
+    def advance(self):
+        """Chance and the bots' moves, up to the person's decision or the end."""
+        while not self.state.is_terminal() and self.state.current_player() != self.seat:
+            if self.state.is_chance_node():
+                before = self.state.clone()     # a chance id's string is its node's
+                action = self.state.apply_random_chance(self.rng)
+                print(f"chance: {before.action_to_string(action)}")
+                continue
+            player = self.state.current_player()
+            spec, bot = self.bots[player]
+            action = bot.step(self.state)
+            text = self.state.action_to_string(action)
+            self.state.apply_action(action)
+            print(f"player {player} ({spec.text}): {text}")
+
+    def show(self):
+        print()
+        print(str(self.state))
+        if self.state.is_terminal():
+            fame, gold, returns = self.state.scores(), self.state.gold(), self.state.returns()
+            winners = [p for p, r in enumerate(returns) if r > 0]
+            print("game over: " + ", ".join(
+                f"player {p}{' (you)' if p == self.seat else ''} Fame {fame[p]} gold {gold[p]}"
+                for p in range(len(fame))))
+            print(f"winner{'s' if len(winners) > 1 else ''}: "
+                  + ", ".join(f"player {p}" for p in winners)
+                  + (" -- you win!" if self.seat in winners else ""))
+            print("(undo, save FILE, quit)")
+            return
+        strings = self._moves()
+        width = max(len(s) for s in strings) + len(str(len(strings))) + 4
+        print(f"you are player {self.seat}; your moves:")
+        for start in range(0, len(strings), COLUMNS):
+            row = [f"{i + 1:>{len(str(len(strings)))}}. {strings[i]}"
+                   for i in range(start, min(start + COLUMNS, len(strings)))]
+            print("  " + "".join(cell.ljust(width) for cell in row).rstrip())
+
+    def _moves(self):
+        return [self.state.action_to_string(a) for a in self.state.legal_actions()]
+
+    def loop(self):
+        self.advance()
+        self.show()
+        while True:
+            try:
+                line = input("> ")
+            except EOFError:
+                print()
+                return 0
+            if self.handle(line.strip()) == "quit":
+                return 0
+
+    def handle(self, line):
+        """Answer one line; "quit" ends the game."""
+        word, _, rest = line.partition(" ")
+        command = word.lower()
+        if not line:
+            print("type a move number, a move, or help")
+        elif command == "quit" or command == "exit":
+            print("bye")
+            return "quit"
+        elif command == "help":
+            print(HELP)
+        elif command == "board":
+            self.show()
+        elif command == "undo":
+            self.undo()
+        elif command == "hint":
+            self.hint()
+        elif command == "save":
+            self.save(rest.strip())
+        elif self.state.is_terminal():
+            print(f"the game is over: {line!r} is not undo, save FILE or quit")
+        else:
+            self.move(line)
+        return None
+
+    def move(self, line):
+        legal, strings = self.state.legal_actions(), self._moves()
+        if line.isdigit():
+            number = int(line)
+            if not 1 <= number <= len(legal):
+                print(f"no move number {number}: choose 1..{len(legal)}")
+                return
+            action = legal[number - 1]
+        elif line in strings:
+            action = legal[strings.index(line)]
+        else:
+            print(f"not a move or a command: {line!r} (type help)")
+            return
+        self.snapshots.append((self.state.clone(), self.rng.bit_generator.state))
+        print(f"you: {self.state.action_to_string(action)}")
+        self.state.apply_action(action)
+        self.advance()
+        self.show()
+
+    def undo(self):
+        if not self.snapshots:
+            print("nothing to undo: this is your first decision")
+            return
+        self.state, rng_state = self.snapshots.pop()
+        self.rng.bit_generator.state = rng_state
+        print("undone: back to your previous decision")
+        self.show()
+
+    def hint(self):
+        if self.state.is_terminal():
+            print("the game is over: no hint")
+            return
+        bot = self.engine.MCTSBot(self.game, arena.bot_seed(self.args.seed, len(self.snapshots),
+                                                            self.seat),
+                                  iterations=self.args.hint_iterations)
+        result = bot.search(self.state)
+        visits = result["visits"]
+        best = visits.index(max(visits))
+        number = self.state.legal_actions().index(result["actions"][best]) + 1
+        print(f"hint: {number}. {self.state.action_to_string(result['actions'][best])} (MCTS, "
+              f"{max(1, result['iterations'])} iterations: {visits[best] / sum(visits):.0%} of "
+              f"the visits)")
+
+    def save(self, path):
+        if not path:
+            print("save needs a file name: save FILE")
+            return
+        try:
+            records.save(path, self.state, players=self.players, seed=self.args.seed)
+        except OSError as error:
+            print(f"could not save to {path!r}: {error.strerror or error}")
+            return
+        print(f"saved {len(self.state.history())} moves to {path} (vikinger replay {path})")

@@ -1,0 +1,112 @@
+"""vikinger play driven through a pseudo-terminal (pexpect): a whole game to the end, wrong
+input, undo, hint, save (docs/arena.md "Play"). The real program runs, as a person would run it."""
+
+import re
+import sys
+
+import pytest
+
+from vikinger_fast import records
+
+pexpect = pytest.importorskip("pexpect", reason="the test extra is not installed")
+
+PROMPT = "\r\n> "
+
+
+def _start(*argv):
+    child = pexpect.spawn(sys.executable, ["-m", "vikinger_fast.cli", "play", *argv],
+                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child.expect(PROMPT)
+    return child
+
+
+def _say(child, line):
+    """Type a line; the program's answer up to the next prompt."""
+    child.sendline(line)
+    child.expect(PROMPT)
+    return child.before
+
+
+def _moves(screen):
+    """The numbered moves listed last on the screen: {number: string}."""
+    listing = screen[screen.rindex("your moves:"):]
+    return {int(n): s for n, s in re.findall(r"(\d+)\. (\S+)", listing)}
+
+
+@pytest.mark.parametrize("engine", ["fast", "ref"])
+def test_a_whole_game_by_always_typing_1(tmp_path, engine):
+    child = _start("--engine", engine, "--seed", "4", "--bots", "random")
+    screen, decisions = child.before, 0
+    while "game over" not in screen:
+        assert "you are player 0; your moves:" in screen
+        screen = _say(child, "1")
+        decisions += 1
+        assert decisions < 500
+    assert "winner" in screen and "Traceback" not in screen
+    # At the end a move is refused, undo goes back to the last decision, save writes the game.
+    assert "the game is over" in _say(child, "1")
+    saved = tmp_path / "end.json"
+    assert "saved" in _say(child, f"save {saved}")
+    record = records.load(saved)
+    assert record["result"]["terminal"] and record["seed"] == 4
+    assert record["players"] == [{"name": "human", "params": {}}, {"name": "random", "params": {}}]
+    assert sum(m["player"] == 0 for m in record["moves"]) == decisions
+    assert "back to your previous decision" in _say(child, "undo")
+    child.sendline("quit")
+    child.expect("bye")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_bad_input_undo_hint_save(tmp_path):
+    child = _start("--seed", "1", "--bots", "greedy", "--hint-iterations", "50")
+    first = child.before
+    moves = _moves(first)
+    assert moves[1].startswith("buy:")
+    assert "not a move or a command: 'fly away'" in _say(child, "fly away")
+    assert f"no move number {len(moves) + 1}: choose 1..{len(moves)}" in _say(
+        child, str(len(moves) + 1))
+    assert "type a move number" in _say(child, "")
+    assert "nothing to undo" in _say(child, "undo")
+    assert "save needs a file name" in _say(child, "save")
+    assert "could not save" in _say(child, f"save {tmp_path / 'no' / 'such' / 'dir.json'}")
+    assert "undo" in _say(child, "help")
+    hint = _say(child, "hint")
+    number, string, share = re.search(r"hint: (\d+)\. (\S+) \(MCTS, 50 iterations: (\d+)% of",
+                                      hint).groups()
+    assert moves[int(number)] == string and 0 < int(share) <= 100
+    # A move by its string, then undo back to the same decision and the same listing.
+    second = _say(child, moves[2])
+    assert f"you: {moves[2]}" in second
+    board_before = first[first.index("Round"):first.index("your moves:")]
+    undone = _say(child, "undo")
+    assert undone[undone.index("Round"):undone.index("your moves:")] == board_before
+    _say(child, moves[2])                         # the same chance again after the undo
+    saved = tmp_path / "game.json"
+    assert "saved" in _say(child, f"save {saved}")
+    record = records.load(saved)
+    assert [m["string"] for m in record["moves"] if m["player"] == 0] == [moves[2]]
+    assert not record["result"]["terminal"]
+    child.sendeof()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_bad_options_are_argparse_errors():
+    child = pexpect.spawn(sys.executable, ["-m", "vikinger_fast.cli", "play", "--bots",
+                                           "mcts:depth=2"], encoding="utf-8", timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "bot spec 'mcts:depth=2': unknown parameter 'depth'" in child.before
+    assert child.exitstatus == 2
+
+
+def test_ctrl_c_leaves_cleanly():
+    child = _start("--seed", "2")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "interrupted: bye" in child.before and "Traceback" not in child.before
+    assert child.exitstatus == 130
