@@ -64,7 +64,8 @@ class PythonUCT:
                 node[0] += 1
                 edge = node[1][action]
                 edge[0] += 1
-                edge[1] = list(value) if edge[1] is None else [s + v for s, v in zip(edge[1], value)]
+                edge[1] = (list(value) if edge[1] is None
+                           else [s + v for s, v in zip(edge[1], value)])
         edges = tree[tuple(root.history())][1]
         return max(edges, key=lambda a: edges[a][0])
 
@@ -140,7 +141,8 @@ def search_table(r):
          f">= 0.5); {cpu:,.0f} per CPU second"),
         ("C++ MCTS, 2 threads", f"{r['mcts_2thread']:,.0f} sims/s",
          f"x{r['mcts_2thread'] / r['mcts_1thread']:.2f} of 1 thread (target >= 1.8)"),
-        ("C++ playouts from a round-4 state, per action", f"{r['midgame_playout_ns_per_action']:.1f} ns",
+        ("C++ playouts from a round-4 state, per action",
+         f"{r['midgame_playout_ns_per_action']:.1f} ns",
          f"x{r['midgame_playout_ns_per_action'] / r['rollout_ns_per_action']:.2f} of rollouts "
          f"from the opening, {r['rollout_ns_per_action']:.1f} ns (target <= 1.25)"),
         ("Python UCT over vikinger_fast (C++ playout leaves)",
