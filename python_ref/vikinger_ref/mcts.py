@@ -118,8 +118,7 @@ class _Tree:
 
 
 def _check_number(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer)):
         raise TypeError(f"{name} must be a number, not {type(value).__name__}")
     return float(value)
 

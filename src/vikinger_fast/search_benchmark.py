@@ -108,9 +108,10 @@ def measure_search(results, quick, repeats, midgame_state, progress):
         bot.search(root)  # warm-up
         results[f"mcts_{threads}thread"] = wall_rate(iterations, lambda b=bot: b.search(root),
                                                       repeats)
-    bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations)
-    results["mcts_1thread_per_cpu_second"] = cpu_rate(iterations, lambda: bot.search(root),
-                                                      repeats)
+    for threads in (1, 2):  # CPU time of all threads: the cost, whatever else runs
+        bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations, threads=threads)
+        results[f"mcts_{threads}thread_per_cpu_second"] = cpu_rate(
+            iterations, lambda b=bot: b.search(root), repeats)
     progress.task("C++ playouts from a mid-game state")
     middle = midgame_state(fast)
     count = size["midgame_playouts"]
@@ -140,7 +141,8 @@ def search_table(r):
          f"x{r['mcts_1thread'] / r['rollouts_2p_1thread']:.2f} of rollouts' games/s (target "
          f">= 0.5); {cpu:,.0f} per CPU second"),
         ("C++ MCTS, 2 threads", f"{r['mcts_2thread']:,.0f} sims/s",
-         f"x{r['mcts_2thread'] / r['mcts_1thread']:.2f} of 1 thread (target >= 1.8)"),
+         f"x{r['mcts_2thread'] / r['mcts_1thread']:.2f} of 1 thread (target >= 1.8); CPU time "
+         f"per sim x{cpu / r['mcts_2thread_per_cpu_second']:.2f} of 1 thread"),
         ("C++ playouts from a round-4 state, per action",
          f"{r['midgame_playout_ns_per_action']:.1f} ns",
          f"x{r['midgame_playout_ns_per_action'] / r['rollout_ns_per_action']:.2f} of rollouts "
