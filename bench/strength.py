@@ -3,6 +3,7 @@
     python bench/strength.py greedy random 200
     python bench/strength.py mcts:1000 greedy 200        # MCTS at 1000 iterations a move
     python bench/strength.py mcts:0.1s random 200        # MCTS at 0.1 s a move
+    python bench/strength.py mcts-eval:1000 greedy 200   # MCTS with evaluation leaves
 
 Prints the first bot's score (win shares, a tie counting its share) with a 95 % Wilson
 interval. Chance nodes are sampled with a seeded numpy generator; game g uses seed g.
@@ -22,10 +23,11 @@ def make_bot(spec, game, seed):
     if spec == "greedy":
         return vk.GreedyBot(game, seed)
     kind, budget = spec.split(":")
-    assert kind == "mcts", spec
+    assert kind in ("mcts", "mcts-eval"), spec
+    leaf = "evaluation" if kind == "mcts-eval" else "playout"
     if budget.endswith("s"):
-        return vk.MCTSBot(game, seed, max_time=float(budget[:-1]))
-    return vk.MCTSBot(game, seed, iterations=int(budget))
+        return vk.MCTSBot(game, seed, max_time=float(budget[:-1]), leaf=leaf)
+    return vk.MCTSBot(game, seed, iterations=int(budget), leaf=leaf)
 
 
 def play(first, second, game_index):

@@ -49,7 +49,7 @@ def test_greedy_step(benchmark, engine):
 
 
 @pytest.mark.benchmark(group="endgame solver")
-def test_solver_three_decisions_from_the_end(benchmark, engine):
+def test_solver_two_decisions_from_the_end(benchmark, engine):
     rng = random.Random(1)
     state = engine.Game(num_players=2).new_initial_state()
     history = []
@@ -59,6 +59,6 @@ def test_solver_three_decisions_from_the_end(benchmark, engine):
         else:
             history.append(state.clone())
             state.apply_action(rng.choice(state.legal_actions()))
-    start = history[-3]
+    start = history[-2]
     result = benchmark(engine.solve_endgame, start, 10**6)
     assert result is not None and result["action"] in start.legal_actions()

@@ -31,7 +31,9 @@ const State& StateArg(py::handle state, const char* what = "state") {
 }
 
 const Game& GameArg(py::handle game) {
-  if (!py::isinstance<Game>(game)) throw py::type_error("game must be a Game, not " + TypeName(game));
+  if (!py::isinstance<Game>(game)) {
+    throw py::type_error("game must be a Game, not " + TypeName(game));
+  }
   return game.cast<const Game&>();
 }
 
@@ -137,7 +139,8 @@ py::object SolveEndgameState(py::handle state, py::handle max_nodes) {
   const int64_t budget = CountArg(max_nodes, "max_nodes");
   if (budget == 0) throw py::value_error("max_nodes must be > 0, not 0");
   if (!NoChanceAhead(s.position) || IsTerminal(s.position)) {
-    throw py::value_error("solve_endgame needs a decision node of round 6 with its offer on the wheel");
+    throw py::value_error(
+        "solve_endgame needs a decision node of round 6 with its offer on the wheel");
   }
   const Position p = s.position;
   SolverResult result;
@@ -188,14 +191,18 @@ MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle u
   };
   if (!max_time.is_none()) {
     config.max_time = real(max_time, "max_time");
-    if (!(config.max_time > 0.0)) throw py::value_error("max_time must be > 0, not " + Text(max_time));
+    if (!(config.max_time > 0.0)) {
+      throw py::value_error("max_time must be > 0, not " + Text(max_time));
+    }
   }
   if (iterations.is_none() && max_time.is_none()) {
     throw py::value_error("MCTSBot needs a budget: iterations or max_time");
   }
   config.uct_c = real(uct_c, "uct_c");
   if (!(config.uct_c >= 0.0)) throw py::value_error("uct_c must be >= 0, not " + Text(uct_c));
-  if (!PyUnicode_Check(leaf.ptr())) throw py::type_error("leaf must be a str, not " + TypeName(leaf));
+  if (!PyUnicode_Check(leaf.ptr())) {
+    throw py::type_error("leaf must be a str, not " + TypeName(leaf));
+  }
   const std::string leaf_name = leaf.cast<std::string>();
   if (leaf_name != "playout" && leaf_name != "evaluation") {
     throw py::value_error("leaf must be one of playout, evaluation, not " +
@@ -252,8 +259,8 @@ seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and,
 (len(states), num_playouts).)doc");
   m.def("_playout_position", &vk::PlayoutPosition, py::arg("state"), py::arg("seed"),
         py::arg("fused") = true,
-        R"doc(For tests: the position bytes (docs/state.md, no history) where playout seed from state
-ends, with the base game's hand-over to the fused playout (fused=True) or without it.)doc");
+        R"doc(For tests: the position bytes (docs/state.md, no history) where playout seed from
+state ends, with the base game's hand-over to the fused playout (fused=True) or without it.)doc");
   m.def("evaluate", &vk::EvaluateState, py::arg("state"),
         R"doc(The heuristic value of state per player, in [0, 1] and summing to 1 (docs/search.md):
 the returns once terminal, else a softmax of the Fame each player would have after the round's
@@ -268,8 +275,8 @@ player's, "nodes": nodes searched}, or None when max_nodes did not suffice.)doc"
       .def(
           "final_scoring_gains",
           [](const State& s) { return vk::GainList(s, &vk::FinalScoringGains); },
-          R"doc([(fame, gold)] per player: what the final scoring (B8) would change if the game ended
-now, on the boards as they stand; zeros once the game is over. The state is not changed.)doc")
+          R"doc([(fame, gold)] per player: what the final scoring (B8) would change if the game
+ended now, on the boards as they stand; zeros once the game is over. The state is not changed.)doc")
       .def(
           "pending_scoring_gains",
           [](const State& s) { return vk::GainList(s, &vk::PendingScoringGains); },
@@ -294,7 +301,8 @@ action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed)
       .def("restart", &vk::RandomBot::Restart, R"doc(Back to the stream of the seed.)doc");
 
   py::class_<vk::GreedyBot>(m, "GreedyBot", R"doc(GreedyBot(game, seed): the legal action whose
-successor has the highest evaluate() value for the mover; exact ties broken by splitmix64(seed).)doc")
+successor has the highest evaluate() value for the mover; exact ties broken by
+splitmix64(seed).)doc")
       .def(py::init([](py::handle game, py::handle seed) {
              const vk::Game& g = vk::GameArg(game);
              vk::RequireInts({{"seed", seed}});
@@ -323,7 +331,8 @@ nodes. The same seed, iterations and threads give the same visits as vikinger_re
              vk::RequireInts({{"seed", seed}});
              const vk::MctsConfig config =
                  vk::MctsConfigOf(iterations, max_time, uct_c, leaf, threads, solver_nodes);
-             return std::unique_ptr<vk::PyMcts>(new vk::PyMcts{vk::MctsBot(g, vk::Seed(seed), config), {}});
+             return std::unique_ptr<vk::PyMcts>(
+                 new vk::PyMcts{vk::MctsBot(g, vk::Seed(seed), config), {}});
            }),
            py::arg("game"), py::arg("seed"), py::kw_only(), py::arg("iterations") = py::none(),
            py::arg("max_time") = py::none(), py::arg("uct_c") = 1.4, py::arg("leaf") = "playout",
@@ -333,7 +342,8 @@ nodes. The same seed, iterations and threads give the same visits as vikinger_re
            }, py::arg("state"), R"doc(Search (GIL released), then the most visited action.)doc")
       .def("policy", [](vk::PyMcts& self, py::handle state) {
              return vk::VisitShares(vk::RunSearch(self, state, "policy"));
-           }, py::arg("state"), R"doc(Search, then [(action, visit share)] over the legal actions.)doc")
+           }, py::arg("state"),
+           R"doc(Search, then [(action, visit share)] over the legal actions.)doc")
       .def("search", [](vk::PyMcts& self, py::handle state) {
              const vk::SearchResult r = vk::RunSearch(self, state, "search");
              return py::dict(py::arg("actions") = r.actions, py::arg("visits") = r.visits,

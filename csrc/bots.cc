@@ -28,7 +28,8 @@ void CheckDecisionNode(const Game& game, const Position& p, const char* method) 
                                 ", the bot plays " + GameRepr(game));
   }
   if (IsTerminal(p)) {
-    throw std::invalid_argument(std::string(method) + " needs a decision node, not a terminal state");
+    throw std::invalid_argument(std::string(method) +
+                                " needs a decision node, not a terminal state");
   }
   if (IsChanceNode(p)) {
     throw std::invalid_argument(std::string(method) + " needs a decision node, not a chance node");

@@ -144,9 +144,11 @@ class Tree {
         node = child;
         continue;
       }
-      child = AddNode(p);
-      outcomes_.push_back({key, child, edges_[edge].first_outcome});
-      edges_[edge].first_outcome = static_cast<int32_t>(outcomes_.size() - 1);
+      if (static_cast<int64_t>(nodes_.size()) < kMaxTreeNodes) {
+        child = AddNode(p);
+        outcomes_.push_back({key, child, edges_[edge].first_outcome});
+        edges_[edge].first_outcome = static_cast<int32_t>(outcomes_.size() - 1);
+      }
       LeafValue(p, value);
       break;
     }

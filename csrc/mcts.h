@@ -15,6 +15,8 @@
 //   else the edge maximizing  w[mover] / n + uct_c * sqrt(log(N) / n)  (n, w: the edge's visits
 //     and value sums, N: the node's visits; the first in action order on a tie);
 //   then its chance outcomes as above; a child not in the tree is created and is the leaf.
+// A tree holds at most kMaxTreeNodes nodes (memory stays below about 1 GB a thread); once full, a
+// leaf is valued without being added.
 // The leaf's value vector: B8.9 returns at a terminal node; else a random playout (playouts.h)
 // with the stream's next 64-bit number as seed, or the evaluation (evaluation.h). It is added to
 // every edge on the path. `threads` > 1 runs independent searches (root parallelism), thread t
@@ -34,6 +36,8 @@
 namespace vikinger {
 
 enum class Leaf : uint8_t { kPlayout, kEvaluation };
+
+constexpr int64_t kMaxTreeNodes = 1'000'000;
 
 struct MctsConfig {
   int64_t iterations = 0;  // per search; 0: limited by max_time only

@@ -68,7 +68,7 @@ class FusedPlayout {
   }
 
   int32_t Play() {
-    // Entered mid-round (playout.h): the round's offer is on the wheel, a purchase may be under way.
+    // Entered mid-round (playout.h): the offer is on the wheel, a purchase may be under way.
     bool mid_round = p_.phase != Phase::kRevealTile;
     for (;;) {
       int first = 0;

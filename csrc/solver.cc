@@ -52,9 +52,12 @@ class Solver {
     const auto found = table_.find(key);
     if (found != table_.end() && best == nullptr) {
       const Entry& e = found->second;
-      if (e.bound == Bound::kExact) return *value = e.margins[0], true;
-      if (e.bound == Bound::kLower && e.margins[0] >= beta) return *value = e.margins[0], true;
-      if (e.bound == Bound::kUpper && e.margins[0] <= alpha) return *value = e.margins[0], true;
+      const int64_t stored = e.margins[0];
+      if (e.bound == Bound::kExact || (e.bound == Bound::kLower && stored >= beta) ||
+          (e.bound == Bound::kUpper && stored <= alpha)) {
+        *value = stored;
+        return true;
+      }
     }
     const bool maximizing = CurrentPlayer(p) == 0;
     const int64_t alpha0 = alpha;

@@ -99,7 +99,8 @@ def test_mcts_with_a_time_budget_stops(engine):
     (dict(), ValueError, "MCTSBot needs a budget: iterations or max_time"),
     (dict(iterations=1.5), TypeError, "iterations must be an int, not float"),
     (dict(iterations=5, max_time="1"), TypeError, "max_time must be a number, not str"),
-    (dict(iterations=5, leaf="net"), ValueError, "leaf must be one of playout, evaluation, not 'net'"),
+    (dict(iterations=5, leaf="net"), ValueError,
+     "leaf must be one of playout, evaluation, not 'net'"),
     (dict(iterations=5, threads=0), ValueError, "threads must be >= 1, not 0"),
     (dict(iterations=5, uct_c=-1.0), ValueError, "uct_c must be >= 0, not -1.0"),
 ])

@@ -7,8 +7,9 @@ chance history, keyed by key = mix(key ^ id) over the ids drawn (0 for none). On
 the stream splitmix64(mix(seed + search) + thread):
   - a node with unvisited edges takes unvisited edge number floor(u * unvisited) in action order;
   - else the edge maximizing w[mover] / n + uct_c * sqrt(log(N) / n), the first on a tie;
-  - a child not yet in the tree is added and is the leaf: B8.9 returns if terminal, else a random
-    playout seeded with the stream's next 64-bit number, or the evaluation;
+  - a child not yet in the tree is added (while the tree holds fewer than MAX_TREE_NODES) and is
+    the leaf: B8.9 returns if terminal, else a random playout seeded with the stream's next 64-bit
+    number, or the evaluation;
   - the leaf's value vector is added to every edge on the path.
 `threads` independent searches (root parallelism, run one after another here) share the
 iterations (iterations // threads, +1 for the first iterations % threads) and sum their root
@@ -29,6 +30,7 @@ from .rollout import SplitMix64
 from .solver import no_chance_ahead, solve
 
 LEAVES = ("playout", "evaluation")
+MAX_TREE_NODES = 1_000_000  # once a tree holds this many nodes, leaves are valued, not added
 
 
 class _Stream(SplitMix64):
@@ -59,6 +61,7 @@ class _Tree:
         self.uct_c = uct_c
         self.leaf = leaf
         self.root = _Node(root)
+        self.size = 1
 
     def _select(self, node):
         unvisited = [i for i, visits in enumerate(node.edge_visits) if visits == 0]
@@ -101,7 +104,9 @@ class _Tree:
             if child is not None:
                 node = child
                 continue
-            node.children[edge][key] = _Node(state)
+            if self.size < MAX_TREE_NODES:
+                node.children[edge][key] = _Node(state)
+                self.size += 1
             value = self._leaf_value(state)
             break
         for on_node, edge in path:
@@ -113,8 +118,7 @@ class _Tree:
 
 
 def _check_number(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                      np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer)):
         raise TypeError(f"{name} must be a number, not {type(value).__name__}")
     return float(value)
 

@@ -120,5 +120,6 @@ def solve_endgame(state, max_nodes):
     if max_nodes == 0:
         raise ValueError("max_nodes must be > 0, not 0")
     if not no_chance_ahead(state) or state.is_terminal():
-        raise ValueError("solve_endgame needs a decision node of round 6 with its offer on the wheel")
+        raise ValueError(
+            "solve_endgame needs a decision node of round 6 with its offer on the wheel")
     return solve(state, max_nodes)
