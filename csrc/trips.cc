@@ -36,8 +36,13 @@ namespace {
 // trip moves all its count, any other colour one per "one of each" trip; so with k "one of each"
 // trips, the other trips - k go to the colours those leave the most of.
 int FullTripsCarry(const int* counts, int trips) {
+  // Beyond the largest count a further "one of each" trip moves nothing: stop there, where
+  // `each` already carries every Vikings.
+  int largest = 0;
+  for (int c = 0; c < kBoatsman; ++c) largest = counts[c] > largest ? counts[c] : largest;
+  const int last_each = trips < largest ? trips : largest;
   int best = 0;
-  for (int each = 0; each <= trips; ++each) {
+  for (int each = 0; each <= last_each; ++each) {
     int carried = 0;
     int left[kBoatsman];
     for (int c = 0; c < kBoatsman; ++c) {
@@ -58,8 +63,9 @@ int FullTripsCarry(const int* counts, int trips) {
   return best;
 }
 
-// B7.2.1a: whether trip `action` (not kTripStop) keeps the most movable Vikings reachable.
-bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen,
+// B7.2.1a: whether trip `action` (not kTripStop) keeps `most`, the most movable Vikings
+// (MostMovable of the same arguments), reachable.
+bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen, int most,
                       int action) {
   int after[kBoatsman];
   int moved = 0;
@@ -72,8 +78,7 @@ bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boat
     moved += take;
   }
   const int boat_used = weak_boatsmen && action < kTripOne ? 1 : 0;
-  return moved + MostMovable(after, boatsmen - 1, boats - boat_used, weak_boatsmen) ==
-         MostMovable(counts, boatsmen, boats, weak_boatsmen);
+  return moved + MostMovable(after, boatsmen - 1, boats - boat_used, weak_boatsmen) == most;
 }
 
 }  // namespace
@@ -103,16 +108,19 @@ uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen) 
   if (weak_boatsmen) mask |= movable << 7;
   if (round != kNumRounds) return mask;
   // B7.2.1a as many as possible: only the trips that keep the most movable Vikings reachable.
+  if ((mask & (mask - 1)) == 0) return mask;  // a single trip keeps what there is to keep
   int counts[kBoatsman];
   for (int c = 0; c < kBoatsman; ++c) {
     const int free = PopCount(board.Row(RowOfColour(c)).FreeTiles());
     counts[c] = board.mainland[c] < free ? board.mainland[c] : free;
   }
+  const int boatsmen = board.mainland[kBoatsman];
+  const int boats = board.specials[kBoat];
+  const int most = MostMovable(counts, boatsmen, boats, weak_boatsmen);
   uint64_t kept = 0;
   for (uint64_t rest = mask; rest; rest &= rest - 1) {
     const int bit = __builtin_ctzll(rest);
-    if (KeepsMostMovable(counts, board.mainland[kBoatsman], board.specials[kBoat],
-                         weak_boatsmen, kTripStop + bit)) {
+    if (KeepsMostMovable(counts, boatsmen, boats, weak_boatsmen, most, kTripStop + bit)) {
       kept |= uint64_t{1} << bit;
     }
   }
