@@ -1,10 +1,6 @@
 // Random playouts from any position (see playouts.h).
 #include "playouts.h"
 
-#include <atomic>
-#include <thread>
-#include <vector>
-
 #include "playout.h"
 #include "rng.h"
 
@@ -32,15 +28,8 @@ GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused,
       break;  // terminal
     }
   }
-  GameResult result{};
-  for (int i = 0; i < p.num_players; ++i) {
-    result.scores[i] = p.players[i].fame;
-    result.gold[i] = p.players[i].gold;
-  }
-  Returns(p, result.returns);
-  result.length = length;
   if (final_position != nullptr) *final_position = p;
-  return result;
+  return ResultOf(p, length);
 }
 
 bool PlayRandomPlayouts(const Position* const* starts, int64_t num_starts, int64_t count,
@@ -49,35 +38,13 @@ bool PlayRandomPlayouts(const Position* const* starts, int64_t num_starts, int64
   const int64_t rows = num_starts * count;
   if (rows == 0) return true;
   const int n = starts[0]->num_players;
-  auto play_row = [&](int64_t row) {
-    const GameResult result =
-        PlayRandomPlayout(*starts[row / count], seed + static_cast<uint64_t>(row));
-    for (int p = 0; p < n; ++p) {
-      out.scores[row * n + p] = result.scores[p];
-      out.gold[row * n + p] = result.gold[p];
-      out.returns[row * n + p] = result.returns[p];
+  // Row r is always stream seed + r, so the results do not depend on the threads.
+  return ForEachBlock(rows, /*block=*/16, threads, &interrupt, [&](int64_t begin, int64_t end) {
+    for (int64_t row = begin; row < end; ++row) {
+      StoreResult(PlayRandomPlayout(*starts[row / count], seed + static_cast<uint64_t>(row)), n,
+                  row, out);
     }
-    out.length[row] = result.length;
-  };
-  // Blocks of rows handed out in turn (as rollout.cc does); row r is always stream seed + r, so
-  // the results do not depend on the threads. Only the calling thread polls the interrupt; the
-  // others read its flag between rows.
-  constexpr int64_t kBlock = 16;
-  std::atomic<int64_t> next{0};
-  auto work = [&](bool owner) {
-    for (int64_t begin; (begin = next.fetch_add(kBlock, std::memory_order_relaxed)) < rows;) {
-      const int64_t end = begin + kBlock < rows ? begin + kBlock : rows;
-      for (int64_t row = begin; row < end; ++row) {
-        if (owner ? interrupt.Check() : interrupt.Stopped()) return;
-        play_row(row);
-      }
-    }
-  };
-  std::vector<std::thread> workers;
-  for (int t = 1; t < threads && t < rows; ++t) workers.emplace_back(work, false);
-  work(true);
-  for (std::thread& w : workers) w.join();
-  return !interrupt.Stopped();
+  });
 }
 
 }  // namespace vikinger

@@ -10,9 +10,7 @@
 
 namespace vikinger {
 
-namespace {
-
-GameResult Result(const Position& p, int32_t length, Position* final_position) {
+GameResult ResultOf(const Position& p, int32_t length) {
   GameResult result{};
   for (int i = 0; i < p.num_players; ++i) {
     result.scores[i] = p.players[i].fame;
@@ -20,11 +18,35 @@ GameResult Result(const Position& p, int32_t length, Position* final_position) {
   }
   Returns(p, result.returns);
   result.length = length;
-  if (final_position != nullptr) *final_position = p;
   return result;
 }
 
-}  // namespace
+void StoreResult(const GameResult& result, int num_players, int64_t row,
+                 const RolloutArrays& out) {
+  for (int p = 0; p < num_players; ++p) {
+    out.scores[row * num_players + p] = result.scores[p];
+    out.gold[row * num_players + p] = result.gold[p];
+    out.returns[row * num_players + p] = result.returns[p];
+  }
+  out.length[row] = result.length;
+}
+
+bool ForEachBlock(int64_t count, int64_t block, int threads, Interrupt* interrupt,
+                  const std::function<void(int64_t, int64_t)>& body) {
+  std::atomic<int64_t> next{0};
+  auto worker = [&](bool owner) {
+    for (int64_t begin; (begin = next.fetch_add(block, std::memory_order_relaxed)) < count;) {
+      if (interrupt != nullptr && (owner ? interrupt->Check() : interrupt->Stopped())) return;
+      body(begin, begin + block < count ? begin + block : count);
+    }
+  };
+  std::vector<std::thread> workers;
+  const int64_t blocks = (count + block - 1) / block;
+  for (int t = 1; t < threads && t < blocks; ++t) workers.emplace_back(worker, /*owner=*/false);
+  worker(/*owner=*/true);
+  for (std::thread& w : workers) w.join();
+  return interrupt == nullptr || !interrupt->Stopped();
+}
 
 static_assert(kMaxLegalActions < 2048, "a legal list's index comes from UniformStream::Below");
 
@@ -33,7 +55,9 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
   Position p;
   InitPosition(p, num_players, options);
   if (policy == Policy::kRandom && FusedPlayoutSupports(options)) {
-    return Result(p, PlayFusedRandomGame(p, seed, bit_select), final_position);
+    const int32_t length = PlayFusedRandomGame(p, seed, bit_select);
+    if (final_position != nullptr) *final_position = p;
+    return ResultOf(p, length);
   }
   UniformStream rng(seed);
   LegalSet legal;  // the legal decisions of the current node, when it is one
@@ -53,42 +77,22 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
       break;  // terminal
     }
   }
-  return Result(p, length, final_position);
+  if (final_position != nullptr) *final_position = p;
+  return ResultOf(p, length);
 }
 
 bool PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,
                      int threads, const RolloutArrays& out, Interrupt* interrupt) {
-  auto play_range = [=](int64_t begin, int64_t end) {
+  // Game i is always seed + i in slot i: results do not depend on which thread plays it. A block
+  // of 64 games takes well under a millisecond, so a stop is seen long before the 0.2 s a user
+  // waits for Ctrl-C.
+  return ForEachBlock(count, /*block=*/64, threads, interrupt, [&](int64_t begin, int64_t end) {
     for (int64_t i = begin; i < end; ++i) {
-      const GameResult result =
-          PlayRandomGame(num_players, options, seed + static_cast<uint64_t>(i), policy,
-                         /*final_position=*/nullptr);
-      for (int p = 0; p < num_players; ++p) {
-        out.scores[i * num_players + p] = result.scores[p];
-        out.gold[i * num_players + p] = result.gold[p];
-        out.returns[i * num_players + p] = result.returns[p];
-      }
-      out.length[i] = result.length;
+      StoreResult(PlayRandomGame(num_players, options, seed + static_cast<uint64_t>(i), policy,
+                                 /*final_position=*/nullptr),
+                  num_players, i, out);
     }
-  };
-  // Blocks of games handed out in turn, so that a thread slowed by the machine's other work does
-  // not leave the others waiting for it at the end. Game i is always seed + i in slot i: results
-  // do not depend on which thread plays it. A block of 64 games takes well under a millisecond,
-  // so a stop is seen long before the 0.2 s a user waits for Ctrl-C.
-  constexpr int64_t kBlock = 64;
-  std::atomic<int64_t> next{0};
-  auto worker = [&](bool owner) {
-    for (int64_t begin; (begin = next.fetch_add(kBlock, std::memory_order_relaxed)) < count;) {
-      if (interrupt != nullptr && (owner ? interrupt->Check() : interrupt->Stopped())) return;
-      play_range(begin, begin + kBlock < count ? begin + kBlock : count);
-    }
-  };
-  std::vector<std::thread> workers;
-  const int helpers = count < 2 ? 0 : threads - 1;
-  for (int t = 0; t < helpers; ++t) workers.emplace_back(worker, /*owner=*/false);
-  worker(/*owner=*/true);
-  for (std::thread& w : workers) w.join();
-  return interrupt == nullptr || !interrupt->Stopped();
+  });
 }
 
 }  // namespace vikinger

@@ -9,6 +9,7 @@
 #define VIKINGER_ROLLOUT_H_
 
 #include <cstdint>
+#include <functional>
 
 #include "interrupt.h"
 #include "playout.h"
@@ -44,6 +45,19 @@ struct RolloutArrays {
   double* returns;
   int32_t* length;
 };
+
+// The results of the finished position `p`, reached after `length` actions.
+GameResult ResultOf(const Position& p, int32_t length);
+// Writes `result` to row `row` of `out` (`num_players` columns).
+void StoreResult(const GameResult& result, int num_players, int64_t row, const RolloutArrays& out);
+
+// Runs body(begin, end) over [0, count) in blocks of `block` handed out in turn to `threads`
+// threads, the calling one among them, so that a thread slowed by the machine's other work does
+// not leave the others waiting at the end. The calling thread checks `interrupt` (may be null)
+// before each of its blocks and the others read its flag; false once it is stopped (some blocks
+// then never ran).
+bool ForEachBlock(int64_t count, int64_t block, int threads, Interrupt* interrupt,
+                  const std::function<void(int64_t, int64_t)>& body);
 
 // Plays games seed .. seed+count-1 (mod 2**64) into `out`, game i in slot i, on `threads`
 // threads (the calling one among them) that take blocks of 64 consecutive games in turn. The
