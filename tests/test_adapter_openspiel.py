@@ -193,3 +193,17 @@ def test_register_is_idempotent_and_accepts_a_name():
     assert adapter.register() == adapter.register() == "python_vikinger_fast"
     name = adapter.register(vikinger_fast, "python_vikinger_fast_alias")
     assert pyspiel.load_game(name).get_type().short_name == name
+
+
+@pytest.mark.parametrize("make_bot", [
+    lambda engine, game: engine.GreedyBot(game, 3),
+    lambda engine, game: engine.MCTSBot(game, 3, iterations=30),
+])
+def test_the_packages_own_bots_play_as_spiel_bots(engine, make_bot):
+    """GreedyBot and MCTSBot of the engine, wrapped, play a whole game in OpenSpiel's loop
+    (which refuses an illegal action)."""
+    game = load(engine, players=2)
+    ours = make_bot(engine, engine.Game(2))
+    bots = [adapter.as_spiel_bot(ours), pyspiel.make_uniform_random_bot(1, 5)]
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 13)
+    assert sum(returns) == pytest.approx(1.0)
