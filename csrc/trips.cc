@@ -81,6 +81,56 @@ bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boat
   return moved + MostMovable(after, boatsmen - 1, boats - boat_used, weak_boatsmen) == most;
 }
 
+// B7.2.1a without A4, in one pass: the legal trips among `mask` (bits 1..5 all of colour c, bit
+// 6 one of each). Full trips commute, so a plan is e "one of each" trips and a set S of at most
+// b - e colours given "all": it moves sum over S of counts + sum over the rest of min(count, e).
+// For each e the best S is the b - e largest residuals max(count - e, 0). A trip keeps the most
+// reachable iff some best plan contains it: "one of each" iff a best plan has e >= 1, "all of c"
+// iff at a best e there is a slot and c's residual reaches the slot-th largest (ties and spare
+// slots included). This equals the per-trip recomputation (KeepsMostMovable) and is what the
+// fused playout runs at every round-6 trip node.
+uint64_t KeepersWithoutA4(const int* counts, int boatsmen, uint64_t mask) {
+  int largest = 0;
+  for (int c = 0; c < kBoatsman; ++c) largest = counts[c] > largest ? counts[c] : largest;
+  const int last_each = boatsmen < largest ? boatsmen : largest;
+  int most = -1;
+  bool each_keeps = false;
+  uint64_t all_keeps = 0;  // bit c: "all of colour c" is in a best plan
+  for (int each = 0; each <= last_each; ++each) {
+    int residual[kBoatsman];
+    int sorted[kBoatsman];
+    int carried = 0;
+    for (int c = 0; c < kBoatsman; ++c) {
+      const int by_each = counts[c] < each ? counts[c] : each;
+      carried += by_each;
+      residual[c] = sorted[c] = counts[c] - by_each;
+    }
+    for (int i = 1; i < kBoatsman; ++i) {  // descending: five values, insertion sort
+      for (int j = i; j > 0 && sorted[j] > sorted[j - 1]; --j) {
+        const int t = sorted[j];
+        sorted[j] = sorted[j - 1];
+        sorted[j - 1] = t;
+      }
+    }
+    const int slots = boatsmen - each;
+    for (int i = 0; i < slots && i < kBoatsman; ++i) carried += sorted[i];
+    if (carried < most) continue;
+    if (carried > most) {
+      most = carried;
+      each_keeps = false;
+      all_keeps = 0;
+    }
+    if (each >= 1) each_keeps = true;
+    if (slots >= 1) {
+      const int threshold = slots <= kBoatsman ? sorted[slots - 1] : 0;
+      for (int c = 0; c < kBoatsman; ++c) {
+        if (counts[c] > 0 && residual[c] >= threshold) all_keeps |= uint64_t{1} << c;
+      }
+    }
+  }
+  return (mask & all_keeps << 1) | (each_keeps ? mask & uint64_t{1} << 6 : 0);
+}
+
 }  // namespace
 
 int MostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen) {
@@ -115,6 +165,7 @@ uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen) 
     counts[c] = board.mainland[c] < free ? board.mainland[c] : free;
   }
   const int boatsmen = board.mainland[kBoatsman];
+  if (!weak_boatsmen) return KeepersWithoutA4(counts, boatsmen, mask);
   const int boats = board.specials[kBoat];
   const int most = MostMovable(counts, boatsmen, boats, weak_boatsmen);
   uint64_t kept = 0;
