@@ -22,6 +22,7 @@ import time
 
 import numpy as np
 
+from .arguments import check_int
 from .bots import check_decision_node, check_game_and_seed
 from .evaluation import _evaluate
 from .playouts import play_random_playout
@@ -123,12 +124,6 @@ def _check_number(name, value):
     return float(value)
 
 
-def _check_int(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-    return int(value)
-
-
 class MCTSBot:
     """UCT search; see the module docstring and docs/search.md."""
 
@@ -136,7 +131,7 @@ class MCTSBot:
                  threads=1, solver_nodes=0):
         self._seed = check_game_and_seed(game, seed)
         self._game = game
-        if iterations is not None and _check_int("iterations", iterations) <= 0:
+        if iterations is not None and check_int("iterations", iterations) <= 0:
             raise ValueError(f"iterations must be > 0, not {iterations}")
         if max_time is not None and not _check_number("max_time", max_time) > 0.0:
             raise ValueError(f"max_time must be > 0, not {max_time}")
@@ -148,9 +143,9 @@ class MCTSBot:
             raise TypeError(f"leaf must be a str, not {type(leaf).__name__}")
         if leaf not in LEAVES:
             raise ValueError(f"leaf must be one of {', '.join(LEAVES)}, not {leaf!r}")
-        if _check_int("threads", threads) < 1:
+        if check_int("threads", threads) < 1:
             raise ValueError(f"threads must be >= 1, not {threads}")
-        if _check_int("solver_nodes", solver_nodes) < 0:
+        if check_int("solver_nodes", solver_nodes) < 0:
             raise ValueError(f"solver_nodes must be >= 0, not {solver_nodes}")
         self._iterations = None if iterations is None else int(iterations)
         self._max_time = None if max_time is None else float(max_time)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .arguments import check_int
 from .rng import MASK64
 from .rollout import SplitMix64
 from .state import State
@@ -32,11 +33,6 @@ def play_random_playout(state, seed):
     return state, length
 
 
-def _check_int(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
-
-
 def check_state(state, what="state"):
     if not isinstance(state, State):
         raise TypeError(f"{what} must be a State, not {type(state).__name__}")
@@ -45,7 +41,7 @@ def check_state(state, what="state"):
 
 def _check_counts(num_playouts, seed, threads):
     for name, value in (("num_playouts", num_playouts), ("seed", seed), ("threads", threads)):
-        _check_int(name, value)
+        check_int(name, value)
     if num_playouts < 0:
         raise ValueError(f"num_playouts must be >= 0, not {num_playouts}")
     if threads < 1:
