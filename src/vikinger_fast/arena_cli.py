@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from . import arena, arena_report
+from . import arena, arena_report, distributed, distributed_cli
 
 DESCRIPTION = """Play every seating permutation of each deal on the same chance stream, between
 bots given as specs: random, greedy, mcts:iterations=200[,threads=2,uct_c=1.4,leaf=evaluation],
@@ -32,6 +32,7 @@ def add_parser(commands):
     parser.add_argument("--plot", metavar="FILE",
                         help="also draw the results (needs the extra plot: matplotlib)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    distributed_cli.add_arguments(parser, distributed.ARENA_SHARD, jobs=False)
     parser.set_defaults(run=lambda args: run(args, parser))
     return parser
 
@@ -67,8 +68,7 @@ def run(args, parser):
           f"seed {args.seed}, {args.jobs} job(s)", flush=True)
     start = time.perf_counter()
     try:
-        games = arena.run(args.engine, args.bots, players, args.seed, deals, jobs=args.jobs,
-                          progress=not args.no_progress)
+        games = distributed_cli.arena_games(args, players, deals, not args.no_progress)
     except KeyboardInterrupt:
         print("\ninterrupted: no results written", file=sys.stderr)
         return 130

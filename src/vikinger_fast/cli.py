@@ -1,6 +1,7 @@
 """The `vikinger` command: simulate games, soak the two engines against each other, benchmark
 them (`vikinger bench`, benchmark.py), replay and draw games (pictures_cli.py),
-run tournaments between bots (arena_cli.py) and play against them (play.py)."""
+run tournaments between bots (arena_cli.py) and play against them (play.py), and generate
+MCTS self-play data (distributed_cli.py)."""
 
 import argparse
 import importlib
@@ -10,6 +11,7 @@ import sys
 import time
 
 from . import arena_cli, benchmark, differential, pictures_cli, play
+from . import distributed, distributed_cli
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 
@@ -23,7 +25,7 @@ def simulate(args):
     vk = _engine(args.engine)
     game = vk.Game(num_players=args.players)
     start = time.perf_counter()
-    result = vk.rollouts(game, args.games, args.seed)
+    result = distributed_cli.rollouts(vk, game, args)
     seconds = time.perf_counter() - start
     scores, returns, length = result["scores"], result["returns"], result["length"]
     print(f"{args.games} random {args.players}-player games, engine {ENGINES[args.engine]}, "
@@ -78,6 +80,7 @@ def build_parser():
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=0)
     sim.add_argument("--engine", choices=tuple(ENGINES), default="fast")
+    distributed_cli.add_arguments(sim, distributed.ROLLOUT_SHARD)
     sim.set_defaults(run=simulate)
     soak_ = commands.add_parser("soak", help="compare the two engines over many seeded games")
     soak_.add_argument("--games", type=int, default=1000)
@@ -96,6 +99,7 @@ def build_parser():
     pictures_cli.add_parsers(commands)
     arena_cli.add_parser(commands)
     play.add_parser(commands)
+    distributed_cli.add_selfplay_parser(commands)
     return parser
 
 

@@ -1,0 +1,313 @@
+"""Seed-sharded work over local processes or a Ray cluster (docs/distributed.md).
+
+Rollouts, playouts, arena games and self-play games are all functions of their seeds, so the work
+is cut into shards of consecutive games, each shard computed from its description alone, and the
+shards' results put back in order: the merged result is exactly that of one call on one machine,
+whichever executor ran the shards, in whatever order they finished.
+
+Two executors run shards: `LocalProcesses(jobs)` (a spawned process pool; `jobs=1` runs them in
+the calling process) and `RayCluster(address)` (Ray tasks, retried when a worker dies). Every
+function here takes `executor=` (default: one local process) and `progress=` (one bar over all the
+shards, in games).
+"""
+
+import importlib
+import os
+import signal
+import sys
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+
+import numpy as np
+
+from . import arena as arena_module
+
+SEED_MODULUS = 1 << 64
+ROLLOUT_SHARD = 20_000   # ~0.2 s of C++ rollouts: far above the per-shard overhead (docs/distributed.md)
+ARENA_SHARD = 2          # arena and self-play games take from milliseconds to minutes each
+RETRIES = 3              # a shard whose worker process died is run again this many times
+
+
+class ShardError(RuntimeError):
+    """A shard failed: `shard` (its number), `what` (its games and seeds) and `cause` (the
+    exception it raised, or the worker failure after the retries)."""
+
+    def __init__(self, shard, what, cause):
+        self.shard, self.what, self.cause = shard, what, cause
+        super().__init__(f"shard {shard} ({what}) failed: {type(cause).__name__}: {cause}")
+
+
+class Shard:
+    """One unit of work: `fn(payload)` is run by a worker; `games` counts for the progress bar;
+    `what` names its games and seeds in errors."""
+
+    def __init__(self, fn, payload, games, what):
+        self.fn, self.payload, self.games, self.what = fn, payload, games, what
+
+
+def _run(fn, payload):
+    return fn(payload)
+
+
+def _ignore_interrupts():
+    # Ctrl-C reaches the whole process group: the main process alone answers it, by stopping
+    # the workers (LocalProcesses._stop).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class LocalProcesses:
+    """Shards in `jobs` spawned worker processes (1: in the calling process). A worker that dies
+    breaks the pool; a new pool then runs the unfinished shards again, up to RETRIES times."""
+
+    def __init__(self, jobs=1):
+        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+            raise ValueError(f"jobs must be an int >= 1, not {jobs!r}")
+        self.jobs = jobs
+        self.workers = jobs
+
+    def __repr__(self):
+        return f"LocalProcesses({self.jobs})"
+
+    def run(self, shards):
+        """Yield (shard number, result) as shards finish."""
+        if self.jobs == 1:
+            for number, shard in enumerate(shards):
+                yield number, _call(number, shard)
+            return
+        left = dict(enumerate(shards))
+        for attempt in range(RETRIES + 1):
+            # spawn: fresh interpreters, so no thread of this process is forked half-way.
+            pool = ProcessPoolExecutor(min(self.jobs, len(left)), mp_context=get_context("spawn"),
+                                       initializer=_ignore_interrupts)
+            broken = None
+            try:
+                futures = {pool.submit(_run, shard.fn, shard.payload): number
+                           for number, shard in left.items()}
+                pending = set(futures)
+                while pending:
+                    done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    for future in sorted(done, key=futures.get):
+                        number = futures[future]
+                        try:
+                            result = future.result()
+                        except BrokenProcessPool as error:
+                            broken = error
+                            continue
+                        except Exception as error:
+                            raise ShardError(number, left[number].what, error) from error
+                        del left[number]
+                        yield number, result
+            except BaseException:
+                _stop(pool)
+                raise
+            pool.shutdown()
+            if not left:
+                return
+            if attempt == RETRIES:
+                number = min(left)
+                raise ShardError(number, left[number].what, broken)
+
+
+def _stop(pool):
+    # Drop the shards not started and end the running ones now rather than after their shard.
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _call(number, shard):
+    try:
+        return shard.fn(shard.payload)
+    except Exception as error:
+        raise ShardError(number, shard.what, error) from error
+
+
+def import_ray(local):
+    """The ray module. For a local cluster, Ray is told first to take the loopback address as
+    the node's address (it would otherwise bind and announce the host's address)."""
+    if local:
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    try:
+        import ray
+    except ImportError:
+        raise ImportError("--ray needs Ray: pip install 'vikinger-fast[ray]'") from None
+    return ray
+
+
+class RayCluster:
+    """Shards as Ray tasks (one CPU each). `address`: None or "local" starts a local cluster on
+    127.0.0.1 (shut down by `close()`), otherwise the address of a running cluster ("auto",
+    "HOST:PORT"). If this process is already connected to Ray, that connection is used as it is.
+    A task whose worker process dies is retried (Ray's max_retries = RETRIES)."""
+
+    def __init__(self, address=None, num_cpus=None):
+        local = address in (None, "local")
+        self.ray = ray = import_ray(local)
+        self.started = False
+        if not ray.is_initialized():
+            if local:
+                ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
+                         _node_ip_address="127.0.0.1", log_to_driver=False)
+            else:
+                ray.init(address=address, log_to_driver=False)
+            self.started = True
+        self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_run)
+
+    def __repr__(self):
+        return f"RayCluster({self.workers} CPUs)"
+
+    def close(self):
+        if self.started and self.ray.is_initialized():
+            self.ray.shutdown()
+        self.started = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def run(self, shards, num_cpus=1):
+        """Yield (shard number, result) as shards finish; on any exception (Ctrl-C included)
+        the unfinished tasks are cancelled."""
+        ray = self.ray
+        task = self.task if num_cpus == 1 else self.task.options(num_cpus=num_cpus)
+        refs = [task.remote(shard.fn, shard.payload) for shard in shards]
+        number = {ref: i for i, ref in enumerate(refs)}
+        pending = list(refs)
+        try:
+            while pending:
+                # A short timeout keeps this thread in Python, where Ctrl-C is noticed.
+                done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
+                for ref in done:
+                    i = number[ref]
+                    try:
+                        result = ray.get(ref)
+                    except ray.exceptions.RayTaskError as error:
+                        cause = error.cause if isinstance(error.cause, Exception) else error
+                        raise ShardError(i, shards[i].what, cause) from None
+                    except ray.exceptions.RayError as error:   # the worker died RETRIES + 1 times
+                        raise ShardError(i, shards[i].what, error) from None
+                    yield i, result
+        except BaseException:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            raise
+
+
+def run_shards(shards, executor=None, progress=False):
+    """The results of `shards` in shard order, computed by `executor` (default one local
+    process), with one progress bar over all of them (in games)."""
+    executor = executor or LocalProcesses(1)
+    results = [None] * len(shards)
+    bar = arena_module._progress(sum(s.games for s in shards), progress)
+    try:
+        for number, result in executor.run(shards):
+            results[number] = result
+            if bar:
+                bar.update(shards[number].games)
+    finally:
+        if bar:
+            bar.close()
+    return results
+
+
+def ranges(total, shard_size):
+    """(first, count) of consecutive shards covering 0..total-1."""
+    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
+        raise ValueError(f"shard_size must be an int >= 1, not {shard_size!r}")
+    return [(first, min(shard_size, total - first)) for first in range(0, total, shard_size)]
+
+
+def engine_of(obj):
+    """The engine module a Game or State belongs to (vikinger_fast or vikinger_ref)."""
+    root = type(obj).__module__.split(".")[0]
+    if root not in ("vikinger_fast", "vikinger_ref"):
+        raise TypeError(f"expected a Game or State of vikinger_fast or vikinger_ref, not "
+                        f"{type(obj).__name__}")
+    return importlib.import_module(root)
+
+
+def _seeds(seed, first, count):
+    low = (seed + first) % SEED_MODULUS
+    return f"games {first}..{first + count - 1}, seeds {low}..{(low + count - 1) % SEED_MODULUS}"
+
+
+def _merge(parts, empty):
+    if not parts:
+        return empty
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+# --- rollouts and playouts -------------------------------------------------------------------
+
+def _rollouts_shard(payload):
+    game, count, seed = payload
+    return engine_of(game).rollouts(game, count, seed)
+
+
+def _playouts_shard(payload):
+    state, count, seed = payload
+    return engine_of(state).playouts(state, count, seed)
+
+
+def _check_counts(num, seed, shard_size):
+    for name, value in (("count", num), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if num < 0:
+        raise ValueError(f"the number of games must be >= 0, not {num}")
+    return int(num), int(seed), ranges(int(num), shard_size)
+
+
+def rollouts(game, num_games, seed, *, shard_size=ROLLOUT_SHARD, executor=None, progress=False):
+    """`engine.rollouts(game, num_games, seed)` (the engine of `game`) computed in shards: shard
+    (first, count) is `rollouts(game, count, seed + first)`, which plays games first..first+count-1
+    of the single call, so the merged arrays are identical to it."""
+    engine = engine_of(game)
+    num_games, seed, parts = _check_counts(num_games, seed, shard_size)
+    shards = [Shard(_rollouts_shard, (game, count, (seed + first) % SEED_MODULUS), count,
+                    _seeds(seed, first, count)) for first, count in parts]
+    return _merge(run_shards(shards, executor, progress), engine.rollouts(game, 0, seed))
+
+
+def playouts(state, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None,
+             progress=False):
+    """`engine.playouts(state, num_playouts, seed)` in shards, identical to the single call
+    (playout i is driven by stream seed + i, docs/search.md)."""
+    engine = engine_of(state)
+    num_playouts, seed, parts = _check_counts(num_playouts, seed, shard_size)
+    shards = [Shard(_playouts_shard, (state, count, (seed + first) % SEED_MODULUS), count,
+                    _seeds(seed, first, count)) for first, count in parts]
+    return _merge(run_shards(shards, executor, progress), engine.playouts(state, 0, seed))
+
+
+# --- arena -----------------------------------------------------------------------------------
+
+def _arena_shard(payload):
+    search_path, tasks = payload
+    # The driver's folder, where a user's bot module may live (arena's specs import from the
+    # current folder); on another machine the module must be importable there.
+    if search_path and os.path.isdir(search_path) and search_path not in sys.path:
+        sys.path.insert(0, search_path)
+    return [arena_module.play_game(task) for task in tasks]
+
+
+def arena(engine_name, texts, players, seed, deals, *, shard_size=ARENA_SHARD, executor=None,
+          progress=False):
+    """The games of `arena.run(engine_name, texts, players, seed, deals)`, in schedule order,
+    played in shards of `shard_size` consecutive games: each game depends on its task alone, so
+    the list (and the table and records made from it) is the same."""
+    tasks = [(engine_name, list(texts), players, seed, task)
+             for task in arena_module.schedule(len(texts), players, deals)]
+    shards = []
+    for first, count in ranges(len(tasks), shard_size):
+        part = tasks[first:first + count]
+        shards.append(Shard(_arena_shard, (os.getcwd(), part), count,
+                            f"games {first}..{first + count - 1}: table {part[0][4][0]} deal "
+                            f"{part[0][4][1]} to table {part[-1][4][0]} deal {part[-1][4][1]}, "
+                            f"seed {seed}"))
+    return [game for part in run_shards(shards, executor, progress) for game in part]
