@@ -46,7 +46,8 @@ class Shard:
         self.fn, self.payload, self.games, self.what = fn, payload, games, what
 
 
-def _run(fn, payload):
+def _shard_task(fn, payload):
+    # The one function every worker runs (a Ray worker's process title is ray::_shard_task).
     return fn(payload)
 
 
@@ -82,7 +83,7 @@ class LocalProcesses:
                                        initializer=_ignore_interrupts)
             broken = None
             try:
-                futures = {pool.submit(_run, shard.fn, shard.payload): number
+                futures = {pool.submit(_shard_task, shard.fn, shard.payload): number
                            for number, shard in left.items()}
                 pending = set(futures)
                 while pending:
@@ -150,11 +151,17 @@ class RayCluster:
             if local:
                 ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
                          _node_ip_address="127.0.0.1", log_to_driver=False)
+                if ray.util.get_node_ip_address() != "127.0.0.1":
+                    ray.shutdown()
+                    raise RuntimeError("the local Ray cluster did not take 127.0.0.1 (Ray was "
+                                       "imported before RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 "
+                                       "was set); set it before importing ray")
             else:
                 ray.init(address=address, log_to_driver=False)
             self.started = True
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(_run)
+        self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(
+            _shard_task)
 
     def __repr__(self):
         return f"RayCluster({self.workers} CPUs)"

@@ -20,6 +20,7 @@ import hashlib
 import io
 import json
 import os
+import zipfile
 
 import numpy as np
 
@@ -120,9 +121,22 @@ def _selfplay_shard(payload):
     engine_name, game, seed, first, count, mcts, sample_moves = payload
     engine = arena.engine_module(engine_name)
     arrays = _shard_arrays(engine, game, seed, first, count, mcts, sample_moves)
+    return npz_bytes(arrays), int(arrays["player"].shape[0])
+
+
+def npz_bytes(arrays):
+    """The arrays as a compressed .npz (what numpy.load reads), its members dated 1980-01-01 as
+    the zip format allows, so the same arrays give the same bytes and the same SHA-256 (savez
+    would stamp the time of writing)."""
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays)
-    return buffer.getvalue(), int(arrays["player"].shape[0])
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, array in arrays.items():
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with archive.open(info, "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.ascontiguousarray(array),
+                                          allow_pickle=False)
+    return buffer.getvalue()
 
 
 def shard_name(number):

@@ -1,0 +1,148 @@
+"""Sharded work in local processes (src/vikinger_fast/distributed.py, docs/distributed.md): the
+merged rollouts, playouts and arena games are exactly those of one call, on both engines,
+whatever the shard size and the number of processes; a failing shard is named with its seeds; a
+worker process that dies has its shards run again. The Ray executor: test_distributed_ray.py."""
+
+import os
+import textwrap
+
+import numpy as np
+import pytest
+
+from vikinger_fast import arena, distributed
+
+from conftest import load_engine
+
+
+def assert_same_arrays(expected, got):
+    assert sorted(expected) == sorted(got)
+    for key in expected:
+        assert got[key].dtype == expected[key].dtype, key
+        assert np.array_equal(got[key], expected[key]), key
+
+
+@pytest.mark.parametrize("shard_size", [1, 3, 7, 40])
+def test_rollouts_in_shards_are_the_single_call(engine, shard_size):
+    game = engine.Game(num_players=3)
+    count = 12 if engine.__name__ == "vikinger_ref" else 40
+    got = distributed.rollouts(game, count, 11, shard_size=shard_size)
+    assert_same_arrays(engine.rollouts(game, count, 11), got)
+
+
+def test_rollouts_in_two_processes_across_the_seed_wrap(engine):
+    # Seeds near 2**64: shard (first, count) starts at (seed + first) mod 2**64, as game `first`
+    # of the single call does.
+    game = engine.Game(num_players=2)
+    seed = (1 << 64) - 5
+    got = distributed.rollouts(game, 10, seed, shard_size=3,
+                               executor=distributed.LocalProcesses(2))
+    assert_same_arrays(engine.rollouts(game, 10, seed), got)
+
+
+def test_zero_games_give_the_empty_arrays(engine):
+    game = engine.Game(num_players=2)
+    assert_same_arrays(engine.rollouts(game, 0, 4), distributed.rollouts(game, 0, 4))
+
+
+def test_playouts_in_shards_are_the_single_call(engine):
+    game = engine.Game(num_players=2)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    while len(state.history()) < 60:
+        if state.is_chance_node():
+            state.apply_random_chance(rng)
+        else:
+            state.apply_action(state.legal_actions()[0])
+    got = distributed.playouts(state, 9, 21, shard_size=4,
+                               executor=distributed.LocalProcesses(2))
+    assert_same_arrays(engine.playouts(state, 9, 21), got)
+
+
+def test_arena_in_shards_is_arena_run(engine):
+    name = "ref" if engine.__name__ == "vikinger_ref" else "fast"
+    texts = ["random", "greedy", "random"]
+    expected = arena.run(name, texts, 2, 5, 2)
+    got = distributed.arena(name, texts, 2, 5, 2, shard_size=5,
+                            executor=distributed.LocalProcesses(2))
+    assert got == expected
+
+
+def test_bad_shard_size_and_jobs():
+    game = load_engine("fast").Game(num_players=2)
+    with pytest.raises(ValueError, match="shard_size must be an int >= 1, not 0"):
+        distributed.rollouts(game, 5, 0, shard_size=0)
+    with pytest.raises(ValueError, match="jobs must be an int >= 1"):
+        distributed.LocalProcesses(0)
+    with pytest.raises(TypeError, match="expected a Game or State"):
+        distributed.rollouts("game", 5, 0)
+
+
+def failing_bot_module(folder, bad_seed):
+    """A user bot that cannot be built with one seed: a shard failing on its input."""
+    (folder / "failbot.py").write_text(textwrap.dedent(f"""
+        import vikinger_fast
+
+        class FailBot(vikinger_fast.RandomBot):
+            def __init__(self, game, seed, bad=None):
+                if seed == {bad_seed}:
+                    raise RuntimeError("FailBot cannot play with seed {bad_seed}")
+                super().__init__(game, seed)
+        """))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_shard_is_named_with_its_games_and_seed(tmp_path, monkeypatch, jobs):
+    # Deal 3 of seed 8 builds entrant 0 with bot_seed(8, 3, 0): games 6 and 7 (two seatings a
+    # deal), which shard 3 of size 2 holds.
+    failing_bot_module(tmp_path, arena.bot_seed(8, 3, 0))
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(distributed.ShardError) as caught:
+        distributed.arena("fast", ["failbot:FailBot", "random"], 2, 8, 5, shard_size=2,
+                          executor=distributed.LocalProcesses(jobs))
+    error = caught.value
+    assert error.shard == 3
+    assert str(error).startswith("shard 3 (games 6..7: table 0 deal 3 to table 0 deal 3, seed 8)")
+    assert "FailBot cannot play with seed" in str(error)
+    assert isinstance(error.cause, RuntimeError)
+
+
+def test_a_rollouts_shard_error_names_its_seeds():
+    game = load_engine("fast").Game(num_players=2)
+    shards = [distributed.Shard(distributed._rollouts_shard, (game, 2, 0), 2, "games 0..1"),
+              distributed.Shard(distributed._rollouts_shard, (game, -1, 2), 1, "games 2..2")]
+    with pytest.raises(distributed.ShardError, match=r"shard 1 \(games 2..2\) failed: "
+                                                     r"ValueError: num_games must be >= 0"):
+        distributed.run_shards(shards, distributed.LocalProcesses(2))
+
+
+def die_once(payload):
+    """A shard whose first attempt kills its worker process (the marker file says it did)."""
+    marker, game, count, seed = payload
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+    return distributed._rollouts_shard((game, count, seed))
+
+
+def test_a_killed_worker_has_its_shards_run_again(tmp_path):
+    vk = load_engine("fast")
+    game = vk.Game(num_players=2)
+    marker = str(tmp_path / "died")
+    shards = [distributed.Shard(distributed._rollouts_shard, (game, 5, 0), 5, "games 0..4"),
+              distributed.Shard(die_once, (marker, game, 5, 5), 5, "games 5..9"),
+              distributed.Shard(distributed._rollouts_shard, (game, 5, 10), 5, "games 10..14")]
+    parts = distributed.run_shards(shards, distributed.LocalProcesses(2))
+    assert os.path.exists(marker)
+    merged = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    assert_same_arrays(vk.rollouts(game, 15, 0), merged)
+
+
+def kill_always(payload):
+    os._exit(1)
+
+
+def test_a_shard_that_always_kills_its_worker_fails_after_the_retries():
+    shards = [distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0")]
+    with pytest.raises(distributed.ShardError, match=r"shard 0 \(games 0..0, seeds 0..0\) "
+                                                     r"failed: BrokenProcessPool"):
+        distributed.run_shards(shards, distributed.LocalProcesses(2))
