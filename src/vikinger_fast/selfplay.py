@@ -155,12 +155,13 @@ def _write_atomically(path, data):
 
 
 def check_mcts(mcts):
+    """The MCTSBot keywords of a self-play run: an iteration budget and no time budget."""
+    if mcts.get("iterations") is None or "max_time" in mcts:
+        raise ValueError("self-play needs an iteration budget and no max_time (a time budget "
+                         "would make the data depend on the machine)")
     unknown = sorted(set(mcts) - set(MCTS_KEYS))
     if unknown:
         raise ValueError(f"unknown MCTS parameter {unknown[0]!r} (known: {', '.join(MCTS_KEYS)})")
-    if mcts.get("iterations") is None:
-        raise ValueError("self-play needs an iteration budget (a time budget would make the "
-                         "data depend on the machine)")
     return dict(mcts)
 
 
