@@ -146,3 +146,13 @@ def test_a_shard_that_always_kills_its_worker_fails_after_the_retries():
     with pytest.raises(distributed.ShardError, match=r"shard 0 \(games 0..0, seeds 0..0\) "
                                                      r"failed: BrokenProcessPool"):
         distributed.run_shards(shards, distributed.LocalProcesses(2))
+
+
+def test_simulate_in_local_processes_prints_the_same_statistics(capsys):
+    from vikinger_fast import cli
+    assert cli.main(["simulate", "--games", "3000", "--seed", "2", "--players", "3"]) == 0
+    plain = capsys.readouterr().out.splitlines()
+    assert cli.main(["simulate", "--games", "3000", "--seed", "2", "--players", "3",
+                     "--jobs", "2", "--shard-size", "400"]) == 0
+    sharded = capsys.readouterr().out.splitlines()
+    assert len(plain) == 6 and sharded[1:] == plain[1:]     # all but the timing line

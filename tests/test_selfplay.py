@@ -140,3 +140,22 @@ def test_bad_parameters(tmp_path):
     with pytest.raises(ValueError, match="games must be an int >= 1"):
         selfplay.generate(tmp_path / "a", 0)
     assert not (tmp_path / "a").exists()
+
+
+def test_the_selfplay_command(tmp_path, capsys):
+    from vikinger_fast import cli
+    out = str(tmp_path / "run")
+    argv = ["selfplay", "--games", "3", "--out", out, "--iterations", "4", "--seed", "6",
+            "--jobs", "2", "--shard-size", "2", "--no-progress"]
+    assert cli.main(argv) == 0
+    assert "3 games, " in capsys.readouterr().out
+    manifest = selfplay.load_manifest(out)
+    assert manifest["games"] == 3 and len(manifest["shards"]) == 2
+    assert manifest["bot"]["params"]["iterations"] == 4
+    expected = selfplay.generate(tmp_path / "api", 3, 6, mcts=manifest["bot"]["params"],
+                                 shard_size=2)
+    assert expected["shards"] == manifest["shards"]
+    with pytest.raises(SystemExit) as refused:           # a finished folder is not overwritten
+        cli.main(argv)
+    assert refused.value.code == 2
+    assert "holds a finished run" in capsys.readouterr().err

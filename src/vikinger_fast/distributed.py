@@ -141,9 +141,11 @@ class RayCluster:
     """Shards as Ray tasks (one CPU each). `address`: None or "local" starts a local cluster on
     127.0.0.1 (shut down by `close()`), otherwise the address of a running cluster ("auto",
     "HOST:PORT"). If this process is already connected to Ray, that connection is used as it is.
-    A task whose worker process dies is retried (Ray's max_retries = RETRIES)."""
+    `num_cpus`: the CPUs of a local cluster (default: all). `cpus_per_shard`: what each task
+    reserves (e.g. 2 for bots searching on 2 threads). A task whose worker process dies is
+    retried (Ray's max_retries = RETRIES)."""
 
-    def __init__(self, address=None, num_cpus=None):
+    def __init__(self, address=None, num_cpus=None, cpus_per_shard=1):
         local = address in (None, "local")
         self.ray = ray = import_ray(local)
         self.started = False
@@ -160,8 +162,8 @@ class RayCluster:
                 ray.init(address=address, log_to_driver=False)
             self.started = True
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(
-            _shard_task)
+        self.task = ray.remote(num_cpus=cpus_per_shard, max_retries=RETRIES,
+                               retry_exceptions=False)(_shard_task)
 
     def __repr__(self):
         return f"RayCluster({self.workers} CPUs)"
@@ -177,12 +179,11 @@ class RayCluster:
     def __exit__(self, *exc):
         self.close()
 
-    def run(self, shards, num_cpus=1):
+    def run(self, shards):
         """Yield (shard number, result) as shards finish; on any exception (Ctrl-C included)
         the unfinished tasks are cancelled."""
         ray = self.ray
-        task = self.task if num_cpus == 1 else self.task.options(num_cpus=num_cpus)
-        refs = [task.remote(shard.fn, shard.payload) for shard in shards]
+        refs = [self.task.remote(shard.fn, shard.payload) for shard in shards]
         number = {ref: i for i, ref in enumerate(refs)}
         pending = list(refs)
         try:

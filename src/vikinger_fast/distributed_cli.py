@@ -45,12 +45,12 @@ def executor(args):
 
 
 @contextlib.contextmanager
-def _outcome():
+def _outcome(unfinished="no results written"):
     # What the user sees of an interruption or a failed shard: one line, no traceback.
     try:
         yield
     except KeyboardInterrupt:
-        print("\ninterrupted: remote work cancelled, no results written", file=sys.stderr)
+        print(f"\ninterrupted: remote work cancelled, {unfinished}", file=sys.stderr)
         sys.exit(130)
     except distributed.ShardError as error:
         print(f"error: {error}", file=sys.stderr)
@@ -112,7 +112,7 @@ def run_selfplay(args, parser):
           f"{arena.ENGINES[args.engine]}, MCTS {args.iterations} iterations, seed {args.seed}, "
           f"shards of {args.shard_size}", flush=True)
     start = time.perf_counter()
-    with _outcome(), executor(args) as chosen:
+    with _outcome("no manifest written (the folder is unfinished)"), executor(args) as chosen:
         try:
             manifest = selfplay.generate(
                 args.out, args.games, args.seed, players=args.players, engine=args.engine,
