@@ -156,3 +156,26 @@ def test_simulate_in_local_processes_prints_the_same_statistics(capsys):
                      "--jobs", "2", "--shard-size", "400"]) == 0
     sharded = capsys.readouterr().out.splitlines()
     assert len(plain) == 6 and sharded[1:] == plain[1:]     # all but the timing line
+
+
+def test_ctrl_c_stops_the_local_workers_and_exits_130():
+    import signal
+    import subprocess
+    import sys
+    import time
+    child = subprocess.Popen(
+        [sys.executable, "-m", "vikinger_fast.cli", "simulate", "--jobs", "2", "--games",
+         "100000000", "--shard-size", "100000"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # The progress bar's first update: the workers are playing.
+        assert child.stderr.read(1), "the child printed nothing"
+        time.sleep(1.0)
+        child.send_signal(signal.SIGINT)
+        out, err = child.communicate(timeout=30)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 130, err
+    assert "interrupted: remote work cancelled" in err and "Traceback" not in err
+    assert out == ""
