@@ -39,9 +39,11 @@ def test_rollouts_in_two_processes_across_the_seed_wrap(engine):
     assert_same_arrays(engine.rollouts(game, 10, seed), got)
 
 
-def test_zero_games_give_the_empty_arrays(engine):
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_zero_games_give_the_empty_arrays(engine, jobs):
     game = engine.Game(num_players=2)
-    assert_same_arrays(engine.rollouts(game, 0, 4), distributed.rollouts(game, 0, 4))
+    got = distributed.rollouts(game, 0, 4, executor=distributed.LocalProcesses(jobs))
+    assert_same_arrays(engine.rollouts(game, 0, 4), got)
 
 
 def test_playouts_in_shards_are_the_single_call(engine):
@@ -142,7 +144,9 @@ def kill_always(payload):
 
 
 def test_a_shard_that_always_kills_its_worker_fails_after_the_retries():
-    shards = [distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0")]
+    game = load_engine("fast").Game(num_players=2)
+    shards = [distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0"),
+              distributed.Shard(distributed._rollouts_shard, (game, 1, 1), 1, "games 1..1")]
     with pytest.raises(distributed.ShardError, match=r"shard 0 \(games 0..0, seeds 0..0\) "
                                                      r"failed: BrokenProcessPool"):
         distributed.run_shards(shards, distributed.LocalProcesses(2))

@@ -58,8 +58,9 @@ def _ignore_interrupts():
 
 
 class LocalProcesses:
-    """Shards in `jobs` spawned worker processes (1: in the calling process). A worker that dies
-    breaks the pool; a new pool then runs the unfinished shards again, up to RETRIES times."""
+    """Shards in `jobs` spawned worker processes (with 1 job or 1 shard: in the calling
+    process). A worker that dies breaks the pool; a new pool then runs the unfinished shards
+    again, up to RETRIES times."""
 
     def __init__(self, jobs=1):
         if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
@@ -72,7 +73,7 @@ class LocalProcesses:
 
     def run(self, shards):
         """Yield (shard number, result) as shards finish."""
-        if self.jobs == 1:
+        if self.jobs == 1 or len(shards) <= 1:
             for number, shard in enumerate(shards):
                 yield number, _call(number, shard)
             return
