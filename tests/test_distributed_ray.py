@@ -28,6 +28,15 @@ from test_distributed_local import assert_same_arrays, failing_bot_module  # noq
 LIVENESS_BOUND = 15.0   # seconds: loose, this is a shared loaded machine
 
 
+def child_env():
+    """The children join the cluster by its 127.0.0.1 address with Ray's own defaults: the CLI
+    must keep Ray from turning that address into the host's (which nothing listens on). They
+    keep what Ray set in this process's environment when it started the cluster (its
+    authentication mode)."""
+    return {key: value for key, value in os.environ.items()
+            if key != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
+
+
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.RayCluster("local", num_cpus=2) as started:
@@ -101,6 +110,7 @@ def test_every_socket_of_the_cluster_is_on_loopback(cluster):
                     assert _loopback(remote[0]), (table, remote)
     assert len(pids) > 3 and seen > 5     # the GCS, the raylet, workers: all found and checked
     assert ray.util.get_node_ip_address() == "127.0.0.1"
+    assert ray.get_runtime_context().gcs_address.startswith("127.0.0.1:")
 
 
 def test_rollouts_and_playouts_on_ray_are_the_single_call(cluster, engine):
@@ -205,7 +215,7 @@ def test_ctrl_c_cancels_a_cli_run_and_exits_130(cluster):
     child = subprocess.Popen(
         [sys.executable, "-m", "vikinger_fast.cli", "simulate", "--ray", address, "--games",
          "100000000", "--shard-size", "100000"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
     try:
         # The CLI prints "ray: N CPUs" once connected, then the shards start.
         line = child.stderr.readline()
@@ -230,7 +240,7 @@ def test_cli_simulate_and_arena_on_ray_print_the_local_results(cluster, tmp_path
 
     def run(*args):
         done = subprocess.run([sys.executable, "-m", "vikinger_fast.cli", *args],
-                              capture_output=True, text=True, timeout=120)
+                              capture_output=True, text=True, timeout=120, env=child_env())
         assert done.returncode == 0, done.stderr
         assert ("ray: 2 CPUs" in done.stderr) == ("--ray" in args)
         return done.stdout

@@ -126,8 +126,9 @@ def _call(number, shard):
 
 
 def import_ray(local):
-    """The ray module. For a local cluster, Ray is told first to take the loopback address as
-    the node's address (it would otherwise bind and announce the host's address)."""
+    """The ray module. For a cluster on this machine's loopback, Ray is told first to take the
+    loopback address as the node's address (it would otherwise bind and announce the host's
+    address, and turn a 127.0.0.1 address into the host's)."""
     if local:
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
@@ -136,6 +137,11 @@ def import_ray(local):
     except ImportError:
         raise ImportError("--ray needs Ray: pip install 'vikinger-fast[ray]'") from None
     return ray
+
+
+def _is_loopback(address):
+    host = address.rsplit(":", 1)[0].strip("[]") if address else ""
+    return host == "localhost" or host.startswith("127.") or host == "::1"
 
 
 class RayCluster:
@@ -148,7 +154,8 @@ class RayCluster:
 
     def __init__(self, address=None, num_cpus=None, cpus_per_shard=1):
         local = address in (None, "local")
-        self.ray = ray = import_ray(local)
+        # A loopback address too: Ray would otherwise replace it with the host's address.
+        self.ray = ray = import_ray(local or _is_loopback(address))
         self.started = False
         if not ray.is_initialized():
             if local:

@@ -39,9 +39,20 @@ def executor(args):
     if args.ray is None:
         yield distributed.LocalProcesses(args.jobs)
         return
-    with distributed.RayCluster(args.ray) as cluster:
-        print(f"ray: {cluster.workers} CPUs", file=sys.stderr, flush=True)
+    with _connect(args.ray) as cluster:
         yield cluster
+
+
+def _connect(address):
+    """The RayCluster of --ray, or an exit with one line saying why there is none."""
+    try:
+        cluster = distributed.RayCluster(address)
+    except ImportError as error:
+        sys.exit(f"error: {error}")
+    except ConnectionError as error:
+        sys.exit(f"error: no Ray cluster at {address}: {error}")
+    print(f"ray: {cluster.workers} CPUs", file=sys.stderr, flush=True)
+    return cluster
 
 
 @contextlib.contextmanager
@@ -74,8 +85,7 @@ def arena_games(args, players, deals, progress):
                          progress=progress)
     if args.shard_size < 1:
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
-    with _outcome(), distributed.RayCluster(args.ray) as cluster:
-        print(f"ray: {cluster.workers} CPUs", file=sys.stderr, flush=True)
+    with _outcome(), _connect(args.ray) as cluster:
         return distributed.arena(args.engine, args.bots, players, args.seed, deals,
                                  shard_size=args.shard_size, executor=cluster,
                                  progress=progress)
