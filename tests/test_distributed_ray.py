@@ -11,7 +11,6 @@ import sys
 import threading
 import time
 
-import numpy as np
 import pytest
 
 # Before Ray is imported: the node's address is then the loopback one (see distributed.import_ray),

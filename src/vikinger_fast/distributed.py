@@ -24,7 +24,7 @@ import numpy as np
 from . import arena as arena_module
 
 SEED_MODULUS = 1 << 64
-ROLLOUT_SHARD = 20_000   # ~0.2 s of C++ rollouts: far above the per-shard overhead (docs/distributed.md)
+ROLLOUT_SHARD = 20_000   # 0.1-0.2 s of C++ rollouts: ~100x a shard's overhead
 ARENA_SHARD = 2          # arena and self-play games take from milliseconds to minutes each
 RETRIES = 3              # a shard whose worker process died is run again this many times
 
@@ -145,9 +145,9 @@ def _is_loopback(address):
 
 
 class RayCluster:
-    """Shards as Ray tasks (one CPU each). `address`: None or "local" starts a local cluster on
-    127.0.0.1 (shut down by `close()`), otherwise the address of a running cluster ("auto",
-    "HOST:PORT"). If this process is already connected to Ray, that connection is used as it is.
+    """Shards as Ray tasks (`cpus_per_shard` CPUs each). `address`: None or "local" starts a
+    local cluster on 127.0.0.1 (shut down by `close()`), otherwise the address of a running
+    cluster ("auto", "HOST:PORT"). If this process is already connected to Ray, that connection is used as it is.
     `num_cpus`: the CPUs of a local cluster (default: all). `cpus_per_shard`: what each task
     reserves (e.g. 2 for bots searching on 2 threads). A task whose worker process dies is
     retried (Ray's max_retries = RETRIES)."""
