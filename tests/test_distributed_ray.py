@@ -250,6 +250,7 @@ def test_cli_simulate_and_arena_on_ray_print_the_local_results(cluster, tmp_path
     assert on_ray.splitlines()[1:] == plain.splitlines()[1:]      # all but the timing line
     arena_args = ["arena", "random", "greedy", "--games", "6", "--seed", "3", "--no-progress"]
     run(*arena_args, "--out", str(tmp_path / "local"))
-    run(*arena_args, "--out", str(tmp_path / "ray"), "--ray", address, "--shard-size", "1")
+    run(*arena_args, "--out", str(tmp_path / "ray"), "--ray", address, "--shard-size", "1",
+        "--cpus-per-shard", "2")
     for name in ("results.json", "games.csv", "records/game-00005.json"):
         assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()

@@ -23,6 +23,8 @@ def add_arguments(parser, shard_size, jobs=True):
     parser.add_argument("--shard-size", type=int, default=shard_size, metavar="GAMES",
                         help=f"games per shard (default {shard_size}; the results do not "
                              "depend on it)")
+    parser.add_argument("--cpus-per-shard", type=int, default=1, metavar="N",
+                        help="on Ray, the CPUs each shard reserves (e.g. 2 for mcts:threads=2)")
     if jobs:
         parser.add_argument("--jobs", type=int, default=1,
                             help="local worker processes when not on Ray (the results do not "
@@ -39,14 +41,17 @@ def executor(args):
     if args.ray is None:
         yield distributed.LocalProcesses(args.jobs)
         return
-    with _connect(args.ray) as cluster:
+    with _connect(args) as cluster:
         yield cluster
 
 
-def _connect(address):
+def _connect(args):
     """The RayCluster of --ray, or an exit with one line saying why there is none."""
+    if args.cpus_per_shard < 1:
+        sys.exit(f"--cpus-per-shard must be >= 1, not {args.cpus_per_shard}")
+    address = args.ray
     try:
-        cluster = distributed.RayCluster(address)
+        cluster = distributed.RayCluster(address, cpus_per_shard=args.cpus_per_shard)
     except ImportError as error:
         sys.exit(f"error: {error}")
     except ConnectionError as error:
@@ -85,7 +90,7 @@ def arena_games(args, players, deals, progress):
                          progress=progress)
     if args.shard_size < 1:
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
-    with _outcome(), _connect(args.ray) as cluster:
+    with _outcome(), _connect(args) as cluster:
         return distributed.arena(args.engine, args.bots, players, args.seed, deals,
                                  shard_size=args.shard_size, executor=cluster,
                                  progress=progress)
