@@ -12,6 +12,7 @@
 
 #include "actions.h"
 #include "bindings.h"
+#include "legal_set.h"
 #include "state.h"
 
 namespace py = pybind11;
