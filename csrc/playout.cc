@@ -276,13 +276,24 @@ class FusedPlayout {
 
 }  // namespace
 
-bool PdepIsAvailable() {
+namespace {
+
 #if VIKINGER_HAVE_PDEP
+// Hygon's Dhyana (a Zen 1 under its own vendor name, which __builtin_cpu_is does not know).
+bool HygonCpu() {
   unsigned eax = 0;
   unsigned ebx = 0;
   unsigned ecx = 0;
   unsigned edx = 0;
-  return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_BMI2);
+  return __get_cpuid(0, &eax, &ebx, &ecx, &edx) && ebx == 0x6f677948;  // "Hygo"
+}
+#endif
+
+}  // namespace
+
+bool PdepIsAvailable() {
+#if VIKINGER_HAVE_PDEP
+  return __builtin_cpu_supports("bmi2");
 #else
   return false;
 #endif
@@ -290,26 +301,10 @@ bool PdepIsAvailable() {
 
 BitSelect AutoBitSelect() {
 #if VIKINGER_HAVE_PDEP
-  static const bool fast = [] {
-    if (!PdepIsAvailable()) return false;
-    unsigned eax = 0;
-    unsigned ebx = 0;
-    unsigned ecx = 0;
-    unsigned edx = 0;
-    __get_cpuid(0, &eax, &ebx, &ecx, &edx);
-    char vendor[12];
-    std::memcpy(vendor, &ebx, 4);
-    std::memcpy(vendor + 4, &edx, 4);
-    std::memcpy(vendor + 8, &ecx, 4);
-    const bool amd = std::memcmp(vendor, "AuthenticAMD", 12) == 0 ||
-                     std::memcmp(vendor, "HygonGenuine", 12) == 0;
-    if (!amd) return true;
-    // AMD and Hygon CPUs before Zen 3 (family 0x19) run PDEP in microcode, slower than the tables.
-    __get_cpuid(1, &eax, &ebx, &ecx, &edx);
-    const unsigned base_family = (eax >> 8) & 0xF;
-    const unsigned family = base_family == 0xF ? base_family + ((eax >> 20) & 0xFF) : base_family;
-    return family >= 0x19;
-  }();
+  // AMD CPUs before Zen 3 (families 15h and 17h; Hygon's 18h is a Zen 1) run PDEP in microcode,
+  // slower than the tables.
+  static const bool fast = PdepIsAvailable() && !__builtin_cpu_is("amdfam15h") &&
+                           !__builtin_cpu_is("amdfam17h") && !HygonCpu();
   return fast ? BitSelect::kPdep : BitSelect::kTable;
 #else
   return BitSelect::kTable;
