@@ -83,7 +83,8 @@ inline constexpr SelectInByteTable kSelectInByte = [] {
 // ints, of which the first PopCount(byte) count, so `out` needs room for 8 entries more than it
 // gets. The two low bytes are written always (every mask of the rules fits in them until a board
 // grows past 16 columns), so no branch depends on the mask: a loop per set bit stopped after a
-// random number of steps, and its exit was mispredicted about once per mask.
+// random number of steps, and its exit was mispredicted about once per mask (state-machine
+// rollouts 20% slower with that loop, docs/performance-notes.md).
 inline int WriteBitIds(uint64_t mask, int base, int* out) {
   int n = 0;
 #if defined(__SSE4_1__)

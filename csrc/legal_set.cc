@@ -73,8 +73,7 @@ int SetRowMasks(LegalSet* set, int block) {
 
 }  // namespace
 
-// Each phase's case finds its player's board itself (the player of CurrentPlayer): a lookup of
-// CurrentPlayer first would be a second switch on the phase for every node.
+// Each phase's case finds its player's board (the player of CurrentPlayer).
 int LegalDecisions(const Position& p, LegalSet* set) {
   switch (p.phase) {
     case Phase::kBuy: {

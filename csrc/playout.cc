@@ -26,7 +26,8 @@ namespace {
 //   Wheel(mask, k)  a mask of at most 16 bits (the legal groups)
 //   Cells(mask, k)  any mask (the packed legal cells, up to 60 bits)
 // TableSelect works on every CPU: a loop for the short masks, and for the others no loop, whose
-// exit depends on the random k and is mispredicted about once a call.
+// exit depends on the random k and is mispredicted about once a call (the loop, NthBit, for every
+// mask: 8% slower playouts where PDEP is not used, docs/performance-notes.md).
 struct TableSelect {
   static int Small(uint64_t mask, int k) { return NthBit(mask, k); }
   // The low or the high byte, then the table.
@@ -52,7 +53,7 @@ struct TableSelect {
 
 #if VIKINGER_HAVE_PDEP
 // PdepSelect: one PDEP instruction for every mask (bits.h), on CPUs where it is fast. The
-// playout took 8% less time with it than with TableSelect (docs/benchmarks.md).
+// playout took 9-11% less time with it than with TableSelect (docs/performance-notes.md).
 struct PdepSelect {
   static int Small(uint64_t mask, int k) { return NthBitPdep(mask, k); }
   static int Wheel(unsigned mask, int k) { return NthBitPdep(mask, k); }

@@ -107,8 +107,7 @@ void EndPurchase(Position& p) {
   }
 }
 
-// The purchase's steps take the buyer's board from their caller: finding it is a table lookup
-// and a multiplication, once per action rather than once per step.
+// The steps of a purchase take the buyer's board from ApplyOne.
 void VikingToMainland(Position& p, PlayerBoard& buyer) {
   ++buyer.mainland[p.pending.viking];  // B6.4
   EndPurchase(p);
@@ -131,8 +130,7 @@ void PlacePendingTile(Position& p, PlayerBoard& board) {
     }
   } else {
     // B6.2 choose a cell, or B6.3 when there is none: ApplyForcedDecisions, which runs after every
-    // action, builds this node's cell set and discards the tile when it is empty. (B6.2 is then
-    // computed once per island tile, not once to decide and once for the legal set.)
+    // action, builds this node's cell set and discards the tile when it is empty.
     p.phase = Phase::kIslandCell;
   }
 }
@@ -231,7 +229,8 @@ void LayOutVikings(Position& p) {
 }
 
 // Counts change as whole words, never as single bytes: the next chance node loads them as words,
-// and a word load over a fresh byte store waits until the store reaches the cache.
+// and a word load over a fresh byte store waits until the store reaches the cache (byte stores:
+// 10% slower state-machine rollouts, docs/performance-notes.md).
 void RevealTile(Position& p, int kind, ByteCounts stacks) {  // stacks: p.stacks, loaded
   stacks.Decrement(kind);
   stacks.Store(p.stacks, kNumTileKinds);
@@ -413,10 +412,11 @@ namespace {
 // docs/actions.md "Automatic decisions": applies every forced decision, and discards an island
 // tile that has no legal cell (B6.3); sets `next` to the legal decisions of the node reached and
 // returns their number. A chance or terminal node has none (LegalDecisions' default case), which
-// ends the loop without a test of the phase of its own.
+// ends the loop.
 int ApplyForcedDecisions(Position& p, LegalSet* next) {
   for (;;) {
-    // Filled in place: a copy would wait on the stores that built it.
+    // Filled in place: copying a returned set waited on the stores that built it, a sixth of this
+    // loop's time (docs/performance-notes.md).
     const int count = LegalDecisions(p, next);
     if (count == 1) {
       ApplyOne(p, next->Nth(0));
@@ -460,7 +460,7 @@ int ApplyChance(Position& p, FloorOfUTimes floor_of_u_times, LegalSet* next, int
     outcome = kDisplay + kind;
   }
   // Most draws lead to another draw: answered here, without the call and the phase switch that
-  // ApplyForcedDecisions would make to reach the same empty set.
+  // ApplyForcedDecisions would make to reach the same empty set (3% of state-machine rollouts).
   if (IsChanceNode(p)) {
     *next = LegalSet{};
     *num_next = 0;
