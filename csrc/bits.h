@@ -53,7 +53,9 @@ inline int NthBit(uint64_t mask, int k) {
 // function with every helper it inlines compiled a second time, or a file compiled with -mbmi2,
 // whose inline functions the linker may then pick for the whole module and run on CPUs without
 // BMI2. One instruction in assembly sits inside code compiled for x86-64-v2.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Not on Windows: the CPU query of playout.cc (__builtin_cpu_supports) needs a runtime library
+// that clang-cl does not link.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define VIKINGER_HAVE_PDEP 1
 inline int NthBitPdep(uint64_t mask, int k) {
   uint64_t bit;
