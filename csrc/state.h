@@ -1,13 +1,13 @@
 // The game state (docs/rules.md B3-B8, A0-A5): a flat POD `Position`, its state machine, and
-// `State`, the position plus its history.
+// `State`, the position plus its history. What each node allows: legal_set.h.
 //
 // A `Position` is everything that decides the future of a game: copying it is a memcpy, and it
 // owns no memory. The state machine follows docs/actions.md step by step: a round is 12 tiles
 // revealed and 12 Vikings drawn (chance nodes; A0: with the auction or the draw of 13 the
 // Vikings first, then the auction and the removal, then the tiles), 12 purchases, each a short
 // sequence of decisions (group, start tile, cell, Viking), then the round's scoring with boatsman
-// trips at the large scorings. After every applied action, forced decisions (exactly one legal action)
-// are applied automatically and are not recorded in the history.
+// trips at the large scorings. After every applied action, forced decisions (exactly one legal
+// action) are applied automatically and are not recorded in the history.
 #ifndef VIKINGER_STATE_H_
 #define VIKINGER_STATE_H_
 
