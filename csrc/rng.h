@@ -81,22 +81,26 @@ static_assert(FloorUniformTimesIsTheDoubleFloor(6004799503160661ULL, 3) &&
                   FloorUniformTimesIsTheDoubleFloor(((uint64_t{700} << 53) - 1000) / 1025, 1025),
               "FloorUniformTimes is floor(u * n) in doubles");
 
-// The uniforms of a SplitMix64 stream as rollouts read them: the 53-bit integer m of each
+// The uniforms of a SplitMix64 stream, each computed one call ahead: a playout needs a number
+// right after deciding that it needs one, and the 30-cycle chain from state to number is then
+// already done, overlapped with the work between two draws. Kept as the 53-bit integer m of
 // u = m * 2**-53.
 class UniformStream {
  public:
-  explicit UniformStream(uint64_t seed) : state_(seed) {}
+  explicit UniformStream(uint64_t seed) : state_(seed), next_(Mix(seed) >> 11) {}
   // floor(u * n) of the next uniform u, for 1 <= n < 2048: a uniform index below n.
   int Below(int n) { return FloorUniformTimes(NextBits(), n); }
   // The 53 bits m of the next uniform u = m * 2**-53.
   uint64_t NextBits() {
-    const uint64_t m = Mix(state_) >> 11;
+    const uint64_t m = next_;
     state_ += kGolden;
+    next_ = Mix(state_) >> 11;
     return m;
   }
 
  private:
   uint64_t state_;
+  uint64_t next_;
 };
 
 // Up to 16 small counts (a chance node's tile stacks or bag), one byte each, in two words (bits.h

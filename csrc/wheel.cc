@@ -22,11 +22,52 @@ void Wheel::Reveal(int kind) {
   occupied |= static_cast<uint16_t>(1u << space);
 }
 
-void Wheel::LayOutVikings(const uint8_t drawn[kNumColours]) {
-  int space = 0;
-  for (int colour = 0; colour < kNumColours; ++colour) {
-    for (int k = 0; k < drawn[colour]; ++k) vikings[space++] = static_cast<uint8_t>(colour);
+void Wheel::RevealAll(const uint8_t* kinds, int n) {
+  // As Reveal n times from an empty wheel, the next free space at each end held in a register.
+  int lowest = 0;
+  int highest = kWheelSpaces - 1;
+  for (int i = 0; i < n; ++i) {
+    const int ship = IsShip(kinds[i]);
+    tiles[ship ? highest : lowest] = kinds[i];
+    highest -= ship;
+    lowest += 1 - ship;
   }
+  occupied = static_cast<uint16_t>(((1u << lowest) - 1) | ((1u << kWheelSpaces) - (2u << highest)));
+}
+
+namespace {
+
+// A word of byte counters with 1 in bytes k..7 (every byte for k <= 0, none for k >= 8).
+inline uint64_t OnesFrom(int k) {
+  const int shift = k <= 0 ? 0 : k >= 8 ? 32 : 4 * k;
+  return (kByteOnes << shift) << shift;  // two shifts: a shift by 64 is undefined
+}
+
+}  // namespace
+
+void Wheel::LayOutVikings(const uint8_t drawn[kNumColours]) {
+  // Space s < (Vikings drawn) gets the colour c with (Vikings of colours < c) <= s < (Vikings of
+  // colours <= c), which is the number of colours whose running count is <= s: counted for all
+  // spaces at once, one byte per space, 8 spaces per word. Spaces past the drawn ones keep theirs.
+  uint64_t low = 0;
+  uint64_t high = 0;
+  int running = 0;
+  for (int colour = 0; colour < kNumColours; ++colour) {
+    running += drawn[colour];
+    low += OnesFrom(running);
+    high += OnesFrom(running - 8);
+  }
+  const uint64_t keep_low = OnesFrom(running) * 0xFF;  // bytes of the spaces past the drawn ones
+  const uint64_t keep_high = OnesFrom(running - 8) * 0xFF;
+  uint64_t old_low;
+  uint32_t old_high;
+  std::memcpy(&old_low, vikings, 8);
+  std::memcpy(&old_high, vikings + 8, 4);
+  low = (low & ~keep_low) | (old_low & keep_low);
+  const uint32_t new_high =
+      static_cast<uint32_t>((high & ~keep_high) | (uint64_t{old_high} & keep_high));
+  std::memcpy(vikings, &low, 8);
+  std::memcpy(vikings + 8, &new_high, 4);
 }
 
 unsigned Wheel::SameColourAsZero() const {
@@ -43,12 +84,13 @@ uint16_t Wheel::LegalBuysGiven(uint16_t occupied, unsigned same_colour, int64_t 
   const uint16_t affordable = static_cast<uint16_t>((2u << limit) - 1);
   uint16_t legal = others & affordable;
   // B5.2 the 0-space rule: no other group with a Viking of the same colour.
-  const bool colour_elsewhere = (same_colour & others) != 0;
+  const unsigned colour_elsewhere = (same_colour & others) != 0;
   // B5.3 the poverty override, judged on gold alone: the cheapest other group is too dear (or
   // there is none; bit 15 only keeps the count of trailing zeros defined).
-  const bool too_poor_for_others =
-      others == 0 || gold < __builtin_ctz(others | 0x8000u) - zero;
-  if (!colour_elsewhere || too_poor_for_others) legal |= static_cast<uint16_t>(1u << zero);
+  const unsigned too_poor_for_others =
+      (others == 0) | (gold < __builtin_ctz(others | 0x8000u) - zero);
+  // Combined without branches: both conditions depend on random draws.
+  legal |= static_cast<uint16_t>(((colour_elsewhere ^ 1) | too_poor_for_others) << zero);
   return legal;
 }
 
