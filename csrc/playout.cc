@@ -129,10 +129,8 @@ class FusedPlayout {
   void RevealTiles() {  // B4.1 twelve tiles onto the wheel, empty after the last round's buys
     ByteCounts stacks = ByteCounts::Load(p_.stacks, kNumTileKinds);
     int total = stacks.Total();
-    uint8_t kinds[kGroupsPerRound];
-    for (uint8_t& kind : kinds) kind = static_cast<uint8_t>(Draw(stacks, kNumTileKinds, total));
+    for (int i = 0; i < kGroupsPerRound; ++i) p_.wheel.Reveal(Draw(stacks, kNumTileKinds, total));
     stacks.Store(p_.stacks, kNumTileKinds);
-    p_.wheel.RevealAll(kinds, kGroupsPerRound);
   }
 
   void DrawVikings() {  // B4.2 twelve Vikings from the bag, laid out by colour

@@ -83,8 +83,8 @@ static_assert(FloorUniformTimesIsTheDoubleFloor(6004799503160661ULL, 3) &&
 
 // The uniforms of a SplitMix64 stream, each computed one call ahead: a playout needs a number
 // right after deciding that it needs one, and the 30-cycle chain from state to number is then
-// already done, overlapped with the work between two draws. Kept as the 53-bit integer m of
-// u = m * 2**-53.
+// already done, overlapped with the work between two draws (2-3% of the fused playout,
+// docs/performance-notes.md). Kept as the 53-bit integer m of u = m * 2**-53.
 class UniformStream {
  public:
   explicit UniformStream(uint64_t seed) : state_(seed), next_(Mix(seed) >> 11) {}
