@@ -12,6 +12,7 @@
 #include <thread>
 #include <vector>
 
+#include "legal_set.h"
 #include "rng.h"
 #include "rollout.h"
 #include "state.h"

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "legal_set.h"
 #include "state.h"
 
 namespace vikinger {

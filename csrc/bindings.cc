@@ -16,6 +16,7 @@
 #include "actions.h"
 #include "bindings.h"
 #include "game.h"
+#include "legal_set.h"
 #include "observation.h"
 #include "rng.h"
 #include "serialization.h"

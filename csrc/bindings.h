@@ -48,7 +48,6 @@ bool Utf8(py::handle text, std::string* out);
 uint64_t Seed(py::handle value);
 // TypeError unless every argument is an int or numpy integer (bool refused).
 void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args);
-py::list IntList(const int* values, int n);
 
 // State.apply_action / action_to_string with any Python argument (docs/api.md "Errors").
 void ApplyAction(State& state, py::handle action);

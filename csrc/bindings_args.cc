@@ -106,13 +106,6 @@ uint64_t Seed(py::handle value) {
   return seed;
 }
 
-py::list IntList(const int* values, int n) {
-  PyObject* list = PyList_New(n);
-  if (list == nullptr) throw py::error_already_set();
-  for (int i = 0; i < n; ++i) PyList_SET_ITEM(list, i, PyLong_FromLong(values[i]));
-  return py::reinterpret_steal<py::list>(list);
-}
-
 // --- dicts <-> value trees -----------------------------------------------------------------
 
 Value ToValue(py::handle object, int depth) {

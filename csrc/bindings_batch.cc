@@ -1,4 +1,4 @@
-// rollouts, _rollout_position and VectorGame of the Python module (docs/api.md "Rollouts",
+// rollouts, _rollout_position, _bit_select and VectorGame of the Python module (docs/api.md "Rollouts",
 // "VectorGame"): the batched entry points, which release the GIL while C++ plays.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>

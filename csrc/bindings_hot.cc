@@ -3,15 +3,16 @@
 // `while not s.is_terminal(): s.apply_action(choice(s.legal_actions()))` calls three methods per
 // step; through pybind11's generic dispatcher (argument loaders, overload resolution) each costs
 // more than the engine's work. These five are plain CPython methods instead (METH_NOARGS /
-// METH_O), installed over the pybind11 ones, with the same behaviour and errors: the argument
-// checks of docs/api.md go through the same helpers as every other method (bindings.h), and the
-// ids of legal lists are shared int objects made once.
+// METH_O), added to the pybind11 class State, with the behaviour and errors of docs/api.md: the
+// argument checks go through the same helpers as every other method (bindings.h), and the ids of
+// legal lists are shared int objects made once.
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
 
 #include "actions.h"
 #include "bindings.h"
+#include "legal_set.h"
 #include "state.h"
 
 namespace py = pybind11;

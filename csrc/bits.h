@@ -43,10 +43,19 @@ inline int NthBit(uint64_t mask, int k) {
 }
 
 // NthBit by one instruction: PDEP (BMI2) deposits the single bit 1 << k onto the k-th set bit
-// of `mask`. Written as inline assembly so that a build for an older baseline can contain it;
-// only call it where the CPU has BMI2 (playout.cc checks once). On AMD CPUs before Zen 3 the
-// instruction is microcoded and far slower than NthBit.
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// of `mask`. Only call it where the CPU has BMI2 (playout.cc asks once). On AMD CPUs before Zen 3
+// the instruction is microcoded and far slower than NthBit. The fused playout is 9-11% faster
+// with it than with its tables (docs/performance-notes.md).
+//
+// Inline assembly, not the _pdep_u64 intrinsic: the intrinsic needs BMI2 enabled for the
+// function that uses it (-mbmi2 or __attribute__((target("bmi2")))), and GCC inlines no function
+// into one compiled for fewer instructions, so the playout would have to be a separate BMI2
+// function with every helper it inlines compiled a second time, or a file compiled with -mbmi2,
+// whose inline functions the linker may then pick for the whole module and run on CPUs without
+// BMI2. One instruction in assembly sits inside code compiled for x86-64-v2.
+// Not on Windows: the CPU query of playout.cc (__builtin_cpu_supports) needs a runtime library
+// that clang-cl does not link.
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define VIKINGER_HAVE_PDEP 1
 inline int NthBitPdep(uint64_t mask, int k) {
   uint64_t bit;
@@ -76,7 +85,8 @@ inline constexpr SelectInByteTable kSelectInByte = [] {
 // ints, of which the first PopCount(byte) count, so `out` needs room for 8 entries more than it
 // gets. The two low bytes are written always (every mask of the rules fits in them until a board
 // grows past 16 columns), so no branch depends on the mask: a loop per set bit stopped after a
-// random number of steps, and its exit was mispredicted about once per mask.
+// random number of steps, and its exit was mispredicted about once per mask (state-machine
+// rollouts 20% slower with that loop, docs/performance-notes.md).
 inline int WriteBitIds(uint64_t mask, int base, int* out) {
   int n = 0;
 #if defined(__SSE4_1__)
@@ -106,7 +116,13 @@ constexpr uint64_t kByteLow7s = 0x7F7F7F7F7F7F7F7FULL;
 
 // Bit i set when byte i of `x` is zero.
 inline unsigned ZeroBytes(uint64_t x) {
-  const uint64_t zero_high = ~(((x & kByteLow7s) + kByteLow7s) | x | kByteLow7s);  // 0x80 there
+  // (byte & 0x7F) + 0x7F sets a byte's high bit when its low seven bits are not all zero (no carry
+  // leaves the byte); or-ing the byte itself adds its own high bit, and or-ing 0x7F fills the rest:
+  // after the negation only the high bit of each zero byte is left.
+  const uint64_t zero_high = ~(((x & kByteLow7s) + kByteLow7s) | x | kByteLow7s);
+  // A gather of bit 0 of each byte into the top byte: the multiplier's byte j holds 1 << (7 - j),
+  // so bit 0 of byte i times byte j lands on bit 8 (i + j) + 7 - j: on 56 + i for j = 7 - i, and
+  // no two of these partial products share a bit, so nothing carries.
   return static_cast<unsigned>(((zero_high >> 7) * 0x0102040810204080ULL) >> 56);
 }
 

@@ -116,7 +116,6 @@ struct PlayerBoard {
 
   // B7.0: columns whose ship reaches `row`, and those of them not repelled by a warrior.
   uint64_t ReachMask(int row) const;
-  uint64_t RepelledShips() const { return ShipColumns() & Row(1).vikings; }
   uint64_t ThreatenedMask(int row) const { return ReachMask(row) & ~Row(1).vikings; }
   // The island Vikings of `row` that no ship threatens.
   uint64_t UnthreatenedVikings(int row) const { return Row(row).vikings & ~ThreatenedMask(row); }

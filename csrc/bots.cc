@@ -5,6 +5,7 @@
 #include <string>
 
 #include "evaluation.h"
+#include "legal_set.h"
 
 namespace vikinger {
 

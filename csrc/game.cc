@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "actions.h"
+#include "legal_set.h"
 #include "scoring.h"
 #include "serialization.h"
 #include "state_dict.h"

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "evaluation.h"
+#include "legal_set.h"
 #include "playouts.h"
 #include "rng.h"
 #include "solver.h"

@@ -26,7 +26,8 @@ namespace {
 //   Wheel(mask, k)  a mask of at most 16 bits (the legal groups)
 //   Cells(mask, k)  any mask (the packed legal cells, up to 60 bits)
 // TableSelect works on every CPU: a loop for the short masks, and for the others no loop, whose
-// exit depends on the random k and is mispredicted about once a call.
+// exit depends on the random k and is mispredicted about once a call (the loop, NthBit, for every
+// mask: 8% slower playouts where PDEP is not used, docs/performance-notes.md).
 struct TableSelect {
   static int Small(uint64_t mask, int k) { return NthBit(mask, k); }
   // The low or the high byte, then the table.
@@ -52,7 +53,7 @@ struct TableSelect {
 
 #if VIKINGER_HAVE_PDEP
 // PdepSelect: one PDEP instruction for every mask (bits.h), on CPUs where it is fast. The
-// playout took 8% less time with it than with TableSelect (docs/benchmarks.md).
+// playout took 9-11% less time with it than with TableSelect (docs/performance-notes.md).
 struct PdepSelect {
   static int Small(uint64_t mask, int k) { return NthBitPdep(mask, k); }
   static int Wheel(unsigned mask, int k) { return NthBitPdep(mask, k); }
@@ -128,10 +129,8 @@ class FusedPlayout {
   void RevealTiles() {  // B4.1 twelve tiles onto the wheel, empty after the last round's buys
     ByteCounts stacks = ByteCounts::Load(p_.stacks, kNumTileKinds);
     int total = stacks.Total();
-    uint8_t kinds[kGroupsPerRound];
-    for (uint8_t& kind : kinds) kind = static_cast<uint8_t>(Draw(stacks, kNumTileKinds, total));
+    for (int i = 0; i < kGroupsPerRound; ++i) p_.wheel.Reveal(Draw(stacks, kNumTileKinds, total));
     stacks.Store(p_.stacks, kNumTileKinds);
-    p_.wheel.RevealAll(kinds, kGroupsPerRound);
   }
 
   void DrawVikings() {  // B4.2 twelve Vikings from the bag, laid out by colour
@@ -276,13 +275,24 @@ class FusedPlayout {
 
 }  // namespace
 
-bool PdepIsAvailable() {
+namespace {
+
 #if VIKINGER_HAVE_PDEP
+// Hygon's Dhyana (a Zen 1 under its own vendor name, which __builtin_cpu_is does not know).
+bool HygonCpu() {
   unsigned eax = 0;
   unsigned ebx = 0;
   unsigned ecx = 0;
   unsigned edx = 0;
-  return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ebx & bit_BMI2);
+  return __get_cpuid(0, &eax, &ebx, &ecx, &edx) && ebx == 0x6f677948;  // "Hygo"
+}
+#endif
+
+}  // namespace
+
+bool PdepIsAvailable() {
+#if VIKINGER_HAVE_PDEP
+  return __builtin_cpu_supports("bmi2");
 #else
   return false;
 #endif
@@ -290,26 +300,10 @@ bool PdepIsAvailable() {
 
 BitSelect AutoBitSelect() {
 #if VIKINGER_HAVE_PDEP
-  static const bool fast = [] {
-    if (!PdepIsAvailable()) return false;
-    unsigned eax = 0;
-    unsigned ebx = 0;
-    unsigned ecx = 0;
-    unsigned edx = 0;
-    __get_cpuid(0, &eax, &ebx, &ecx, &edx);
-    char vendor[12];
-    std::memcpy(vendor, &ebx, 4);
-    std::memcpy(vendor + 4, &edx, 4);
-    std::memcpy(vendor + 8, &ecx, 4);
-    const bool amd = std::memcmp(vendor, "AuthenticAMD", 12) == 0 ||
-                     std::memcmp(vendor, "HygonGenuine", 12) == 0;
-    if (!amd) return true;
-    // AMD and Hygon CPUs before Zen 3 (family 0x19) run PDEP in microcode, slower than the tables.
-    __get_cpuid(1, &eax, &ebx, &ecx, &edx);
-    const unsigned base_family = (eax >> 8) & 0xF;
-    const unsigned family = base_family == 0xF ? base_family + ((eax >> 20) & 0xFF) : base_family;
-    return family >= 0x19;
-  }();
+  // AMD CPUs before Zen 3 (families 15h and 17h; Hygon's 18h is a Zen 1) run PDEP in microcode,
+  // slower than the tables.
+  static const bool fast = PdepIsAvailable() && !__builtin_cpu_is("amdfam15h") &&
+                           !__builtin_cpu_is("amdfam17h") && !HygonCpu();
   return fast ? BitSelect::kPdep : BitSelect::kTable;
 #else
   return BitSelect::kTable;

@@ -1,6 +1,7 @@
 // Random playouts from any position (see playouts.h).
 #include "playouts.h"
 
+#include "legal_set.h"
 #include "playout.h"
 #include "rng.h"
 

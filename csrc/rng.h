@@ -54,7 +54,8 @@ class SplitMix64 {
 // only carry m * n up to the next multiple of 2**53, and only from within half a unit of the last
 // place below it (at most 2**10 for a product below 2**64); that case, about once in 2**42 draws,
 // takes the double computation itself. The integer product is 3 cycles on a playout's chain of
-// dependent steps; the double conversions and product are about 10.
+// dependent steps; the double conversions and product are about 10 (rollouts 5-6% slower with
+// them, docs/performance-notes.md).
 constexpr int FloorUniformTimes(uint64_t m, int n) {
   const uint64_t product = m * static_cast<uint64_t>(n);
   const uint64_t floor = product >> 53;
@@ -82,8 +83,8 @@ static_assert(FloorUniformTimesIsTheDoubleFloor(6004799503160661ULL, 3) &&
 
 // The uniforms of a SplitMix64 stream, each computed one call ahead: a playout needs a number
 // right after deciding that it needs one, and the 30-cycle chain from state to number is then
-// already done, overlapped with the work between two draws. Kept as the 53-bit integer m of
-// u = m * 2**-53.
+// already done, overlapped with the work between two draws (2-3% of the fused playout,
+// docs/performance-notes.md). Kept as the 53-bit integer m of u = m * 2**-53.
 class UniformStream {
  public:
   explicit UniformStream(uint64_t seed) : state_(seed), next_(Mix(seed) >> 11) {}
@@ -104,7 +105,8 @@ class UniformStream {
 
 // Up to 16 small counts (a chance node's tile stacks or bag), one byte each, in two words (bits.h
 // byte order). A playout draws many times in a row from the same counts: held in registers, a
-// draw does not wait for the previous draw's decrement to reach memory and come back.
+// draw does not wait for the previous draw's decrement to reach memory and come back (10% of
+// state-machine rollouts, docs/performance-notes.md).
 struct ByteCounts {
   uint64_t low;   // counts 0..7
   uint64_t high;  // counts 8..15

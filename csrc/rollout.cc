@@ -5,6 +5,7 @@
 #include <thread>
 #include <vector>
 
+#include "legal_set.h"
 #include "playout.h"
 #include "rng.h"
 

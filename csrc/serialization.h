@@ -20,7 +20,6 @@ constexpr int kMagicSize = 4;
 // 2: A0, the Vikings of a round with the auction or the draw of 13 are drawn before its tiles,
 // so a version-1 position of those games means something else and is refused.
 constexpr int kFormatVersion = 2;
-constexpr int kHeaderSize = kMagicSize + 1;
 constexpr uint8_t kVikingFlag = 16;  // cell byte: a Viking stands on the tile
 // Enough for the position bytes of 4 players with a full trip queue.
 constexpr int kMaxPositionBytes = 2048;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "components.h"
+#include "legal_set.h"
 #include "serialization.h"
 
 namespace vikinger {

@@ -8,6 +8,7 @@
 
 #include "actions.h"
 #include "auction.h"
+#include "legal_set.h"
 #include "rng.h"
 #include "scoring.h"
 #include "specials.h"
@@ -26,13 +27,8 @@ const char* const kOptionNames[kNumOptions] = {"auction", "draw13", "offer_by_co
 
 namespace {
 
-// B5.1 the buyer of the current purchase; B7.2 the current scorer of a large scoring.
-int BuyerSeat(const Position& p) { return Seat(p.start_player, p.purchases, p.num_players); }
-int ScorerSeat(const Position& p) { return Seat(p.start_player, p.scoring_index, p.num_players); }
 PlayerBoard& Buyer(Position& p) { return p.players[BuyerSeat(p)]; }
-const PlayerBoard& Buyer(const Position& p) { return p.players[BuyerSeat(p)]; }
 PlayerBoard& Scorer(Position& p) { return p.players[ScorerSeat(p)]; }
-const PlayerBoard& Scorer(const Position& p) { return p.players[ScorerSeat(p)]; }
 
 // A0 (1)-(2): after the display, the Vikings first when the auction or the draw of 13 is on.
 void AfterSpecialFill(Position& p) {
@@ -111,8 +107,7 @@ void EndPurchase(Position& p) {
   }
 }
 
-// The purchase's steps take the buyer's board from their caller: finding it is a table lookup
-// and a multiplication, once per action rather than once per step.
+// The steps of a purchase take the buyer's board from ApplyOne.
 void VikingToMainland(Position& p, PlayerBoard& buyer) {
   ++buyer.mainland[p.pending.viking];  // B6.4
   EndPurchase(p);
@@ -135,8 +130,7 @@ void PlacePendingTile(Position& p, PlayerBoard& board) {
     }
   } else {
     // B6.2 choose a cell, or B6.3 when there is none: ApplyForcedDecisions, which runs after every
-    // action, builds this node's cell set and discards the tile when it is empty. (B6.2 is then
-    // computed once per island tile, not once to decide and once for the legal set.)
+    // action, builds this node's cell set and discards the tile when it is empty.
     p.phase = Phase::kIslandCell;
   }
 }
@@ -235,7 +229,8 @@ void LayOutVikings(Position& p) {
 }
 
 // Counts change as whole words, never as single bytes: the next chance node loads them as words,
-// and a word load over a fresh byte store waits until the store reaches the cache.
+// and a word load over a fresh byte store waits until the store reaches the cache (byte stores:
+// 10% slower state-machine rollouts, docs/performance-notes.md).
 void RevealTile(Position& p, int kind, ByteCounts stacks) {  // stacks: p.stacks, loaded
   stacks.Decrement(kind);
   stacks.Store(p.stacks, kNumTileKinds);
@@ -353,30 +348,6 @@ void ApplyOne(Position& p, int action) {
   }
 }
 
-// `set` holds the ids base + bit index for the bits of `mask`. Returns their number.
-int SetOneMask(LegalSet* set, uint64_t mask, int base) {
-  set->masks[0] = mask;
-  set->bases[0] = static_cast<int16_t>(base);
-  set->num_masks = 1;
-  set->range_first = 0;
-  set->range_count = 0;
-  return PopCount(mask);
-}
-
-// `set` holds the ids CellId(block, row, 1) + bit index for the bits of masks[row - 1]. Returns
-// their number.
-int SetRowMasks(LegalSet* set, int block) {
-  int count = 0;
-  for (int row = 1; row <= kNumRows; ++row) {
-    set->bases[row - 1] = static_cast<int16_t>(CellId(block, row, 1));
-    count += PopCount(set->masks[row - 1]);
-  }
-  set->num_masks = kNumRows;
-  set->range_first = 0;
-  set->range_count = 0;
-  return count;
-}
-
 }  // namespace
 
 void InitPosition(Position& p, int num_players, int options) {
@@ -436,107 +407,16 @@ int CurrentPlayer(const Position& p) {
   }
 }
 
-// Each phase's case finds its player's board itself (the player of CurrentPlayer): a lookup of
-// CurrentPlayer first would be a second switch on the phase for every node.
-int LegalDecisions(const Position& p, LegalSet* set) {
-  switch (p.phase) {
-    case Phase::kBuy: {
-      const PlayerBoard& board = Buyer(p);
-      return SetOneMask(set, p.wheel.LegalBuys(board.gold, board.fame), kBuy);  // B5
-    }
-    case Phase::kStartRow:
-      return SetOneMask(set, (1u << kNumRows) - 1, kStart);  // B6.0 any row
-    case Phase::kShipColumn:
-      return SetOneMask(set, Buyer(p).FreeShipColumns(), kShip);  // B6.1
-    case Phase::kIslandCell:
-      Buyer(p).LegalIslandCells(p.pending.tile, set->masks);  // B6.2
-      return SetRowMasks(set, kTile);
-    case Phase::kViking:
-      return SetOneMask(set, 0b11, kVikingOnTile);  // B6.4 tile or mainland
-    case Phase::kTrip:
-      return SetOneMask(set, LegalTripMask(Scorer(p), p.round, HasOption(p, kOptWeakBoatsmen)),
-                        kTripStop);
-    case Phase::kTripTarget:
-      return SetOneMask(set, LegalTargetMask(Scorer(p), p.trip),
-                        CellId(kTarget, RowOfColour(p.trip.colour[0]), 1));
-    case Phase::kAuction: {
-      const PlayerBoard& bidder = p.players[p.auction.turn];
-      *set = AuctionLegal(p.auction, int64_t{bidder.gold} + bidder.fame);  // A1
-      return set->Count();
-    }
-    case Phase::kRemoveViking:
-    case Phase::kOfferColour: {  // A2, A3: every colour still drawn
-      uint64_t colours = 0;
-      for (int c = 0; c < kNumColours; ++c) {
-        if (p.drawn[c]) colours |= uint64_t{1} << c;
-      }
-      return SetOneMask(set, colours, p.phase == Phase::kRemoveViking ? kRemove : kOffer);
-    }
-    case Phase::kTakeSpecial:  // A5: bits 0..3 the places, bit 4 decline
-      return SetOneMask(set, OccupiedSlots(p.specials) | 1u << 4, kTakeSpecial);
-    case Phase::kBuildingReplace: {
-      const PlayerBoard& board = Buyer(p);
-      BuildingCandidates(board, BuildingToPlace(board), set->masks);  // A5
-      return SetRowMasks(set, kBuilding);
-    }
-    default:  // chance and terminal nodes
-      *set = LegalSet{};
-      return 0;
-  }
-}
-
-LegalSet LegalDecisionSet(const Position& p) {
-  LegalSet set;
-  LegalDecisions(p, &set);
-  return set;
-}
-
-const uint8_t* ChanceCounts(const Position& p, int* num_kinds, int* first_id) {
-  if (p.phase == Phase::kRevealTile) {
-    *num_kinds = kNumTileKinds;
-    *first_id = kReveal;
-    return p.stacks;
-  }
-  if (p.phase == Phase::kSpecialFill) {
-    *num_kinds = kNumSpecialKinds;
-    *first_id = kDisplay;
-    return p.specials.stack;
-  }
-  *num_kinds = kNumColours;
-  *first_id = kDraw;
-  return p.bag;
-}
-
-int LegalActions(const Position& p, int* out) {
-  if (!IsChanceNode(p)) return LegalDecisionSet(p).Write(out);
-  int num_kinds;
-  int first_id;
-  const uint8_t* counts = ChanceCounts(p, &num_kinds, &first_id);
-  int n = 0;
-  for (int k = 0; k < num_kinds; ++k) {
-    if (counts[k]) out[n++] = first_id + k;
-  }
-  return n;
-}
-
-bool IsLegal(const Position& p, int action) {
-  if (!IsChanceNode(p)) return LegalDecisionSet(p).Contains(action);  // none once terminal
-  int num_kinds;
-  int first_id;
-  const uint8_t* counts = ChanceCounts(p, &num_kinds, &first_id);
-  const int kind = action - first_id;
-  return kind >= 0 && kind < num_kinds && counts[kind] > 0;
-}
-
 namespace {
 
 // docs/actions.md "Automatic decisions": applies every forced decision, and discards an island
 // tile that has no legal cell (B6.3); sets `next` to the legal decisions of the node reached and
 // returns their number. A chance or terminal node has none (LegalDecisions' default case), which
-// ends the loop without a test of the phase of its own.
+// ends the loop.
 int ApplyForcedDecisions(Position& p, LegalSet* next) {
   for (;;) {
-    // Filled in place: a copy would wait on the stores that built it.
+    // Filled in place: copying a returned set waited on the stores that built it, a sixth of this
+    // loop's time (docs/performance-notes.md).
     const int count = LegalDecisions(p, next);
     if (count == 1) {
       ApplyOne(p, next->Nth(0));
@@ -580,7 +460,7 @@ int ApplyChance(Position& p, FloorOfUTimes floor_of_u_times, LegalSet* next, int
     outcome = kDisplay + kind;
   }
   // Most draws lead to another draw: answered here, without the call and the phase switch that
-  // ApplyForcedDecisions would make to reach the same empty set.
+  // ApplyForcedDecisions would make to reach the same empty set (3% of state-machine rollouts).
   if (IsChanceNode(p)) {
     *next = LegalSet{};
     *num_next = 0;

@@ -1,13 +1,13 @@
 // The game state (docs/rules.md B3-B8, A0-A5): a flat POD `Position`, its state machine, and
-// `State`, the position plus its history.
+// `State`, the position plus its history. What each node allows: legal_set.h.
 //
 // A `Position` is everything that decides the future of a game: copying it is a memcpy, and it
 // owns no memory. The state machine follows docs/actions.md step by step: a round is 12 tiles
 // revealed and 12 Vikings drawn (chance nodes; A0: with the auction or the draw of 13 the
 // Vikings first, then the auction and the removal, then the tiles), 12 purchases, each a short
 // sequence of decisions (group, start tile, cell, Viking), then the round's scoring with boatsman
-// trips at the large scorings. After every applied action, forced decisions (exactly one legal action)
-// are applied automatically and are not recorded in the history.
+// trips at the large scorings. After every applied action, forced decisions (exactly one legal
+// action) are applied automatically and are not recorded in the history.
 #ifndef VIKINGER_STATE_H_
 #define VIKINGER_STATE_H_
 
@@ -40,7 +40,6 @@ enum class Phase : uint8_t {
   kBuildingReplace,
 };
 constexpr int kNumPhases = 16;
-constexpr int kNumBasePhases = 10;
 extern const char* const kPhaseNames[kNumPhases];
 
 constexpr int kChance = -1;
@@ -110,28 +109,7 @@ struct Position {
   PlayerBoard players[kMaxPlayers];  // last: only the first num_players are in use
 };
 
-// The legal decisions of a node as bit masks: the ids are bases[i] + (index of a set bit of
-// masks[i]), ascending over i and bits, then the run range_first .. range_first + range_count - 1
-// (A1 bids), above every mask id. Counting and picking the k-th id need no list.
-// Only the first num_masks masks and bases are ever read, so a set is cheap to make: `LegalSet{}`
-// or OneMask-style filling of masks[0].
-struct LegalSet {
-  uint64_t masks[kNumRows];
-  int16_t bases[kNumRows];
-  int num_masks = 0;
-  int16_t range_first = 0;
-  int16_t range_count = 0;
-
-  LegalSet() {}  // masks and bases stay unset: nothing reads beyond num_masks
-
-  int Count() const;
-  // The k-th legal id in ascending order, 0 <= k < Count().
-  int Nth(int k) const;
-  // Writes the sorted ids to `out` (kMaxLegalActions entries); returns how many. Entries past
-  // them may be overwritten (WriteBitIds, bits.h).
-  int Write(int* out) const;
-  bool Contains(int action) const;
-};
+struct LegalSet;  // legal_set.h
 
 // kSeats.seat[n][k] = k % n for k < 16: seats in turn without a division or a loop.
 struct SeatTable {
@@ -148,6 +126,14 @@ inline constexpr SeatTable kSeats = [] {
 // The seat `offset` places after `first` among n players: (first + offset) % n, for first < n
 // and offset <= 12 (B5.1, B7.2: in turn from the start player).
 inline int Seat(int first, int offset, int n) { return kSeats.seat[n][first + offset]; }
+
+// B5.1 the buyer of the current purchase; B7.2 the current scorer of a large scoring.
+inline int BuyerSeat(const Position& p) {
+  return Seat(p.start_player, p.purchases, p.num_players);
+}
+inline int ScorerSeat(const Position& p) {
+  return Seat(p.start_player, p.scoring_index, p.num_players);
+}
 
 // B3.1 the position before the first tile is revealed.
 void InitPosition(Position& position, int num_players, int options);
@@ -172,11 +158,6 @@ inline bool IsTerminal(const Position& p) { return p.phase == Phase::kGameOver; 
 // 0..n-1, kChance or kTerminal.
 int CurrentPlayer(const Position& p);
 
-// The counts behind the chance node: `*first_id` is the chance id of counts[0].
-const uint8_t* ChanceCounts(const Position& p, int* num_kinds, int* first_id);
-// Writes the sorted legal ids (chance ids at chance nodes) to `out`; returns how many.
-int LegalActions(const Position& p, int* out);
-bool IsLegal(const Position& p, int action);
 // Applies a legal action, then every forced decision. The action is not checked.
 void ApplyLegalAction(Position& p, int action);
 // The same, and sets `next` to the legal decisions of the node reached (empty at a chance or
@@ -190,10 +171,6 @@ int ApplySampledChance(Position& p, double u, LegalSet* next);
 // floor(u * total) in integers (FloorUniformTimes, rng.h): how rollouts draw chance outcomes.
 // Returns the number of legal decisions in `next`, as ApplyLegalAction does.
 int ApplyStreamChance(Position& p, uint64_t m, LegalSet* next);
-// The legal decisions at a decision node (empty at chance and terminal nodes); returns their
-// number.
-int LegalDecisions(const Position& p, LegalSet* set);
-LegalSet LegalDecisionSet(const Position& p);
 // B8.9 win shares once terminal, else zeros.
 void Returns(const Position& p, double* out);
 

@@ -7,6 +7,7 @@
 
 #include "actions.h"
 #include "consistency.h"
+#include "legal_set.h"
 #include "serialization.h"
 
 namespace vikinger {

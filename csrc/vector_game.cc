@@ -7,6 +7,7 @@
 #include <string>
 
 #include "actions.h"
+#include "legal_set.h"
 #include "observation.h"
 
 namespace vikinger {

@@ -17,6 +17,7 @@
 
 #include "game.h"
 #include "interrupt.h"
+#include "legal_set.h"
 #include "rng.h"
 #include "state.h"
 

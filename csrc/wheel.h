@@ -27,8 +27,6 @@ struct Wheel {
 
   // B4.1: island tiles fill spaces from 0 upward, ships from 11 downward.
   void Reveal(int kind);
-  // B4.1 for a whole offer: the `n` tiles `kinds`, in the order drawn, onto an empty wheel.
-  void RevealAll(const uint8_t* kinds, int n);
   // B4.2: the drawn Vikings, sorted by colour, one on each space from 0 upward.
   void LayOutVikings(const uint8_t drawn[kNumColours]);
   // B5.2, B5.3, B5.5: the spaces (mask) a player with this gold and Fame may buy.
