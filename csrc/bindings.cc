@@ -166,6 +166,9 @@ Same API as the pure-Python reference vikinger_ref (docs/api.md).)doc";
   py::tuple phases(vk::kNumPhases);
   for (int i = 0; i < vk::kNumPhases; ++i) phases[i] = py::str(vk::kPhaseNames[i]);
   m.attr("PHASES") = phases;
+  py::tuple option_names(vk::kNumOptions);
+  for (int i = 0; i < vk::kNumOptions; ++i) option_names[i] = py::str(vk::kOptionNames[i]);
+  m.attr("OPTION_NAMES") = option_names;
 
   py::class_<Game>(m, "Game", R"doc(Wikinger for 2-4 players.
 

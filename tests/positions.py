@@ -38,6 +38,8 @@ gets a majority bonus (B8.3–B8.5, B8.7) or who wins (B8.9).
 import copy
 from dataclasses import dataclass
 
+from vikinger_ref import OPTION_NAMES as FLAGS  # noqa: F401  (the Game flags, A1-A5, bit order)
+
 COLOURS = ("fisherman", "goldsmith", "scout", "noble", "warrior", "boatsman")
 SHORT_COLOURS = dict(zip("FGSNWB", COLOURS))
 KINDS = ("left", "middle1", "middle2", "middle3", "middle4", "right",

@@ -9,9 +9,9 @@ import random
 import pytest
 
 from conftest import load_engine
+from positions import FLAGS
 from vikinger_fast import cli, records
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 # Players 2-4 x {no module, each module alone, all of them}: every flag is seen on and off
 # with every player count.
 CONFIGS = [(n, frozenset(flags)) for n in (2, 3, 4)

@@ -11,9 +11,9 @@ from collections import Counter
 import pytest
 
 from conftest import load_engine
+from positions import FLAGS
 from vikinger_ref import svg
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 CONFIGS = [(2, ()), (3, ("special_tiles",)), (4, FLAGS), (2, ("auction", "draw13")),
            (3, ("offer_by_colour", "weak_boatsmen"))]
 NS = "{http://www.w3.org/2000/svg}"

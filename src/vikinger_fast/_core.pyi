@@ -13,6 +13,7 @@ TERMINAL: int
 NUM_DISTINCT_ACTIONS: int
 MAX_CHANCE_OUTCOMES: int
 PHASES: Tuple[str, ...]
+OPTION_NAMES: Tuple[str, ...]
 
 _Int = Union[int, np.integer]
 

@@ -44,8 +44,7 @@ SIZES = {
 }
 VECTOR_BATCH = 256
 REFERENCE_VECTOR_BATCH = 8
-ALL_MODULES = dict.fromkeys(("auction", "draw13", "offer_by_colour", "weak_boatsmen",
-                             "special_tiles"), True)
+ALL_MODULES = dict.fromkeys(fast.OPTION_NAMES, True)
 
 
 class Progress:
