@@ -9,7 +9,7 @@ The rules it plays, with their ids (B1-B9, A0-A5) and rulings, are docs/rules.md
 True
 """
 
-from vikinger_ref._version import version as _version
+from importlib import metadata as _metadata
 
 from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, OPTION_NAMES, PHASES,
                     TERMINAL, Game, GreedyBot, MCTSBot, RandomBot, State, VectorGame, evaluate,
@@ -20,4 +20,5 @@ from . import pictures  # noqa: F401  (gives State its _repr_svg_)
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
            "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
            "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
-__version__ = _version()
+# The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
+__version__ = _metadata.version("vikinger-fast")
