@@ -128,10 +128,12 @@ def _snapshot(value):
 
 
 def compare(results, what):
-    """Both engines accept (and the states agree in every field) or both refuse alike."""
+    """Both engines accept (and the states agree in every field) or both refuse with the same
+    error type. The two validators name the same first problem, each in its own words (e.g.
+    "version = -1 is outside 0.." and "version -1 is not 2"), so their messages are not compared
+    here; every other call's are (action_sequences.py, the soak)."""
     ref, fast = results
-    accepted = ref[0] == "ok", fast[0] == "ok"
-    if accepted[0] != accepted[1] or not accepted[0] and as_compared(ref) != as_compared(fast):
+    if (ref[0] == "ok") != (fast[0] == "ok") or ref[0] != "ok" and ref[0] is not fast[0]:
         raise Finding(f"{what}: reference gives {_kind_name(ref)} ({describe(ref[1], 200)}), "
                       f"fast gives {_kind_name(fast)} ({describe(fast[1], 200)})")
     if ref[0] == "ok":

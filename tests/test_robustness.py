@@ -303,7 +303,7 @@ def _answer(call):
     try:
         return "ok", call()
     except (ValueError, TypeError) as error:
-        return type(error).__name__, None
+        return type(error).__name__, str(error)
 
 
 @pytest.mark.parametrize("name", list(ODD_VALUES))

@@ -196,7 +196,10 @@ class TwinEngines(RuleBasedStateMachine):
     def _agree_on_loading(self, method, data):
         results = [outcome(getattr(game, method), copy.deepcopy(data)) for game in self.games]
         if isinstance(results[0], Raised) or isinstance(results[1], Raised):
-            self._agree(method, results)
+            # The same error type; the two validators word their messages each in its own way
+            # (fuzz/oracles.py `compare`), so only the other calls compare messages.
+            errors = [getattr(result, "error", "no error") for result in results]
+            assert errors[0] == errors[1], (method, results)
             assert results[0].error in ("ValueError", "TypeError"), results[0]
         else:
             assert results[0].serialize() == results[1].serialize(), method
