@@ -164,8 +164,10 @@ def _advanced_bytes(state):
     return bytes(out)
 
 
-def to_bytes(state):
-    history = state.history()
+def to_bytes(state, with_history=True):
+    """The bytes of docs/state.md; without the history (an empty one) they hold the position
+    alone, as a pickled VectorGame keeps its environments."""
+    history = state.history() if with_history else []
     return (MAGIC + bytes([FORMAT_VERSION]) + _position_bytes(state)
             + struct.pack("<I", len(history)) + struct.pack(f"<{len(history)}H", *history))
 
