@@ -344,7 +344,8 @@ def measure(args, repeats):
 def table(results):
     r = results
     cpu = "_per_cpu_second"
-    why = r.get("skipped", {})
+    # Why an optional row is missing: the reason measure() gave, else what to install.
+    why = {**INSTALL_HINTS, **r.get("skipped", {})}
     speedup = r["rollouts_2p_1thread" + cpu] / r["reference_rollouts_2p"]
     lines = [
         ("C++ rollouts, 2 players, 1 thread (fused playout)",
@@ -372,7 +373,7 @@ def table(results):
                       f"x{r['rollouts_2p_1thread' + cpu] / r['cython_rollouts_2p']:,.0f}"))
     else:
         lines.append(("reference compiled with Cython, rollouts (CPU time)", "skipped",
-                      why.get("cython", "")))
+                      why["cython"]))
     lines += [
         ("Python-driven loop, vikinger_fast", f"{r['loop_fast']:,.0f} steps/s",
          f"target >= 1,000,000; {r['loop_fast' + cpu]:,.0f} per CPU second"),
@@ -385,12 +386,12 @@ def table(results):
                       f"x{r['loop_cython'] / r['loop_ref']:.2f} of the reference"))
     else:
         lines.append(("Python-driven loop, Cython-compiled reference (CPU time)", "skipped",
-                      why.get("cython", "")))
+                      why["cython"]))
     for name in ("connect_four", "backgammon"):
         key = f"loop_open_spiel_{name}"
         if key not in r:
             lines.append((f"Python-driven loop, OpenSpiel {name}", "skipped",
-                          why.get("open_spiel", "")))
+                          why["open_spiel"]))
         else:
             lines.append((f"Python-driven loop, OpenSpiel {name}", f"{r[key]:,.0f} steps/s",
                           f"vikinger_fast / {name} = x{r['loop_fast'] / r[key]:.2f}; per CPU "
@@ -403,7 +404,7 @@ def table(results):
          f"{(r['gymnasium_vector_env_time_ratio'] - 1) * 100:+.1f} % time"
          if "gymnasium_vector_env_time_ratio" in r else "skipped",
          "per step over step + observation + mask (goal <= +20 %)"
-         if "gymnasium_vector_env_time_ratio" in r else why.get("gymnasium", "")),
+         if "gymnasium_vector_env_time_ratio" in r else why["gymnasium"]),
         (f"VectorGame reference, batch {REFERENCE_VECTOR_BATCH}",
          f"{r['vector_ref_loop']:,.0f} steps/s", ""),
         ("clone from Python, fast / ref", f"{r['clone_fast_ns']:,.0f} ns",

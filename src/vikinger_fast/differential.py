@@ -34,7 +34,7 @@ from vikinger_ref import OPTION_NAMES
 PLAYER_COUNTS = (2, 3, 4)
 # The sets of advanced flags (A1-A5: auction, draw13, offer_by_colour, weak_boatsmen,
 # special_tiles) that the differential games and the soak are played with: all 32 combinations,
-# base game first (playthrough.py records a few of them).
+# base game first (tools/playthrough.py records a few of them).
 FLAG_SETS = tuple(tuple(name for i, name in enumerate(OPTION_NAMES) if mask >> i & 1)
                   for mask in range(1 << len(OPTION_NAMES)))
 MAX_STEPS = 5000  # far above any game (about 300 actions); reaching it is itself a difference
