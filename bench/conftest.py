@@ -9,21 +9,17 @@ from `random.Random`), so both engines benchmark the very same states. With
 
 import importlib
 import os
-import pathlib
 import random
-import sys
 
 import pytest
 
 ENGINES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
-_PYTHON_REF = pathlib.Path(__file__).resolve().parent.parent / "python_ref"
 
 
 def load_engine(which):
-    """The engine module; a source checkout finds python_ref/ too. A missing vikinger_fast fails
-    the benchmark unless VIKINGER_ONLY_REF=1 (then it is skipped)."""
-    if which == "ref" and importlib.util.find_spec("vikinger_ref") is None:
-        sys.path.insert(0, str(_PYTHON_REF))
+    """The engine module (python_ref/ is on pytest's `pythonpath`, so a source checkout finds the
+    reference). A missing vikinger_fast fails the benchmark unless VIKINGER_ONLY_REF=1 (then it
+    is skipped)."""
     try:
         return importlib.import_module(ENGINES[which])
     except ImportError as error:

@@ -88,7 +88,10 @@ int PlayerArgument(const State& state, py::handle player) {
   if (!IsInteger(player)) throw py::type_error("player must be an int, not " + TypeName(player));
   bool huge;
   const int64_t p = IndexValue(player, "player", &huge);
-  if (huge) throw py::value_error("player " + Text(player) + " is outside 0..n-1");
+  if (huge) {
+    throw py::value_error("player " + Text(player) + " is outside 0.." +
+                          std::to_string(state.position.num_players - 1));
+  }
   return CheckPlayer(state, p);
 }
 
@@ -167,6 +170,9 @@ Same API as the pure-Python reference vikinger_ref (docs/api.md).)doc";
   py::tuple phases(vk::kNumPhases);
   for (int i = 0; i < vk::kNumPhases; ++i) phases[i] = py::str(vk::kPhaseNames[i]);
   m.attr("PHASES") = phases;
+  py::tuple option_names(vk::kNumOptions);
+  for (int i = 0; i < vk::kNumOptions; ++i) option_names[i] = py::str(vk::kOptionNames[i]);
+  m.attr("OPTION_NAMES") = option_names;
 
   py::class_<Game>(m, "Game", R"doc(Wikinger for 2-4 players.
 
@@ -222,7 +228,13 @@ non-bool flag raises TypeError; num_players outside 2..4 raises ValueError.)doc"
           R"doc(The state before the first tile is revealed (round 1, a chance node).)doc")
       .def(
           "state_from_dict",
-          [](const Game& g, py::handle d) { return vk::StateFromDict(g, vk::ToValue(d, 0)); },
+          [](const Game& g, py::handle d) {
+            // Named here: the converted value knows an int subclass only as an int.
+            if (!PyDict_Check(d.ptr())) {
+              throw py::type_error("state_from_dict needs a dict, not " + vk::TypeName(d));
+            }
+            return vk::StateFromDict(g, vk::ToValue(d, 0));
+          },
           py::arg("d"), R"doc(A state from a dict of docs/state.md, checked completely.
 
 TypeError when d is not a dict; ValueError naming the first problem otherwise.)doc")
@@ -271,12 +283,15 @@ at a decision node; TypeError for another rng type.)doc")
             if (!PyUnicode_Check(text.ptr())) {
               throw py::type_error("an action string must be a str, not " + vk::TypeName(text));
             }
+            // Named by its repr, as the reference does: a string of control characters or of
+            // unpaired surrogates is shown with escapes.
             std::string utf8;
-            if (!vk::Utf8(text, &utf8)) {
+            const int id = vk::Utf8(text, &utf8) ? vk::StringToAction(utf8) : -1;
+            if (id < 0) {
               throw py::value_error(py::repr(text).cast<std::string>() +
                                     " is not an action string");
             }
-            return vk::StringToActionId(utf8);
+            return id;
           },
           py::arg("text"), R"doc(The id of an action string of either space.)doc")
       .def(

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "actions.h"
 #include "bindings.h"
 #include "game.h"
 
@@ -93,8 +94,10 @@ std::string ActionString(const State& state, py::handle action) {
   bool huge;
   const int64_t id = IndexValue(action, "an action", &huge);
   if (!huge) return ActionToString(state, id);
-  throw py::value_error(std::string(IsChanceNode(state.position) ? "chance" : "decision") + " id " +
-                        Text(action) + " is outside the id space of the node");
+  const bool chance = IsChanceNode(state.position);
+  throw py::value_error(std::string(chance ? "chance" : "decision") + " id " + Text(action) +
+                        " is outside 0.." +
+                        std::to_string((chance ? kMaxChanceOutcomes : kNumDistinctActions) - 1));
 }
 
 // An int or numpy integer taken modulo 2**64 (seeds).

@@ -166,6 +166,113 @@ py::array_t<T> Locked(py::object self, void (*work)(VectorGame&), T* (VectorGame
   return View(self, data, columns);
 }
 
+// --- pickling a VectorGame (docs/api.md "VectorGame") --------------------------------------
+// The data: the game; per environment its position bytes (docs/state.md, no history), the
+// state of its chance stream and the actions of its current game; the done and final_* arrays.
+// The rebuild checks all of it as state_from_dict and the constructor would.
+
+const char* const kArrayNames[] = {"done", "final_scores", "final_gold", "final_returns",
+                                   "final_length", "final_observation"};
+
+py::tuple ReduceVectorGame(py::object self) {
+  VectorGame& env = self.cast<VectorGame&>();
+  ObjectLock lock(env.mutex());
+  const int b = env.batch_size();
+  py::tuple positions(b), streams(b), lengths(b);
+  State state(env.game().num_players, env.game().options);
+  for (int i = 0; i < b; ++i) {
+    state.position = env.position(i);
+    positions[i] = py::bytes(Serialize(state));
+    streams[i] = py::int_(env.stream_state(i));
+    lengths[i] = py::int_(env.length(i));
+  }
+  auto copy = [](py::array array) { return array.attr("copy")(); };
+  py::tuple data = py::make_tuple(
+      py::cast(env.game()), positions, streams, lengths,
+      copy(View(self, &VectorGame::done, Columns::kNone)),
+      copy(View(self, &VectorGame::final_scores, Columns::kPlayers)),
+      copy(View(self, &VectorGame::final_gold, Columns::kPlayers)),
+      copy(View(self, &VectorGame::final_returns, Columns::kPlayers)),
+      copy(View(self, &VectorGame::final_length, Columns::kNone)),
+      copy(View(self, &VectorGame::final_observation, Columns::kObservation)));
+  return py::make_tuple(py::module_::import("vikinger_fast._core").attr("_vector_game_from_data"),
+                        data);
+}
+
+// Copies a pickled array into the array `data` of `env`: same dtype and shape required.
+template <typename T>
+void CopyArray(py::handle value, const char* name, VectorGame& env, T* (VectorGame::*data)(),
+               Columns columns) {
+  std::vector<py::ssize_t> shape = {env.batch_size()};
+  if (columns == Columns::kPlayers) shape.push_back(env.game().num_players);
+  if (columns == Columns::kObservation) shape.push_back(env.observation_size());
+  const py::dtype dtype = py::dtype::of<T>();
+  if (!py::isinstance<py::array>(value) || !py::array(value, true).dtype().equal(dtype)) {
+    throw py::type_error(std::string(name) + " must be a numpy array of " + Text(dtype) +
+                         ", not " + TypeName(value));
+  }
+  const py::array_t<T, py::array::c_style | py::array::forcecast> array(value, true);
+  if (array.ndim() != static_cast<py::ssize_t>(shape.size()) ||
+      !std::equal(shape.begin(), shape.end(), array.shape())) {
+    py::tuple expected(shape.size());
+    for (size_t k = 0; k < shape.size(); ++k) expected[k] = py::int_(shape[k]);
+    throw py::value_error(std::string(name) + " must have shape " + Text(expected) + ", not " +
+                          Text(array.attr("shape")));
+  }
+  std::copy_n(array.data(), array.size(), (env.*data)());
+}
+
+// A pickled tuple of the rebuild data.
+py::tuple TupleArg(py::handle value, const char* name) {
+  if (!PyTuple_Check(value.ptr())) {
+    throw py::type_error(std::string(name) + " must be a tuple, not " + TypeName(value));
+  }
+  return py::reinterpret_borrow<py::tuple>(value);
+}
+
+std::unique_ptr<VectorGame> VectorGameFromData(py::handle game, py::handle positions_arg,
+                                               py::handle streams_arg, py::handle lengths_arg,
+                                               py::args arrays) {
+  if (!py::isinstance<Game>(game))
+    throw py::type_error("game must be a Game, not " + TypeName(game));
+  const py::tuple positions = TupleArg(positions_arg, "positions");
+  const py::tuple streams = TupleArg(streams_arg, "streams");
+  const py::tuple lengths = TupleArg(lengths_arg, "lengths");
+  const py::ssize_t b = py::len(positions);
+  if (b < 1 || py::len(streams) != b || py::len(lengths) != b) {
+    throw py::value_error("positions, streams and lengths must be of one length >= 1");
+  }
+  if (arrays.size() != std::size(kArrayNames)) {
+    throw py::type_error("a VectorGame is rebuilt from " + std::to_string(std::size(kArrayNames)) +
+                         " arrays, not " + std::to_string(arrays.size()));
+  }
+  const Game g = game.cast<const Game&>();
+  auto env = std::make_unique<VectorGame>(g, b, 0);
+  for (py::ssize_t i = 0; i < b; ++i) {
+    py::handle bytes = positions[i];
+    if (!PyBytes_Check(bytes.ptr())) {
+      throw py::type_error("positions must hold bytes, not " + TypeName(bytes));
+    }
+    RequireInts({{"a stream state", streams[i]}, {"a length", lengths[i]}});
+    const State state = StateFromBytes(&g, bytes.cast<std::string>());
+    bool huge;
+    const int64_t length = IndexValue(lengths[i], "a length", &huge);
+    if (huge) {
+      throw py::value_error("the length of environment " + std::to_string(i) + " is " +
+                            Text(lengths[i]) + ", outside 0..2**31-1");
+    }
+    env->Restore(static_cast<int>(i), state.position, Seed(streams[i]), length);
+  }
+  CopyArray(arrays[0], kArrayNames[0], *env, &VectorGame::done, Columns::kNone);
+  CopyArray(arrays[1], kArrayNames[1], *env, &VectorGame::final_scores, Columns::kPlayers);
+  CopyArray(arrays[2], kArrayNames[2], *env, &VectorGame::final_gold, Columns::kPlayers);
+  CopyArray(arrays[3], kArrayNames[3], *env, &VectorGame::final_returns, Columns::kPlayers);
+  CopyArray(arrays[4], kArrayNames[4], *env, &VectorGame::final_length, Columns::kNone);
+  CopyArray(arrays[5], kArrayNames[5], *env, &VectorGame::final_observation,
+            Columns::kObservation);
+  return env;
+}
+
 }  // namespace
 
 void DefineBatch(py::module_& m) {
@@ -232,7 +339,11 @@ environment back as it was.)doc")
           [](py::object s) { return vk::View(s, &VectorGame::final_length, Columns::kNone); })
       .def_property_readonly("final_observation", [](py::object s) {
         return vk::View(s, &VectorGame::final_observation, Columns::kObservation);
-      });
+      })
+      .def("__reduce__", &vk::ReduceVectorGame);
+  m.def("_vector_game_from_data", &vk::VectorGameFromData, py::arg("game"), py::arg("positions"),
+        py::arg("streams"), py::arg("lengths"),
+        R"doc(The VectorGame a pickle holds (its __reduce__ data), checked completely.)doc");
 
 
   m.def("_rollout_position", &vk::RolloutPosition, py::arg("game"), py::arg("seed"),

@@ -101,7 +101,7 @@ PyMethodDef methods[] = {
     {"apply_action", ApplyActionMethod, METH_O,
      "apply_action($self, action, /)\n--\n\nApply a decision or chance id, then every forced "
      "decision.\n\nTypeError unless action is an int (Python or numpy; bool refused); ValueError "
-     "when the game is over or the action is not legal now. The state is unchanged after an "
+     "when the game\nis over or the action is not legal now. The state is unchanged after an "
      "error."},
 };
 

@@ -339,7 +339,8 @@ nodes. The same seed, iterations and threads give the same visits as vikinger_re
            py::arg("threads") = 1, py::arg("solver_nodes") = 0)
       .def("step", [](vk::PyMcts& self, py::handle state) {
              return vk::MctsBot::BestAction(vk::RunSearch(self, state, "step"));
-           }, py::arg("state"), R"doc(Search (GIL released), then the most visited action.)doc")
+           }, py::arg("state"),
+           R"doc(Search (GIL released), then the most visited action (the lowest id on a tie).)doc")
       .def("policy", [](vk::PyMcts& self, py::handle state) {
              return vk::VisitShares(vk::RunSearch(self, state, "policy"));
            }, py::arg("state"),

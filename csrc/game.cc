@@ -92,12 +92,6 @@ std::string ActionToString(const State& state, int64_t action) {
                 : DecisionToString(static_cast<int>(action));
 }
 
-int StringToActionId(const std::string& text) {
-  const int id = StringToAction(text);
-  if (id < 0) throw std::invalid_argument("'" + text + "' is not an action string");
-  return id;
-}
-
 int CheckPlayer(const State& state, int64_t player) {
   const int n = state.position.num_players;
   if (player < 0 || player >= n) {

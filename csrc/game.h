@@ -45,8 +45,6 @@ State StateFromBytes(const Game* game, const std::string& data);
 std::vector<std::pair<int, double>> ChanceOutcomeList(const State& state);
 // The string of an id in the space of the current node.
 std::string ActionToString(const State& state, int64_t action);
-// The id of an action string of either space.
-int StringToActionId(const std::string& text);
 // `player` checked against 0..n-1.
 int CheckPlayer(const State& state, int64_t player);
 // B7.0 for every cell: out[(r-1) * 64 + c-1] is true when a Viking of `player` standing on row

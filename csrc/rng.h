@@ -37,6 +37,8 @@ inline double UniformFromSeed(uint64_t seed) { return UnitDouble(Mix(seed)); }
 class SplitMix64 {
  public:
   explicit SplitMix64(uint64_t seed) : state_(seed) {}
+  // Where the stream is: SplitMix64(state()) goes on with the same numbers (pickling).
+  uint64_t state() const { return state_; }
   uint64_t Next() {
     const uint64_t value = Mix(state_);
     state_ += kGolden;

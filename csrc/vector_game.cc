@@ -62,6 +62,21 @@ VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed, Inte
   }
 }
 
+void VectorGame::Restore(int i, const Position& position, uint64_t stream_state, int64_t length) {
+  if (IsChanceNode(position) || IsTerminal(position)) {
+    throw std::invalid_argument("environment " + std::to_string(i) +
+                                " is not at a decision node");
+  }
+  if (length < 0 || length > INT32_MAX) {
+    throw std::invalid_argument("the length of environment " + std::to_string(i) + " is " +
+                                std::to_string(length) + ", outside 0..2**31-1");
+  }
+  states_[i] = position;
+  streams_[i] = SplitMix64(stream_state);
+  lengths_[i] = static_cast<int32_t>(length);
+  LegalDecisions(states_[i], &legal_[i]);
+}
+
 void VectorGame::SampleChance(int i) {
   Position& p = states_[i];
   while (IsChanceNode(p)) {

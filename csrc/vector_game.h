@@ -53,6 +53,15 @@ class VectorGame {
   // goes; once it is stopped every environment is put back as it was and Step returns false.
   bool Step(const int64_t* actions, Interrupt* interrupt = nullptr);
 
+  // Environment i as pickling writes it: its position, the state of its chance stream and the
+  // actions applied in its current game.
+  const Position& position(int i) const { return states_[i]; }
+  uint64_t stream_state(int i) const { return streams_[i].state(); }
+  int32_t length(int i) const { return lengths_[i]; }
+  // Puts environment i where a pickled one was. Throws std::invalid_argument unless `position`
+  // is a decision node (every environment waits at one) and `length` >= 0.
+  void Restore(int i, const Position& position, uint64_t stream_state, int64_t length);
+
   bool* done() { return done_.get(); }
   int32_t* final_scores() { return final_scores_.data(); }
   int32_t* final_gold() { return final_gold_.data(); }

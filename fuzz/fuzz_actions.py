@@ -1,7 +1,7 @@
 """atheris fuzzer of call sequences on a state: `apply_action` and every call that takes an id,
 a player, a seed or a string, with legal ids, illegal ids and values of wrong types mixed.
 
-The fuzz input drives fuzz/inputs.py `run_action_sequence` through atheris.FuzzedDataProvider:
+The fuzz input drives fuzz/action_sequences.py `run_action_sequence` through atheris.FuzzedDataProvider:
 a seed position (real states of every phase), then up to 60 calls. Each call must give the same
 answer in both engines (the same id applied, the same error type), a refused call must leave the
 state as it was, and the two states must stay byte-identical.
@@ -14,23 +14,25 @@ import harness
 
 def make_target(run):
     import atheris
-    import inputs
+    import action_sequences
+    import choosers
+    import seeds
 
     ref = run.engines[0]
     seeds = []
-    for n, flags, d in inputs.seed_dicts(ref, inputs.shared_configs(run.engines), every=5):
-        seeds.append((n, flags, inputs.make_game(ref, n, flags).state_from_dict(d).serialize()))
-    numpy_values = inputs.numpy_odd_actions()
-    game = inputs.game_cache()
+    for n, flags, d in seeds.seed_dicts(ref, seeds.CONFIGS, every=5):
+        seeds.append((n, flags, seeds.make_game(ref, n, flags).state_from_dict(d).serialize()))
+    numpy_values = action_sequences.numpy_odd_actions()
+    game = seeds.game_cache()
 
     def one_input(data):
         provider = atheris.FuzzedDataProvider(data)
-        chooser = inputs.ProviderChooser(provider)
+        chooser = choosers.ProviderChooser(provider)
         n, flags, raw = seeds[chooser.choose(len(seeds))]
         engines = run.engines_for(run.counts["inputs"])
         states = [game(m, n, flags).deserialize_state(raw) for m in engines]
         length = 1 + chooser.choose(60)
-        inputs.run_action_sequence(states, chooser, length, numpy_values)
+        action_sequences.run_action_sequence(states, chooser, length, numpy_values)
         run.record(("ok", None))
 
     return one_input

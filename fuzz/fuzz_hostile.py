@@ -14,18 +14,19 @@ import harness
 def make_target(run):
     import atheris
     import hostile
-    import inputs
+    import choosers
+    import seeds
 
     ref = run.engines[0]
     chance_seeds = []
-    for n, flags, d in inputs.seed_dicts(ref, inputs.shared_configs(run.engines), every=3):
-        state = inputs.make_game(ref, n, flags).state_from_dict(d)
+    for n, flags, d in seeds.seed_dicts(ref, seeds.CONFIGS, every=3):
+        state = seeds.make_game(ref, n, flags).state_from_dict(d)
         if state.is_chance_node():
             chance_seeds.append((n, flags, state.serialize()))
-    game = inputs.game_cache()
+    game = seeds.game_cache()
 
     def one_input(data):
-        chooser = inputs.ProviderChooser(atheris.FuzzedDataProvider(data))
+        chooser = choosers.ProviderChooser(atheris.FuzzedDataProvider(data))
         engines = run.engines_for(run.counts["inputs"])
         hostile.check_game_data(engines, hostile.pick_game_value(chooser),
                                 hostile.pick_game_value(chooser))

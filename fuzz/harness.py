@@ -1,6 +1,6 @@
 """The atheris harness shared by fuzz_bytes.py, fuzz_dict.py and fuzz_actions.py.
 
-A target is a function `one_input(data: bytes)` that raises `inputs.Finding` (or crashes) when an
+A target is a function `one_input(data: bytes)` that raises `oracles.Finding` (or crashes) when an
 oracle breaks. `main(target)` runs it under libFuzzer (atheris) with the engines chosen on the
 command line, counts inputs and outcomes, and prints a summary at exit:
 
@@ -10,9 +10,9 @@ command line, counts inputs and outcomes, and prints a summary at exit:
                      reference on every input: same acceptance, same error type, same state
 --engines fast       the C++ engine alone (its own oracles only; much faster)
 --engines ref        the reference alone
---instrument M,...   Python modules instrumented for coverage (default inputs,vikinger_ref:
-                     the mutators and the reference's validation branches guide libFuzzer;
-                     `inputs` alone is cheap; `none` for none). Native coverage comes from a
+--instrument M,...   Python modules instrumented for coverage (default
+                     mutations,vikinger_ref: the mutators and the reference's validation
+                     branches guide libFuzzer; `mutations` alone is cheap; `none` for none). Native coverage comes from a
                      build with VIKINGER_FUZZ=ON (scripts/sanitize.sh)
 --no-python-coverage the same as --instrument none
 --ref-every K        run the reference oracle on every K-th input only (default 1: all)
@@ -28,9 +28,10 @@ import os
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(1, os.path.join(os.path.dirname(HERE), "python_ref"))
+# The checkout's reference, not an installed copy (fuzz/ itself is on the path as the script's
+# folder).
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "python_ref"))
 
 
 class Run:
@@ -71,7 +72,7 @@ class Run:
 
 
 def _options(argv):
-    engines, coverage, ref_every, rest = "fast,ref", "inputs,vikinger_ref", 1, [argv[0]]
+    engines, coverage, ref_every, rest = "fast,ref", "mutations,vikinger_ref", 1, [argv[0]]
     args = iter(argv[1:])
     for arg in args:
         if arg == "--engines":
@@ -97,7 +98,7 @@ def main(make_target):
     names, instrumented, ref_every, argv = _options(sys.argv)
     if instrumented:
         with atheris.instrument_imports(include=instrumented):
-            import inputs  # noqa: F401  (instrumented for coverage feedback when named)
+            import mutations  # noqa: F401  (instrumented for coverage feedback when named)
             import vikinger_ref
     else:
         import vikinger_ref

@@ -11,9 +11,9 @@ import math
 
 import numpy as np
 
-import inputs
+from oracles import Finding, outcome
+from vikinger_ref import OPTION_NAMES
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 EDGE_INTS = (-(2**64), -(2**31), -1, 0, 1, 2, 3, 4, 5, 8, 31, 32, 64, 255, 256, 2**31, 2**63,
              2**64)
 ODD_VALUES = (None, True, False, "2", 2.0, b"\x02", [2], np.bool_(True), np.timedelta64(2),
@@ -42,26 +42,26 @@ def pick_game_value(chooser):
 
 def check_game_data(engines, num_players, options):
     """The same outcome in every engine; an accepted Game is the constructor's and plays."""
-    results = [inputs.outcome(lambda e=e: rebuild_function(e)(num_players, options))
+    results = [outcome(lambda e=e: rebuild_function(e)(num_players, options))
                for e in engines]
     kinds = {r[0] if r[0] == "ok" else r[0].__name__ for r in results}
     if len(kinds) != 1:
-        raise inputs.Finding(f"game data {num_players!r}, {options!r}: {results}")
+        raise Finding(f"game data {num_players!r}, {options!r}: {results}")
     if results[0][0] != "ok":
         if len({r[1] for r in results}) != 1:
-            raise inputs.Finding(f"messages differ for {num_players!r}, {options!r}: {results}")
+            raise Finding(f"messages differ for {num_players!r}, {options!r}: {results}")
         return results[0]
     games = [r[1] for r in results]
     for engine, game in zip(engines, games):
         bits = int(options)
         expected = engine.Game(int(num_players), **{f: bool(bits >> i & 1)
-                                                    for i, f in enumerate(FLAGS)})
+                                                    for i, f in enumerate(OPTION_NAMES)})
         if game != expected or game.num_players != int(num_players):
-            raise inputs.Finding(f"{engine.__name__}: rebuilt {game!r}, expected {expected!r}")
+            raise Finding(f"{engine.__name__}: rebuilt {game!r}, expected {expected!r}")
     plays = [engine.rollouts(game, 1, seed=5)["scores"].tolist()
              for engine, game in zip(engines, games)]
     if len({repr(p) for p in plays}) != 1:
-        raise inputs.Finding(f"rebuilt games play differently: {plays}")
+        raise Finding(f"rebuilt games play differently: {plays}")
     return results[0]
 
 
@@ -91,14 +91,14 @@ def check_random_value(states, value):
     """apply_random_chance with a Generator returning `value` on a chance node of each engine:
     the same outcome or error (type and message); a refusal changes nothing."""
     before = [state.serialize() for state in states]
-    results = [inputs.outcome(lambda s=s: s.apply_random_chance(FixedGenerator(value)))
+    results = [outcome(lambda s=s: s.apply_random_chance(FixedGenerator(value)))
                for s in states]
     kinds = {r[0] if r[0] == "ok" else r[0].__name__ for r in results}
     if len(kinds) != 1 or len({repr(r[1]) for r in results}) != 1:
-        raise inputs.Finding(f"random() = {value!r}: {results}")
+        raise Finding(f"random() = {value!r}: {results}")
     if results[0][0] != "ok":
         if [s.serialize() for s in states] != before:
-            raise inputs.Finding(f"random() = {value!r} was refused but changed the state")
+            raise Finding(f"random() = {value!r} was refused but changed the state")
     elif len({s.serialize() for s in states}) != 1:
-        raise inputs.Finding(f"random() = {value!r}: the engines drew different outcomes")
+        raise Finding(f"random() = {value!r}: the engines drew different outcomes")
     return results[0]

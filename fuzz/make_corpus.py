@@ -1,33 +1,30 @@
 """Writes the seed corpus of fuzz_bytes.py: the bytes of real states of every phase.
 
-    python fuzz/make_corpus.py OUT_DIR [--engines fast,ref]
+    python fuzz/make_corpus.py OUT_DIR
 
-States come from seeded random games (fuzz/inputs.py `seed_dicts`) of every configuration that
-the engines named all play; one file per state, named after its configuration and index.
+States come from seeded random games of the reference (fuzz/seeds.py `seed_dicts`, the
+configurations of seeds.CONFIGS); one file per state, named after its configuration and index.
 """
 
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(1, os.path.join(os.path.dirname(HERE), "python_ref"))
+# The checkout's reference, not an installed copy (fuzz/ itself is on the path as the script's
+# folder).
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "python_ref"))
 
-import inputs  # noqa: E402
+import vikinger_ref  # noqa: E402
+
+import seeds  # noqa: E402
 
 
 def main(argv):
     out = argv[1]
-    names = argv[argv.index("--engines") + 1].split(",") if "--engines" in argv else ["fast", "ref"]
-    import vikinger_ref
-    modules = [vikinger_ref]
-    if "fast" in names:
-        import vikinger_fast
-        modules.append(vikinger_fast)
     os.makedirs(out, exist_ok=True)
     count = 0
-    for n, flags, d in inputs.seed_dicts(vikinger_ref, inputs.shared_configs(modules), every=9):
-        data = inputs.make_game(vikinger_ref, n, flags).state_from_dict(d).serialize()
+    for n, flags, d in seeds.seed_dicts(vikinger_ref, seeds.CONFIGS, every=9):
+        data = seeds.make_game(vikinger_ref, n, flags).state_from_dict(d).serialize()
         name = "-".join([f"{n}p", *sorted(flags), f"{count:04d}"])
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)

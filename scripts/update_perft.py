@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Record the perft counts of tests/data/perft.json with the reference engine.
 
-For every position of vikinger_fast.perft.POSITIONS: find it by seeded play, count the action
+For every position of tools.perft.POSITIONS: find it by seeded play, count the action
 sequences to its depth (chance outcomes enumerated) and store the position (`to_dict`) with its
 counts; tests/test_perft.py recounts them on both engines. Run it after an intended rule change
 and review the diff. With --check nothing is written and the exit status is 1 when the file
@@ -18,12 +18,13 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python_ref"))  # the checkout's reference, not an installed copy
+sys.path.insert(1, str(ROOT))                 # tools/, which is not installed
 
 import vikinger_ref  # noqa: E402
-from vikinger_fast.perft import POSITIONS, find, perft  # noqa: E402
+from tools.perft import POSITIONS, find, perft  # noqa: E402
 
 PATH = ROOT / "tests" / "data" / "perft.json"
-COMMENT = ("Perft counts (vikinger_fast/perft.py): counts[k-1] = action sequences of length k "
+COMMENT = ("Perft counts (tools/perft.py): counts[k-1] = action sequences of length k "
            "from the position, chance outcomes enumerated, a terminal state one leaf. Written by "
            "scripts/update_perft.py with the reference engine; do not edit.")
 

@@ -2,8 +2,8 @@
 """Rewrite the golden playthroughs in tests/data/playthroughs/ with the reference engine.
 
 Run it after an intended rule change and read the diff: it is the change's effect on one seeded
-game per configuration (vikinger_fast/playthrough.py). Every configuration of
-vikinger_fast.playthrough.CONFIGURATIONS gets a file; files of configurations no longer listed
+game per configuration (tools/playthrough.py). Every configuration of
+tools.playthrough.CONFIGURATIONS gets a file; files of configurations no longer listed
 are removed. With --check nothing is written and the exit status is 1 when a file would change.
 
     python scripts/update_playthroughs.py [--check]
@@ -15,9 +15,10 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python_ref"))  # the checkout's reference, not an installed copy
+sys.path.insert(1, str(ROOT))                 # tools/, which is not installed
 
 import vikinger_ref  # noqa: E402
-from vikinger_fast.playthrough import CONFIGURATIONS, file_name, first_change, render  # noqa: E402
+from tools.playthrough import CONFIGURATIONS, file_name, first_change, render  # noqa: E402
 
 DIRECTORY = ROOT / "tests" / "data" / "playthroughs"
 

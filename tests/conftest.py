@@ -8,8 +8,6 @@ built yet). Position builders live in `positions.py`.
 
 import importlib
 import os
-import pathlib
-import sys
 
 import pytest
 from hypothesis import settings
@@ -22,26 +20,17 @@ if os.environ.get("CI"):
 
 ONLY_REF = os.environ.get("VIKINGER_ONLY_REF") == "1"
 MODULES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
-_PYTHON_REF = pathlib.Path(__file__).resolve().parent.parent / "python_ref"
-
 _loaded = {}
 
 
 def _import(which):
-    """(module, None) or (None, the ImportError); a source checkout finds python_ref/ too."""
+    """(module, None) or (None, the ImportError). python_ref/ is on pytest's `pythonpath`
+    (pyproject.toml), so a source checkout finds the reference without an install."""
     if which not in _loaded:
-        name = MODULES[which]
         try:
-            _loaded[which] = (importlib.import_module(name), None)
-        except ImportError as first_error:
-            if which == "ref" and str(_PYTHON_REF) not in sys.path:
-                sys.path.insert(0, str(_PYTHON_REF))
-                try:
-                    _loaded[which] = (importlib.import_module(name), None)
-                except ImportError as error:
-                    _loaded[which] = (None, error)
-            else:
-                _loaded[which] = (None, first_error)
+            _loaded[which] = (importlib.import_module(MODULES[which]), None)
+        except ImportError as error:
+            _loaded[which] = (None, error)
     return _loaded[which]
 
 

@@ -38,6 +38,8 @@ gets a majority bonus (B8.3–B8.5, B8.7) or who wins (B8.9).
 import copy
 from dataclasses import dataclass
 
+from vikinger_ref import OPTION_NAMES as FLAGS  # noqa: F401  (the Game flags, A1-A5, bit order)
+
 COLOURS = ("fisherman", "goldsmith", "scout", "noble", "warrior", "boatsman")
 SHORT_COLOURS = dict(zip("FGSNWB", COLOURS))
 KINDS = ("left", "middle1", "middle2", "middle3", "middle4", "right",
@@ -48,6 +50,7 @@ SHIP_CHARS = {"r": "ship_red", "g": "ship_green", "y": "ship_yellow", "b": "ship
 SHORT_KINDS = {**ROW_CHARS, **SHIP_CHARS}
 PRINTED = {"left": 17, "middle1": 5, "middle2": 5, "middle3": 5, "middle4": 5, "right": 21,
            "ship_red": 3, "ship_green": 4, "ship_yellow": 4, "ship_blue": 3}   # B1.2-B1.4
+STACK_TILES = sum(PRINTED.values())                                               # 72, B1.4
 VIKINGS_PER_COLOUR = 13                                                           # B1.1
 SPECIALS = ("gold5", "goldsmith1", "goldsmith2", "boat", "noble1", "scout1", "fisherman1", "horn",
             "fish", "treasury", "building1", "building2", "building3", "building4")   # A5

@@ -7,7 +7,8 @@ engine. Configurations are sampled over players 2-4 and the 32 module combinatio
 
 import random
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
+from positions import FLAGS
+
 
 
 def config(index):

@@ -13,6 +13,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import evaluate_bots, mcts  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
+import vikinger_fast  # noqa: E402
 from vikinger_fast.adapters import openspiel as adapter  # noqa: E402
 from vikinger_fast.adapters import spec  # noqa: E402
 
@@ -20,7 +21,7 @@ CONFIGS = [
     {"players": 2},
     {"players": 3, "auction": True, "draw13": True},
     {"players": 4, "offer_by_colour": True, "weak_boatsmen": True, "special_tiles": True},
-    {"players": 2, **dict.fromkeys(adapter.MODULE_FLAGS, True)},
+    {"players": 2, **dict.fromkeys(vikinger_fast.OPTION_NAMES, True)},
 ]
 
 
@@ -58,10 +59,10 @@ def test_game_type_and_info(engine):
     assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
     assert kind.utility == pyspiel.GameType.Utility.CONSTANT_SUM
     assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
-    assert set(kind.parameter_specification) == {"players", *adapter.MODULE_FLAGS}
+    assert set(kind.parameter_specification) == {"players", *vikinger_fast.OPTION_NAMES}
     assert game.num_players() == 3 and game.utility_sum() == 1.0
     assert game.num_distinct_actions() == 2036 and game.max_chance_outcomes() == 30
-    options = dict.fromkeys(adapter.MODULE_FLAGS, False) | {"auction": True}
+    options = dict.fromkeys(vikinger_fast.OPTION_NAMES, False) | {"auction": True}
     assert game.max_game_length() == spec.max_decisions(3, options)
     assert game.max_chance_nodes_in_history() == spec.max_chance_nodes(options)
     assert game.engine_game == engine.Game(num_players=3, auction=True)

@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
+from positions import FLAGS
 from vikinger_fast.adapters import spec
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 ALL_CONFIGS = [(n, dict(zip(FLAGS, bits)))
                for n in (2, 3, 4) for bits in itertools.product((False, True), repeat=5)]
 FIRST_BID = 675   # docs/actions.md: BID k is 675 + k

@@ -15,9 +15,13 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
     assert cli.main(["bench", "--quick", "--no-cython", "--no-peers", "--json", str(path)]) == 0
     out = capsys.readouterr().out
     assert "C++ rollouts, 2 players, 1 thread" in out and "Python-driven loop" in out
-    # A peer row left out says why, in its place.
-    assert any("OpenSpiel connect_four" in line and "--no-peers" in line
-               for line in out.splitlines())
+    # Every optional row left out is printed in its place, saying why.
+    for row, option in (("OpenSpiel connect_four", "--no-peers"), ("OpenSpiel backgammon",
+                                                                  "--no-peers"),
+                        ("Cython, rollouts", "--no-cython"),
+                        ("Cython-compiled reference (CPU time)", "--no-cython")):
+        assert any(row in line and "skipped" in line and option in line
+                   for line in out.splitlines()), row
     assert "C++ MCTS, 2 players, opening" in out
     info = json.loads(path.read_text())
     assert info["quick"] is True and info["hardware"]["cores"] >= 1
@@ -32,6 +36,26 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
         assert results[key] > 0, key
     assert "cython_rollouts_2p" not in results and "loop_open_spiel_connect_four" not in results
     assert 270 < results["mean_game_length_2p"] < 285      # ~275 actions in a 2-player game
+
+
+def test_skipped_rows_say_what_to_install():
+    """Without the option that leaves a row out, its line names the package extra to install."""
+    load_engine("fast")
+    import argparse
+
+    from vikinger_fast import benchmark
+
+    given = argparse.Namespace(no_peers=False, no_cython=False)
+    reasons = benchmark.skipped(given, peers={}, cython=False)
+    assert reasons == {"open_spiel": benchmark.INSTALL_HINTS["open_spiel"],
+                       "cython": benchmark.INSTALL_HINTS["cython"]}
+    assert "pip install 'vikinger-fast[openspiel]'" in reasons["open_spiel"]
+    assert "pip install 'vikinger-fast[bench]'" in reasons["cython"]
+    assert "pip install 'vikinger-fast[gymnasium]'" in benchmark.INSTALL_HINTS["gymnasium"]
+    assert benchmark.skipped(given, peers={"connect_four": object()}, cython=True) == {}
+    left_out = argparse.Namespace(no_peers=True, no_cython=True)
+    assert benchmark.skipped(left_out, peers={}, cython=False) == {
+        "open_spiel": "left out by --no-peers", "cython": "left out by --no-cython"}
 
 
 def test_bench_repeats_is_recorded_and_checked(tmp_path, capsys):

@@ -211,13 +211,13 @@ except KeyboardInterrupt:
 @pytest.mark.parametrize("call", ["search", "playouts"])
 def test_ctrl_c_stops_a_long_call(call):
     load_engine("fast")
-    process = subprocess.Popen([sys.executable, "-c", CTRL_C_SCRIPT, call],
-                               stdout=subprocess.PIPE, text=True, env=dict(os.environ))
-    assert process.stdout.readline().strip() == "running"
-    time.sleep(0.3)
-    sent = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    line = process.stdout.readline().split()
-    process.wait(timeout=30)
+    with subprocess.Popen([sys.executable, "-c", CTRL_C_SCRIPT, call],
+                          stdout=subprocess.PIPE, text=True, env=dict(os.environ)) as process:
+        assert process.stdout.readline().strip() == "running"
+        time.sleep(0.3)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        line = process.stdout.readline().split()
+        process.wait(timeout=30)
     assert line and line[0] == "interrupted"
     assert float(line[1]) - sent < 2.0  # liveness, not timing: the poll runs every 50 ms

@@ -4,17 +4,14 @@ VectorGame, on both engines. Bounded for CI; VIKINGER_FUZZ_EXAMPLES runs more.
 """
 
 import os
-import pathlib
-import sys
 
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "fuzz"))
-import hostile  # noqa: E402  (fuzz/ is not a package)
-import inputs  # noqa: E402
-
-from test_shared_objects import first_legal, run_threads  # noqa: E402
+import choosers
+import hostile
+from positions import FLAGS
+from test_shared_objects import first_legal, run_threads
 
 EXAMPLES = int(os.environ.get("VIKINGER_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
@@ -29,7 +26,7 @@ def label(result):
 @FUZZ
 @given(data=st.data())
 def test_rebuilt_game_data(engines, data):
-    chooser = inputs.DataChooser(data, st)
+    chooser = choosers.DataChooser(data, st)
     result = hostile.check_game_data(engines, hostile.pick_game_value(chooser),
                                      hostile.pick_game_value(chooser))
     event(label(result))
@@ -39,7 +36,7 @@ def test_rebuilt_game_data(engines, data):
 @given(data=st.data(), players=st.integers(2, 4), bits=st.integers(0, 31),
        seed=st.integers(0, 2**64 - 1))
 def test_random_values_of_a_generator_subclass(engines, data, players, bits, seed):
-    flags = {f: bool(bits >> i & 1) for i, f in enumerate(hostile.FLAGS)}
+    flags = {f: bool(bits >> i & 1) for i, f in enumerate(FLAGS)}
     states = [engine.Game(players, **flags).new_initial_state() for engine in engines]
     for state in states:  # a chance node somewhere in round 1 (A1 may open with the auction)
         if not state.is_chance_node():
@@ -49,7 +46,7 @@ def test_random_values_of_a_generator_subclass(engines, data, players, bits, see
             if not state.is_chance_node():
                 return
     result = hostile.check_random_value(states, hostile.pick_random_value(
-        inputs.DataChooser(data, st)))
+        choosers.DataChooser(data, st)))
     event(label(result))
 
 

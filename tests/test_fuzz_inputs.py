@@ -3,7 +3,7 @@
 Mutated state dicts (`state_from_dict`), mutated bytes (`deserialize_state`) and random call
 sequences mixing legal ids, illegal ids and values of wrong types (`apply_action` and the other
 calls that take an argument). The mutators and oracles are those of the atheris fuzzers,
-fuzz/inputs.py: every call returns or raises ValueError/TypeError; a refused call changes
+fuzz/ (mutations.py, oracles.py, action_sequences.py): every call returns or raises ValueError/TypeError; a refused call changes
 nothing; an accepted dict round-trips, accepted bytes are canonical, an accepted position can be
 played on; and the two engines give the same answers.
 
@@ -12,15 +12,16 @@ VIKINGER_FUZZ_EXAMPLES to run more examples (e.g. 5000 locally).
 """
 
 import os
-import pathlib
-import sys
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "fuzz"))
-import inputs  # noqa: E402  (fuzz/ is not a package)
+import action_sequences
+import choosers
+import mutations
+import oracles
+import seeds as fuzz_seeds
 
 EXAMPLES = int(os.environ.get("VIKINGER_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,
@@ -31,11 +32,11 @@ _SEEDS = {}
 
 @pytest.fixture
 def engines(engines):
-    """Both engines; seeds are made only for the configurations both play."""
+    """Both engines; the seed positions are made once, with the reference."""
     if not _SEEDS:
         ref = engines[0]
-        for n, flags, d in inputs.seed_dicts(ref, inputs.shared_configs(engines), every=11):
-            game = inputs.make_game(ref, n, flags)
+        for n, flags, d in fuzz_seeds.seed_dicts(ref, fuzz_seeds.CONFIGS, every=11):
+            game = fuzz_seeds.make_game(ref, n, flags)
             _SEEDS.setdefault("all", []).append((n, flags, d, game.state_from_dict(d).serialize()))
     return engines
 
@@ -47,7 +48,7 @@ def seeds(ref):
 
 
 def games(modules, n, flags):
-    return [inputs.make_game(module, n, flags) for module in modules]
+    return [fuzz_seeds.make_game(module, n, flags) for module in modules]
 
 
 def outcome_label(result):
@@ -67,9 +68,9 @@ def pick_seed(ref, data):
 def test_state_from_dict_on_mutated_dicts(engines, data):
     ref, fast = engines
     n, flags, d, _ = pick_seed(ref, data)
-    chooser = inputs.DataChooser(data, st)
-    mutated = inputs.mutate_dict(d, chooser)
-    result = inputs.check_dict_both(games((ref, fast), n, flags), mutated, steps=4)
+    chooser = choosers.DataChooser(data, st)
+    mutated = mutations.mutate_dict(d, chooser)
+    result = oracles.check_dict_both(games((ref, fast), n, flags), mutated, steps=4)
     event(outcome_label(result))
 
 
@@ -78,7 +79,7 @@ def test_state_from_dict_on_mutated_dicts(engines, data):
 def test_state_from_dict_unmutated_seeds_round_trip(engines, data):
     ref, fast = engines
     n, flags, d, _ = pick_seed(ref, data)
-    result = inputs.check_dict_both(games((ref, fast), n, flags), d, steps=2)
+    result = oracles.check_dict_both(games((ref, fast), n, flags), d, steps=2)
     assert result[0] == "ok"
 
 
@@ -89,8 +90,8 @@ def test_state_from_dict_unmutated_seeds_round_trip(engines, data):
 def test_deserialize_state_on_mutated_bytes(engines, data):
     ref, fast = engines
     n, flags, _, raw = pick_seed(ref, data)
-    mutated = inputs.mutate_bytes(raw, inputs.DataChooser(data, st))
-    result = inputs.check_bytes_both(games((ref, fast), n, flags), mutated, steps=4)
+    mutated = mutations.mutate_bytes(raw, choosers.DataChooser(data, st))
+    result = oracles.check_bytes_both(games((ref, fast), n, flags), mutated, steps=4)
     event(outcome_label(result))
 
 
@@ -99,7 +100,7 @@ def test_deserialize_state_on_mutated_bytes(engines, data):
 def test_deserialize_state_on_random_bytes(engines, junk, framed):
     ref, fast = engines
     data = b"VKNG\x01" + junk if framed else junk
-    result = inputs.check_bytes_both(games((ref, fast), 2, {}), data)
+    result = oracles.check_bytes_both(games((ref, fast), 2, {}), data)
     assert result[0] is ValueError
 
 
@@ -111,8 +112,9 @@ def test_random_call_sequences_mixing_legal_and_illegal(engines, data):
     ref, fast = engines
     n, flags, _, raw = pick_seed(ref, data)
     states = [game.deserialize_state(raw) for game in games((ref, fast), n, flags)]
-    chooser = inputs.DataChooser(data, st)
-    inputs.run_action_sequence(states, chooser, length=40, numpy_values=inputs.numpy_odd_actions())
+    chooser = choosers.DataChooser(data, st)
+    action_sequences.run_action_sequence(states, chooser, length=40,
+                                         numpy_values=action_sequences.numpy_odd_actions())
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -121,7 +123,7 @@ def test_long_random_call_sequences_to_the_end(engines, num_players):
     ref, fast = engines
     for seed in range(2):
         states = [game.new_initial_state() for game in games((ref, fast), num_players, {})]
-        chooser = inputs.RandomChooser(seed * 10 + num_players)
-        inputs.run_action_sequence(states, chooser, length=1500,
-                                   numpy_values=inputs.numpy_odd_actions())
+        chooser = choosers.RandomChooser(seed * 10 + num_players)
+        action_sequences.run_action_sequence(states, chooser, length=1500,
+                                             numpy_values=action_sequences.numpy_odd_actions())
         assert states[0].to_dict() == states[1].to_dict()

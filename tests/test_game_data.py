@@ -9,7 +9,7 @@ import pickle
 import numpy as np
 import pytest
 
-FLAG_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
+from positions import FLAGS
 
 
 def rebuild(engine):
@@ -23,7 +23,7 @@ def rebuild(engine):
 @pytest.mark.parametrize("n", [2, 3, 4])
 @pytest.mark.parametrize("bits", [0, 1, 5, 31])
 def test_pickle_and_copy_round_trip_every_game(engine, n, bits):
-    flags = {name: bool(bits >> i & 1) for i, name in enumerate(FLAG_NAMES)}
+    flags = {name: bool(bits >> i & 1) for i, name in enumerate(FLAGS)}
     game = engine.Game(n, **flags)
     for other in (pickle.loads(pickle.dumps(game, protocol)) for protocol in range(6)):
         assert other == game and hash(other) == hash(game) and other.options == flags
@@ -81,7 +81,7 @@ def test_game_is_immutable(engine):
     with pytest.raises(AttributeError):
         game.options = {}
     game.options["draw13"] = True  # a copy: the game does not change
-    assert game.options == dict.fromkeys(FLAG_NAMES, False) | {"auction": True}
+    assert game.options == dict.fromkeys(FLAGS, False) | {"auction": True}
     assert game == engine.Game(2, auction=True)
     with pytest.raises(AttributeError):  # no way to load other data into a Game
         engine.Game.__new__(engine.Game).__setstate__((5, 0))

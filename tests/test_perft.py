@@ -1,4 +1,4 @@
-"""Perft counts (vikinger_fast/perft.py): the number of action sequences of length 1..d from a few
+"""Perft counts (tools/perft.py): the number of action sequences of length 1..d from a few
 positions, chance outcomes enumerated, forced decisions not counted, a terminal state one leaf.
 tests/data/perft.json holds the positions (as `to_dict`) with the reference's counts
 (scripts/update_perft.py); each engine loads them and must count the same. One number checks the
@@ -13,7 +13,7 @@ import pytest
 from conftest import ONLY_REF
 
 try:
-    from vikinger_fast import perft
+    from tools import perft
 except ImportError:
     if not ONLY_REF:
         raise

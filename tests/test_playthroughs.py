@@ -1,4 +1,4 @@
-"""Golden playthroughs (tests/data/playthroughs/, vikinger_fast/playthrough.py): one seeded game
+"""Golden playthroughs (tests/data/playthroughs/, tools/playthrough.py): one seeded game
 per configuration, every state written out — text board, legal actions and their strings, chance
 outcomes with exact probabilities, Fame, gold and returns. Each engine must reproduce the files
 exactly. After an intended rule change, rewrite them with scripts/update_playthroughs.py (it uses
@@ -13,7 +13,7 @@ import pytest
 from conftest import ONLY_REF
 
 try:
-    from vikinger_fast import differential, playthrough
+    from tools import playthrough
 except ImportError:
     if not ONLY_REF:
         raise

@@ -12,52 +12,11 @@ import random
 import numpy as np
 import pytest
 
-from positions import (CHANCE, COLOURS, KINDS, NUM_DISTINCT_ACTIONS, PRINTED, REVEAL, ROW_CHARS,
-                       SHIP_CHARS, TERMINAL, step_random)
+from conservation import count_tiles, count_vikings
+from positions import (CHANCE, COLOURS, KINDS, NUM_DISTINCT_ACTIONS, PRINTED, REVEAL, STACK_TILES,
+                       TERMINAL, VIKINGS_PER_COLOUR, step_random)
 
 M64 = 2**64 - 1
-
-
-def count_vikings(d):
-    counts = dict.fromkeys(COLOURS, 0)
-    for name in ("bag", "drawn", "removed"):
-        for colour, k in d[name].items():
-            counts[colour] += k
-    for entry in d["wheel"]:
-        if entry is not None and entry["viking"] is not None:
-            counts[entry["viking"]] += 1
-    if d["pending"] is not None:
-        counts[d["pending"]["viking"]] += 1
-    for p in d["players"]:
-        for colour, k in p["mainland"].items():
-            counts[colour] += k
-        for r, columns in enumerate(p["vikings"], start=1):
-            counts[COLOURS[5 - r]] += len(columns)    # row r holds colour 5 - r (B2.1)
-    return counts
-
-
-def count_tiles(d):
-    """Stack tiles per kind found anywhere (discarded ones have no kind), and start tiles."""
-    counts = dict(d["stacks"])
-    start_tiles = 0
-    for entry in d["wheel"]:
-        if entry is not None:
-            counts[entry["tile"]] += 1
-    if d["pending"] is not None and d["pending"]["cell"] is None:
-        counts[d["pending"]["tile"]] += 1     # in phase viking it already lies on the board
-    for p in d["players"]:
-        for r, cells in enumerate(p["rows"], start=1):
-            for c, ch in enumerate(cells, start=1):
-                if ch == ".":
-                    continue
-                if r == p["start_row"] and c == 1:
-                    start_tiles += 1
-                else:
-                    counts[ROW_CHARS[ch]] += 1
-        for ch in p["ships"]:
-            if ch != ".":
-                counts[SHIP_CHARS[ch]] += 1
-    return counts, start_tiles
 
 
 def check_invariants(game, state):
@@ -65,10 +24,10 @@ def check_invariants(game, state):
     n = game.num_players
     over = d["phase"] == "game_over"
 
-    assert count_vikings(d) == dict.fromkeys(COLOURS, 13)                    # B1.1
+    assert count_vikings(d) == dict.fromkeys(COLOURS, VIKINGS_PER_COLOUR)    # B1.1
     tiles, start_tiles = count_tiles(d)
     assert all(tiles[k] <= PRINTED[k] for k in KINDS)                          # B1.2-B1.4
-    assert sum(tiles.values()) + d["discarded_tiles"] == 72
+    assert sum(tiles.values()) + d["discarded_tiles"] == STACK_TILES
     assert start_tiles == sum(p["start_row"] is not None for p in d["players"])
     for p in d["players"]:
         if p["start_row"] is None:
@@ -148,21 +107,18 @@ def test_many_random_games_keep_the_invariants(engine, num_players, seed):
 
 # --- the engines agree step by step ------------------------------------------------------------
 
-def snapshot(state, num_players):
-    return (state.to_dict(), state.legal_actions(), state.current_player(), str(state),
-            state.serialize(), state.hash_key(), state.scores(), state.gold(), state.returns(),
-            [state.observation_tensor(p).tolist() for p in range(num_players)],
-            state.chance_outcomes() if state.is_chance_node() else None)
-
-
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_engines_agree_on_a_random_game(engines, num_players):
+    """Every field of the soak's full comparison (vikinger_fast.differential) after every action
+    of a game played with `step_random`, not with the soak's own seeded play."""
+    from vikinger_fast.differential import FULL_FIELDS, compare_fields
+
     ref, fast = engines
     states = [vk.Game(num_players=num_players).new_initial_state() for vk in (ref, fast)]
     rngs = [random.Random(77 + num_players) for _ in states]
     while True:
-        a, b = (snapshot(s, num_players) for s in states)
-        assert a == b, f"engines differ after history {states[0].history()}"
+        found = compare_fields(*states, FULL_FIELDS)
+        assert found is None, f"engines differ after history {states[0].history()}: {found}"
         if states[0].is_terminal():
             break
         applied = [step_random(s, r) for s, r in zip(states, rngs)]

@@ -2,16 +2,15 @@
 sample of module combinations, the errors of malformed records, and `vikinger replay`."""
 
 import copy
-import doctest
 import json
 import random
 
 import pytest
 
 from conftest import load_engine
+from positions import FLAGS
 from vikinger_fast import cli, records
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 # Players 2-4 x {no module, each module alone, all of them}: every flag is seen on and off
 # with every player count.
 CONFIGS = [(n, frozenset(flags)) for n in (2, 3, 4)
@@ -198,10 +197,6 @@ def test_a_constructed_position_whose_history_does_not_lead_to_it_is_refused(eng
     d["history"] = d["history"][:10] + [2035] + d["history"][11:]
     with pytest.raises(ValueError, match=r"action 2035 \(number 10\) is not legal"):
         records.record_from_state(state.get_game().state_from_dict(d))
-
-
-def test_the_doctests_run():
-    assert doctest.testmod(records).failed == 0
 
 
 def test_replay_command_prints_the_board_at_a_step(tmp_path, capsys):

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from conftest import load_engine
+from positions import FLAGS
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 CONFIGS = [
     (2, ()), (3, ()), (4, ()),
     (2, FLAGS),                                  # A1-A5 together

@@ -13,9 +13,8 @@ import random
 import numpy as np
 import pytest
 
-from positions import COLOURS, DRAW, REVEAL, build_state, player, step_random
+from positions import COLOURS, DRAW, FLAGS, REVEAL, build_state, player, step_random
 
-FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 ALL_OPTIONS = [dict(zip(FLAGS, bits)) for bits in itertools.product((False, True), repeat=5)]
 DRAWN = 263          # docs/state.md: the observation's drawn counts (6)
 STACKS = 247         # stacks counts (10)

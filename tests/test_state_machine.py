@@ -21,6 +21,8 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 from hypothesis.stateful import initialize, run_state_machine_as_test
 
 from conftest import ONLY_REF
+from conservation import count_tiles, count_vikings
+from positions import COLOURS, STACK_TILES, VIKINGS_PER_COLOUR
 
 try:
     from vikinger_fast import differential
@@ -37,9 +39,6 @@ SETTINGS = settings(max_examples=25, stateful_step_count=25, deadline=None,
                     phases=[Phase.explicit, Phase.reuse, Phase.generate],
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 BAD_VALUES = (-1, 1000, "x", None, True, 1.5, [], {})
-COLOURS = ("fisherman", "goldsmith", "scout", "noble", "warrior", "boatsman")
-VIKINGS_PER_COLOUR = 13   # B1.1
-STACK_TILES = 72          # B1.4
 
 
 def leaf_paths(value, path=()):
@@ -49,35 +48,6 @@ def leaf_paths(value, path=()):
     if isinstance(value, list) and value:
         return [p for i, item in enumerate(value) for p in leaf_paths(item, path + (i,))]
     return [path]
-
-
-def vikings_by_colour(d):
-    """B1.1: where all 78 Vikings are (docs/state.md); queued trip Vikings are on the mainland."""
-    count = {c: d["bag"][c] + d["drawn"][c] + d["removed"][c] for c in COLOURS}
-    for group in [g for g in d["wheel"] if g] + ([d["pending"]] if d["pending"] else []):
-        if group["viking"] is not None:
-            count[group["viking"]] += 1
-    for player in d["players"]:
-        for colour in COLOURS:
-            count[colour] += player["mainland"][colour]
-        for row, columns in enumerate(player["vikings"], start=1):
-            count[COLOURS[5 - row]] += len(columns)
-    return count
-
-
-def tiles_in_play(d):
-    """B1.4: the 72 stack tiles; each player's start tile is extra (B1.2). A pending tile with a
-    cell (phase viking) already stands on the board. An A5 building tile stands where a middle
-    tile stood; that middle tile left the game (counted in discarded_tiles)."""
-    total = sum(d["stacks"].values()) + d["discarded_tiles"]
-    total += sum(1 for g in d["wheel"] if g)
-    total += d["pending"] is not None and d["pending"]["cell"] is None
-    for player in d["players"]:
-        total += sum(len(row) - row.count(".") for row in player["rows"])
-        total += len(player["ships"]) - player["ships"].count(".")
-        total -= player["start_row"] is not None
-        total -= sum(cell is not None for cell in player["buildings"])
-    return total
 
 
 class TwinEngines(RuleBasedStateMachine):
@@ -226,7 +196,10 @@ class TwinEngines(RuleBasedStateMachine):
     def _agree_on_loading(self, method, data):
         results = [outcome(getattr(game, method), copy.deepcopy(data)) for game in self.games]
         if isinstance(results[0], Raised) or isinstance(results[1], Raised):
-            self._agree(method, results)
+            # The same error type; the two validators word their messages each in its own way
+            # (fuzz/oracles.py `compare`), so only the other calls compare messages.
+            errors = [getattr(result, "error", "no error") for result in results]
+            assert errors[0] == errors[1], (method, results)
             assert results[0].error in ("ValueError", "TypeError"), results[0]
         else:
             assert results[0].serialize() == results[1].serialize(), method
@@ -260,8 +233,8 @@ def check_invariants(state):
     returns = state.returns()
     assert math.isclose(sum(returns), 1.0 if state.is_terminal() else 0.0)   # B8.9
     d = state.to_dict()
-    assert vikings_by_colour(d) == dict.fromkeys(COLOURS, VIKINGS_PER_COLOUR)
-    assert tiles_in_play(d) == STACK_TILES
+    assert count_vikings(d) == dict.fromkeys(COLOURS, VIKINGS_PER_COLOUR)     # B1.1
+    assert sum(count_tiles(d)[0].values()) + d["discarded_tiles"] == STACK_TILES  # B1.4
     assert d["history"] == state.history()
     for p in range(n):
         assert state.observation_tensor(p).shape == state.get_game().observation_shape()

@@ -2,6 +2,9 @@
 splitmix64 stream per environment (seed + i), auto-reset with the finished game kept in the
 final_* arrays. Both engines must give identical numbers for the same seed and actions."""
 
+import importlib
+import pickle
+
 import numpy as np
 import pytest
 
@@ -153,3 +156,99 @@ def test_seed_wraps_modulo_2_to_the_64(engine):
     game = engine.Game(num_players=2)
     assert_same(snapshot(engine.VectorGame(game, 2, -1)),
                 snapshot(engine.VectorGame(game, 2, 2**64 - 1)))
+
+
+# --- pickling (docs/api.md "VectorGame") ---------------------------------------------------------
+
+def random_steps(env, steps, seed):
+    """`steps` steps of uniformly random legal actions, chosen by numpy from `seed`."""
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        mask = env.legal_actions_mask()
+        env.step(np.argmax(mask * rng.random(mask.shape), axis=1))
+
+
+ARRAYS = ("done", "final_scores", "final_gold", "final_returns", "final_length",
+          "final_observation")
+
+
+def arrays_of(env):
+    return {"players": env.current_player().copy(), "mask": env.legal_actions_mask().copy(),
+            "observation": env.observation_tensor().copy(),
+            **{name: getattr(env, name).copy() for name in ARRAYS}}
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_a_pickled_vector_game_goes_on_as_the_original(engine, num_players):
+    """The copy holds the same environments (positions, chance streams, game lengths) and the
+    same done and final_* arrays, and the same steps then give the same arrays in both."""
+    env = engine.VectorGame(engine.Game(num_players=num_players, auction=True), 3, 11)
+    random_steps(env, 120 if engine.__name__ == "vikinger_fast" else 40, seed=1)
+    copy = pickle.loads(pickle.dumps(env))
+    assert type(copy) is type(env) and copy.batch_size == 3 and copy.get_game() == env.get_game()
+    assert_same(arrays_of(copy), arrays_of(env))
+    for seed in range(2, 30):
+        random_steps(env, 10, seed)
+        random_steps(copy, 10, seed)
+        assert_same(arrays_of(copy), arrays_of(env))
+    assert env.final_length.min() > 0        # games ended and were recorded on the way
+
+
+def test_a_pickled_vector_game_is_independent(engine):
+    env = engine.VectorGame(engine.Game(num_players=2), 2, 5)
+    copy = pickle.loads(pickle.dumps(env))
+    before = arrays_of(copy)
+    random_steps(env, 3, seed=0)
+    assert_same(arrays_of(copy), before)
+
+
+def test_both_engines_pickle_the_same_data(engines):
+    """The pickled data (position bytes, stream states, lengths, arrays) are equal, so either
+    engine rebuilds the other's VectorGame."""
+    ref, fast = engines
+    envs = [vk.VectorGame(vk.Game(num_players=3), 2, 9) for vk in engines]
+    for env in envs:
+        random_steps(env, 25, seed=4)
+    (_, ref_data), (_, fast_data) = (env.__reduce__() for env in envs)
+    assert ref_data[1:4] == fast_data[1:4]
+    assert_same(dict(zip(ARRAYS, ref_data[4:])), dict(zip(ARRAYS, fast_data[4:])))
+    rebuilt = fast._core._vector_game_from_data(fast.Game(num_players=3), *ref_data[1:])
+    assert_same(arrays_of(rebuilt), arrays_of(envs[1]))
+
+
+def bad_data(engine):
+    """(what, edit of the pickled data, error type) of data an edited pickle could carry."""
+    env = engine.VectorGame(engine.Game(num_players=2), 2, 3)
+    _, data = env.__reduce__()
+    chance = engine.Game(num_players=2).new_initial_state().serialize()
+    edits = {
+        "game": (lambda d: ("2p",) + d[1:], TypeError),
+        "positions list": (lambda d: (d[0], list(d[1])) + d[2:], TypeError),
+        "no environments": (lambda d: (d[0], (), (), ()) + d[4:], ValueError),
+        "lengths differ": (lambda d: d[:3] + (d[3][:1],) + d[4:], ValueError),
+        "position text": (lambda d: (d[0], ("x", d[1][1])) + d[2:], TypeError),
+        "bad bytes": (lambda d: (d[0], (b"VKNG", d[1][1])) + d[2:], ValueError),
+        "chance node": (lambda d: (d[0], (chance, d[1][1])) + d[2:], ValueError),
+        "stream float": (lambda d: d[:2] + ((1.5, d[2][1]),) + d[3:], TypeError),
+        "negative length": (lambda d: d[:3] + ((-1, d[3][1]),) + d[4:], ValueError),
+        "huge length": (lambda d: d[:3] + ((2**40, d[3][1]),) + d[4:], ValueError),
+        "array dtype": (lambda d: d[:4] + (d[4].astype(np.int8),) + d[5:], TypeError),
+        "array shape": (lambda d: d[:5] + (d[5][:1],) + d[6:], ValueError),
+        "arrays missing": (lambda d: d[:-1], TypeError),
+    }
+    return data, edits
+
+
+@pytest.mark.parametrize("what", list(bad_data(__import__("vikinger_ref"))[1]))
+def test_edited_pickle_data_is_refused_alike(engines, what):
+    """Each edit raises the same error with the same message in both engines."""
+    raised = []
+    for engine, rebuild in zip(engines, ("vector_game_from_data", "_vector_game_from_data")):
+        data, edits = bad_data(engine)
+        edit, error = edits[what]
+        function = (engine._core if engine.__name__ == "vikinger_fast"
+                    else importlib.import_module("vikinger_ref.vector_game"))
+        with pytest.raises(error) as info:
+            getattr(function, rebuild)(*edit(data))
+        raised.append(str(info.value))
+    assert raised[0] == raised[1]

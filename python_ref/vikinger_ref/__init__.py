@@ -9,8 +9,10 @@ tested against. Same API as vikinger_fast (docs/api.md); it never imports the C+
 True
 """
 
+from ._version import version as _version
 from .actions import CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL
 from .bots import GreedyBot, RandomBot
+from .components import OPTION_NAMES
 from .evaluation import evaluate
 from .game import Game
 from .mcts import MCTSBot
@@ -20,7 +22,7 @@ from .solver import solve_endgame
 from .state import State
 from .vector_game import VectorGame
 
-__all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
-           "Game", "State", "VectorGame", "rollouts", "playouts", "playouts_batch", "evaluate",
-           "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
-__version__ = "0.1.0"
+__all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
+           "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
+           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
+__version__ = _version()

@@ -12,7 +12,6 @@ COLOURS = ("fisherman", "goldsmith", "scout", "noble", "warrior", "boatsman")
 COLOUR_SHORT = "FGSNWB"
 NUM_COLOURS = 6
 VIKINGS_PER_COLOUR = 13
-NUM_VIKINGS = NUM_COLOURS * VIKINGS_PER_COLOUR  # 78
 
 # B2.1 island rows: 1 warrior, 2 noble, 3 scout, 4 goldsmith, 5 fisherman; boatsmen have none.
 NUM_ROWS = 5
@@ -39,7 +38,6 @@ TILE_KINDS = ("left", "middle1", "middle2", "middle3", "middle4", "right",
               "ship_red", "ship_green", "ship_yellow", "ship_blue")
 TILE_SHORT = "L1234Rrgyb"
 NUM_TILE_KINDS = 10
-MIDDLES = (MIDDLE1, MIDDLE2, MIDDLE3, MIDDLE4)
 SHIPS = (SHIP_RED, SHIP_GREEN, SHIP_YELLOW, SHIP_BLUE)
 
 
@@ -60,7 +58,6 @@ def sea_on_right(kind):
 # B1.4 the 72 tiles of the six stacks (the 4 start tiles are extra left pieces, B1.2).
 STACK_COUNTS = (17, 5, 5, 5, 5, 21, 3, 4, 4, 3)
 STACK_TILES = sum(STACK_COUNTS)  # 72
-START_TILES = 4
 
 
 class Ship(NamedTuple):
@@ -101,6 +98,10 @@ SPECIAL_KINDS = ("gold5", "goldsmith1", "goldsmith2", "boat", "noble1", "scout1"
 SPECIAL_COUNTS = (1, 2, 1, 6, 3, 1, 1, 4, 1, 1, 1, 1, 1, 1)  # 25 tiles
 NUM_SPECIAL_KINDS = 14
 DISPLAY_SLOTS = 4
+
+# A1-A5 the advanced modules (docs/advanced.md): the keyword flags of Game, in the bit order of
+# the options byte (docs/state.md). The package exports it as OPTION_NAMES.
+OPTION_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 
 
 def is_building(special):

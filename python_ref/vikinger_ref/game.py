@@ -8,12 +8,9 @@ from . import actions as A
 from .arguments import check_int, type_name
 from .observation import observation_size
 from .state import State
-from .serialization import OPTION_NAMES, bytes_to_dict
+from .components import OPTION_NAMES
+from .serialization import bytes_to_dict
 from .validation import from_dict
-
-ADVANCED_MODULES = {"auction": "A1", "draw13": "A2", "offer_by_colour": "A3",
-                    "weak_boatsmen": "A4", "special_tiles": "A5"}
-
 
 class Game:
     """Wikinger for 2-4 players; the advanced modules are keyword flags, all off by default."""

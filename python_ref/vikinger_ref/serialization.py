@@ -8,8 +8,8 @@ is validation.py; reading bytes unpacks to a dict and goes through the same chec
 import struct
 
 from .actions import PHASES
-from .components import (COLOURS, DISPLAY_SLOTS, NUM_COLUMNS, NUM_ROWS, SPECIAL_KINDS,
-                         TILE_KINDS, TILE_SHORT, WHEEL_SPACES)
+from .components import (COLOURS, DISPLAY_SLOTS, NUM_COLUMNS, NUM_ROWS, OPTION_NAMES,
+                         SPECIAL_KINDS, TILE_KINDS, TILE_SHORT, WHEEL_SPACES)
 from .consistency import fail
 from .rng import MASK64, mix
 
@@ -17,7 +17,6 @@ from .rng import MASK64, mix
 # so a version-1 position of those games means something else and is refused.
 FORMAT_VERSION = 2
 MAGIC = b"VKNG"
-OPTION_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 NONE_BYTE = 255
 NO_BID = 65535
 VIKING_FLAG = 16
@@ -165,8 +164,10 @@ def _advanced_bytes(state):
     return bytes(out)
 
 
-def to_bytes(state):
-    history = state.history()
+def to_bytes(state, with_history=True):
+    """The bytes of docs/state.md; without the history (an empty one) they hold the position
+    alone, as a pickled VectorGame keeps its environments."""
+    history = state.history() if with_history else []
     return (MAGIC + bytes([FORMAT_VERSION]) + _position_bytes(state)
             + struct.pack("<I", len(history)) + struct.pack(f"<{len(history)}H", *history))
 

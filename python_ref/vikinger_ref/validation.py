@@ -7,10 +7,11 @@ Every refusal is a ValueError naming the first problem found (TypeError for a no
 from .actions import MAX_BID, PHASES
 from .auction import Auction
 from .components import (BOATSMAN, COLOURS, DISPLAY_SLOTS, GROUPS_PER_ROUND, NUM_COLUMNS,
-                         NUM_ROUNDS, NUM_ROWS, SPECIAL_COUNTS, SPECIAL_KINDS, STACK_COUNTS,
-                         STACK_TILES, TILE_KINDS, TILE_SHORT, VIKINGS_PER_COLOUR, WHEEL_SPACES)
+                         NUM_ROUNDS, NUM_ROWS, OPTION_NAMES, SPECIAL_COUNTS, SPECIAL_KINDS,
+                         STACK_COUNTS, STACK_TILES, TILE_KINDS, TILE_SHORT, VIKINGS_PER_COLOUR,
+                         WHEEL_SPACES)
 from .consistency import check_position
-from .serialization import ISLAND_CHARS, OPTION_NAMES, SHIP_CHARS, check_format_version
+from .serialization import ISLAND_CHARS, SHIP_CHARS, check_format_version
 
 TOP_KEYS = ("version", "num_players", "options", "round", "phase", "start_player", "purchases",
             "scoring_index", "stacks", "bag", "drawn", "removed", "discarded_tiles", "wheel",

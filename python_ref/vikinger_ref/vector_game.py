@@ -8,6 +8,11 @@ the `final_*` arrays, `done[i]` is set, and the environment starts a new game at
 
 The arrays are allocated once; every call writes into them and returns them.
 
+Pickling (docs/api.md): the game, per environment its position bytes (no history), the state of
+its chance stream and the actions of its current game, and the done and final_* arrays; the
+rebuilt VectorGame goes on exactly as the pickled one would. `vector_game_from_data` checks all
+of it (the positions as `deserialize_state` does).
+
 Threads and Ctrl-C (docs/api.md): every method holds the object's lock, so one VectorGame used
 from several threads is used by one at a time; a step interrupted by KeyboardInterrupt changes
 nothing (it plays on copies and puts the results in place at the end, with Ctrl-C held back for
@@ -24,6 +29,7 @@ from .actions import NUM_DISTINCT_ACTIONS
 from .arguments import check_int, type_name
 from .game import Game
 from .rollout import SplitMix64
+from .serialization import to_bytes
 from .state import as_action_id
 
 MAX_BATCH_SIZE = 1 << 24  # as the C++ engine: far beyond memory for the observation arrays
@@ -65,6 +71,7 @@ class VectorGame:
         self.batch_size = batch_size
         self._rngs = [SplitMix64(seed + i) for i in range(batch_size)]
         self._states = [None] * batch_size
+        self._lengths = [0] * batch_size   # actions applied in each environment's current game
         self._mask = np.zeros((batch_size, NUM_DISTINCT_ACTIONS), dtype=bool)
         self._observation = np.zeros((batch_size, obs_size), dtype=np.float32)
         self._players = np.zeros(batch_size, dtype=np.int32)
@@ -82,13 +89,24 @@ class VectorGame:
 
     @staticmethod
     def _sample_chance(state, rng):
-        """Chance nodes of one environment, sampled until a decision node or the end."""
+        """Chance nodes of one environment, sampled until a decision node or the end; returns
+        how many."""
+        count = 0
         while state.is_chance_node():
             state.apply_action(state._outcome_at(rng.next_double()))
+            count += 1
+        return count
 
     def _new_game(self, i):
         self._states[i] = self._game.new_initial_state()
-        self._sample_chance(self._states[i], self._rngs[i])
+        self._lengths[i] = self._sample_chance(self._states[i], self._rngs[i])
+
+    def __reduce__(self):
+        with self._lock:
+            arrays = tuple(getattr(self, name).copy() for name in ARRAY_NAMES)
+            return vector_game_from_data, (
+                self._game, tuple(to_bytes(state, with_history=False) for state in self._states),
+                tuple(rng.state for rng in self._rngs), tuple(self._lengths), *arrays)
 
     def current_player(self):
         """(batch,) int32: the player to move in each environment."""
@@ -136,19 +154,20 @@ class VectorGame:
             actions = self._actions(actions)
             states = [state.clone() for state in self._states]
             rngs = [SplitMix64(rng.state) for rng in self._rngs]
+            lengths = list(self._lengths)
             finished = []  # (environment, scores, gold, returns, length, observation)
             for i, action in enumerate(actions):
                 state = states[i]
                 player = state.current_player()
                 state.apply_action(action)
-                self._sample_chance(state, rngs[i])
+                lengths[i] += 1 + self._sample_chance(state, rngs[i])
                 if state.is_terminal():
                     finished.append((i, state.scores(), state.gold(), state.returns(),
-                                     len(state.history()), state.observation_tensor(player)))
+                                     lengths[i], state.observation_tensor(player)))
                     states[i] = self._game.new_initial_state()
-                    self._sample_chance(states[i], rngs[i])
+                    lengths[i] = self._sample_chance(states[i], rngs[i])
             with _ctrl_c_held_back():
-                self._states, self._rngs = states, rngs
+                self._states, self._rngs, self._lengths = states, rngs, lengths
                 self.done[:] = False
                 for i, scores, gold, returns, length, observation in finished:
                     self.done[i] = True
@@ -158,3 +177,42 @@ class VectorGame:
                     self.final_length[i] = length
                     self.final_observation[i] = observation
             return self.done
+
+
+ARRAY_NAMES = ("done", "final_scores", "final_gold", "final_returns", "final_length",
+               "final_observation")
+
+
+def vector_game_from_data(game, positions, streams, lengths, *arrays):
+    """The VectorGame a pickle holds (the data of `VectorGame.__reduce__`), checked completely."""
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type_name(game)}")
+    for name, value in (("positions", positions), ("streams", streams), ("lengths", lengths)):
+        if not isinstance(value, tuple):
+            raise TypeError(f"{name} must be a tuple, not {type_name(value)}")
+    batch_size = len(positions)
+    if batch_size < 1 or len(streams) != batch_size or len(lengths) != batch_size:
+        raise ValueError("positions, streams and lengths must be of one length >= 1")
+    if len(arrays) != len(ARRAY_NAMES):
+        raise TypeError(f"a VectorGame is rebuilt from {len(ARRAY_NAMES)} arrays, "
+                        f"not {len(arrays)}")
+    env = VectorGame(game, batch_size, 0)
+    for i, (data, stream, length) in enumerate(zip(positions, streams, lengths)):
+        if not isinstance(data, bytes):
+            raise TypeError(f"positions must hold bytes, not {type_name(data)}")
+        stream, length = check_int("a stream state", stream), check_int("a length", length)
+        state = game.deserialize_state(data)
+        if state.is_chance_node() or state.is_terminal():
+            raise ValueError(f"environment {i} is not at a decision node")
+        if not 0 <= length < 1 << 31:
+            raise ValueError(f"the length of environment {i} is {length}, outside 0..2**31-1")
+        env._states[i], env._rngs[i], env._lengths[i] = state, SplitMix64(stream), length
+    for name, value in zip(ARRAY_NAMES, arrays):
+        into = getattr(env, name)
+        if not isinstance(value, np.ndarray) or value.dtype != into.dtype:
+            raise TypeError(f"{name} must be a numpy array of {into.dtype}, not "
+                            f"{type_name(value)}")
+        if value.shape != into.shape:
+            raise ValueError(f"{name} must have shape {into.shape}, not {value.shape}")
+        into[...] = value
+    return env

@@ -9,13 +9,16 @@ The rules it plays, with their ids (B1-B9, A0-A5) and rulings, are docs/rules.md
 True
 """
 
-from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL, Game,
-                    GreedyBot, MCTSBot, RandomBot, State, VectorGame, evaluate, playouts,
-                    playouts_batch, rollouts, solve_endgame)
+from importlib import metadata as _metadata
+
+from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, OPTION_NAMES, PHASES,
+                    TERMINAL, Game, GreedyBot, MCTSBot, RandomBot, State, VectorGame, evaluate,
+                    playouts, playouts_batch, rollouts, solve_endgame)
 
 from . import pictures  # noqa: F401  (gives State its _repr_svg_)
 
-__all__ = ["CHANCE", "TERMINAL", "PHASES", "NUM_DISTINCT_ACTIONS", "MAX_CHANCE_OUTCOMES",
-           "Game", "State", "VectorGame", "rollouts", "playouts", "playouts_batch", "evaluate",
-           "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
-__version__ = "0.1.0"
+__all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
+           "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
+           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
+# The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
+__version__ = _metadata.version("vikinger-fast")

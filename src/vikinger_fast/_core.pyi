@@ -13,6 +13,7 @@ TERMINAL: int
 NUM_DISTINCT_ACTIONS: int
 MAX_CHANCE_OUTCOMES: int
 PHASES: Tuple[str, ...]
+OPTION_NAMES: Tuple[str, ...]
 
 _Int = Union[int, np.integer]
 
@@ -22,8 +23,8 @@ class Game:
     Game(num_players=2, *, auction=False, draw13=False, offer_by_colour=False,
          weak_boatsmen=False, special_tiles=False)
 
-    The advanced modules (A1-A5) are keyword flags, any combination (docs/advanced.md). A non-int
-    num_players or a non-bool flag raises TypeError.
+    The advanced modules (A1-A5, docs/advanced.md) are keyword flags. A non-int num_players or a
+    non-bool flag raises TypeError; num_players outside 2..4 raises ValueError.
     """
 
     def __init__(self, num_players: int = 2, *, auction: bool = False, draw13: bool = False,
@@ -85,8 +86,8 @@ class State:
     def apply_random_chance(self, rng: Union[_Int, np.random.Generator]) -> int:
         """Apply one chance outcome drawn with rng; returns its id.
 
-        rng is a numpy.random.Generator (u = rng.random()) or an int seed (u from splitmix64).
-        ValueError at a decision node; TypeError for another rng type.
+        rng is a numpy.random.Generator (u = rng.random()) or an int seed (u from splitmix64). ValueError
+        at a decision node; TypeError for another rng type.
         """
     def action_to_string(self, action: _Int) -> str:
         """The string of an id in the space of the current node (chance or decision)."""
@@ -103,7 +104,8 @@ class State:
     def gold(self) -> List[int]:
         """Gold per player."""
     def returns(self) -> List[float]:
-        """At the end 1 shared equally by the winners (B8.9), 0 for the others; zeros before."""
+        """At the end 1 shared equally by the winners (B8.9), 0 for the others; zeros
+        before."""
     def observation_tensor(self, player: _Int) -> npt.NDArray[np.float32]:
         """numpy float32 array of shape observation_shape(), as seen by player."""
     def threatened_mask(self, player: _Int) -> npt.NDArray[np.bool_]:
@@ -113,11 +115,12 @@ class State:
         """[(fame, gold)] per player: what B7.2 steps 2-6 would pay if the large scoring were
         scored now, without further boatsman trips; the state is not changed."""
     def final_scoring_gains(self) -> List[Tuple[int, int]]:
-        """[(fame, gold)] per player: what the final scoring (B8) would change if the game ended
-        now, on the boards as they stand; zeros once the game is over."""
+        """[(fame, gold)] per player: what the final scoring (B8) would change if the game
+        ended now, on the boards as they stand; zeros once the game is over. The state is not changed."""
     def pending_scoring_gains(self) -> List[Tuple[int, int]]:
-        """[(fame, gold)] per player: what the scoring that ends this round (B7.1, or B7.2 steps
-        2-6 without further trips) would pay the players it has not scored yet; zeros at the end."""
+        """[(fame, gold)] per player: what the scoring that ends this round (B7.1 after rounds
+        1, 3, 5; B7.2 steps 2-6 after 2, 4, 6, without further trips) would pay the players it has not
+        scored yet; zeros once the game is over."""
     def to_dict(self) -> Dict[str, Any]:
         """The canonical dict of docs/state.md."""
     def serialize(self) -> bytes:
@@ -150,10 +153,9 @@ def rollouts(game: Game, num_games: _Int, seed: _Int, threads: _Int = 1,
              policy: str = "random") -> Dict[str, np.ndarray]:
     """Play num_games random games in C++ (GIL released); game i uses seed seed + i.
 
-    policy "random" plays the base game by a fused playout and games with advanced modules by
-    sampling straight from the legal bit masks; "random_generic" goes through the state machine
-    and builds the legal list at every decision. Both play the same games, whatever the number of
-    threads.
+    policy "random" plays the base game by a fused playout and games with advanced modules by sampling
+    straight from the legal bit masks; "random_generic" goes through the state machine and builds the
+    legal list at every decision. Both play the same games, whatever the number of threads.
 
     Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games, n)
     int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions applied
@@ -164,9 +166,8 @@ class VectorGame:
     """A batch of games stepped together, for RL loops.
 
     VectorGame(game, batch_size, seed): environment i samples chance from the splitmix64 stream of
-    seed + i and always waits at a decision node; finished games are recorded in the final_*
-    arrays and restarted at once. The arrays are allocated once and returned as views: copy what
-    you keep.
+    seed + i and always waits at a decision node; finished games are recorded in the final_* arrays
+    and restarted at once. The arrays are allocated once and returned as views: copy what you keep.
     """
 
     def __init__(self, game: Game, batch_size: _Int, seed: _Int) -> None: ...
@@ -182,9 +183,9 @@ class VectorGame:
     def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.bool_]:
         """Apply actions[i] in environment i (GIL released); returns done.
 
-        TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an
-        action not legal in its environment, and then nothing has changed. KeyboardInterrupt
-        (Ctrl-C) puts every environment back as it was.
+        TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an action
+        not legal in its environment, and then nothing has changed. KeyboardInterrupt (Ctrl-C) puts every
+        environment back as it was.
         """
     @property
     def done(self) -> npt.NDArray[np.bool_]: ...
@@ -207,45 +208,53 @@ def playouts(state: State, num_playouts: _Int, seed: _Int,
     """Play num_playouts random playouts from state in C++ (GIL released).
 
     Playout i starts from its own copy of state and uses stream seed + i with the uniform rule of
-    rollouts, so from the initial state it plays rollout game seed + i. Returns a dict of numpy
-    arrays: "scores", "gold" (num_playouts, n) int32, "returns" (num_playouts, n) float64,
-    "length" (num_playouts,) int32: the actions each playout applied (chance included).
+    rollouts, so from the initial state it plays rollout game seed + i. Returns a dict of numpy arrays:
+    "scores", "gold" (num_playouts, n) int32, "returns" (num_playouts, n) float64, "length"
+    (num_playouts,) int32: the actions each playout applied (chance included).
     """
 
 def playouts_batch(states: Sequence[State], num_playouts: _Int, seed: _Int,
                    threads: _Int = 1) -> Dict[str, np.ndarray]:
     """playouts for each state of a list (one game): playout i of states[j] uses stream
-    seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and, for
-    "length", (len(states), num_playouts)."""
+    seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and, for "length",
+    (len(states), num_playouts)."""
 
 def evaluate(state: State) -> List[float]:
-    """The heuristic value of state per player, in [0, 1] and summing to 1: the returns once
-    terminal, else a softmax of the Fame each player would have after the round's pending scoring
-    and the final scoring."""
+    """The heuristic value of state per player, in [0, 1] and summing to 1 (docs/search.md):
+    the returns once terminal, else a softmax of the Fame each player would have after the round's
+    pending scoring and the final scoring."""
 
 def solve_endgame(state: State, max_nodes: _Int) -> Optional[Dict[str, Any]]:
-    """The exact endgame under best play from a decision node of round 6: {"action", "margins"
-    (64 * Fame + gold minus the best other player's), "nodes"}, or None when max_nodes did not
-    suffice."""
+    """The exact endgame under best play from a decision node of round 6 (docs/search.md):
+    {"action": the best action, "margins": each player's 64 * Fame + gold minus the best other
+    player's, "nodes": nodes searched}, or None when max_nodes did not suffice."""
 
 class RandomBot:
-    """A uniformly random legal action, legal[floor(u * len(legal))], u from splitmix64(seed)."""
+    """RandomBot(game, seed): a uniformly random legal
+    action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed)."""
     def __init__(self, game: Game, seed: _Int) -> None: ...
     def step(self, state: State) -> int: ...
     def policy(self, state: State) -> List[Tuple[int, float]]: ...
     def restart(self) -> None: ...
 
 class GreedyBot:
-    """The legal action whose successor has the highest evaluate() value for the mover; exact
-    ties broken by splitmix64(seed)."""
+    """GreedyBot(game, seed): the legal action whose
+    successor has the highest evaluate() value for the mover; exact ties broken by
+    splitmix64(seed)."""
     def __init__(self, game: Game, seed: _Int) -> None: ...
     def step(self, state: State) -> int: ...
     def policy(self, state: State) -> List[Tuple[int, float]]: ...
     def restart(self) -> None: ...
 
 class MCTSBot:
-    """UCT search over decision nodes (docs/search.md); the same visits as vikinger_ref.MCTSBot
-    for the same seed, iterations and threads."""
+    """UCT search over decision nodes (docs/search.md).
+
+    MCTSBot(game, seed, *, iterations=None, max_time=None, uct_c=1.4, leaf="playout", threads=1,
+    solver_nodes=0): a budget of iterations and/or seconds per move; leaf "playout" (a random
+    playout) or "evaluation" (evaluate()); threads independent searches whose root visits are summed;
+    solver_nodes > 0 lets the endgame solver decide in round 6 when it finishes within that many
+    nodes. The same seed, iterations and threads give the same visits as vikinger_ref.MCTSBot.
+    """
     def __init__(self, game: Game, seed: _Int, *, iterations: Optional[_Int] = None,
                  max_time: Optional[float] = None, uct_c: float = 1.4, leaf: str = "playout",
                  threads: _Int = 1, solver_nodes: _Int = 0) -> None: ...
@@ -254,6 +263,7 @@ class MCTSBot:
     def policy(self, state: State) -> List[Tuple[int, float]]:
         """Search, then [(action, visit share)] over the legal actions."""
     def search(self, state: State) -> Dict[str, Any]:
-        """Search, then {"actions", "visits", "iterations", "solved"}."""
+        """Search, then {"actions", "visits" (root visits, merged over threads), "iterations",
+        "solved"}."""
     def restart(self) -> None:
         """Back to the first search's streams."""

@@ -42,10 +42,15 @@ SIZES = {
     "replays": (300, 20),
     "repeats": (3, 1),
 }
+# The optional rows: what each needs, and how a user of the installed package gets it.
+INSTALL_HINTS = {
+    "open_spiel": "open_spiel is not installed: pip install 'vikinger-fast[openspiel]'",
+    "cython": "Cython is not installed: pip install 'vikinger-fast[bench]' (and a C compiler)",
+    "gymnasium": "gymnasium is not installed: pip install 'vikinger-fast[gymnasium]'",
+}
 VECTOR_BATCH = 256
 REFERENCE_VECTOR_BATCH = 8
-ALL_MODULES = dict.fromkeys(("auction", "draw13", "offer_by_colour", "weak_boatsmen",
-                             "special_tiles"), True)
+ALL_MODULES = dict.fromkeys(fast.OPTION_NAMES, True)
 
 
 class Progress:
@@ -206,15 +211,26 @@ def open_spiel_games():
 
 # --- the run --------------------------------------------------------------------------------
 
+def skipped(args, peers, cython):
+    """{optional rows: why they are not measured} (an option given, or what to install)."""
+    reasons = {}
+    if not peers:
+        reasons["open_spiel"] = "left out by --no-peers" if args.no_peers else \
+            INSTALL_HINTS["open_spiel"]
+    if not cython:
+        reasons["cython"] = "left out by --no-cython" if args.no_cython else INSTALL_HINTS["cython"]
+    return reasons
+
+
 def measure(args, repeats):
     size = {key: value[1 if args.quick else 0] for key, value in SIZES.items()}
     results = {}
     peers = {} if args.no_peers else open_spiel_games()
-    # Why a peer row may be missing, printed in its place by table().
-    results["open_spiel_rows"] = "--no-peers" if args.no_peers else (
-        "measured" if peers else "open_spiel is not installed: pip install '.[bench]'")
+    cython = not args.no_cython and cython_ref.available()
+    # Why an optional row is missing, printed in its place by table().
+    results["skipped"] = skipped(args, peers, cython)
     compiled = None
-    tasks = 18 + len(peers) + (2 if not args.no_cython and cython_ref.available() else 0)
+    tasks = 18 + len(peers) + (2 if cython else 0)
     progress = Progress(tasks)
     game2, game4 = fast.Game(num_players=2), fast.Game(num_players=4, **ALL_MODULES)
 
@@ -259,7 +275,7 @@ def measure(args, repeats):
     # of a few seconds measures the neighbours more than the engine.
     results["reference_rollouts_2p"] = games / best_seconds(
         1, lambda: ref.rollouts(ref_game, games, 0), time.process_time)
-    if not args.no_cython and cython_ref.available():
+    if cython:
         progress.task("Cython build of the reference (cached after the first run)")
         start = time.perf_counter()
         compiled = cython_ref.load()
@@ -300,6 +316,8 @@ def measure(args, repeats):
     overhead = vector_env_overhead(game2, size["vector_env_steps"])
     if overhead is not None:
         results["gymnasium_vector_env_time_ratio"] = overhead
+    else:
+        results["skipped"]["gymnasium"] = INSTALL_HINTS["gymnasium"]
     progress.task("VectorGame: vikinger_ref")
     env = ref.VectorGame(ref_game, REFERENCE_VECTOR_BATCH, 0)
     total, stepping = vector_loop(env, max(size["vector_steps"] // 10, 2))
@@ -326,6 +344,8 @@ def measure(args, repeats):
 def table(results):
     r = results
     cpu = "_per_cpu_second"
+    # Why an optional row is missing: the reason measure() gave, else what to install.
+    why = {**INSTALL_HINTS, **r.get("skipped", {})}
     speedup = r["rollouts_2p_1thread" + cpu] / r["reference_rollouts_2p"]
     lines = [
         ("C++ rollouts, 2 players, 1 thread (fused playout)",
@@ -351,6 +371,9 @@ def table(results):
                       f"x{r['cython_rollouts_2p'] / r['reference_rollouts_2p']:.2f} of the "
                       f"reference; C++ "
                       f"x{r['rollouts_2p_1thread' + cpu] / r['cython_rollouts_2p']:,.0f}"))
+    else:
+        lines.append(("reference compiled with Cython, rollouts (CPU time)", "skipped",
+                      why["cython"]))
     lines += [
         ("Python-driven loop, vikinger_fast", f"{r['loop_fast']:,.0f} steps/s",
          f"target >= 1,000,000; {r['loop_fast' + cpu]:,.0f} per CPU second"),
@@ -361,11 +384,14 @@ def table(results):
         lines.append(("Python-driven loop, Cython-compiled reference (CPU time)",
                       f"{r['loop_cython']:,.0f} steps/s",
                       f"x{r['loop_cython'] / r['loop_ref']:.2f} of the reference"))
+    else:
+        lines.append(("Python-driven loop, Cython-compiled reference (CPU time)", "skipped",
+                      why["cython"]))
     for name in ("connect_four", "backgammon"):
         key = f"loop_open_spiel_{name}"
         if key not in r:
-            lines.append((f"Python-driven loop, OpenSpiel {name}", "not measured",
-                          r.get("open_spiel_rows", "")))
+            lines.append((f"Python-driven loop, OpenSpiel {name}", "skipped",
+                          why["open_spiel"]))
         else:
             lines.append((f"Python-driven loop, OpenSpiel {name}", f"{r[key]:,.0f} steps/s",
                           f"vikinger_fast / {name} = x{r['loop_fast'] / r[key]:.2f}; per CPU "
@@ -376,10 +402,9 @@ def table(results):
          f"{r['vector_fast_loop']:,.0f} steps/s", f"step alone {r['vector_fast_step']:,.0f}/s"),
         (f"Gymnasium VectorEnv over VectorGame, batch {VECTOR_BATCH}",
          f"{(r['gymnasium_vector_env_time_ratio'] - 1) * 100:+.1f} % time"
-         if "gymnasium_vector_env_time_ratio" in r else "not measured",
+         if "gymnasium_vector_env_time_ratio" in r else "skipped",
          "per step over step + observation + mask (goal <= +20 %)"
-         if "gymnasium_vector_env_time_ratio" in r
-         else "gymnasium is not installed: pip install '.[gymnasium]'"),
+         if "gymnasium_vector_env_time_ratio" in r else why["gymnasium"]),
         (f"VectorGame reference, batch {REFERENCE_VECTOR_BATCH}",
          f"{r['vector_ref_loop']:,.0f} steps/s", ""),
         ("clone from Python, fast / ref", f"{r['clone_fast_ns']:,.0f} ns",

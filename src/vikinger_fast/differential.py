@@ -1,11 +1,16 @@
-"""Differential testing: one seeded game through two engines, and the first difference.
+"""The engine-comparison layer: one seeded game through two engines, and the first difference.
 
 docs/api.md asks the two engines for "same everything": same legal lists, strings, dicts, bytes,
 tensors, scores and errors. `play` drives both through the same game action by action and, after
-every action, compares what the API shows; it returns the first `Difference` or None. It is the
-one comparison used by `vikinger soak` and by tests/test_differential.py. The engines are passed
-in as modules (`vikinger_ref`, `vikinger_fast`, or anything with the same API), so this module
-imports neither.
+every action, compares what the API shows; it returns the first `Difference` or None.
+
+It is the only comparison of the two engines: `vikinger soak` runs it, and the tests
+(tests/test_differential.py, the state machine, the random games) and the fuzzers (fuzz/oracles.py)
+compare through `outcome`, `first_difference` and `compare_fields`. It ships in the package,
+not with the tooling, because `vikinger soak` is a product command: a user checks a build of
+the C++ engine on their machine against the reference with it. The engines are passed in as
+modules (`vikinger_ref`, `vikinger_fast`, or anything with the same API); only the flag names
+come from the reference, which states the rules.
 
 Game `seed` of a configuration: a `random.Random(seed)` stream gives, at a chance node, a 64-bit
 int seed that both engines' `apply_random_chance` turn into the same outcome, and at a decision
@@ -20,17 +25,18 @@ import pickle
 import random
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
+
+from vikinger_ref import OPTION_NAMES
 
 PLAYER_COUNTS = (2, 3, 4)
 # The sets of advanced flags (A1-A5: auction, draw13, offer_by_colour, weak_boatsmen,
 # special_tiles) that the differential games and the soak are played with: all 32 combinations,
-# base game first (playthrough.py records a few of them).
-FLAG_SETS = tuple(tuple(name for i, name in enumerate(
-    ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")) if mask >> i & 1)
-    for mask in range(32))
+# base game first (tools/playthrough.py records a few of them).
+FLAG_SETS = tuple(tuple(name for i, name in enumerate(OPTION_NAMES) if mask >> i & 1)
+                  for mask in range(1 << len(OPTION_NAMES)))
 MAX_STEPS = 5000  # far above any game (about 300 actions); reaching it is itself a difference
 
 # Illegal arguments tried at every step (docs/api.md, "Errors").
@@ -63,10 +69,11 @@ CONFIGURATIONS = tuple(Config(n, flags) for flags in FLAG_SETS for n in PLAYER_C
 
 @dataclass(frozen=True)
 class Raised:
-    """An exception in place of a value. Equal when the error types are (messages may differ)."""
+    """An exception in place of a value: its built-in type and its message. Two are equal when
+    both are (docs/api.md: the engines raise the same errors with the same messages)."""
 
     error: str
-    message: str = field(compare=False)
+    message: str
 
     def __str__(self):
         return f"{self.error}: {self.message}"
@@ -195,10 +202,12 @@ def compare_action_strings(a, b):
 
 
 def _same_error(name, call_a, call_b, arg, expected):
-    """Both calls must raise `expected` (docs/api.md, "Errors")."""
+    """Both calls must raise `expected` with the same message (docs/api.md, "Errors")."""
     got_a, got_b = outcome(call_a, arg), outcome(call_b, arg)
-    if got_a != Raised(expected, "") or got_b != Raised(expected, ""):
+    if not all(isinstance(got, Raised) and got.error == expected for got in (got_a, got_b)):
         return f"{name}({arg!r}) should raise {expected}", got_a, got_b
+    if got_a != got_b:
+        return f"{name}({arg!r}) raises {expected} with another message", got_a, got_b
     return None
 
 

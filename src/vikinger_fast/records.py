@@ -20,9 +20,10 @@ True
 import json
 import math
 
+from vikinger_ref import OPTION_NAMES
+
 FORMAT = "vikinger-record"
 VERSION = 1
-OPTION_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 TOP_KEYS = ("format", "version", "game", "players", "seed", "moves", "result")
 MOVE_KEYS = ("action", "string", "player")
 RESULT_KEYS = ("terminal", "fame", "gold", "returns")

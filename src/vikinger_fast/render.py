@@ -9,12 +9,12 @@ import base64
 import binascii
 import json
 
+from vikinger_ref import OPTION_NAMES
+from vikinger_ref.serialization import MAGIC
 from vikinger_ref.svg import state_svg
 
 from . import records
 
-MAGIC = b"VKNG"
-OPTION_BITS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 PNG_HINT = 'PNG output needs the optional converter cairosvg: pip install "vikinger-fast[png]"'
 
 
@@ -25,7 +25,7 @@ def _game_of_bytes(data, engine):
         raise ValueError("not the bytes of a state (they start with b'VKNG')")
     bits = data[6]
     return engine.Game(num_players=data[5],
-                       **{name: bool(bits >> i & 1) for i, name in enumerate(OPTION_BITS)})
+                       **{name: bool(bits >> i & 1) for i, name in enumerate(OPTION_NAMES)})
 
 
 def state_from_bytes(data, engine):

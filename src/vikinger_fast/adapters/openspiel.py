@@ -20,8 +20,7 @@ import vikinger_fast
 
 from .spec import max_chance_nodes, max_decisions
 
-MODULE_FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
-PARAMETERS = {"players": 2, **dict.fromkeys(MODULE_FLAGS, False)}
+PARAMETERS = {"players": 2, **dict.fromkeys(vikinger_fast.OPTION_NAMES, False)}
 
 
 def register(engine=vikinger_fast, name=None):
@@ -63,7 +62,7 @@ class VikingerGame(pyspiel.Game):
     def __init__(self, params=None):
         params = {**PARAMETERS, **(params or {})}
         self.engine_game = self.engine.Game(num_players=params["players"],
-                                            **{flag: params[flag] for flag in MODULE_FLAGS})
+                                            **{flag: params[flag] for flag in vikinger_fast.OPTION_NAMES})
         options = self.engine_game.options
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine_game.num_distinct_actions(),

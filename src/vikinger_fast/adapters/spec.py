@@ -6,19 +6,19 @@ them over random games of every configuration.
 
 import numpy as np
 from vikinger_ref import observation as layout
+from vikinger_ref.actions import MAX_BID
+from vikinger_ref.components import GROUPS_PER_ROUND as GROUPS
+from vikinger_ref.components import NUM_COLUMNS as MAX_COLUMN
+from vikinger_ref.components import NUM_ROUNDS as ROUNDS
 from vikinger_ref.components import (NUM_COLOURS, NUM_SPECIAL_KINDS, NUM_TILE_KINDS,
                                      SPECIAL_COUNTS, STACK_COUNTS, VIKINGS_PER_COLOUR)
 
-ROUNDS = 6
-GROUPS = 12
 # Gold + Fame of any player at the A1 auction of rounds 1..6 (docs/adapters.md): start 40,
 # the gold5 tile 5, at most 91 per small and 267 per large scoring before that round.
 MONEY_AT_AUCTION = (40, 136, 403, 494, 761, 852)
 MAX_GOLD = 852 + 267            # + the large scoring of round 6; the final scoring only spends
 MIN_FAME = -(46 + 78)           # B8.1 all 14 ships unpaid, B8.6 all 78 Vikings unfed
 MAX_FAME = MAX_GOLD + 22 + 156 + 36   # B8.3-B8.5 bonuses, B8.6 with the fish, A5 buildings
-MAX_COLUMN = 64                 # B2.2 cap of the layout
-MAX_BID = 1023                  # the A1 id space
 REWARDS = ("win_share", "fame_margin")
 
 

@@ -15,7 +15,7 @@ tests/test_perft.py recounts them on each engine.
 import random
 from dataclasses import dataclass
 
-from .differential import Config
+from vikinger_fast.differential import Config
 
 MAX_SEARCH_SEEDS = 1000
 

@@ -17,7 +17,7 @@ import itertools
 import random
 from fractions import Fraction
 
-from .differential import FLAG_SETS, PLAYER_COUNTS, Config
+from vikinger_fast.differential import FLAG_SETS, PLAYER_COUNTS, Config
 
 SEED = 1  # the game recorded for every configuration
 HEADER = "# Vikinger playthrough: every state of one seeded game. Do not edit: regenerate with " \

@@ -1,0 +1,1 @@
+"""Maintenance and test tooling of the checkout; not part of the installed package (tools/README.md)."""
