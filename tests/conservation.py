@@ -11,47 +11,27 @@ The conservation laws the engines must keep at every step, checked by the random
   discarded, docs/advanced.md).
 """
 
-from positions import COLOURS, ROW_CHARS, SHIP_CHARS
+from positions import used_tiles, used_vikings
 
 
 def count_vikings(d):
-    """{colour: Vikings of that colour found anywhere}."""
-    counts = dict.fromkeys(COLOURS, 0)
-    for name in ("bag", "drawn", "removed"):
-        for colour, k in d[name].items():
-            counts[colour] += k
-    for group in [g for g in d["wheel"] if g] + ([d["pending"]] if d["pending"] else []):
-        if group["viking"] is not None:
-            counts[group["viking"]] += 1
-    for p in d["players"]:
-        for colour, k in p["mainland"].items():
-            counts[colour] += k
-        for r, columns in enumerate(p["vikings"], start=1):
-            counts[COLOURS[5 - r]] += len(columns)
+    """{colour: Vikings of that colour found anywhere}: those outside the bag, and the bag."""
+    counts = used_vikings(d)
+    for colour, k in d["bag"].items():
+        counts[colour] += k
     return counts
 
 
 def count_tiles(d):
     """({kind: stack tiles of that kind found outside the stacks' discards}, start tiles on the
     boards). The kinds' total plus `discarded_tiles` is 72 in every state."""
-    counts = dict(d["stacks"])
+    counts = used_tiles(d)
+    for kind, k in d["stacks"].items():
+        counts[kind] += k
     start_tiles = 0
-    for group in d["wheel"]:
-        if group is not None:
-            counts[group["tile"]] += 1
-    if d["pending"] is not None and d["pending"]["cell"] is None:
-        counts[d["pending"]["tile"]] += 1
     for p in d["players"]:
         buildings = {tuple(cell) for cell in p["buildings"] if cell is not None}
-        for r, cells in enumerate(p["rows"], start=1):
-            for c, ch in enumerate(cells, start=1):
-                if ch == "." or (r, c) in buildings:
-                    continue
-                if r == p["start_row"] and c == 1:
-                    start_tiles += 1
-                else:
-                    counts[ROW_CHARS[ch]] += 1
-        for ch in p["ships"]:
-            if ch != ".":
-                counts[SHIP_CHARS[ch]] += 1
+        row = p["start_row"]   # None before the start tile is placed
+        if row is not None and p["rows"][row - 1][0] != "." and (row, 1) not in buildings:
+            start_tiles += 1
     return counts, start_tiles

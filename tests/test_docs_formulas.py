@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from vikinger_fast.search_benchmark import opening_decision
+
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 PLAYERS = (2, 3, 4)
 
@@ -112,11 +114,6 @@ def pattern_regex(pattern):
     return re.compile(regex)
 
 
-def decision_node(engine):
-    state = engine.Game(num_players=2).new_initial_state()
-    while state.is_chance_node():
-        state.apply_random_chance(0)
-    return state
 
 
 def check_id_rows(rows, state, total):
@@ -147,7 +144,7 @@ def test_decision_id_table_of_the_docs(engine):
     heading = re.search(r"## Decision ids \(`num_distinct_actions\(\) == (\d+)`\)",
                         doc_text("actions.md"))
     assert int(heading.group(1)) == engine.NUM_DISTINCT_ACTIONS
-    check_id_rows(rows, decision_node(engine), engine.NUM_DISTINCT_ACTIONS)
+    check_id_rows(rows, opening_decision(engine), engine.NUM_DISTINCT_ACTIONS)
 
 
 def test_chance_id_table_of_the_docs(engine):
