@@ -209,8 +209,12 @@ class RayCluster:
                         raise ShardError(i, shards[i].what, error) from None
                     yield i, result
         except BaseException:
+            # Not force=True: killing a worker while its reply is in flight crashed the driver
+            # (Ray 2.60: "Tried to complete task that was not pending"). A queued task is
+            # dropped; a running one gets KeyboardInterrupt, which the engine's long calls
+            # notice within 50 ms.
             for ref in pending:
-                ray.cancel(ref, force=True)
+                ray.cancel(ref, force=False)
             raise
 
 
