@@ -6,31 +6,18 @@ with `seed + i`, with the rule of `rollouts`: one uniform per node, the chance o
 playout i is rollout game `seed + i`.
 """
 
-import math
 from collections.abc import Sequence
-
-import numpy as np
 
 from .arguments import check_int
 from .rng import MASK64
-from .rollout import SplitMix64
+from .rollout import play_out, result_arrays, store_result
 from .state import State
 
 
 def play_random_playout(state, seed):
     """One random playout from a copy of `state`; returns (final state, actions applied)."""
     state = state.clone()
-    rng = SplitMix64(seed)
-    length = 0
-    while not state.is_terminal():
-        u = rng.next_double()
-        if state.is_chance_node():
-            state.apply_action(state._outcome_at(u))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[math.floor(u * len(legal))])
-        length += 1
-    return state, length
+    return state, play_out(state, seed)
 
 
 def check_state(state, what="state"):
@@ -49,16 +36,11 @@ def _check_counts(num_playouts, seed, threads):
 
 
 def _play(starts, num_playouts, seed, shape):
-    n = starts[0].get_game().num_players
     rows = len(starts) * num_playouts
-    out = {"scores": np.zeros((rows, n), np.int32), "gold": np.zeros((rows, n), np.int32),
-           "returns": np.zeros((rows, n), np.float64), "length": np.zeros(rows, np.int32)}
+    out = result_arrays(rows, starts[0].get_game().num_players)
     for row in range(rows):
         final, length = play_random_playout(starts[row // num_playouts], (int(seed) + row) & MASK64)
-        out["scores"][row] = final.scores()
-        out["gold"][row] = final.gold()
-        out["returns"][row] = final.returns()
-        out["length"][row] = length
+        store_result(out, row, final, length)
     return {key: value.reshape(shape + value.shape[1:]) for key, value in out.items()}
 
 

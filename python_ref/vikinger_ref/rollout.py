@@ -26,10 +26,11 @@ class SplitMix64:
         return unit_double(value)
 
 
-def play_random_game(game, seed):
-    """One game to the end with uniformly random decisions; returns the final state."""
-    state = game.new_initial_state()
+def play_out(state, seed):
+    """Plays `state` to the end in place with the stream seeded `seed`; returns the actions
+    applied. One uniform per node: the chance outcome it selects, or legal[floor(u * len)]."""
     rng = SplitMix64(seed)
+    length = 0
     while not state.is_terminal():
         u = rng.next_double()
         if state.is_chance_node():
@@ -37,7 +38,29 @@ def play_random_game(game, seed):
         else:
             legal = state.legal_actions()
             state.apply_action(legal[math.floor(u * len(legal))])
+        length += 1
+    return length
+
+
+def play_random_game(game, seed):
+    """One game to the end with uniformly random decisions; returns the final state."""
+    state = game.new_initial_state()
+    play_out(state, seed)
     return state
+
+
+def result_arrays(rows, n):
+    """The arrays of a rollouts or playouts result, zeroed, for `rows` games of `n` players."""
+    return {"scores": np.zeros((rows, n), np.int32), "gold": np.zeros((rows, n), np.int32),
+            "returns": np.zeros((rows, n), np.float64), "length": np.zeros(rows, np.int32)}
+
+
+def store_result(out, row, state, length):
+    """Row `row` of `result_arrays`: the final `state` and its number of actions applied."""
+    out["scores"][row] = state.scores()
+    out["gold"][row] = state.gold()
+    out["returns"][row] = state.returns()
+    out["length"][row] = length
 
 
 # "random" and "random_generic" play the same games; the C++ engine plays the first by a fused
@@ -69,13 +92,8 @@ def rollouts(game, num_games, seed, threads=1, policy="random"):
     applied (chance included). `threads` is accepted for API parity; the reference runs in one.
     """
     _check_rollout_args(game, num_games, seed, threads, policy)
-    n = game.num_players
-    out = {"scores": np.zeros((num_games, n), np.int32), "gold": np.zeros((num_games, n), np.int32),
-           "returns": np.zeros((num_games, n), np.float64), "length": np.zeros(num_games, np.int32)}
+    out = result_arrays(num_games, game.num_players)
     for i in range(num_games):
-        state = play_random_game(game, int(seed) + i)
-        out["scores"][i] = state.scores()
-        out["gold"][i] = state.gold()
-        out["returns"][i] = state.returns()
-        out["length"][i] = len(state.history())
+        state = game.new_initial_state()
+        store_result(out, i, state, play_out(state, int(seed) + i))
     return out
