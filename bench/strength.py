@@ -15,6 +15,7 @@ import sys
 import numpy as np
 
 import vikinger_fast as vk
+from vikinger_fast import arena
 
 
 def make_bot(spec, game, seed):
@@ -37,13 +38,7 @@ def play(first, second, game_index):
     bots = [make_bot(first, game, 2 * game_index), make_bot(second, game, 2 * game_index + 1)]
     if seat == 1:
         bots.reverse()
-    rng = np.random.default_rng(game_index)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng)
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
+    state = arena.play_bots(game.new_initial_state(), bots, np.random.default_rng(game_index))
     return state.returns()[seat]
 
 

@@ -186,6 +186,17 @@ def schedule(entrants, players, deals):
     return tasks
 
 
+def play_bots(state, bots, rng):
+    """Plays `state` to the end in place, bots[p].step(state) at seat p's decisions and chance
+    from the numpy Generator `rng` (apply_random_chance); returns the state."""
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance(rng)
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    return state
+
+
 def play_game(job):
     """One game of the schedule: job = (engine name, spec texts, players, seed, (table, deal,
     seats)). Returns its summary and its record."""
@@ -195,13 +206,7 @@ def play_game(job):
     game = engine.Game(num_players=players)
     bots = [make_bot(specs[e], engine, game, bot_seed(seed, deal, e)) for e in seats]
     stream = chance_seed(seed, deal)
-    rng = np.random.default_rng(stream)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng)
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
+    state = play_bots(game.new_initial_state(), bots, np.random.default_rng(stream))
     record = records.record_from_state(state, players=[specs[e].player_entry() for e in seats],
                                        seed=stream)
     return {"table": table, "deal": deal, "seats": seats, "chance_seed": stream,
