@@ -12,6 +12,7 @@ import time
 import pytest
 
 from conftest import load_engine
+from gil import python_steps_during
 from search_positions import config, position_pairs, random_history, replay
 
 
@@ -174,20 +175,7 @@ def test_mcts_and_playouts_release_the_gil():
         state.apply_random_chance(4)
     bot = fast.MCTSBot(state.get_game(), 0, iterations=20_000)
     for call in (lambda: bot.search(state), lambda: fast.playouts(state, 20_000, 0)):
-        started, finished = threading.Event(), threading.Event()
-
-        def long_call(call=call):
-            started.set()
-            call()
-            finished.set()
-
-        thread = threading.Thread(target=long_call)
-        thread.start()
-        started.wait()
-        ticks = 0
-        while not finished.is_set():
-            ticks += 1
-        thread.join()
+        ticks = python_steps_during(call)
         assert ticks > 10_000, f"only {ticks} Python steps ran during the call"
 
 

@@ -15,6 +15,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from gil import python_steps_during
+
 WORKERS = 4
 
 
@@ -111,20 +113,7 @@ def test_rollouts_release_the_gil():
     """While one thread runs a long C++ rollout, this thread keeps running Python."""
     fast = pytest.importorskip("vikinger_fast")
     game = fast.Game(num_players=4)
-    started, finished = threading.Event(), threading.Event()
-
-    def long_rollout():
-        started.set()
-        fast.rollouts(game, 3000, 1, threads=1)
-        finished.set()
-
-    thread = threading.Thread(target=long_rollout)
-    thread.start()
-    started.wait()
-    ticks = 0
-    while not finished.is_set():
-        ticks += 1
-    thread.join()
+    ticks = python_steps_during(lambda: fast.rollouts(game, 3000, 1, threads=1))
     assert ticks > 10_000, f"only {ticks} Python steps ran during the rollout"
 
 
