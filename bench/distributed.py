@@ -18,17 +18,9 @@ import numpy as np
 
 import vikinger_fast as vk
 from vikinger_fast import arena, distributed
+from vikinger_fast.timing import best_seconds
 
 ARENA_BOTS = ["mcts:iterations=500", "greedy"]
-
-
-def best_seconds(work, repeats):
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        work()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def rollouts_seconds(executor, games, shard_size, expected, repeats):
@@ -37,14 +29,14 @@ def rollouts_seconds(executor, games, shard_size, expected, repeats):
     def work():
         got = distributed.rollouts(game, games, 1, shard_size=shard_size, executor=executor)
         assert all(np.array_equal(got[k], expected[k]) for k in expected)
-    return best_seconds(work, repeats)
+    return best_seconds(repeats, work)
 
 
 def arena_seconds(executor, deals, expected, repeats):
     def work():
         got = distributed.arena("fast", ARENA_BOTS, 2, 1, deals, shard_size=1, executor=executor)
         assert got == expected
-    return best_seconds(work, repeats)
+    return best_seconds(repeats, work)
 
 
 def nap(seconds):
@@ -55,7 +47,7 @@ def nap_seconds(executor, repeats):
     """8 shards that sleep 0.25 s each: the executor's own concurrency, apart from the CPUs
     (x2 when two shards run at once, however busy the cores are)."""
     naps = [distributed.Shard(nap, 0.25, 1, f"nap {i}") for i in range(8)]
-    return best_seconds(lambda: distributed.run_shards(naps, executor), repeats)
+    return best_seconds(repeats, lambda: distributed.run_shards(naps, executor))
 
 
 def overhead_seconds(executor, shards):

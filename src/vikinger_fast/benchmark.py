@@ -28,6 +28,7 @@ import vikinger_fast as fast
 
 from . import cython_ref, plots
 from .search_benchmark import measure_search, search_table
+from .timing import best_seconds
 
 # (default, --quick) sizes of every measurement.
 SIZES = {
@@ -74,14 +75,6 @@ class Progress:
             sys.stderr.write(f"\r\033[K[{'#' * self.WIDTH}] {self.total}/{self.total} done\n")
             sys.stderr.flush()
 
-
-def best_seconds(repeats, run, clock=time.perf_counter):
-    best = float("inf")
-    for _ in range(repeats):
-        start = clock()
-        run()
-        best = min(best, clock() - start)
-    return best
 
 
 def hardware():

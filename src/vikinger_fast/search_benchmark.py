@@ -16,6 +16,8 @@ import vikinger_ref as ref
 
 import vikinger_fast as fast
 
+from .timing import best_seconds
+
 SEARCH_SIZES = {
     "mcts_iterations": (40_000, 4_000),
     "midgame_playouts": (50_000, 5_000),
@@ -80,21 +82,12 @@ def opening_decision(engine):
 
 def cpu_rate(count, call, repeats):
     """count / the best CPU time of `repeats` calls."""
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.process_time()
-        call()
-        best = min(best, time.process_time() - start)
-    return count / best
+    return count / best_seconds(repeats, call, time.process_time)
 
 
 def wall_rate(count, call, repeats):
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        call()
-        best = min(best, time.perf_counter() - start)
-    return count / best
+    """count / the best wall time of `repeats` calls."""
+    return count / best_seconds(repeats, call, time.perf_counter)
 
 
 def measure_search(results, quick, repeats, midgame_state, progress):
