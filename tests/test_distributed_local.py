@@ -183,3 +183,36 @@ def test_ctrl_c_stops_the_local_workers_and_exits_130():
     assert child.returncode == 130, err
     assert "interrupted: remote work cancelled" in err and "Traceback" not in err
     assert out == ""
+
+
+STOPPED_EARLY = """
+import sys
+from vikinger_fast import distributed
+import big_results
+
+if __name__ == "__main__":
+    shards = [distributed.Shard(big_results.big, None, 1, f"big {i}") for i in range(60)]
+    for number, result in distributed.LocalProcesses(2).run(shards):
+        assert len(result) == 8 << 20
+        break   # the caller stops while the workers are sending their results
+    print("stopped")
+"""
+
+
+def test_stopping_mid_run_never_hangs_the_interpreter_at_exit(tmp_path):
+    # Shards whose 8 MB results are in flight when the workers are stopped. Before results went
+    # through files, a worker stopped half-way through a pipe message left the pool's reader
+    # waiting for the rest for ever, and the interpreter hung at exit (18 runs of 20).
+    import subprocess
+    import sys
+    (tmp_path / "big_results.py").write_text("def big(payload):\n    return b'x' * (8 << 20)\n")
+    (tmp_path / "child.py").write_text(STOPPED_EARLY)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, TMPDIR=str(scratch),
+               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    for _ in range(3):
+        done = subprocess.run([sys.executable, str(tmp_path / "child.py")], env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0 and done.stdout == "stopped\n", done.stderr
+    assert list(scratch.iterdir()) == []   # the result files went with the run

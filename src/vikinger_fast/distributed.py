@@ -13,8 +13,11 @@ shards, in games).
 
 import importlib
 import os
+import pickle
+import shutil
 import signal
 import sys
+import tempfile
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -51,6 +54,24 @@ def _shard_task(fn, payload):
     return fn(payload)
 
 
+def _shard_to_file(fn, payload, path):
+    """A local worker's task: the result goes to `path` (written under a temporary name, then
+    renamed), and only None goes back through the pool's pipe. A pipe message of a few bytes is
+    written at once, so stopping a worker can never leave half a message in the pipe, which the
+    pool's reading thread would wait on for ever (and the interpreter with it, at exit)."""
+    result = fn(payload)
+    with open(path + ".part", "wb") as out:
+        pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
+    os.replace(path + ".part", path)
+
+
+def _load_result(path):
+    with open(path, "rb") as file:
+        result = pickle.load(file)
+    os.remove(path)
+    return result
+
+
 def _ignore_interrupts():
     # Ctrl-C reaches the whole process group: the main process alone answers it, by stopping
     # the workers (LocalProcesses._stop).
@@ -78,28 +99,37 @@ class LocalProcesses:
                 yield number, _call(number, shard)
             return
         left = dict(enumerate(shards))
+        folder = tempfile.mkdtemp(prefix="vikinger-shards-")
+        try:
+            yield from self._run_pools(left, folder)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    def _run_pools(self, left, folder):
         for attempt in range(RETRIES + 1):
             # spawn: fresh interpreters, so no thread of this process is forked half-way.
             pool = ProcessPoolExecutor(min(self.jobs, len(left)), mp_context=get_context("spawn"),
                                        initializer=_ignore_interrupts)
             broken = None
             try:
-                futures = {pool.submit(_shard_task, shard.fn, shard.payload): number
-                           for number, shard in left.items()}
+                path = {number: os.path.join(folder, f"{number}-{attempt}.pickle")
+                        for number in left}
+                futures = {pool.submit(_shard_to_file, shard.fn, shard.payload, path[number]):
+                           number for number, shard in left.items()}
                 pending = set(futures)
                 while pending:
                     done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                     for future in sorted(done, key=futures.get):
                         number = futures[future]
                         try:
-                            result = future.result()
+                            future.result()
                         except BrokenProcessPool as error:
                             broken = error
                             continue
                         except Exception as error:
                             raise ShardError(number, left[number].what, error) from error
                         del left[number]
-                        yield number, result
+                        yield number, _load_result(path[number])
             except BaseException:
                 _stop(pool)
                 raise
