@@ -88,32 +88,27 @@ bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boat
 // reachable iff some best plan contains it: "one of each" iff a best plan has e >= 1, "all of c"
 // iff at a best e there is a slot and c's residual reaches the slot-th largest (ties and spare
 // slots included). This equals the per-trip recomputation (KeepsMostMovable) and is what the
-// fused playout runs at every round-6 trip node.
+// fused playout runs at every round-6 trip node. The residuals keep the counts' order for every
+// e, so the counts are sorted once, not once per e.
 uint64_t KeepersWithoutA4(const int* counts, int boatsmen, uint64_t mask) {
-  int largest = 0;
-  for (int c = 0; c < kBoatsman; ++c) largest = counts[c] > largest ? counts[c] : largest;
-  const int last_each = boatsmen < largest ? boatsmen : largest;
+  int sorted[kBoatsman];  // the counts, descending: five values, insertion sort
+  for (int c = 0; c < kBoatsman; ++c) {
+    int j = c;
+    for (; j > 0 && sorted[j - 1] < counts[c]; --j) sorted[j] = sorted[j - 1];
+    sorted[j] = counts[c];
+  }
+  const int last_each = boatsmen < sorted[0] ? boatsmen : sorted[0];
   int most = -1;
   bool each_keeps = false;
   uint64_t all_keeps = 0;  // bit c: "all of colour c" is in a best plan
+  int by_each = 0;         // what the e "one of each" trips move: sum of min(count, e)
   for (int each = 0; each <= last_each; ++each) {
-    int residual[kBoatsman];
-    int sorted[kBoatsman];
-    int carried = 0;
-    for (int c = 0; c < kBoatsman; ++c) {
-      const int by_each = counts[c] < each ? counts[c] : each;
-      carried += by_each;
-      residual[c] = sorted[c] = counts[c] - by_each;
-    }
-    for (int i = 1; i < kBoatsman; ++i) {  // descending: five values, insertion sort
-      for (int j = i; j > 0 && sorted[j] > sorted[j - 1]; --j) {
-        const int t = sorted[j];
-        sorted[j] = sorted[j - 1];
-        sorted[j - 1] = t;
-      }
-    }
+    for (int i = 0; i < kBoatsman; ++i) by_each += sorted[i] >= each && each > 0;
     const int slots = boatsmen - each;
-    for (int i = 0; i < slots && i < kBoatsman; ++i) carried += sorted[i];
+    int carried = by_each;
+    for (int i = 0; i < slots && i < kBoatsman; ++i) {
+      carried += sorted[i] > each ? sorted[i] - each : 0;
+    }
     if (carried < most) continue;
     if (carried > most) {
       most = carried;
@@ -122,9 +117,11 @@ uint64_t KeepersWithoutA4(const int* counts, int boatsmen, uint64_t mask) {
     }
     if (each >= 1) each_keeps = true;
     if (slots >= 1) {
-      const int threshold = slots <= kBoatsman ? sorted[slots - 1] : 0;
+      const int slot_count = slots <= kBoatsman ? sorted[slots - 1] : 0;
+      const int threshold = slot_count > each ? slot_count - each : 0;
       for (int c = 0; c < kBoatsman; ++c) {
-        if (counts[c] > 0 && residual[c] >= threshold) all_keeps |= uint64_t{1} << c;
+        const int residual = counts[c] > each ? counts[c] - each : 0;
+        if (counts[c] > 0 && residual >= threshold) all_keeps |= uint64_t{1} << c;
       }
     }
   }
