@@ -2,7 +2,7 @@
 for rollouts and for arena games, on a local Ray cluster of 2 CPUs and on local processes, and
 what one shard costs beyond its work. Ratios are taken within one run.
 
-    python bench/distributed.py [--games 600000] [--arena-games 24] [--repeats 2]
+    python bench/distributed.py [--games 2000000] [--shard-size 100000] [--arena-games 96] [--repeats 2]
 
 "1 worker" on Ray is the same cluster with every task reserving both CPUs, so one task runs at
 a time; on local processes it is the calling process itself (`--jobs 1`) against a pool of 2.
@@ -63,9 +63,10 @@ def overhead_seconds(executor, shards):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=600_000, help="rollouts per measurement")
-    parser.add_argument("--shard-size", type=int, default=distributed.ROLLOUT_SHARD)
-    parser.add_argument("--arena-games", type=int, default=24, help="arena games (even)")
+    parser.add_argument("--games", type=int, default=2_000_000, help="rollouts per measurement")
+    # 0.4 s shards: 10 a worker and each ~400x its overhead (docs/distributed.md "Shard sizing").
+    parser.add_argument("--shard-size", type=int, default=100_000)
+    parser.add_argument("--arena-games", type=int, default=96, help="arena games (even)")
     parser.add_argument("--repeats", type=int, default=2, help="the best of this many")
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
