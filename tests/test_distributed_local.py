@@ -216,3 +216,33 @@ def test_stopping_mid_run_never_hangs_the_interpreter_at_exit(tmp_path):
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0 and done.stdout == "stopped\n", done.stderr
     assert list(scratch.iterdir()) == []   # the result files went with the run
+
+
+@pytest.mark.parametrize("shard_size", [1, 10, 1000])
+def test_playouts_batch_in_shards_is_the_single_call(engine, shard_size):
+    game = engine.Game(num_players=3)
+    states, state = [], game.new_initial_state()
+    rng = np.random.default_rng(5)
+    while len(states) < 5:
+        if state.is_chance_node():
+            state.apply_random_chance(rng)
+        else:
+            state.apply_action(state.legal_actions()[-1])
+            if len(state.history()) % 17 == 0:
+                states.append(state.clone())
+    seed = (1 << 64) - 12        # the streams of states 2.. wrap around 2^64
+    got = distributed.playouts_batch(states, 4, seed, shard_size=shard_size,
+                                     executor=distributed.LocalProcesses(2))
+    assert_same_arrays(engine.playouts_batch(states, 4, seed), got)
+    assert_same_arrays(engine.playouts_batch(states, 0, seed),
+                       distributed.playouts_batch(states, 0, seed))
+
+
+def test_playouts_batch_refuses_what_the_single_call_refuses(engine):
+    state = engine.Game(num_players=2).new_initial_state()
+    other = engine.Game(num_players=3).new_initial_state()
+    for states, count, error in (([], 3, ValueError), ("abc", 3, TypeError),
+                                 ([state, other], 3, ValueError), ([state], -1, ValueError),
+                                 ([state, 7], 3, TypeError)):
+        with pytest.raises(error):
+            distributed.playouts_batch(states, count, 0)

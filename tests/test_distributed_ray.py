@@ -112,7 +112,7 @@ def test_every_socket_of_the_cluster_is_on_loopback(cluster):
     assert ray.get_runtime_context().gcs_address.startswith("127.0.0.1:")
 
 
-def test_rollouts_and_playouts_on_ray_are_the_single_call(cluster, engine):
+def test_rollouts_and_playouts_on_ray_are_the_single_calls(cluster, engine):
     game = engine.Game(num_players=2)
     count = 10 if engine.__name__ == "vikinger_ref" else 3000
     got = distributed.rollouts(game, count, 77, shard_size=count // 5 + 1, executor=cluster)
@@ -121,6 +121,14 @@ def test_rollouts_and_playouts_on_ray_are_the_single_call(cluster, engine):
     state.apply_random_chance(5)
     got = distributed.playouts(state, 7, 3, shard_size=2, executor=cluster)
     assert_same_arrays(engine.playouts(state, 7, 3), got)
+    later = state.clone()
+    if later.is_chance_node():
+        later.apply_random_chance(6)
+    else:
+        later.apply_action(later.legal_actions()[0])
+    states = [state, later]
+    got = distributed.playouts_batch(states, 3, 9, shard_size=3, executor=cluster)
+    assert_same_arrays(engine.playouts_batch(states, 3, 9), got)
 
 
 def test_arena_on_ray_is_the_local_tournament(cluster):

@@ -18,6 +18,7 @@ import shutil
 import signal
 import sys
 import tempfile
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -304,6 +305,11 @@ def _playouts_shard(payload):
     return engine_of(state).playouts(state, count, seed)
 
 
+def _playouts_batch_shard(payload):
+    states, count, seed = payload
+    return engine_of(states[0]).playouts_batch(states, count, seed)
+
+
 def _check_counts(num, seed, shard_size):
     for name, value in (("count", num), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -333,6 +339,32 @@ def playouts(state, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=No
     shards = [Shard(_playouts_shard, (state, count, (seed + first) % SEED_MODULUS), count,
                     _seeds(seed, first, count)) for first, count in parts]
     return _merge(run_shards(shards, executor, progress), engine.playouts(state, 0, seed))
+
+
+def playouts_batch(states, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None,
+                   progress=False):
+    """`engine.playouts_batch(states, num_playouts, seed)` in shards of whole states, about
+    `shard_size` playouts each (at least one state), identical to the single call: playout i of
+    states[j] uses stream seed + j * num_playouts + i, so the shard of states[first:first+count]
+    is playouts_batch of them with seed + first * num_playouts."""
+    if not isinstance(states, Sequence) or isinstance(states, (str, bytes)) or not states:
+        from . import _core   # not a list of states: the single call's own error
+        return _core.playouts_batch(states, num_playouts, seed)
+    engine = engine_of(states[0])
+    empty = engine.playouts_batch(states, 0, seed)   # its checks: types, one game, counts
+    num_playouts, seed, _ = _check_counts(num_playouts, seed, shard_size)
+    if num_playouts == 0:
+        return empty
+    per_shard = max(1, shard_size // num_playouts)
+    shards = []
+    for first, count in ranges(len(states), per_shard):
+        low = (seed + first * num_playouts) % SEED_MODULUS
+        shards.append(Shard(_playouts_batch_shard,
+                            (list(states[first:first + count]), num_playouts, low),
+                            count * num_playouts,
+                            f"states {first}..{first + count - 1}, seeds {low}.."
+                            f"{(low + count * num_playouts - 1) % SEED_MODULUS}"))
+    return _merge(run_shards(shards, executor, progress), empty)
 
 
 # --- arena -----------------------------------------------------------------------------------
