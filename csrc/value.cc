@@ -17,6 +17,12 @@ Value Value::Int(int64_t value) {
   return v;
 }
 
+Value Value::BigInt(int64_t saturated, std::string text) {
+  Value v = Int(saturated);
+  v.str_ = std::move(text);
+  return v;
+}
+
 Value Value::Str(std::string value) {
   Value v;
   v.kind_ = Kind::kStr;

@@ -28,8 +28,10 @@ class Value {
 
   Value() = default;  // None
   static Value Bool(bool value);
-  // Ints beyond 64 bits are stored saturated, so every range check refuses them.
+  // Ints beyond 64 bits are stored saturated, so every range check refuses them; `text` keeps
+  // their decimal digits for the message.
   static Value Int(int64_t value);
+  static Value BigInt(int64_t saturated, std::string text);
   static Value Str(std::string value);
   static Value List();
   static Value Dict();
@@ -41,6 +43,10 @@ class Value {
   bool AsBool() const { return int_ != 0; }
   int64_t AsInt() const { return int_; }
   const std::string& AsStr() const { return str_; }
+  // An int's value in decimal, as Python prints it (the digits of a saturated one).
+  std::string IntText() const { return str_.empty() ? std::to_string(int_) : str_; }
+  // An int beyond 64 bits, stored saturated.
+  bool IsBig() const { return kind_ == Kind::kInt && !str_.empty(); }
   const std::vector<Value>& Items() const { return items_; }
   const std::vector<std::pair<std::string, Value>>& Entries() const { return entries_; }
   // The name of the value's type as Python calls it ("int", "str", "list", ...).
@@ -56,7 +62,7 @@ class Value {
  private:
   Kind kind_ = Kind::kNone;
   int64_t int_ = 0;  // bool and int
-  std::string str_;  // str, and the type name of kOther
+  std::string str_;  // str, the type name of kOther, the digits of an int beyond 64 bits
   std::vector<Value> items_;
   std::vector<std::pair<std::string, Value>> entries_;
 };
