@@ -111,6 +111,25 @@ uint64_t Seed(py::handle value) {
 
 // --- dicts <-> value trees -----------------------------------------------------------------
 
+// A str with characters beyond ASCII, lone surrogates included ("surrogatepass" UTF-8, one
+// character each as Python counts them), and repr() of its first such character.
+static Value WideText(py::handle text) {
+  PyObject* o = text.ptr();
+  const Py_ssize_t length = PyUnicode_GET_LENGTH(o);
+  Py_ssize_t first = 0;
+  while (first < length && PyUnicode_READ_CHAR(o, first) < 0x80) ++first;
+  py::object one = py::reinterpret_steal<py::object>(PyUnicode_Substring(o, first, first + 1));
+  if (!one) throw py::error_already_set();
+  std::string repr;
+  if (!Utf8(py::repr(one), &repr)) repr = "?";
+  py::object bytes =
+      py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(o, "utf-8", "surrogatepass"));
+  if (!bytes) throw py::error_already_set();
+  return Value::WideStr(std::string(PyBytes_AS_STRING(bytes.ptr()),
+                                    static_cast<size_t>(PyBytes_GET_SIZE(bytes.ptr()))),
+                        repr);
+}
+
 // A key of a dict as a Value tree keeps it: a plain str (printable ASCII without quotes or
 // backslashes, as every key of the format is) as it is, any other key as "\x01" followed by
 // its repr(), which matches no key of the format and names it as the reference does.
@@ -141,13 +160,13 @@ Value ToValue(py::handle object, int depth) {
     return Value::BigInt(overflow > 0 ? INT64_MAX : INT64_MIN, Text(object));
   }
   if (PyUnicode_Check(o)) {
-    Py_ssize_t length = 0;
-    const char* text = PyUnicode_AsUTF8AndSize(o, &length);
-    if (text == nullptr) {  // e.g. lone surrogates: no such name exists
-      PyErr_Clear();
-      return Value::Other("str");
+    if (PyUnicode_IS_ASCII(o)) {
+      Py_ssize_t length = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(o, &length);
+      if (text == nullptr) throw py::error_already_set();
+      return Value::Str(std::string(text, static_cast<size_t>(length)));
     }
-    return Value::Str(std::string(text, static_cast<size_t>(length)));
+    return WideText(object);
   }
   if (depth >= kMaxDictDepth) return Value::Other(TypeName(object));
   if (PyList_Check(o)) {

@@ -157,10 +157,14 @@ size_t CodePoints(const std::string& text) {
   return count;
 }
 
-// repr() of the character that starts at text[at], as Python writes a str of one character.
-std::string CharRepr(const std::string& text, size_t at) {
-  const unsigned char ch = static_cast<unsigned char>(text[at]);
-  if (ch >= 0x80) {  // a printable letter beyond ASCII, as it is
+// repr() of the character that starts at value's text[at], as Python writes a str of one
+// character. Every character beyond ASCII is outside the alphabets of the format, so one there
+// is the str's first such character, whose repr() the bindings keep.
+std::string CharRepr(const Value& value, size_t at) {
+  const unsigned char ch = static_cast<unsigned char>(value.AsStr()[at]);
+  if (ch >= 0x80) {
+    if (!value.FirstWideRepr().empty()) return value.FirstWideRepr();
+    const std::string& text = value.AsStr();
     size_t end = at + 1;
     while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
     return "'" + text.substr(at, end - at) + "'";
@@ -186,7 +190,7 @@ const std::string& Text(const Value& value, const char* alphabet, const std::str
   }
   const size_t bad = text.find_first_not_of(alphabet);
   if (bad != std::string::npos) {
-    Fail(where + " has character " + CharRepr(text, bad) + " (allowed: " + alphabet + ")");
+    Fail(where + " has character " + CharRepr(value, bad) + " (allowed: " + alphabet + ")");
   }
   if (!text.empty() && text.back() == '.') {
     Fail(where + " must not end with '.' (trailing empty columns are cut)");

@@ -19,7 +19,13 @@ Value Value::Int(int64_t value) {
 
 Value Value::BigInt(int64_t saturated, std::string text) {
   Value v = Int(saturated);
-  v.str_ = std::move(text);
+  v.extra_ = std::move(text);
+  return v;
+}
+
+Value Value::WideStr(std::string value, std::string first_wide) {
+  Value v = Str(std::move(value));
+  v.extra_ = std::move(first_wide);
   return v;
 }
 
