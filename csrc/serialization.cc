@@ -162,11 +162,14 @@ int32_t I32At(const uint8_t* b) {
                               uint32_t{b[3]} << 24);
 }
 
-// A name byte: kNone for None, otherwise an index below `count`.
-int NameOrNone(uint8_t value, int count, const char* where) {
+// A name byte: kNone for None, otherwise an index below `count`; `where`, or where[index]field.
+int NameOrNone(uint8_t value, int count, const char* where, int index = -1,
+               const char* field = "") {
   if (value == kNone) return -1;
-  if (value >= count)
-    Fail(std::string(where) + " byte " + std::to_string(value) + " is out of range");
+  if (value >= count) {
+    const std::string at = index < 0 ? "" : "[" + std::to_string(index) + "]" + field;
+    Fail(std::string(where) + at + " byte " + std::to_string(value) + " is out of range");
+  }
   return value;
 }
 
@@ -283,9 +286,8 @@ StateDescription BytesToDescription(const std::string& data) {
   for (int s = 0; s < kWheelSpaces; ++s) {
     const uint8_t* group = r.Take(2);
     if (group[0] == kNone && group[1] == kNone) continue;
-    const std::string where = "wheel[" + std::to_string(s) + "]";
-    d.wheel_tile[s] = NameOrNone(group[0], kNumTileKinds, (where + ".tile").c_str());
-    d.wheel_viking[s] = NameOrNone(group[1], kNumColours, (where + ".viking").c_str());
+    d.wheel_tile[s] = NameOrNone(group[0], kNumTileKinds, "wheel", s, ".tile");
+    d.wheel_viking[s] = NameOrNone(group[1], kNumColours, "wheel", s, ".viking");
   }
   const uint8_t* pending = r.Take(4);
   if (pending[0] != kNone || pending[1] != kNone) {

@@ -114,13 +114,28 @@ const Value& At(const Value& d, const char* key) { return *d.Find(key); }
 
 constexpr int64_t kNoHigh = INT64_MAX;  // an int range without an upper end ("0..")
 
+// The name of a value in a message: a str, or a function that makes it, called only for the
+// message (a valid dict builds no names).
+const std::string& Label(const std::string& where) { return where; }
+template <size_t N>
+std::string Label(const char (&where)[N]) {
+  return where;
+}
+template <typename Where>
+std::string Label(const Where& where) {
+  return where();
+}
+
 // An int in low..high (bool is not an int).
-int64_t Int(const Value& value, const std::string& where, int64_t low, int64_t high = kNoHigh) {
-  if (value.kind() != Value::Kind::kInt) Fail(where + " must be an int, not " + value.TypeName());
+template <typename Where>
+int64_t Int(const Value& value, const Where& where, int64_t low, int64_t high = kNoHigh) {
+  if (value.kind() != Value::Kind::kInt) {
+    Fail(Label(where) + " must be an int, not " + value.TypeName());
+  }
   const int64_t v = value.AsInt();
   // A saturated int is outside every range but the open-ended one of a positive one.
   if ((value.IsBig() && (v < 0 || high != kNoHigh)) || v < low || v > high) {
-    Fail(where + " = " + value.IntText() + " is outside " + std::to_string(low) + ".." +
+    Fail(Label(where) + " = " + value.IntText() + " is outside " + std::to_string(low) + ".." +
          (high == kNoHigh ? std::string() : std::to_string(high)));
   }
   return v;
@@ -142,7 +157,8 @@ void Counts(const Value& value, const char* const* names, int n, int64_t* out,
             const std::string& where, const int* limits, int limit = 0) {
   const Value& d = Keys(value, names, n, where);
   for (int i = 0; i < n; ++i) {
-    out[i] = Int(At(d, names[i]), where + "['" + names[i] + "']", 0, limits ? limits[i] : limit);
+    out[i] = Int(At(d, names[i]), [&] { return where + "['" + names[i] + "']"; }, 0,
+                 limits ? limits[i] : limit);
   }
 }
 
@@ -182,18 +198,21 @@ std::string CharRepr(const Value& value, size_t at) {
 }
 
 // A row or ship string: at most 64 characters of `alphabet`, no trailing '.'.
-const std::string& Text(const Value& value, const char* alphabet, const std::string& where) {
-  if (value.kind() != Value::Kind::kStr) Fail(where + " must be a str, not " + value.TypeName());
+template <typename Where>
+const std::string& Text(const Value& value, const char* alphabet, const Where& where) {
+  if (value.kind() != Value::Kind::kStr) {
+    Fail(Label(where) + " must be a str, not " + value.TypeName());
+  }
   const std::string& text = value.AsStr();
   if (CodePoints(text) > static_cast<size_t>(kNumColumns)) {
-    Fail(where + " is longer than " + std::to_string(kNumColumns) + " columns");
+    Fail(Label(where) + " is longer than " + std::to_string(kNumColumns) + " columns");
   }
   const size_t bad = text.find_first_not_of(alphabet);
   if (bad != std::string::npos) {
-    Fail(where + " has character " + CharRepr(value, bad) + " (allowed: " + alphabet + ")");
+    Fail(Label(where) + " has character " + CharRepr(value, bad) + " (allowed: " + alphabet + ")");
   }
   if (!text.empty() && text.back() == '.') {
-    Fail(where + " must not end with '.' (trailing empty columns are cut)");
+    Fail(Label(where) + " must not end with '.' (trailing empty columns are cut)");
   }
   return text;
 }
@@ -210,13 +229,14 @@ PlayerDescription ParsePlayer(const Value& value, const std::string& where) {
                          "specials", "buildings"},
                         where);
   PlayerDescription player = EmptyPlayerDescription();
-  player.gold = Int(At(d, "gold"), where + ".gold", 0, kMaxMoney);
-  player.fame = Int(At(d, "fame"), where + ".fame", -kMaxMoney, kMaxMoney);
+  auto at = [&where](const char* field) { return [&where, field] { return where + field; }; };
+  player.gold = Int(At(d, "gold"), at(".gold"), 0, kMaxMoney);
+  player.fame = Int(At(d, "fame"), at(".fame"), -kMaxMoney, kMaxMoney);
   const Value& start = At(d, "start_row");
-  player.start_row = start.is_none() ? 0 : Int(start, where + ".start_row", 1, kNumRows);
+  player.start_row = start.is_none() ? 0 : Int(start, at(".start_row"), 1, kNumRows);
   Counts(At(d, "mainland"), kColourNames, kNumColours, player.mainland, where + ".mainland",
          nullptr, kVikingsPerColour);
-  const std::string& ships = Text(At(d, "ships"), ".rgyb", where + ".ships");
+  const std::string& ships = Text(At(d, "ships"), ".rgyb", at(".ships"));
   for (size_t c = 0; c < ships.size(); ++c) {
     player.ships[c] = static_cast<int8_t>(
         ships[c] == '.' ? -1 : kShipRed + static_cast<int>(std::string("rgyb").find(ships[c])));
@@ -225,7 +245,8 @@ PlayerDescription ParsePlayer(const Value& value, const std::string& where) {
   if (!IsList(rows, kNumRows)) Fail(where + ".rows must be a list of 5 strings");
   for (int r = 0; r < kNumRows; ++r) {
     const std::string& row =
-        Text(rows.Items()[r], ".L1234R", where + ".rows[" + std::to_string(r) + "]");
+        Text(rows.Items()[r], ".L1234R",
+             [&where, r] { return where + ".rows[" + std::to_string(r) + "]"; });
     for (size_t c = 0; c < row.size(); ++c) {
       player.tiles[r][c] = static_cast<int8_t>(
           row[c] == '.' ? -1 : static_cast<int>(std::string(kTileShort).find(row[c])));
@@ -234,14 +255,14 @@ PlayerDescription ParsePlayer(const Value& value, const std::string& where) {
   const Value& vikings = At(d, "vikings");
   if (!IsList(vikings, kNumRows)) Fail(where + ".vikings must be a list of 5 lists");
   for (int r = 0; r < kNumRows; ++r) {
-    const std::string row_where = where + ".vikings[" + std::to_string(r) + "]";
+    auto row_where = [&where, r] { return where + ".vikings[" + std::to_string(r) + "]"; };
     const Value& row = vikings.Items()[r];
-    if (row.kind() != Value::Kind::kList) Fail(row_where + " must be a list of columns");
+    if (row.kind() != Value::Kind::kList) Fail(row_where() + " must be a list of columns");
     std::vector<int64_t> cols;
     for (const Value& item : row.Items()) cols.push_back(Int(item, row_where, 1, kNumColumns));
     for (size_t i = 1; i < cols.size(); ++i) {
       if (cols[i - 1] >= cols[i]) {
-        Fail(row_where + " must be strictly increasing columns (one Viking per tile)");
+        Fail(row_where() + " must be strictly increasing columns (one Viking per tile)");
       }
     }
     for (int64_t col : cols) {

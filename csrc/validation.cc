@@ -13,17 +13,26 @@
 namespace vikinger {
 namespace {
 
-void CheckRange(int64_t value, int64_t low, int64_t high, const std::string& where) {
-  if (value < low || value > high) {
-    Fail(where + " = " + std::to_string(value) + " is outside " + std::to_string(low) + ".." +
-         std::to_string(high));
-  }
+[[noreturn]] void FailRange(int64_t value, int64_t low, int64_t high, const std::string& where) {
+  Fail(where + " = " + std::to_string(value) + " is outside " + std::to_string(low) + ".." +
+       std::to_string(high));
+}
+
+void CheckRange(int64_t value, int64_t low, int64_t high, const char* where) {
+  if (value < low || value > high) FailRange(value, low, high, where);
+}
+
+// `where()` names the value; it is called only for the message (reading bytes stays cheap).
+template <typename Where>
+void CheckRange(int64_t value, int64_t low, int64_t high, const Where& where) {
+  if (value < low || value > high) FailRange(value, low, high, where());
 }
 
 void CheckCounts(const int64_t* counts, const char* const* names, int n, const int* limits,
                  int limit, const std::string& where) {
   for (int i = 0; i < n; ++i) {
-    CheckRange(counts[i], 0, limits ? limits[i] : limit, where + "['" + names[i] + "']");
+    CheckRange(counts[i], 0, limits ? limits[i] : limit,
+               [&] { return where + "['" + names[i] + "']"; });
   }
 }
 
@@ -68,11 +77,11 @@ void CheckRanges(const StateDescription& d, int num_players, int options) {
   if (d.has_trip) {
     if (d.queue_colour.empty()) Fail("trip.queue must be a non-empty list");
     for (size_t i = 0; i < d.queue_colour.size(); ++i) {
-      const std::string where = "trip.queue[" + std::to_string(i) + "]";
+      auto where = [i] { return "trip.queue[" + std::to_string(i) + "]"; };
       if (d.queue_colour[i] < 0 || d.queue_colour[i] >= kBoatsman) {
-        FailUnknownName(where + " colour");
+        FailUnknownName(where() + " colour");
       }
-      CheckRange(d.queue_count[i], 1, kNumColumns, where + " count");
+      CheckRange(d.queue_count[i], 1, kNumColumns, [&] { return where() + " count"; });
     }
     CheckRange(d.last_col, 0, kNumColumns, "trip.last_col");
   }
@@ -93,27 +102,31 @@ void CheckRanges(const StateDescription& d, int num_players, int options) {
   }
   for (int p = 0; p < n; ++p) {
     const PlayerDescription& player = d.players[p];
-    const std::string where = "players[" + std::to_string(p) + "]";
-    CheckRange(player.gold, 0, kMaxMoney, where + ".gold");
-    CheckRange(player.fame, -kMaxMoney, kMaxMoney, where + ".fame");
-    if (player.start_row) CheckRange(player.start_row, 1, kNumRows, where + ".start_row");
+    auto at = [p](const char* field) { return "players[" + std::to_string(p) + "]" + field; };
+    CheckRange(player.gold, 0, kMaxMoney, [&] { return at(".gold"); });
+    CheckRange(player.fame, -kMaxMoney, kMaxMoney, [&] { return at(".fame"); });
+    if (player.start_row) {
+      CheckRange(player.start_row, 1, kNumRows, [&] { return at(".start_row"); });
+    }
     CheckCounts(player.mainland, kColourNames, kNumColours, nullptr, kVikingsPerColour,
-                where + ".mainland");
+                at(".mainland"));
     const Planes planes = PlanesOf(player);
     for (int r = 1; r <= kNumRows; ++r) {
       const uint64_t alone = player.vikings[r - 1] & ~planes.occupied[r];
       if (alone) {
-        Fail(where + " has a Viking on row " + std::to_string(r) + " column " +
+        Fail(at("") + " has a Viking on row " + std::to_string(r) + " column " +
              std::to_string(LowestColumn(alone)) + ", where no tile stands");
       }
     }
     CheckCounts(player.specials, kSpecialKindNames, kNumSpecialKinds, kSpecialCounts, 0,
-                where + ".specials");
+                at(".specials"));
     for (int b = 0; b < kNumBuildings; ++b) {
       if (!player.has_building[b]) continue;
-      const std::string cell = where + ".buildings[" + std::to_string(b) + "]";
-      CheckRange(player.building_row[b], 1, kNumRows, cell + " row");
-      CheckRange(player.building_col[b], 1, kNumColumns, cell + " column");
+      auto cell = [&](const char* part) {
+        return at(".buildings[") + std::to_string(b) + "]" + part;
+      };
+      CheckRange(player.building_row[b], 1, kNumRows, [&] { return cell(" row"); });
+      CheckRange(player.building_col[b], 1, kNumColumns, [&] { return cell(" column"); });
     }
   }
   for (int64_t action : d.history) CheckRange(action, 0, 65535, "history entry");
