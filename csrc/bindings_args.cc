@@ -111,6 +111,43 @@ uint64_t Seed(py::handle value) {
 
 // --- dicts <-> value trees -----------------------------------------------------------------
 
+// A str with characters beyond ASCII, lone surrogates included ("surrogatepass" UTF-8, one
+// character each as Python counts them), and repr() of its first such character.
+static Value WideText(py::handle text) {
+  PyObject* o = text.ptr();
+  const Py_ssize_t length = PyUnicode_GET_LENGTH(o);
+  Py_ssize_t first = 0;
+  while (first < length && PyUnicode_READ_CHAR(o, first) < 0x80) ++first;
+  py::object one = py::reinterpret_steal<py::object>(PyUnicode_Substring(o, first, first + 1));
+  if (!one) throw py::error_already_set();
+  std::string repr;
+  if (!Utf8(py::repr(one), &repr)) repr = "?";
+  py::object bytes =
+      py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(o, "utf-8", "surrogatepass"));
+  if (!bytes) throw py::error_already_set();
+  return Value::WideStr(std::string(PyBytes_AS_STRING(bytes.ptr()),
+                                    static_cast<size_t>(PyBytes_GET_SIZE(bytes.ptr()))),
+                        repr);
+}
+
+// A key of a dict as a Value tree keeps it: a plain str (printable ASCII without quotes or
+// backslashes, as every key of the format is) as it is, any other key as "\x01" followed by
+// its repr(), which matches no key of the format and names it as the reference does.
+static std::string DictKey(py::handle key) {
+  if (PyUnicode_Check(key.ptr())) {
+    std::string text;
+    bool plain = Utf8(key, &text);
+    for (size_t i = 0; plain && i < text.size(); ++i) {
+      const unsigned char ch = static_cast<unsigned char>(text[i]);
+      plain = ch >= 0x20 && ch < 0x7f && ch != '\'' && ch != '\\';
+    }
+    if (plain) return text;
+  }
+  std::string repr;
+  if (!Utf8(py::repr(key), &repr)) repr = "<" + TypeName(key) + ">";
+  return "\x01" + repr;
+}
+
 Value ToValue(py::handle object, int depth) {
   PyObject* o = object.ptr();
   if (o == Py_None) return Value();
@@ -118,16 +155,18 @@ Value ToValue(py::handle object, int depth) {
   if (PyLong_Check(o)) {
     int overflow = 0;
     const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
-    return Value::Int(overflow > 0 ? INT64_MAX : overflow < 0 ? INT64_MIN : v);
+    if (overflow == 0) return Value::Int(v);
+    // Saturated, so that every range check refuses it; the message shows the real number.
+    return Value::BigInt(overflow > 0 ? INT64_MAX : INT64_MIN, Text(object));
   }
   if (PyUnicode_Check(o)) {
-    Py_ssize_t length = 0;
-    const char* text = PyUnicode_AsUTF8AndSize(o, &length);
-    if (text == nullptr) {  // e.g. lone surrogates: no such name exists
-      PyErr_Clear();
-      return Value::Other("str");
+    if (PyUnicode_IS_ASCII(o)) {
+      Py_ssize_t length = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(o, &length);
+      if (text == nullptr) throw py::error_already_set();
+      return Value::Str(std::string(text, static_cast<size_t>(length)));
     }
-    return Value::Str(std::string(text, static_cast<size_t>(length)));
+    return WideText(object);
   }
   if (depth >= kMaxDictDepth) return Value::Other(TypeName(object));
   if (PyList_Check(o)) {
@@ -140,10 +179,7 @@ Value ToValue(py::handle object, int depth) {
   if (PyDict_Check(o)) {
     Value dict = Value::Dict();
     for (auto item : py::reinterpret_borrow<py::dict>(object)) {
-      // A key that is not a str matches no key of the format: "\x01" marks it unknown.
-      const std::string key =
-          PyUnicode_Check(item.first.ptr()) ? ToValue(item.first, depth).AsStr() : "\x01";
-      dict.Set(key, ToValue(item.second, depth + 1));
+      dict.Set(DictKey(item.first), ToValue(item.second, depth + 1));
     }
     return dict;
   }

@@ -3,6 +3,7 @@
 #include "consistency.h"
 
 #include <initializer_list>
+#include <string>
 
 namespace vikinger {
 
@@ -22,6 +23,10 @@ Planes PlanesOf(const PlayerDescription& player) {
 
 namespace {
 
+bool ModuleOn(int options, int option) { return (options >> option) & 1; }
+
+std::string Str(int64_t value) { return std::to_string(value); }
+
 bool InPhases(int phase, std::initializer_list<Phase> phases) {
   for (Phase p : phases) {
     if (static_cast<int>(p) == phase) return true;
@@ -30,23 +35,26 @@ bool InPhases(int phase, std::initializer_list<Phase> phases) {
 }
 
 // B2.3, B6.0, B6.1, B6.2: start tile, edges, connection to the mainland, ship columns.
-void CheckBoard(const PlayerDescription& player) {
+// `where` names the player ("players[0]") as the reference does.
+void CheckBoard(const PlayerDescription& player, const std::string& where) {
   const Planes planes = PlanesOf(player);
   uint64_t any = 0;
   for (int r = 1; r <= kNumRows; ++r) any |= planes.occupied[r];
   const int start = static_cast<int>(player.start_row);
-  if (start == 0 && any) Fail("island tiles but no start tile");
+  if (start == 0 && any) Fail(where + " has island tiles but no start tile");
   if (start != 0 && player.tiles[start - 1][0] != kLeft) {
-    Fail("start_row has no left piece in column 1");
+    Fail(where + ".start_row " + Str(start) + " has no left piece in column 1");
   }
   for (int r = 1; r <= kNumRows; ++r) {
     const uint64_t occupied = planes.occupied[r];
-    // Column 1 borders the sea of the mainland: only left pieces (B2.3).
-    if (occupied & ColumnBit(1) & ~planes.lefts[r]) Fail("an edge to the left does not match");
-    // A tile with a left neighbour: sea on its left exactly when the neighbour has sea right.
+    // Column 1 borders the sea of the mainland: only left pieces (B2.3). A tile with a left
+    // neighbour: sea on its left exactly when the neighbour has sea right.
     const uint64_t paired = occupied & (occupied << 1);
-    if (paired & (planes.lefts[r] ^ (planes.rights[r] << 1))) {
-      Fail("an edge to the left does not match");
+    const uint64_t bad = (occupied & ColumnBit(1) & ~planes.lefts[r]) |
+                         (paired & (planes.lefts[r] ^ (planes.rights[r] << 1)));
+    if (bad) {
+      Fail(where + " row " + Str(r) + " column " + Str(LowestColumn(bad)) +
+           ": the edge to its left does not match");
     }
   }
   uint64_t reached[kNumRows + 2] = {};
@@ -64,7 +72,9 @@ void CheckBoard(const PlayerDescription& player) {
     }
   }
   for (int r = 1; r <= kNumRows; ++r) {
-    if (reached[r] != planes.occupied[r]) Fail("island tiles not connected to the mainland");
+    if (reached[r] != planes.occupied[r]) {
+      Fail(where + " has island tiles not connected to the mainland");
+    }
   }
   int ships = 0;
   int highest = 0;
@@ -75,11 +85,13 @@ void CheckBoard(const PlayerDescription& player) {
     }
   }
   if ((ships <= 3 && highest > 3) || (ships > 3 && highest != ships)) {
-    Fail("ships after the third must fill columns left to right (B6.1)");
+    Fail(where + ".ships: ships after the third must fill columns left to right (B6.1)");
   }
   bool mainland = false;
   for (int c = 0; c < kNumColours; ++c) mainland = mainland || player.mainland[c] != 0;
-  if (start == 0 && (ships || mainland)) Fail("ships or Vikings but no start tile");
+  if (start == 0 && (ships || mainland)) {
+    Fail(where + " owns ships or Vikings but has no start tile");
+  }
 }
 
 // 78 Vikings, 13 of each colour; 72 stack tiles, no kind more often than printed.
@@ -115,14 +127,20 @@ void CheckConservation(const StateDescription& d) {
     }
   }
   for (int c = 0; c < kNumColours; ++c) {
-    if (vikings[c] != kVikingsPerColour) Fail("not 13 Vikings of each colour in all");
+    if (vikings[c] != kVikingsPerColour) {
+      Fail(Str(vikings[c]) + " " + kColourNames[c] + " Vikings in all, not " +
+           Str(kVikingsPerColour));
+    }
   }
   int64_t total = d.discarded_tiles;
   for (int k = 0; k < kNumTileKinds; ++k) {
-    if (tiles[k] > kStackCounts[k]) Fail("more tiles of a kind than printed");
+    if (tiles[k] > kStackCounts[k]) {
+      Fail(Str(tiles[k]) + " " + kTileKindNames[k] + " tiles in all, more than " +
+           Str(kStackCounts[k]));
+    }
     total += tiles[k];
   }
-  if (total != kStackTiles) Fail("not 72 stack tiles in all");
+  if (total != kStackTiles) Fail(Str(total) + " stack tiles in all, not " + Str(kStackTiles));
   int64_t specials[kNumSpecialKinds];  // A5 the 25 special tiles
   for (int k = 0; k < kNumSpecialKinds; ++k) specials[k] = d.special_stack[k] + d.special_removed[k];
   for (int i = 0; i < kDisplaySlots; ++i) {
@@ -132,33 +150,59 @@ void CheckConservation(const StateDescription& d) {
     for (int k = 0; k < kNumSpecialKinds; ++k) specials[k] += player.specials[k];
   }
   for (int k = 0; k < kNumSpecialKinds; ++k) {
-    if (specials[k] != kSpecialCounts[k]) Fail("not the 25 special tiles in all");
+    if (specials[k] != kSpecialCounts[k]) {
+      Fail(Str(specials[k]) + " " + kSpecialKindNames[k] + " special tiles in all, not " +
+           Str(kSpecialCounts[k]));
+    }
+  }
+  // Without A5 all 25 special tiles stay in the special stack (with the counts above, the
+  // display is then empty and nobody holds one); without A2 only spent boatsmen leave the game
+  // (docs/advanced.md).
+  if (!ModuleOn(d.options, kOptSpecialTiles)) {
+    for (int k = 0; k < kNumSpecialKinds; ++k) {
+      if (d.special_stack[k] != kSpecialCounts[k]) {
+        Fail("special tiles are in play without the special_tiles module");
+      }
+    }
+  }
+  if (!ModuleOn(d.options, kOptDraw13)) {
+    for (int c = 0; c < kBoatsman; ++c) {
+      if (d.removed[c]) Fail("only spent boatsmen leave the game without the draw13 module");
+    }
   }
 }
 
 // A5: a placed building stands on a middle tile of its picture; a waiting one means the player
 // has no such tile yet (except while `placing` it).
-void CheckBuildings(const PlayerDescription& player, bool placing) {
-  if (player.specials[kGold5]) Fail("a player holds a gold5 tile, which leaves the game");
+void CheckBuildings(const PlayerDescription& player, const std::string& where, bool placing) {
+  if (player.specials[kGold5]) {
+    Fail(where + " holds a gold5 tile, which leaves the game when taken");
+  }
   for (int b = 0; b < kNumBuildings; ++b) {
     const int64_t held = player.specials[kBuilding1 + b];
-    if (held > 1 || (player.has_building[b] && !held)) Fail("buildings do not match specials");
+    const std::string building = where + ".buildings[" + Str(b) + "]";
+    if (held > 1 || (player.has_building[b] && !held)) {
+      Fail(building + " does not match its specials");
+    }
     bool middles = false;
     for (int r = 0; r < kNumRows; ++r) {
       for (int c = 0; c < kNumColumns; ++c) middles = middles || player.tiles[r][c] == kMiddle1 + b;
     }
     if (player.has_building[b] &&
         player.tiles[player.building_row[b] - 1][player.building_col[b] - 1] != kMiddle1 + b) {
-      Fail("a building is not on a middle tile showing its building");
+      Fail(building + " is not on a middle tile showing building " + Str(b + 1));
     }
     if (held && !player.has_building[b] && middles && !placing) {
-      Fail("a waiting building and a middle tile it should replace");
+      Fail(where + " has a waiting building " + Str(b + 1) +
+           " and a middle tile it should replace");
     }
+  }
+  for (int b = 0; b < kNumBuildings; ++b) {
     for (int o = 0; o < b; ++o) {
       if (player.has_building[b] && player.has_building[o] &&
           player.building_row[b] == player.building_row[o] &&
           player.building_col[b] == player.building_col[o]) {
-        Fail("two buildings on one cell");
+        Fail(where + " has two buildings on one cell");
       }
     }
   }
@@ -166,7 +210,8 @@ void CheckBuildings(const PlayerDescription& player, bool placing) {
 
 // B4.1 islands from space 0 up, ships from 11 down before buying; B4.2 Vikings sorted by colour
 // once laid out (A3: colour blocks from space 11 down while offering). Returns the tiles.
-int CheckWheel(const StateDescription& d, bool before_layout, bool offering, bool by_colour) {
+int CheckWheel(const StateDescription& d, const char* phase, bool before_layout, bool offering,
+               bool by_colour) {
   int islands = 0;
   int ships = 0;
   for (int s = 0; s < kWheelSpaces; ++s) {
@@ -182,7 +227,7 @@ int CheckWheel(const StateDescription& d, bool before_layout, bool offering, boo
     }
     int placed = 0;
     for (int s = 0; s < kWheelSpaces; ++s) placed += d.wheel_viking[s] >= 0;
-    if (!offering && placed) Fail("Vikings on the wheel before they are laid out");
+    if (!offering && placed) Fail(std::string("phase ") + phase + " has Vikings on the wheel");
     if (offering) {
       for (int s = 0; s < kWheelSpaces; ++s) {
         const bool top = s >= kWheelSpaces - placed;
@@ -224,11 +269,11 @@ int64_t Sum(const int64_t* values, int n) {
   return sum;
 }
 
-bool ModuleOn(int options, int option) { return (options >> option) & 1; }
-
 void CheckPhase(const StateDescription& d) {
   const int phase = static_cast<int>(d.phase);
   auto is = [phase](Phase p) { return phase == static_cast<int>(p); };
+  const char* const name = kPhaseNames[phase];
+  const std::string in_phase = std::string(" in phase ") + name;
   // The phases of A1-A5 need their modules.
   const int module = is(Phase::kSpecialFill) || is(Phase::kTakeSpecial) ||
                              is(Phase::kBuildingReplace)
@@ -237,7 +282,9 @@ void CheckPhase(const StateDescription& d) {
                      : is(Phase::kRemoveViking) ? kOptDraw13
                      : is(Phase::kOfferColour)  ? kOptOfferByColour
                                                 : -1;
-  if (module >= 0 && !ModuleOn(d.options, module)) Fail("the phase needs a module that is off");
+  if (module >= 0 && !ModuleOn(d.options, module)) {
+    Fail(std::string("phase ") + name + " needs the " + kOptionNames[module] + " module");
+  }
   const bool pending_phase =
       InPhases(phase, {Phase::kStartRow, Phase::kShipColumn, Phase::kIslandCell, Phase::kViking,
                        Phase::kTakeSpecial, Phase::kBuildingReplace});
@@ -255,25 +302,33 @@ void CheckPhase(const StateDescription& d) {
   const bool drawn_phase =
       InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking, Phase::kOfferColour}) ||
       (first && InPhases(phase, {Phase::kAuction, Phase::kRevealTile}));
-  if (d.has_pending != pending_phase) Fail("pending does not fit the phase");
-  if (d.has_trip != is(Phase::kTripTarget)) Fail("trip does not fit the phase");
-  if (d.has_auction != is(Phase::kAuction)) Fail("auction does not fit the phase");
-  if (!scorer_phase && d.scoring_index) Fail("scoring_index must be 0 in this phase");
+  auto fits = [&](const char* key, bool present, bool wanted) {
+    if (present != wanted) {
+      Fail(std::string(key) + " must be " + (wanted ? "set" : "None") + in_phase);
+    }
+  };
+  fits("pending", d.has_pending, pending_phase);
+  fits("trip", d.has_trip, is(Phase::kTripTarget));
+  fits("auction", d.has_auction, is(Phase::kAuction));
+  if (!scorer_phase && d.scoring_index) Fail("scoring_index must be 0" + in_phase);
   const int64_t drawn_sum = Sum(d.drawn, kNumColours);
-  if (!drawn_phase && drawn_sum) Fail("drawn Vikings must be on the wheel in this phase");
-  const int on_wheel = CheckWheel(d, before_layout, is(Phase::kOfferColour),
+  if (!drawn_phase && drawn_sum) Fail("drawn Vikings must be on the wheel" + in_phase);
+  const int on_wheel = CheckWheel(d, name, before_layout, is(Phase::kOfferColour),
                                   ModuleOn(d.options, kOptOfferByColour));
   if (before_layout) {
-    if (d.purchases) Fail("purchases must be 0 before buying");
-    if (empty_wheel && on_wheel) Fail("the wheel must be empty before the round's tiles");
+    if (d.purchases) Fail("purchases must be 0" + in_phase);
+    if (empty_wheel && on_wheel) Fail("the wheel must be empty" + in_phase);
   } else {
     if (on_wheel != kGroupsPerRound - d.purchases - (d.has_pending ? 1 : 0)) {
-      Fail("groups on the wheel do not fit the purchases");
+      Fail(Str(on_wheel) + " groups on the wheel after " + Str(d.purchases) + " purchases");
     }
     if (scorer_phase || is(Phase::kGameOver)) {
-      if (d.purchases != kGroupsPerRound) Fail("scoring needs all twelve purchases made");
+      if (d.purchases != kGroupsPerRound) {
+        Fail(std::string("phase ") + name + " needs all " + Str(kGroupsPerRound) +
+             " purchases made");
+      }
     } else if (d.purchases >= kGroupsPerRound) {
-      Fail("a purchase after all twelve");
+      Fail(std::string("phase ") + name + " after all " + Str(kGroupsPerRound) + " purchases");
     }
   }
   // B1.4, B4, A0, A2: the stacks and the bag fit the round and phase.
@@ -283,24 +338,34 @@ void CheckPhase(const StateDescription& d) {
   const int64_t drawn = (is(Phase::kSpecialFill) || (reveal && !first)) ? 0
                         : draw                                          ? drawn_sum
                                                                         : per_round;
-  if (Sum(d.stacks, kNumTileKinds) != kStackTiles - kGroupsPerRound * earlier - revealed) {
-    Fail("the stacks do not fit the round and phase");
+  const std::string fit = " do not fit round " + Str(d.round) + ", phase " + name;
+  const int64_t stacked = Sum(d.stacks, kNumTileKinds);
+  if (stacked != kStackTiles - kGroupsPerRound * earlier - revealed) {
+    Fail(Str(stacked) + " tiles in the stacks" + fit);
   }
-  if (Sum(d.bag, kNumColours) != kNumVikings - per_round * earlier - drawn) {
-    Fail("the bag does not fit the round and phase");
+  const int64_t bagged = Sum(d.bag, kNumColours);
+  if (bagged != kNumVikings - per_round * earlier - drawn) {
+    Fail(Str(bagged) + " Vikings in the bag" + fit);
   }
-  if (reveal && on_wheel == kGroupsPerRound) Fail("twelve tiles on the wheel end reveal_tile");
+  if (reveal && on_wheel == kGroupsPerRound) {
+    Fail("twelve tiles on the wheel end phase reveal_tile");
+  }
   if ((is(Phase::kOfferColour) || (draw && !first)) && on_wheel != kGroupsPerRound) {
-    Fail("this phase needs all twelve tiles on the wheel");
+    Fail(std::string("phase ") + name + " needs all " + Str(kGroupsPerRound) +
+         " tiles on the wheel");
   }
-  if (draw && drawn_sum >= per_round) Fail("all drawn Vikings end draw_viking");
+  if (draw && drawn_sum >= per_round) {
+    Fail(Str(per_round) + " drawn Vikings end phase draw_viking");
+  }
   if (InPhases(phase, {Phase::kAuction, Phase::kRemoveViking}) && drawn_sum != per_round) {
-    Fail("this phase needs all the round's drawn Vikings (A0)");
+    Fail(std::string("phase ") + name + " needs all " + Str(per_round) + " drawn Vikings (A0)");
   }
   if (reveal && first && drawn_sum != kGroupsPerRound) {
-    Fail("phase reveal_tile needs the round's twelve Vikings drawn (A0)");
+    Fail("phase reveal_tile needs the round's " + Str(kGroupsPerRound) + " Vikings drawn (A0)");
   }
-  if (scorer_phase && d.round % 2) Fail("trips happen only after rounds 2, 4, 6");
+  if (scorer_phase && d.round % 2) {
+    Fail(std::string("phase ") + name + " happens only after rounds 2, 4, 6");
+  }
   if (is(Phase::kGameOver) && d.round != kNumRounds) Fail("game_over needs round 6");
   if (is(Phase::kSpecialFill)) {
     bool empty_place = false;
@@ -333,16 +398,40 @@ void CheckAuction(const StateDescription& d) {
   }
 }
 
-// The pending purchase or trip must leave the player a legal decision.
+// The pending purchase or trip must leave the player a legal decision (the reference's
+// _check_pending and _check_scorer, in their order).
 void CheckDecisionContext(const StateDescription& d) {
   const int n = static_cast<int>(d.num_players);
   const int phase = static_cast<int>(d.phase);
+  const char* const name = kPhaseNames[phase];
   if (d.has_pending) {
     const PlayerDescription& buyer = d.players[(d.start_player + d.purchases) % n];
     const bool start_phase = phase == static_cast<int>(Phase::kStartRow);
     const bool placing = InPhases(phase, {Phase::kTakeSpecial, Phase::kBuildingReplace});
     if ((start_phase && buyer.start_row != 0) || (!start_phase && !placing && buyer.start_row == 0)) {
-      Fail("the phase does not fit the start tile");
+      Fail(std::string("phase ") + name + " does not fit the buyer's start tile");
+    }
+    const bool ship = IsShip(d.pending_tile);
+    int ships = 0;
+    for (int c = 0; c < kNumColumns; ++c) ships += buyer.ships[c] >= 0;
+    if (phase == static_cast<int>(Phase::kShipColumn) && !(ship && ships < 3)) {
+      Fail("phase ship_column needs a pending ship and fewer than 3 ships");
+    }
+    if (InPhases(phase, {Phase::kIslandCell, Phase::kViking}) && ship) {
+      Fail(std::string("phase ") + name + " needs a pending island tile");
+    }
+    const bool viking_phase = phase == static_cast<int>(Phase::kViking);
+    if (d.has_cell != viking_phase) Fail("pending.cell is set exactly in phase viking");
+    if (viking_phase) {
+      const int row = static_cast<int>(d.pending_row);
+      const int col = static_cast<int>(d.pending_col);
+      if (buyer.tiles[row - 1][col - 1] != d.pending_tile ||
+          (buyer.vikings[row - 1] & ColumnBit(col))) {
+        Fail("pending.cell must hold the pending tile, without a Viking");
+      }
+      if (d.pending_viking == kBoatsman || RowOfColour(d.pending_viking) != row) {
+        Fail("pending.cell is not in the row of the pending Viking");
+      }
     }
     if (phase == static_cast<int>(Phase::kTakeSpecial)) {
       bool shown = false;
@@ -359,28 +448,6 @@ void CheckDecisionContext(const StateDescription& d) {
       }
       if (!to_place) Fail("phase building_replace needs a building tile to place");
     }
-    const bool ship = IsShip(d.pending_tile);
-    int ships = 0;
-    for (int c = 0; c < kNumColumns; ++c) ships += buyer.ships[c] >= 0;
-    if (phase == static_cast<int>(Phase::kShipColumn) && !(ship && ships < 3)) {
-      Fail("phase ship_column needs a pending ship and fewer than 3 ships");
-    }
-    if (InPhases(phase, {Phase::kIslandCell, Phase::kViking}) && ship) {
-      Fail("this phase needs a pending island tile");
-    }
-    const bool viking_phase = phase == static_cast<int>(Phase::kViking);
-    if (d.has_cell != viking_phase) Fail("pending.cell is set exactly in phase viking");
-    if (viking_phase) {
-      const int row = static_cast<int>(d.pending_row);
-      const int col = static_cast<int>(d.pending_col);
-      if (buyer.tiles[row - 1][col - 1] != d.pending_tile ||
-          (buyer.vikings[row - 1] & ColumnBit(col))) {
-        Fail("pending.cell must hold the pending tile, without a Viking");
-      }
-      if (d.pending_viking == kBoatsman || RowOfColour(d.pending_viking) != row) {
-        Fail("pending.cell is not in the row of the pending Viking");
-      }
-    }
   }
   if (!InPhases(phase, {Phase::kTrip, Phase::kTripTarget})) return;
   const PlayerDescription& scorer = d.players[(d.start_player + d.scoring_index) % n];
@@ -391,18 +458,18 @@ void CheckDecisionContext(const StateDescription& d) {
     for (int c = 0; c < kBoatsman; ++c) {
       movable = movable || (scorer.mainland[c] && free_tiles(RowOfColour(c)));
     }
-    if (!scorer.mainland[kBoatsman] || !movable) Fail("phase trip needs a possible trip");
+    if (!scorer.mainland[kBoatsman] || !movable) Fail("phase trip needs a possible boatsman trip");
     return;
-  }
-  for (size_t i = 0; i < d.queue_colour.size(); ++i) {
-    for (size_t j = 0; j < i; ++j) {
-      if (d.queue_colour[i] == d.queue_colour[j]) Fail("trip.queue names a colour twice");
-    }
   }
   int64_t queued[kNumColours] = {};
   for (size_t i = 0; i < d.queue_colour.size(); ++i) queued[d.queue_colour[i]] += d.queue_count[i];
   for (int c = 0; c < kNumColours; ++c) {
     if (queued[c] > scorer.mainland[c]) Fail("trip.queue holds more Vikings than the mainland");
+  }
+  for (size_t i = 0; i < d.queue_colour.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (d.queue_colour[i] == d.queue_colour[j]) Fail("trip.queue names a colour twice");
+    }
   }
   const int row = RowOfColour(d.queue_colour[0]);
   const uint64_t right_of = d.last_col >= kNumColumns ? 0 : ~uint64_t{0} << d.last_col;
@@ -416,37 +483,6 @@ void CheckDecisionContext(const StateDescription& d) {
   }
 }
 
-// Without A1 there is no auction; without A5 all 25 special tiles stay in the special stack,
-// so the display is empty and nobody holds or has placed one; without A2 only spent boatsmen
-// leave the game (docs/advanced.md).
-void CheckModuleExtras(const StateDescription& d) {
-  if (d.has_auction && !ModuleOn(d.options, kOptAuction)) {
-    Fail("an auction without the auction module");
-  }
-  if (!ModuleOn(d.options, kOptDraw13)) {
-    for (int c = 0; c < kBoatsman; ++c) {
-      if (d.removed[c]) Fail("only spent boatsmen leave the game without the draw13 module");
-    }
-  }
-  if (ModuleOn(d.options, kOptSpecialTiles)) return;
-  for (int k = 0; k < kNumSpecialKinds; ++k) {
-    if (d.special_stack[k] != kSpecialCounts[k] || d.special_removed[k] != 0) {
-      Fail("special tiles are in play without the special_tiles module");
-    }
-  }
-  for (int i = 0; i < kDisplaySlots; ++i) {
-    if (d.display[i] >= 0) Fail("special tiles are in play without the special_tiles module");
-  }
-  for (const PlayerDescription& player : d.players) {
-    for (int k = 0; k < kNumSpecialKinds; ++k) {
-      if (player.specials[k]) Fail("special tiles are in play without the special_tiles module");
-    }
-    for (int b = 0; b < kNumBuildings; ++b) {
-      if (player.has_building[b]) Fail("a building tile without the special_tiles module");
-    }
-  }
-}
-
 }  // namespace
 
 void CheckPosition(const StateDescription& d) {
@@ -454,14 +490,15 @@ void CheckPosition(const StateDescription& d) {
   const int buyer = static_cast<int>((d.start_player + d.purchases) % num_players);
   for (int i = 0; i < num_players; ++i) {
     const PlayerDescription& player = d.players[i];
-    CheckBoard(player);
-    CheckBuildings(player, d.phase == static_cast<int>(Phase::kBuildingReplace) && i == buyer);
+    const std::string where = "players[" + Str(i) + "]";
+    CheckBoard(player, where);
+    CheckBuildings(player, where,
+                   d.phase == static_cast<int>(Phase::kBuildingReplace) && i == buyer);
     if (player.fame < 0 && d.phase != static_cast<int>(Phase::kGameOver)) {
-      Fail("fame is negative before the final scoring (B5.5)");
+      Fail(where + ".fame is negative before the final scoring (B5.5)");
     }
   }
   CheckConservation(d);
-  CheckModuleExtras(d);
   CheckPhase(d);
   CheckDecisionContext(d);
   if (d.has_auction) CheckAuction(d);

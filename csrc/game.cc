@@ -56,7 +56,7 @@ std::string GameRepr(const Game& game) {
 Game GameOf(const State& state) { return Game{state.position.num_players, state.position.options}; }
 
 State StateFromDict(const Game& game, const Value& d) {
-  return CheckedState(game, DictToDescription(d, game.num_players));
+  return CheckedState(game, DictToDescription(d, game.num_players, game.options));
 }
 
 State StateFromBytes(const Game* game, const std::string& data) {

@@ -150,7 +150,6 @@ class Reader {
     const uint8_t* b = Take(4);
     return uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 | uint32_t{b[3]} << 24;
   }
-  int32_t I32() { return static_cast<int32_t>(U32()); }
   size_t Remaining() const { return data_.size() - at_; }
 
  private:
@@ -158,11 +157,19 @@ class Reader {
   size_t at_ = 0;
 };
 
-// A name byte: kNone for None, otherwise an index below `count`.
-int NameOrNone(uint8_t value, int count, const char* where) {
+int32_t I32At(const uint8_t* b) {
+  return static_cast<int32_t>(uint32_t{b[0]} | uint32_t{b[1]} << 8 | uint32_t{b[2]} << 16 |
+                              uint32_t{b[3]} << 24);
+}
+
+// A name byte: kNone for None, otherwise an index below `count`; `where`, or where[index]field.
+int NameOrNone(uint8_t value, int count, const char* where, int index = -1,
+               const char* field = "") {
   if (value == kNone) return -1;
-  if (value >= count)
-    Fail(std::string(where) + " byte " + std::to_string(value) + " is out of range");
+  if (value >= count) {
+    const std::string at = index < 0 ? "" : "[" + std::to_string(index) + "]" + field;
+    Fail(std::string(where) + at + " byte " + std::to_string(value) + " is out of range");
+  }
   return value;
 }
 
@@ -173,8 +180,9 @@ void ReadCounts(Reader& r, int64_t* out, int count) {
 
 PlayerDescription ReadPlayer(Reader& r) {
   PlayerDescription player = EmptyPlayerDescription();
-  player.gold = r.I32();
-  player.fame = r.I32();
+  const uint8_t* money = r.Take(8);  // read as one, as the reference unpacks "<ii"
+  player.gold = I32At(money);
+  player.fame = I32At(money + 4);
   player.start_row = r.U8();
   ReadCounts(r, player.mainland, kNumColours);
   const uint8_t* ships = r.Take(kNumColumns);
@@ -199,7 +207,12 @@ PlayerDescription ReadPlayer(Reader& r) {
 
 // docs/advanced.md: the A1 auction and the A5 tiles, after the players.
 void ReadAdvanced(Reader& r, StateDescription& d) {
-  const uint8_t* auction = r.Take(6);
+  // Read in the reference's pieces (present, high, leader turn passed), so that truncated
+  // bytes end at the same place.
+  uint8_t auction[6];
+  auction[0] = r.U8();
+  std::memcpy(auction + 1, r.Take(2), 2);
+  std::memcpy(auction + 3, r.Take(3), 3);
   const int high = auction[1] | auction[2] << 8;
   if (auction[0] > 1 || auction[5] >> d.num_players) Fail("auction bytes out of range");
   if (auction[0]) {
@@ -252,7 +265,7 @@ StateDescription BytesToDescription(const std::string& data) {
   const uint8_t* head = r.Take(7);
   d.num_players = head[0];
   if (d.num_players < kMinPlayers || d.num_players > kMaxPlayers)
-    Fail("num_players is outside 2..4");
+    Fail("num_players " + std::to_string(d.num_players) + " is outside 2..4");
   if (head[3] >= kNumPhases) Fail("phase byte " + std::to_string(head[3]) + " is out of range");
   d.options = head[1];
   d.round = head[2];
@@ -265,20 +278,22 @@ StateDescription BytesToDescription(const std::string& data) {
   ReadCounts(r, d.drawn, kNumColours);
   ReadCounts(r, d.removed, kNumColours);
   d.discarded_tiles = r.U8();
-  if (d.options >> kNumOptions) Fail("options byte has unknown bits");
+  if (d.options >> kNumOptions) {
+    Fail("options byte " + std::to_string(d.options) + " has unknown bits");
+  }
+  // A group, pending purchase or trip entry without a tile, Viking or colour is refused later,
+  // where the checks of the dict it stands for reach it (CheckDescription).
   for (int s = 0; s < kWheelSpaces; ++s) {
     const uint8_t* group = r.Take(2);
     if (group[0] == kNone && group[1] == kNone) continue;
-    d.wheel_tile[s] = NameOrNone(group[0], kNumTileKinds, "wheel tile");
-    d.wheel_viking[s] = NameOrNone(group[1], kNumColours, "wheel viking");
-    if (d.wheel_tile[s] < 0) Fail("a wheel group without a tile");
+    d.wheel_tile[s] = NameOrNone(group[0], kNumTileKinds, "wheel", s, ".tile");
+    d.wheel_viking[s] = NameOrNone(group[1], kNumColours, "wheel", s, ".viking");
   }
   const uint8_t* pending = r.Take(4);
   if (pending[0] != kNone || pending[1] != kNone) {
     d.has_pending = true;
     d.pending_tile = NameOrNone(pending[0], kNumTileKinds, "pending.tile");
     d.pending_viking = NameOrNone(pending[1], kNumColours, "pending.viking");
-    if (d.pending_tile < 0 || d.pending_viking < 0) Fail("pending needs a tile and a Viking");
     d.has_cell = pending[2] != 0 || pending[3] != 0;
     d.pending_row = pending[2];
     d.pending_col = pending[3];
@@ -289,9 +304,7 @@ StateDescription BytesToDescription(const std::string& data) {
   if (trip[0] > 1) Fail("trip byte " + std::to_string(trip[0]) + " is not 0 or 1");
   for (int i = 0; i < trip[2]; ++i) {
     const uint8_t* entry = r.Take(2);
-    const int colour = NameOrNone(entry[0], kNumColours, "trip colour");
-    if (colour < 0) Fail("a trip entry without a colour");
-    d.queue_colour.push_back(colour);
+    d.queue_colour.push_back(NameOrNone(entry[0], kNumColours, "trip colour"));
     d.queue_count.push_back(entry[1]);
   }
   d.has_trip = trip[0] == 1;
@@ -300,7 +313,7 @@ StateDescription BytesToDescription(const std::string& data) {
   for (int i = 0; i < d.num_players; ++i) d.players.push_back(ReadPlayer(r));
   ReadAdvanced(r, d);
   const uint32_t count = r.U32();
-  if (count > r.Remaining()) Fail("history truncated");
+  if (count > data.size()) Fail("history truncated");
   const uint8_t* history = r.Take(size_t{count} * 2);
   for (uint32_t i = 0; i < count; ++i)
     d.history.push_back(history[2 * i] | history[2 * i + 1] << 8);

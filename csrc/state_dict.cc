@@ -1,9 +1,12 @@
 // The canonical dict of docs/state.md as a Value tree, both ways.
 #include "state_dict.h"
 
+#include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
+#include "actions.h"
 #include "serialization.h"
 
 namespace vikinger {
@@ -68,6 +71,14 @@ Value PlayerToDict(const PlayerBoard& board) {
 }
 
 // --- reading --------------------------------------------------------------------------------
+// The checks and messages of the reference's validation.py `_parse`, in its order: each value's
+// type and range where it is read, so both engines name the same first problem.
+
+// A key as the reference's repr() shows it (bindings_args.cc marks a key that is not a plain
+// str with "\x01" followed by its repr()).
+std::string KeyRepr(const std::string& key) {
+  return !key.empty() && key[0] == '\x01' ? key.substr(1) : "'" + key + "'";
+}
 
 // Names the first key of the dict `value` that is not among names[0..n), once all are there.
 void FailOnUnknownKey(const Value& value, const char* const* names, int n,
@@ -75,11 +86,7 @@ void FailOnUnknownKey(const Value& value, const char* const* names, int n,
   for (const auto& entry : value.Entries()) {
     bool known = false;
     for (int i = 0; i < n && !known; ++i) known = entry.first == names[i];
-    if (!known) {
-      // bindings_args.cc gives a key that is not a str the name "\x01".
-      Fail(where + " has unknown key " +
-           (entry.first == "\x01" ? std::string("that is not a str") : "'" + entry.first + "'"));
-    }
+    if (!known) Fail(where + " has unknown key " + KeyRepr(entry.first));
   }
 }
 
@@ -105,9 +112,33 @@ const Value& Keys(const Value& value, const char* const* names, int n, const std
 
 const Value& At(const Value& d, const char* key) { return *d.Find(key); }
 
-int64_t Int(const Value& value, const std::string& where) {
-  if (value.kind() != Value::Kind::kInt) Fail(where + " must be an int, not " + value.TypeName());
-  return value.AsInt();
+constexpr int64_t kNoHigh = INT64_MAX;  // an int range without an upper end ("0..")
+
+// The name of a value in a message: a str, or a function that makes it, called only for the
+// message (a valid dict builds no names).
+const std::string& Label(const std::string& where) { return where; }
+template <size_t N>
+std::string Label(const char (&where)[N]) {
+  return where;
+}
+template <typename Where>
+std::string Label(const Where& where) {
+  return where();
+}
+
+// An int in low..high (bool is not an int).
+template <typename Where>
+int64_t Int(const Value& value, const Where& where, int64_t low, int64_t high = kNoHigh) {
+  if (value.kind() != Value::Kind::kInt) {
+    Fail(Label(where) + " must be an int, not " + value.TypeName());
+  }
+  const int64_t v = value.AsInt();
+  // A saturated int is outside every range but the open-ended one of a positive one.
+  if ((value.IsBig() && (v < 0 || high != kNoHigh)) || v < low || v > high) {
+    Fail(Label(where) + " = " + value.IntText() + " is outside " + std::to_string(low) + ".." +
+         (high == kNoHigh ? std::string() : std::to_string(high)));
+  }
+  return v;
 }
 
 // The index of the str `value` among `names`, or -1 for None when allowed.
@@ -119,35 +150,77 @@ int Name(const Value& value, const char* const* names, int n, const std::string&
     const int index = IndexOfName(names, n, text.data(), static_cast<int>(text.size()));
     if (index >= 0) return index;
   }
-  Fail(where + " is not one of the known names");
+  Fail(where + " is not one of the known names");  // the value itself may not print
 }
 
 void Counts(const Value& value, const char* const* names, int n, int64_t* out,
-            const std::string& where) {
+            const std::string& where, const int* limits, int limit = 0) {
   const Value& d = Keys(value, names, n, where);
-  for (int i = 0; i < n; ++i) out[i] = Int(At(d, names[i]), where + "['" + names[i] + "']");
+  for (int i = 0; i < n; ++i) {
+    out[i] = Int(At(d, names[i]), [&] { return where + "['" + names[i] + "']"; }, 0,
+                 limits ? limits[i] : limit);
+  }
 }
 
-const std::vector<Value>& List(const Value& value, const std::string& where) {
-  if (value.kind() != Value::Kind::kList) Fail(where + " must be a list, not " + value.TypeName());
-  return value.Items();
+bool IsList(const Value& value, size_t size) {
+  return value.kind() == Value::Kind::kList && value.Items().size() == size;
+}
+
+// The number of characters of UTF-8 text (Python's len()).
+size_t CodePoints(const std::string& text) {
+  size_t count = 0;
+  for (char ch : text) count += (static_cast<unsigned char>(ch) & 0xC0) != 0x80;
+  return count;
+}
+
+// repr() of the character that starts at value's text[at], as Python writes a str of one
+// character. Every character beyond ASCII is outside the alphabets of the format, so one there
+// is the str's first such character, whose repr() the bindings keep.
+std::string CharRepr(const Value& value, size_t at) {
+  const unsigned char ch = static_cast<unsigned char>(value.AsStr()[at]);
+  if (ch >= 0x80) {
+    if (!value.FirstWideRepr().empty()) return value.FirstWideRepr();
+    const std::string& text = value.AsStr();
+    size_t end = at + 1;
+    while (end < text.size() && (static_cast<unsigned char>(text[end]) & 0xC0) == 0x80) ++end;
+    return "'" + text.substr(at, end - at) + "'";
+  }
+  if (ch == '\'') return "\"'\"";
+  if (ch == '\\') return "'\\\\'";
+  if (ch == '\n') return "'\\n'";
+  if (ch == '\r') return "'\\r'";
+  if (ch == '\t') return "'\\t'";
+  if (ch < 0x20 || ch == 0x7f) {
+    static const char kHex[] = "0123456789abcdef";
+    return std::string("'\\x") + kHex[ch >> 4] + kHex[ch & 15] + "'";
+  }
+  return std::string("'") + static_cast<char>(ch) + "'";
 }
 
 // A row or ship string: at most 64 characters of `alphabet`, no trailing '.'.
-const std::string& Text(const Value& value, const char* alphabet, const std::string& where) {
-  if (value.kind() != Value::Kind::kStr) Fail(where + " must be a str, not " + value.TypeName());
+template <typename Where>
+const std::string& Text(const Value& value, const char* alphabet, const Where& where) {
+  if (value.kind() != Value::Kind::kStr) {
+    Fail(Label(where) + " must be a str, not " + value.TypeName());
+  }
   const std::string& text = value.AsStr();
-  if (text.find_first_not_of(alphabet) != std::string::npos) Fail(where + " has a bad character");
-  if (text.size() > static_cast<size_t>(kNumColumns)) Fail(where + " is longer than 64 columns");
-  if (!text.empty() && text.back() == '.') Fail(where + " must not end with '.'");
+  if (CodePoints(text) > static_cast<size_t>(kNumColumns)) {
+    Fail(Label(where) + " is longer than " + std::to_string(kNumColumns) + " columns");
+  }
+  const size_t bad = text.find_first_not_of(alphabet);
+  if (bad != std::string::npos) {
+    Fail(Label(where) + " has character " + CharRepr(value, bad) + " (allowed: " + alphabet + ")");
+  }
+  if (!text.empty() && text.back() == '.') {
+    Fail(Label(where) + " must not end with '.' (trailing empty columns are cut)");
+  }
   return text;
 }
 
 void Cell(const Value& value, int64_t* row, int64_t* col, const std::string& where) {
-  const std::vector<Value>& cell = List(value, where);
-  if (cell.size() != 2) Fail(where + " must be a list [row, column]");
-  *row = Int(cell[0], where + " row");
-  *col = Int(cell[1], where + " column");
+  if (!IsList(value, 2)) Fail(where + " must be a list [row, column]");
+  *row = Int(value.Items()[0], where + " row", 1, kNumRows);
+  *col = Int(value.Items()[1], where + " column", 1, kNumColumns);
 }
 
 PlayerDescription ParsePlayer(const Value& value, const std::string& where) {
@@ -156,46 +229,59 @@ PlayerDescription ParsePlayer(const Value& value, const std::string& where) {
                          "specials", "buildings"},
                         where);
   PlayerDescription player = EmptyPlayerDescription();
-  player.gold = Int(At(d, "gold"), where + ".gold");
-  player.fame = Int(At(d, "fame"), where + ".fame");
+  auto at = [&where](const char* field) { return [&where, field] { return where + field; }; };
+  player.gold = Int(At(d, "gold"), at(".gold"), 0, kMaxMoney);
+  player.fame = Int(At(d, "fame"), at(".fame"), -kMaxMoney, kMaxMoney);
   const Value& start = At(d, "start_row");
-  player.start_row = start.is_none() ? 0 : Int(start, where + ".start_row");
-  if (!start.is_none() && player.start_row < 1) Fail(where + ".start_row is outside 1..5");
-  Counts(At(d, "mainland"), kColourNames, kNumColours, player.mainland, where + ".mainland");
-  const std::string& ships = Text(At(d, "ships"), ".rgyb", where + ".ships");
+  player.start_row = start.is_none() ? 0 : Int(start, at(".start_row"), 1, kNumRows);
+  Counts(At(d, "mainland"), kColourNames, kNumColours, player.mainland, where + ".mainland",
+         nullptr, kVikingsPerColour);
+  const std::string& ships = Text(At(d, "ships"), ".rgyb", at(".ships"));
   for (size_t c = 0; c < ships.size(); ++c) {
     player.ships[c] = static_cast<int8_t>(
         ships[c] == '.' ? -1 : kShipRed + static_cast<int>(std::string("rgyb").find(ships[c])));
   }
-  const std::vector<Value>& rows = List(At(d, "rows"), where + ".rows");
-  if (rows.size() != kNumRows) Fail(where + ".rows must be a list of 5 strings");
+  const Value& rows = At(d, "rows");
+  if (!IsList(rows, kNumRows)) Fail(where + ".rows must be a list of 5 strings");
   for (int r = 0; r < kNumRows; ++r) {
-    const std::string& row = Text(rows[r], ".L1234R", where + ".rows");
+    const std::string& row =
+        Text(rows.Items()[r], ".L1234R",
+             [&where, r] { return where + ".rows[" + std::to_string(r) + "]"; });
     for (size_t c = 0; c < row.size(); ++c) {
       player.tiles[r][c] = static_cast<int8_t>(
           row[c] == '.' ? -1 : static_cast<int>(std::string(kTileShort).find(row[c])));
     }
   }
-  const std::vector<Value>& vikings = List(At(d, "vikings"), where + ".vikings");
-  if (vikings.size() != kNumRows) Fail(where + ".vikings must be a list of 5 lists");
+  const Value& vikings = At(d, "vikings");
+  if (!IsList(vikings, kNumRows)) Fail(where + ".vikings must be a list of 5 lists");
   for (int r = 0; r < kNumRows; ++r) {
-    int64_t last = 0;
-    for (const Value& item : List(vikings[r], where + ".vikings")) {
-      const int64_t col = Int(item, where + ".vikings");
-      if (col < 1 || col > kNumColumns) Fail(where + ".vikings column is outside 1..64");
-      if (col <= last) Fail(where + ".vikings must be strictly increasing columns");
-      last = col;
+    auto row_where = [&where, r] { return where + ".vikings[" + std::to_string(r) + "]"; };
+    const Value& row = vikings.Items()[r];
+    if (row.kind() != Value::Kind::kList) Fail(row_where() + " must be a list of columns");
+    std::vector<int64_t> cols;
+    for (const Value& item : row.Items()) cols.push_back(Int(item, row_where, 1, kNumColumns));
+    for (size_t i = 1; i < cols.size(); ++i) {
+      if (cols[i - 1] >= cols[i]) {
+        Fail(row_where() + " must be strictly increasing columns (one Viking per tile)");
+      }
+    }
+    for (int64_t col : cols) {
+      if (player.tiles[r][col - 1] < 0) {
+        Fail(where + " has a Viking on row " + std::to_string(r + 1) + " column " +
+             std::to_string(col) + ", where no tile stands");
+      }
       player.vikings[r] |= ColumnBit(static_cast<int>(col));
     }
   }
   Counts(At(d, "specials"), kSpecialKindNames, kNumSpecialKinds, player.specials,
-         where + ".specials");
-  const std::vector<Value>& buildings = List(At(d, "buildings"), where + ".buildings");
-  if (buildings.size() != kNumBuildings) Fail(where + ".buildings must be a list of 4 entries");
+         where + ".specials", kSpecialCounts);
+  const Value& buildings = At(d, "buildings");
+  if (!IsList(buildings, kNumBuildings)) Fail(where + ".buildings must be a list of 4 entries");
   for (int b = 0; b < kNumBuildings; ++b) {
-    if (buildings[b].is_none()) continue;
+    if (buildings.Items()[b].is_none()) continue;
     player.has_building[b] = true;
-    Cell(buildings[b], &player.building_row[b], &player.building_col[b], where + ".buildings");
+    Cell(buildings.Items()[b], &player.building_row[b], &player.building_col[b],
+         where + ".buildings[" + std::to_string(b) + "]");
   }
   return player;
 }
@@ -204,27 +290,30 @@ void ParseAuction(const Value& value, int n, StateDescription& s) {
   if (value.is_none()) return;
   const Value& d = Keys(value, {"high", "leader", "passed", "turn"}, "auction");
   s.has_auction = true;
-  const std::vector<Value>& passed = List(At(d, "passed"), "auction.passed");
-  if (static_cast<int>(passed.size()) != n) Fail("auction.passed must be a list of n bools");
-  for (const Value& flag : passed) {
-    if (flag.kind() != Value::Kind::kBool) Fail("auction.passed must be a list of n bools");
-    s.auction_passed.push_back(flag.AsBool());
+  const Value& passed = At(d, "passed");
+  bool bools = IsList(passed, static_cast<size_t>(n));
+  for (size_t i = 0; bools && i < passed.Items().size(); ++i) {
+    bools = passed.Items()[i].kind() == Value::Kind::kBool;
   }
+  if (!bools) Fail("auction.passed must be a list of " + std::to_string(n) + " bools");
+  for (const Value& flag : passed.Items()) s.auction_passed.push_back(flag.AsBool());
   const Value& high = At(d, "high");
-  s.auction_high = high.is_none() ? -1 : Int(high, "auction.high");
-  if (!high.is_none() && s.auction_high < 0) Fail("auction.high is negative");
-  s.auction_leader = Int(At(d, "leader"), "auction.leader");
-  s.auction_turn = Int(At(d, "turn"), "auction.turn");
+  s.auction_high = high.is_none() ? -1 : Int(high, "auction.high", 0, kMaxBid);
+  s.auction_leader = Int(At(d, "leader"), "auction.leader", 0, n - 1);
+  s.auction_turn = Int(At(d, "turn"), "auction.turn", 0, n - 1);
 }
 
 void ParseWheelPendingTrip(const Value& d, StateDescription& s) {
-  const std::vector<Value>& wheel = List(At(d, "wheel"), "wheel");
-  if (wheel.size() != kWheelSpaces) Fail("wheel must be a list of 12 entries");
+  const Value& wheel = At(d, "wheel");
+  if (!IsList(wheel, kWheelSpaces)) Fail("wheel must be a list of 12 entries");
   for (int i = 0; i < kWheelSpaces; ++i) {
-    if (wheel[i].is_none()) continue;
-    const Value& group = Keys(wheel[i], {"tile", "viking"}, "wheel entry");
-    s.wheel_tile[i] = Name(At(group, "tile"), kTileKindNames, kNumTileKinds, "wheel tile");
-    s.wheel_viking[i] = Name(At(group, "viking"), kColourNames, kNumColours, "wheel viking", true);
+    const Value& entry = wheel.Items()[i];
+    if (entry.is_none()) continue;
+    const std::string where = "wheel[" + std::to_string(i) + "]";
+    const Value& group = Keys(entry, {"tile", "viking"}, where);
+    s.wheel_tile[i] = Name(At(group, "tile"), kTileKindNames, kNumTileKinds, where + ".tile");
+    s.wheel_viking[i] =
+        Name(At(group, "viking"), kColourNames, kNumColours, where + ".viking", true);
   }
   if (!At(d, "pending").is_none()) {
     const Value& pending = Keys(At(d, "pending"), {"tile", "viking", "cell"}, "pending");
@@ -239,13 +328,18 @@ void ParseWheelPendingTrip(const Value& d, StateDescription& s) {
   if (!At(d, "trip").is_none()) {
     const Value& trip = Keys(At(d, "trip"), {"queue", "last_col"}, "trip");
     s.has_trip = true;
-    for (const Value& item : List(At(trip, "queue"), "trip.queue")) {
-      const std::vector<Value>& entry = List(item, "trip.queue entry");
-      if (entry.size() != 2) Fail("trip.queue entries must be [colour, count]");
-      s.queue_colour.push_back(Name(entry[0], kColourNames, kBoatsman, "trip.queue colour"));
-      s.queue_count.push_back(Int(entry[1], "trip.queue count"));
+    const Value& queue = At(trip, "queue");
+    if (queue.kind() != Value::Kind::kList || queue.Items().empty()) {
+      Fail("trip.queue must be a non-empty list");
     }
-    s.last_col = Int(At(trip, "last_col"), "trip.last_col");
+    for (size_t i = 0; i < queue.Items().size(); ++i) {
+      const std::string where = "trip.queue[" + std::to_string(i) + "]";
+      const Value& entry = queue.Items()[i];
+      if (!IsList(entry, 2)) Fail(where + " must be [colour, count]");
+      s.queue_colour.push_back(Name(entry.Items()[0], kColourNames, kBoatsman, where + " colour"));
+      s.queue_count.push_back(Int(entry.Items()[1], where + " count", 1, kNumColumns));
+    }
+    s.last_col = Int(At(trip, "last_col"), "trip.last_col", 0, kNumColumns);
   }
 }
 
@@ -326,7 +420,7 @@ Value StateToDict(const State& state) {
   return d;
 }
 
-StateDescription DictToDescription(const Value& value, int num_players) {
+StateDescription DictToDescription(const Value& value, int num_players, int options) {
   if (value.kind() != Value::Kind::kDict) {
     throw TypeError("state_from_dict needs a dict, not " + value.TypeName());
   }
@@ -337,42 +431,62 @@ StateDescription DictToDescription(const Value& value, int num_players) {
               "display",         "special_removed", "players", "history"},
       "state");
   StateDescription s;
-  s.version = Int(At(d, "version"), "version");
-  s.num_players = Int(At(d, "num_players"), "num_players");
-  const Value& options = Keys(At(d, "options"), kOptionNames, kNumOptions, "options");
-  for (int i = 0; i < kNumOptions; ++i) {
-    const Value& flag = At(options, kOptionNames[i]);
-    if (flag.kind() != Value::Kind::kBool) Fail("options values must be bools");
-    if (flag.AsBool()) s.options |= 1 << i;
+  const Value& version = At(d, "version");
+  s.version = Int(version, "version", 0);
+  if (version.IsBig()) {
+    Fail("version " + version.IntText() + " is not " + std::to_string(kFormatVersion));
   }
-  s.round = Int(At(d, "round"), "round");
+  CheckFormatVersion(s.version, "version");
+  const int n = num_players;
+  s.num_players = Int(At(d, "num_players"), "num_players", kMinPlayers, kMaxPlayers);
+  if (s.num_players != n) {
+    Fail("num_players " + std::to_string(s.num_players) + " differs from the game's " +
+         std::to_string(n));
+  }
+  const Value& flags = Keys(At(d, "options"), kOptionNames, kNumOptions, "options");
+  for (int i = 0; i < kNumOptions; ++i) {
+    if (At(flags, kOptionNames[i]).kind() != Value::Kind::kBool) {
+      Fail("options values must be bools");
+    }
+  }
+  for (int i = 0; i < kNumOptions; ++i) {
+    if (At(flags, kOptionNames[i]).AsBool()) s.options |= 1 << i;
+  }
+  if (s.options != options) Fail("options differ from the game's");
+  s.round = Int(At(d, "round"), "round", 1, kNumRounds);
   s.phase = Name(At(d, "phase"), kPhaseNames, kNumPhases, "phase");
-  s.start_player = Int(At(d, "start_player"), "start_player");
-  s.purchases = Int(At(d, "purchases"), "purchases");
-  s.scoring_index = Int(At(d, "scoring_index"), "scoring_index");
-  Counts(At(d, "stacks"), kTileKindNames, kNumTileKinds, s.stacks, "stacks");
-  Counts(At(d, "bag"), kColourNames, kNumColours, s.bag, "bag");
-  Counts(At(d, "drawn"), kColourNames, kNumColours, s.drawn, "drawn");
-  Counts(At(d, "removed"), kColourNames, kNumColours, s.removed, "removed");
-  s.discarded_tiles = Int(At(d, "discarded_tiles"), "discarded_tiles");
+  s.start_player = Int(At(d, "start_player"), "start_player", 0, n - 1);
+  s.purchases = Int(At(d, "purchases"), "purchases", 0, kGroupsPerRound);
+  s.scoring_index = Int(At(d, "scoring_index"), "scoring_index", 0, n - 1);
+  Counts(At(d, "stacks"), kTileKindNames, kNumTileKinds, s.stacks, "stacks", kStackCounts);
+  Counts(At(d, "bag"), kColourNames, kNumColours, s.bag, "bag", nullptr, kVikingsPerColour);
+  Counts(At(d, "drawn"), kColourNames, kNumColours, s.drawn, "drawn", nullptr, kGroupsPerRound);
+  Counts(At(d, "removed"), kColourNames, kNumColours, s.removed, "removed", nullptr,
+         kVikingsPerColour);
+  s.discarded_tiles = Int(At(d, "discarded_tiles"), "discarded_tiles", 0, kStackTiles);
   ParseWheelPendingTrip(d, s);
-  ParseAuction(At(d, "auction"), num_players, s);
+  ParseAuction(At(d, "auction"), n, s);
   Counts(At(d, "special_stack"), kSpecialKindNames, kNumSpecialKinds, s.special_stack,
-         "special_stack");
-  const std::vector<Value>& display = List(At(d, "display"), "display");
-  if (display.size() != kDisplaySlots) Fail("display must be a list of 4 entries");
+         "special_stack", kSpecialCounts);
+  const Value& display = At(d, "display");
+  if (!IsList(display, kDisplaySlots)) Fail("display must be a list of 4 entries");
   for (int i = 0; i < kDisplaySlots; ++i) {
-    s.display[i] = Name(display[i], kSpecialKindNames, kNumSpecialKinds, "display", true);
+    s.display[i] = Name(display.Items()[i], kSpecialKindNames, kNumSpecialKinds,
+                        "display[" + std::to_string(i) + "]", true);
   }
   Counts(At(d, "special_removed"), kSpecialKindNames, kNumSpecialKinds, s.special_removed,
-         "special_removed");
-  const std::vector<Value>& players = List(At(d, "players"), "players");
-  if (static_cast<int>(players.size()) != num_players) Fail("players must have n entries");
-  for (int i = 0; i < num_players; ++i) {
-    s.players.push_back(ParsePlayer(players[i], "players[" + std::to_string(i) + "]"));
+         "special_removed", kSpecialCounts);
+  const Value& players = At(d, "players");
+  if (!IsList(players, static_cast<size_t>(n))) {
+    Fail("players must be a list of " + std::to_string(n) + " entries");
   }
-  for (const Value& action : List(At(d, "history"), "history")) {
-    s.history.push_back(Int(action, "history entry"));
+  for (int i = 0; i < n; ++i) {
+    s.players.push_back(ParsePlayer(players.Items()[i], "players[" + std::to_string(i) + "]"));
+  }
+  const Value& history = At(d, "history");
+  if (history.kind() != Value::Kind::kList) Fail("history must be a list of ints");
+  for (const Value& action : history.Items()) {
+    s.history.push_back(Int(action, "history entry", 0, 65535));
   }
   return s;
 }

@@ -17,8 +17,10 @@ namespace vikinger {
 // to_dict(): the canonical dict.
 Value StateToDict(const State& state);
 
-// The description a dict stands for, in a game of `num_players` (types and keys checked).
-StateDescription DictToDescription(const Value& d, int num_players);
+// The description a dict stands for, in a game of `num_players` with `options`: keys, types and
+// ranges checked in the order of the reference's validation.py, so that both name the same
+// first problem (the position checks follow in CheckDescription).
+StateDescription DictToDescription(const Value& d, int num_players, int options);
 
 // The option flags as a dict {name: bool}, in the order of kOptionNames.
 Value OptionsToDict(int options);

@@ -13,27 +13,42 @@
 namespace vikinger {
 namespace {
 
-// Gold and Fame are 32-bit; this bound, far above any game, leaves room for every later gain.
-constexpr int64_t kMaxMoney = (int64_t{1} << 30) - 1;
-
-void CheckRange(int64_t value, int64_t low, int64_t high, const std::string& where) {
-  if (value < low || value > high) {
-    Fail(where + " = " + std::to_string(value) + " is outside " + std::to_string(low) + ".." +
-         std::to_string(high));
-  }
+[[noreturn]] void FailRange(int64_t value, int64_t low, int64_t high, const std::string& where) {
+  Fail(where + " = " + std::to_string(value) + " is outside " + std::to_string(low) + ".." +
+       std::to_string(high));
 }
 
-void CheckCounts(const int64_t* counts, int n, const int* limits, int limit, const char* where) {
+void CheckRange(int64_t value, int64_t low, int64_t high, const char* where) {
+  if (value < low || value > high) FailRange(value, low, high, where);
+}
+
+// `where()` names the value; it is called only for the message (reading bytes stays cheap).
+template <typename Where>
+void CheckRange(int64_t value, int64_t low, int64_t high, const Where& where) {
+  if (value < low || value > high) FailRange(value, low, high, where());
+}
+
+void CheckCounts(const int64_t* counts, const char* const* names, int n, const int* limits,
+                 int limit, const std::string& where) {
   for (int i = 0; i < n; ++i) {
     CheckRange(counts[i], 0, limits ? limits[i] : limit,
-               std::string(where) + "[" + std::to_string(i) + "]");
+               [&] { return where + "['" + names[i] + "']"; });
   }
 }
 
+void FailUnknownName(const std::string& where) { Fail(where + " is not one of the known names"); }
+
+// The range checks of the reference's validation.py `_parse`, in its order and words, for a
+// description read from bytes (a dict's are made while reading it, state_dict.cc; here they
+// find nothing more). The bytes can hold what no dict can: a wheel group or pending purchase
+// without a tile or Viking (-1), a trip colour beyond the row colours.
 void CheckRanges(const StateDescription& d, int num_players, int options) {
   CheckFormatVersion(d.version, "version");
   CheckRange(d.num_players, kMinPlayers, kMaxPlayers, "num_players");
-  if (d.num_players != num_players) Fail("num_players differs from the game's");
+  if (d.num_players != num_players) {
+    Fail("num_players " + std::to_string(d.num_players) + " differs from the game's " +
+         std::to_string(num_players));
+  }
   if (d.options != options) Fail("options differ from the game's");
   const int n = num_players;
   CheckRange(d.round, 1, kNumRounds, "round");
@@ -41,49 +56,77 @@ void CheckRanges(const StateDescription& d, int num_players, int options) {
   CheckRange(d.start_player, 0, n - 1, "start_player");
   CheckRange(d.purchases, 0, kGroupsPerRound, "purchases");
   CheckRange(d.scoring_index, 0, n - 1, "scoring_index");
-  CheckCounts(d.stacks, kNumTileKinds, kStackCounts, 0, "stacks");
-  CheckCounts(d.bag, kNumColours, nullptr, kVikingsPerColour, "bag");
-  CheckCounts(d.drawn, kNumColours, nullptr, kGroupsPerRound, "drawn");
-  CheckCounts(d.removed, kNumColours, nullptr, kVikingsPerColour, "removed");
+  CheckCounts(d.stacks, kTileKindNames, kNumTileKinds, kStackCounts, 0, "stacks");
+  CheckCounts(d.bag, kColourNames, kNumColours, nullptr, kVikingsPerColour, "bag");
+  CheckCounts(d.drawn, kColourNames, kNumColours, nullptr, kGroupsPerRound, "drawn");
+  CheckCounts(d.removed, kColourNames, kNumColours, nullptr, kVikingsPerColour, "removed");
   CheckRange(d.discarded_tiles, 0, kStackTiles, "discarded_tiles");
   for (int s = 0; s < kWheelSpaces; ++s) {
-    if (d.wheel_tile[s] < 0 && d.wheel_viking[s] >= 0) Fail("a wheel Viking without a tile");
+    if (d.wheel_tile[s] < 0 && d.wheel_viking[s] >= 0) {
+      FailUnknownName("wheel[" + std::to_string(s) + "].tile");
+    }
   }
-  if (d.has_pending && d.has_cell) {
-    CheckRange(d.pending_row, 1, kNumRows, "pending.cell row");
-    CheckRange(d.pending_col, 1, kNumColumns, "pending.cell column");
+  if (d.has_pending) {
+    if (d.pending_tile < 0) FailUnknownName("pending.tile");
+    if (d.pending_viking < 0) FailUnknownName("pending.viking");
+    if (d.has_cell) {
+      CheckRange(d.pending_row, 1, kNumRows, "pending.cell row");
+      CheckRange(d.pending_col, 1, kNumColumns, "pending.cell column");
+    }
   }
   if (d.has_trip) {
     if (d.queue_colour.empty()) Fail("trip.queue must be a non-empty list");
     for (size_t i = 0; i < d.queue_colour.size(); ++i) {
-      CheckRange(d.queue_colour[i], 0, kBoatsman - 1, "trip.queue colour");
-      CheckRange(d.queue_count[i], 1, kNumColumns, "trip.queue count");
+      auto where = [i] { return "trip.queue[" + std::to_string(i) + "]"; };
+      if (d.queue_colour[i] < 0 || d.queue_colour[i] >= kBoatsman) {
+        FailUnknownName(where() + " colour");
+      }
+      CheckRange(d.queue_count[i], 1, kNumColumns, [&] { return where() + " count"; });
     }
     CheckRange(d.last_col, 0, kNumColumns, "trip.last_col");
   }
   if (d.has_auction) {
+    if (static_cast<int>(d.auction_passed.size()) != n) {
+      Fail("auction.passed must be a list of " + std::to_string(n) + " bools");
+    }
     if (d.auction_high != -1) CheckRange(d.auction_high, 0, kMaxBid, "auction.high");
     CheckRange(d.auction_leader, 0, n - 1, "auction.leader");
     CheckRange(d.auction_turn, 0, n - 1, "auction.turn");
-    if (static_cast<int>(d.auction_passed.size()) != n) Fail("auction.passed needs n entries");
   }
-  CheckCounts(d.special_stack, kNumSpecialKinds, kSpecialCounts, 0, "special_stack");
-  CheckCounts(d.special_removed, kNumSpecialKinds, kSpecialCounts, 0, "special_removed");
-  if (static_cast<int>(d.players.size()) != n) Fail("players must have one entry per player");
-  for (const PlayerDescription& player : d.players) {
-    CheckRange(player.gold, 0, kMaxMoney, "gold");
-    CheckRange(player.fame, -kMaxMoney, kMaxMoney, "fame");
-    CheckRange(player.start_row, 0, kNumRows, "start_row");
-    CheckCounts(player.mainland, kNumColours, nullptr, kVikingsPerColour, "mainland");
+  CheckCounts(d.special_stack, kSpecialKindNames, kNumSpecialKinds, kSpecialCounts, 0,
+              "special_stack");
+  CheckCounts(d.special_removed, kSpecialKindNames, kNumSpecialKinds, kSpecialCounts, 0,
+              "special_removed");
+  if (static_cast<int>(d.players.size()) != n) {
+    Fail("players must be a list of " + std::to_string(n) + " entries");
+  }
+  for (int p = 0; p < n; ++p) {
+    const PlayerDescription& player = d.players[p];
+    auto at = [p](const char* field) { return "players[" + std::to_string(p) + "]" + field; };
+    CheckRange(player.gold, 0, kMaxMoney, [&] { return at(".gold"); });
+    CheckRange(player.fame, -kMaxMoney, kMaxMoney, [&] { return at(".fame"); });
+    if (player.start_row) {
+      CheckRange(player.start_row, 1, kNumRows, [&] { return at(".start_row"); });
+    }
+    CheckCounts(player.mainland, kColourNames, kNumColours, nullptr, kVikingsPerColour,
+                at(".mainland"));
     const Planes planes = PlanesOf(player);
     for (int r = 1; r <= kNumRows; ++r) {
-      if (player.vikings[r - 1] & ~planes.occupied[r]) Fail("a Viking where no tile stands");
+      const uint64_t alone = player.vikings[r - 1] & ~planes.occupied[r];
+      if (alone) {
+        Fail(at("") + " has a Viking on row " + std::to_string(r) + " column " +
+             std::to_string(LowestColumn(alone)) + ", where no tile stands");
+      }
     }
-    CheckCounts(player.specials, kNumSpecialKinds, kSpecialCounts, 0, "specials");
+    CheckCounts(player.specials, kSpecialKindNames, kNumSpecialKinds, kSpecialCounts, 0,
+                at(".specials"));
     for (int b = 0; b < kNumBuildings; ++b) {
       if (!player.has_building[b]) continue;
-      CheckRange(player.building_row[b], 1, kNumRows, "buildings row");
-      CheckRange(player.building_col[b], 1, kNumColumns, "buildings column");
+      auto cell = [&](const char* part) {
+        return at(".buildings[") + std::to_string(b) + "]" + part;
+      };
+      CheckRange(player.building_row[b], 1, kNumRows, [&] { return cell(" row"); });
+      CheckRange(player.building_col[b], 1, kNumColumns, [&] { return cell(" column"); });
     }
   }
   for (int64_t action : d.history) CheckRange(action, 0, 65535, "history entry");

@@ -19,6 +19,10 @@
 
 namespace vikinger {
 
+// Gold and Fame are 32-bit; this bound, far above any game, leaves room for every later gain
+// and for gold + Fame (the A1 bid cap).
+constexpr int64_t kMaxMoney = (int64_t{1} << 30) - 1;
+
 // Integers are kept wide so out-of-range input is caught by the checks, not by a narrowing.
 struct PlayerDescription {
   int64_t gold = 0;

@@ -17,6 +17,18 @@ Value Value::Int(int64_t value) {
   return v;
 }
 
+Value Value::BigInt(int64_t saturated, std::string text) {
+  Value v = Int(saturated);
+  v.extra_ = std::move(text);
+  return v;
+}
+
+Value Value::WideStr(std::string value, std::string first_wide) {
+  Value v = Str(std::move(value));
+  v.extra_ = std::move(first_wide);
+  return v;
+}
+
 Value Value::Str(std::string value) {
   Value v;
   v.kind_ = Kind::kStr;

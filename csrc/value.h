@@ -28,8 +28,13 @@ class Value {
 
   Value() = default;  // None
   static Value Bool(bool value);
-  // Ints beyond 64 bits are stored saturated, so every range check refuses them.
+  // Ints beyond 64 bits are stored saturated, so every range check refuses them; `text` keeps
+  // their decimal digits for the message.
   static Value Int(int64_t value);
+  static Value BigInt(int64_t saturated, std::string text);
+  // A str with a character beyond ASCII: `first_wide` is repr() of the first such character,
+  // for messages that name it (the text of a lone surrogate is kept as "surrogatepass" UTF-8).
+  static Value WideStr(std::string value, std::string first_wide);
   static Value Str(std::string value);
   static Value List();
   static Value Dict();
@@ -41,6 +46,12 @@ class Value {
   bool AsBool() const { return int_ != 0; }
   int64_t AsInt() const { return int_; }
   const std::string& AsStr() const { return str_; }
+  // An int's value in decimal, as Python prints it (the digits of a saturated one).
+  std::string IntText() const { return extra_.empty() ? std::to_string(int_) : extra_; }
+  // An int beyond 64 bits, stored saturated.
+  bool IsBig() const { return kind_ == Kind::kInt && !extra_.empty(); }
+  // repr() of the first character beyond ASCII of a str ("" when the bindings did not say).
+  const std::string& FirstWideRepr() const { return extra_; }
   const std::vector<Value>& Items() const { return items_; }
   const std::vector<std::pair<std::string, Value>>& Entries() const { return entries_; }
   // The name of the value's type as Python calls it ("int", "str", "list", ...).
@@ -56,7 +67,8 @@ class Value {
  private:
   Kind kind_ = Kind::kNone;
   int64_t int_ = 0;  // bool and int
-  std::string str_;  // str, and the type name of kOther
+  std::string str_;    // str, and the type name of kOther
+  std::string extra_;  // the digits of an int beyond 64 bits; see WideStr
   std::vector<Value> items_;
   std::vector<std::pair<std::string, Value>> entries_;
 };

@@ -5,9 +5,9 @@
 * an accepted dict round-trips (`to_dict() == d`); accepted bytes are canonical
   (`serialize() == b`); an accepted state works (bytes read back, observation, text, hash) and
   is alive: a decision node has a legal action (`check_accepted_state`, `check_alive`);
-* two engines accept and refuse the same inputs with the same error, and states they accept or
-  reach agree in every field: `compare` and `play_on` compare through the engine-comparison
-  layer of `vikinger soak` (vikinger_fast.differential).
+* two engines accept and refuse the same inputs with the same error (type and message), and
+  states they accept or reach agree in every field: `compare` and `play_on` compare through the
+  engine-comparison layer of `vikinger soak` (vikinger_fast.differential).
 
 A broken oracle raises `Finding` with a description of the input; fuzzers and tests let it
 propagate.
@@ -129,11 +129,11 @@ def _snapshot(value):
 
 def compare(results, what):
     """Both engines accept (and the states agree in every field) or both refuse with the same
-    error type. The two validators name the same first problem, each in its own words (e.g.
-    "version = -1 is outside 0.." and "version -1 is not 2"), so their messages are not compared
-    here; every other call's are (action_sequences.py, the soak)."""
+    error type and the same message: the two validators check in the same order and name the
+    same first problem in the same words (docs/api.md "Errors"), as every other call does
+    (action_sequences.py, the soak)."""
     ref, fast = results
-    if (ref[0] == "ok") != (fast[0] == "ok") or ref[0] != "ok" and ref[0] is not fast[0]:
+    if (ref[0] == "ok") != (fast[0] == "ok") or ref[0] != "ok" and ref != fast:
         raise Finding(f"{what}: reference gives {_kind_name(ref)} ({describe(ref[1], 200)}), "
                       f"fast gives {_kind_name(fast)} ({describe(fast[1], 200)})")
     if ref[0] == "ok":

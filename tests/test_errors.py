@@ -1,4 +1,5 @@
-"""Errors: same type and condition in both engines (docs/api.md, docs/state.md), state unchanged."""
+"""Errors: same type, condition and message in both engines (docs/api.md, docs/state.md), state
+unchanged."""
 
 import copy
 import random
@@ -331,6 +332,35 @@ def test_state_from_dict_accepts_a_placement_in_progress(engine):
     assert state.legal_actions() == [20 + (r - 1) * 64 + 2 for r in range(1, 6)]
 
 
+def refusal(call):
+    """(error type, message) of `call()`, which must refuse."""
+    try:
+        call()
+    except (ValueError, TypeError) as error:
+        return type(error), str(error)
+    raise AssertionError("accepted")
+
+
+@pytest.mark.parametrize("name", list(MUTATIONS))
+def test_malformed_dicts_get_the_same_message_from_both_engines(engines, name):
+    refused = []
+    for engine in engines:
+        d = valid_dict(engine)
+        MUTATIONS[name](d)
+        refused.append(refusal(lambda: engine.Game(num_players=2).state_from_dict(d)))
+    assert refused[0] == refused[1]
+
+
+@pytest.mark.parametrize("name", list(BAD_POSITIONS))
+def test_inconsistent_positions_get_the_same_message_from_both_engines(engines, name):
+    refused = []
+    for engine in engines:
+        fields = {"round": 1, "wheel": OFFER, **BAD_POSITIONS[name]}
+        d = position_dict(engine, fields.pop("players"), **fields)
+        refused.append(refusal(lambda: engine.Game(num_players=2).state_from_dict(d)))
+    assert refused[0] == refused[1]
+
+
 @pytest.mark.parametrize("value", [None, [], "{}", 5])
 def test_state_from_dict_needs_a_dict(engine, value):
     with pytest.raises(TypeError):
@@ -374,6 +404,15 @@ def test_deserialize_rejects_bad_bytes(engine, name):
     data = BAD_BYTES[name](offer(engine).serialize())
     with pytest.raises(ValueError):
         engine.Game(num_players=2).deserialize_state(data)
+
+
+@pytest.mark.parametrize("name", list(BAD_BYTES))
+def test_bad_bytes_get_the_same_message_from_both_engines(engines, name):
+    refused = []
+    for engine in engines:
+        data = BAD_BYTES[name](offer(engine).serialize())
+        refused.append(refusal(lambda: engine.Game(num_players=2).deserialize_state(data)))
+    assert refused[0] == refused[1]
 
 
 @pytest.mark.parametrize("value", [None, "VKNG", [86, 75, 78, 71, 1]])
@@ -441,6 +480,20 @@ def test_a_huge_batch_is_refused_before_any_allocation(engine):
         engine.VectorGame(engine.Game(2), 2**64, 0)
     with pytest.raises(ValueError, match="is too large"):
         engine.VectorGame(engine.Game(2), (1 << 24) + 1, 0)
+
+
+def test_huge_ints_are_named_with_their_value_by_both_engines(engines):
+    """Ints beyond 64 bits: the message shows the number itself, as the reference's does."""
+    for path, value in ((["version"], 2**64), (["version"], 2**63), (["round"], 2**63),
+                        (["round"], -2**64), (["players", 0, "gold"], 2**100),
+                        (["history"], [2**64])):
+        refused = []
+        for engine in engines:
+            d = valid_dict(engine)
+            _mutate(path, value)(d)
+            refused.append(refusal(lambda: engine.Game(num_players=2).state_from_dict(d)))
+        assert refused[0] == refused[1]
+        assert str(value if type(value) is int else value[0]) in refused[0][1], refused[0]
 
 
 def test_a_deeply_nested_value_is_a_value_error(engine):

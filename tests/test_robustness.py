@@ -18,6 +18,7 @@ import random
 
 import numpy as np
 import pytest
+import vikinger_ref
 
 from positions import FLAGS, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS
 from seeds import random_game_states
@@ -61,6 +62,19 @@ def error_of(call):
     except Exception as error:  # noqa: BLE001 -- the test inspects whatever was raised
         return error
     return None
+
+
+def reading_error(game, method, argument):
+    """The error (or None) of `game.<method>(argument)`, state_from_dict or deserialize_state,
+    once the reference has refused the same input with the same type and message (docs/api.md
+    "Errors": both engines name the same first problem in the same words)."""
+    error = error_of(lambda: getattr(game, method)(argument))
+    if not isinstance(game, vikinger_ref.Game):
+        twin = vikinger_ref.Game(num_players=game.num_players, **game.options)
+        expected = error_of(lambda: getattr(twin, method)(copy.deepcopy(argument)))
+        assert (type(error), str(error)) == (type(expected), str(expected)), \
+            f"{method}: fast {error!r}, reference {expected!r}"
+    return error
 
 
 def raises(call, kind, *words):
@@ -381,7 +395,7 @@ def _named(path):
 
 
 def refused_naming(game, d, path):
-    error = error_of(lambda: game.state_from_dict(d))
+    error = reading_error(game, "state_from_dict", d)
     assert type(error) is ValueError, (path, error)
     message = str(error)
     assert any(name in message for name in _named(path)), (path, message)
@@ -401,7 +415,7 @@ def test_state_from_dict_missing_and_extra_keys_everywhere(engine):
             extra = _edited(d, path + ("extra_key",), 0)
             refused_naming(game, extra, path + ("extra_key",))
             number_key = _edited(d, path + (7,), 0)
-            assert type(error_of(lambda: game.state_from_dict(number_key))) is ValueError
+            assert type(reading_error(game, "state_from_dict", number_key)) is ValueError
 
 
 WRONG_FOR_INT = (True, False, 1.0, "1", [1], {}, None)
@@ -442,7 +456,7 @@ def test_state_from_dict_out_of_range_ints_at_every_leaf(engine):
                 continue
             for wrong in (-1, 2**31, 2**64):
                 edited = _edited(d, path, wrong)
-                error = error_of(lambda: game.state_from_dict(edited))
+                error = reading_error(game, "state_from_dict", edited)
                 assert type(error) is ValueError, (path, wrong, error)
 
 
@@ -504,7 +518,8 @@ def mid_game_dict(engine, phase="buy"):
 
 
 def _refuse(engine, d, *any_of):
-    error = raises(lambda: engine.Game(num_players=2).state_from_dict(d), ValueError)
+    error = reading_error(engine.Game(num_players=2), "state_from_dict", d)
+    assert type(error) is ValueError, error
     assert any(word in str(error) for word in any_of), str(error)
 
 
@@ -605,7 +620,7 @@ def test_a_wheel_that_does_not_match_the_bag_and_stacks(engine):
                    viking_missing, bag_does_not_fit_the_round, stacks_do_not_fit_the_round):
         edited = copy.deepcopy(d)
         change(edited)
-        error = error_of(lambda: engine.Game(num_players=2).state_from_dict(edited))
+        error = reading_error(engine.Game(num_players=2), "state_from_dict", edited)
         assert type(error) is ValueError, (change.__name__, error)
 
 
@@ -619,7 +634,7 @@ def test_every_truncation_is_refused(engine):
     good = sample_bytes(engine)
     game = engine.Game(num_players=2)
     for length in range(len(good)):
-        error = error_of(lambda: game.deserialize_state(good[:length]))
+        error = reading_error(game, "deserialize_state", good[:length])
         assert type(error) is ValueError, (length, error)
         assert "truncated" in str(error) or length < 4, (length, str(error))
 
@@ -645,9 +660,9 @@ def test_garbage_is_refused(engine):
     rng = random.Random(7)
     for _ in range(300):
         junk = rng.randbytes(rng.choice([0, 1, 3, 4, 5, 50, len(good), 3000]))
-        assert type(error_of(lambda: game.deserialize_state(junk))) is ValueError
+        assert type(reading_error(game, "deserialize_state", junk)) is ValueError
         framed = b"VKNG\x01" + junk
-        assert type(error_of(lambda: game.deserialize_state(framed))) is ValueError
+        assert type(reading_error(game, "deserialize_state", framed)) is ValueError
     for magic in (b"VKNX", b"vkng", b"\x00VKN", b"GNKV"):
         raises(lambda: game.deserialize_state(magic + good[4:]), ValueError, "VKNG")
 
@@ -670,7 +685,7 @@ def test_every_single_byte_change_is_refused_or_canonical(engine):
     for i in range(len(good)):
         for delta in (1, 0x80):
             data = good[:i] + bytes([(good[i] + delta) % 256]) + good[i + 1:]
-            error = error_of(lambda: game.deserialize_state(data))
+            error = reading_error(game, "deserialize_state", data)
             if error is None:
                 assert game.deserialize_state(data).serialize() == data, i
                 accepted += 1

@@ -262,7 +262,7 @@ def bytes_to_dict(data):
         gold, fame = r.unpack("<ii")
         start_row = r.u8()
         mainland = dict(zip(COLOURS, r.take(6)))
-        ships = "".join(SHIP_CHARS[b] if b < len(SHIP_CHARS) else fail(f"ship byte {b}")
+        ships = "".join(SHIP_CHARS[b] if b < len(SHIP_CHARS) else fail(f"ship byte {b} is out of range")
                         for b in r.take(NUM_COLUMNS)).rstrip(".")
         rows, vikings = [], []
         for _row in range(NUM_ROWS):
