@@ -269,3 +269,34 @@ def test_a3_b5_2_and_b5_3_apply_to_the_unsorted_wheel(engine, gold, fame, legal)
                         options={"offer_by_colour": True})
     assert state.current_player() == 1
     assert state.legal_actions() == [BUY(s) for s in legal]
+
+
+def test_a_colour_split_into_two_blocks_on_the_wheel_is_refused_by_both_engines():
+    # A3: a colour is offered whole, so its Vikings form one block of the highest spaces. A
+    # real offer_colour position with the first Viking's colour swapped with a later one's
+    # (warrior, fisherman, warrior, ...) splits a colour; the reference once accepted it.
+    import copy
+    import random
+
+    import vikinger_fast
+    import vikinger_ref
+    options = {"offer_by_colour": True}
+    rng = random.Random(0)
+    state = vikinger_ref.Game(num_players=2, **options).new_initial_state()
+    while True:
+        d = state.to_dict()
+        vikings = [w["viking"] for w in d["wheel"] if w and w["viking"]]
+        if d["phase"] == "offer_colour" and len(vikings) >= 3 and vikings[0] != vikings[1] \
+                and vikings[1] == vikings[2]:
+            break
+        if state.is_chance_node():
+            state.apply_random_chance(rng.getrandbits(64))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    spaces = [i for i, w in enumerate(d["wheel"]) if w and w["viking"]]
+    d["wheel"][spaces[0]]["viking"], d["wheel"][spaces[1]]["viking"] = vikings[1], vikings[0]
+    for engine in (vikinger_ref, vikinger_fast):
+        with pytest.raises(ValueError) as refused:
+            engine.Game(num_players=2, **options).state_from_dict(copy.deepcopy(d))
+        assert str(refused.value) == ("invalid state: A3 Vikings stand on the highest spaces, "
+                                      "one colour block at a time")

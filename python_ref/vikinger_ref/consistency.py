@@ -169,7 +169,9 @@ def _check_wheel(s, phase, options):
         if phase != "offer_colour" and placed:
             fail(f"phase {phase} has Vikings on the wheel")
         if phase == "offer_colour":
-            if vikings[WHEEL_SPACES - len(placed):] != placed or \
+            # A3: each colour is placed whole, so it forms one block of spaces.
+            split = any(c in placed[:i] and placed[i - 1] != c for i, c in enumerate(placed))
+            if vikings[WHEEL_SPACES - len(placed):] != placed or split or \
                     any(s["drawn"][c] for c in placed):
                 fail("A3 Vikings stand on the highest spaces, one colour block at a time")
             if sum(s["drawn"]) != count - len(placed):
