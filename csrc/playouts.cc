@@ -12,7 +12,8 @@ GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused,
   Position p = start;
   UniformStream rng(seed);
   LegalSet legal;
-  int num_legal = LegalDecisions(p, &legal);
+  // Worked out only where the state machine steps first (the fused playout needs none).
+  int num_legal = fused && FusedPlayoutCanEnter(p) ? 0 : LegalDecisions(p, &legal);
   int32_t length = 0;
   // As in PlayRandomGame (rollout.cc): every node takes the stream's next uniform, so after
   // `length` nodes the stream stands at seed + length * golden, where the fused playout resumes.
