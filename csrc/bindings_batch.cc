@@ -1,5 +1,6 @@
-// rollouts, _rollout_position, _bit_select and VectorGame of the Python module (docs/api.md "Rollouts",
-// "VectorGame"): the batched entry points, which release the GIL while C++ plays.
+// rollouts, _rollout_position, _bit_select, _trip_table_mismatches and VectorGame of the Python
+// module (docs/api.md "Rollouts", "VectorGame"): the batched entry points, which release the GIL
+// while C++ plays.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -13,6 +14,7 @@
 #include "game.h"
 #include "rollout.h"
 #include "serialization.h"
+#include "trips.h"
 #include "vector_game.h"
 
 namespace vikinger {
@@ -367,6 +369,15 @@ machine of "random_generic" does, with either way of finding the k-th legal acti
       },
       R"doc(How the fused playout finds the k-th legal action on this CPU: {"auto": the way rollouts
 use, "available": the ways _rollout_position can be asked for}.)doc");
+
+  m.def(
+      "_trip_table_mismatches",
+      []() {
+        py::gil_scoped_release release;
+        return vk::FullTripsTableMismatches();
+      },
+      R"doc(For tests: the inputs (counts up to 9, boatsmen up to 13) where the table that answers
+B7.2.1a without A4 differs from the loop it is made from; 0 when they agree everywhere.)doc");
 
   m.def("rollouts", &vk::Rollouts, py::arg("game"), py::arg("num_games"), py::arg("seed"),
         py::arg("threads") = 1, py::arg("policy") = "random",

@@ -28,6 +28,14 @@ uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen);
 // tiles) can move.
 int MostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen);
 
+// B7.2.1a without A4: the trips of `mask` (as LegalTripMask's bits; bits 1..5 and 6 only) that
+// keep MostMovable(counts, boatsmen, 0, false) reachable. LegalTripMask of a full-trips game.
+uint64_t FullTripsKeepingMost(const int* counts, int boatsmen, uint64_t mask);
+// FullTripsKeepingMost answers from a table for counts and boatsmen up to 7 (trips.cc): the
+// number of inputs, counts up to 9 and boatsmen up to 13, where it differs from the loop the
+// table is made from (for the tests).
+int64_t FullTripsTableMismatches();
+
 // Columns of the legal targets for the trip's next Viking (in the row of its colour).
 uint64_t LegalTargetMask(const PlayerBoard& board, const Trip& trip);
 

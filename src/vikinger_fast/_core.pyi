@@ -149,6 +149,10 @@ def _bit_select() -> Dict[str, Any]:
     """How the fused playout finds the k-th legal action on this CPU: {"auto": the way rollouts
     use, "available": the ways _rollout_position can be asked for}."""
 
+def _trip_table_mismatches() -> int:
+    """For tests: the inputs (counts up to 9, boatsmen up to 13) where the table that answers
+    B7.2.1a without A4 differs from the loop it is made from; 0 when they agree everywhere."""
+
 def rollouts(game: Game, num_games: _Int, seed: _Int, threads: _Int = 1,
              policy: str = "random") -> Dict[str, np.ndarray]:
     """Play num_games random games in C++ (GIL released); game i uses seed seed + i.
