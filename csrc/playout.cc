@@ -246,23 +246,64 @@ class FusedPlayout {
     return true;
   }
 
-  // B7.2: the scorer's boatsman trips while one is possible, then steps 2-6.
+  // B7.2: the scorer's boatsman trips while one is possible, then steps 2-6. The trips of the
+  // state machine (trips.h), with the free tiles of each colour's row kept in `free` as the
+  // Vikings land, and each trip's Vikings moved in one loop (TripTargets).
   void ScoreLarge(PlayerBoard& board) {
-    while (TripPossible(board)) {
-      const uint64_t trips = LegalTripMask(board, p_.round, /*weak_boatsmen=*/false);
-      const int action = kTripStop + Select::Small(trips, Choose(PopCount(trips)));
+    uint64_t free[kBoatsman];
+    for (int c = 0; c < kBoatsman; ++c) free[c] = board.Row(RowOfColour(c)).FreeTiles();
+    while (board.mainland[kBoatsman] > 0) {  // TripPossible
+      unsigned movable = 0;  // MovableColours
+      for (int c = 0; c < kBoatsman; ++c) {
+        movable |= static_cast<unsigned>(board.mainland[c] != 0 && free[c] != 0) << c;
+      }
+      if (movable == 0) break;
+      // LegalTripMask: bits relative to kTripStop.
+      uint64_t trips = uint64_t{movable} << 1 | uint64_t{1} << (kTripEach - kTripStop);
+      if (p_.round != kNumRounds) {
+        trips |= 1;  // ⚖ stopping is allowed before round 6
+      } else {       // B7.2.1a
+        int counts[kBoatsman];
+        for (int c = 0; c < kBoatsman; ++c) {
+          const int tiles = PopCount(free[c]);
+          counts[c] = board.mainland[c] < tiles ? board.mainland[c] : tiles;
+        }
+        trips = FullTripsKeepingMost(counts, board.mainland[kBoatsman], trips);
+      }
+      const int action = kTripStop + Select::Wheel(trips, Choose(PopCount(trips)));
       if (action == kTripStop) break;
       ++p_.removed[kBoatsman];
-      StartTrip(board, p_.trip, action, /*weak_boatsmen=*/false);
-      bool done;
-      do {  // each Viking of the trip onto a free tile of its row
-        const int row = RowOfColour(p_.trip.colour[0]);
-        const uint64_t targets = LegalTargetMask(board, p_.trip);
-        done = MoveTripViking(board, p_.trip, row,
-                              Select::Small(targets, Choose(PopCount(targets))) + 1);
-      } while (!done);
+      --board.mainland[kBoatsman];  // StartTrip
+      if (action == kTripEach) {    // one Viking of each movable colour, in colour order
+        for (unsigned rest = movable; rest != 0; rest &= rest - 1) {
+          const int colour = LowestBit(rest);
+          LandTripViking(board, colour, Select::Cells(free[colour], Choose(PopCount(free[colour]))),
+                         free);
+        }
+      } else {  // all Vikings of one colour that its row has free tiles for
+        const int colour = action - kTripAll;
+        const uint64_t row_free = free[colour];
+        const int tiles = PopCount(row_free);
+        const int vikings = board.mainland[colour] < tiles ? board.mainland[colour] : tiles;
+        // Held back: the vikings - 1 highest free tiles, those above the (tiles - vikings)-th.
+        TripTargets targets(row_free,
+                            row_free & ~uint64_t{1} << Select::Cells(row_free, tiles - vikings));
+        for (int i = 0; i < vikings; ++i) {
+          const uint64_t legal = targets.Next();
+          const int bit = Select::Cells(legal, Choose(PopCount(legal)));
+          targets.Land(bit);
+          LandTripViking(board, colour, bit, free);
+        }
+      }
     }
     LargeScoring(board);
+  }
+
+  // MoveTripViking: a Viking of `colour` from the mainland onto the tile of bit `bit` of its row.
+  static void LandTripViking(PlayerBoard& board, int colour, int bit, uint64_t* free) {
+    --board.mainland[colour];
+    board.Row(RowOfColour(colour)).vikings |= uint64_t{1} << bit;
+    free[colour] &= ~(uint64_t{1} << bit);
   }
 
   Position& p_;

@@ -39,6 +39,29 @@ int64_t FullTripsTableMismatches();
 // Columns of the legal targets for the trip's next Viking (in the row of its colour).
 uint64_t LegalTargetMask(const PlayerBoard& board, const Trip& trip);
 
+// The targets of a trip's k Vikings of one colour, one after the other, for a caller that moves
+// them all at once (the fused playout): at each step the mask LegalTargetMask gives. Its k-1
+// highest free tiles, held back for the Vikings still to come, are the k-1 highest of the row's
+// free tiles before the trip (every Viking lands left of them), so the caller finds them once,
+// and each landing hands the lowest of them back: no step recounts the row.
+class TripTargets {
+ public:
+  // `held`: the k-1 highest of `free_tiles`.
+  TripTargets(uint64_t free_tiles, uint64_t held) : free_(free_tiles), held_(held) {}
+  // Bit c-1: column c is a legal target for the next Viking.
+  uint64_t Next() const { return free_ & ~held_ & right_; }
+  // The next Viking lands on the tile of bit `bit` (one of Next()).
+  void Land(int bit) {
+    right_ = ~uint64_t{1} << bit;  // targets are taken left to right
+    held_ &= held_ - 1;
+  }
+
+ private:
+  uint64_t free_;
+  uint64_t held_;
+  uint64_t right_ = ~uint64_t{0};
+};
+
 // Spends the boatsman (and under A4 the boat of a full trip) and fills the trip queue for a
 // trip action other than kTripStop. Returns the number of boat tiles spent (0 or 1).
 int StartTrip(PlayerBoard& board, Trip& trip, int action, bool weak_boatsmen);
