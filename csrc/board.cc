@@ -93,19 +93,37 @@ int PlayerBoard::VikingCount() const {
 void PlayerBoard::CompletedIslands(int* count, int* longest) const {
   // B8.4: a left piece, 0+ middle pieces and a right piece in consecutive columns of one row.
   // Adding a 1 just right of every left piece carries it through the middle pieces that follow:
-  // the carry stops on a right piece exactly at the end of a completed island.
+  // the carry stops on a right piece exactly at the end of a completed island. The bits the
+  // carry changed are each left piece's island but the left piece itself; filled down from the
+  // ends of the completed ones, they are the completed islands but their left pieces.
+  uint64_t islands[kNumRows];
+  uint64_t any = 0;
   *count = 0;
+  for (int row = 0; row < kNumRows; ++row) {
+    const IslandRow& r = rows[row];
+    const uint64_t carried = r.mid + (r.LeftPieces() << 1);
+    uint64_t filled = carried & r.RightPieces();  // the ends of the completed islands
+    *count += PopCount(filled);
+    uint64_t through = carried ^ r.mid;  // the carries' paths
+    for (int shift = 1; shift < 64; shift *= 2) {  // a fill downwards, doubling (no branch)
+      filled |= through & (filled >> shift);
+      through &= through >> shift;
+    }
+    islands[row] = filled;
+    any |= filled;
+  }
+  // B8.5: each step shortens every run of set bits by one, in all rows at once; the longest
+  // island has one tile more than the steps its run lasts.
   *longest = 0;
-  for (const IslandRow& r : rows) {
-    const uint64_t lefts = r.LeftPieces();
-    const uint64_t ends = (r.mid + (lefts << 1)) & r.RightPieces();
-    *count += PopCount(ends);
-    for (uint64_t rest = ends; rest; rest &= rest - 1) {  // B8.5: each island's tiles
-      const int end = LowestBit(rest);
-      const int start = HighestBit(lefts & ((uint64_t{1} << end) - 1));  // its left piece
-      if (end - start + 1 > *longest) *longest = end - start + 1;
+  while (any != 0) {
+    ++*longest;
+    any = 0;
+    for (uint64_t& bits : islands) {
+      bits &= bits >> 1;
+      any |= bits;
     }
   }
+  if (*longest > 0) ++*longest;
 }
 
 }  // namespace vikinger
