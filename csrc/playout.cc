@@ -270,14 +270,14 @@ class FusedPlayout {
         }
         trips = FullTripsKeepingMost(counts, board.mainland[kBoatsman], trips);
       }
-      const int action = kTripStop + Select::Wheel(trips, Choose(PopCount(trips)));
+      const int action = kTripStop + Select::Small(trips, Choose(PopCount(trips)));
       if (action == kTripStop) break;
       ++p_.removed[kBoatsman];
       --board.mainland[kBoatsman];  // StartTrip
       if (action == kTripEach) {    // one Viking of each movable colour, in colour order
         for (unsigned rest = movable; rest != 0; rest &= rest - 1) {
           const int colour = LowestBit(rest);
-          LandTripViking(board, colour, Select::Cells(free[colour], Choose(PopCount(free[colour]))),
+          LandTripViking(board, colour, Select::Small(free[colour], Choose(PopCount(free[colour]))),
                          free);
         }
       } else {  // all Vikings of one colour that its row has free tiles for
@@ -287,10 +287,10 @@ class FusedPlayout {
         const int vikings = board.mainland[colour] < tiles ? board.mainland[colour] : tiles;
         // Held back: the vikings - 1 highest free tiles, those above the (tiles - vikings)-th.
         TripTargets targets(row_free,
-                            row_free & ~uint64_t{1} << Select::Cells(row_free, tiles - vikings));
+                            row_free & ~uint64_t{1} << Select::Small(row_free, tiles - vikings));
         for (int i = 0; i < vikings; ++i) {
           const uint64_t legal = targets.Next();
-          const int bit = Select::Cells(legal, Choose(PopCount(legal)));
+          const int bit = Select::Small(legal, Choose(PopCount(legal)));
           targets.Land(bit);
           LandTripViking(board, colour, bit, free);
         }
