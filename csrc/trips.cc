@@ -81,16 +81,18 @@ bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boat
   return moved + MostMovable(after, boatsmen - 1, boats - boat_used, weak_boatsmen) == most;
 }
 
+}  // namespace
+
 // B7.2.1a without A4, in one pass: the legal trips among `mask` (bits 1..5 all of colour c, bit
 // 6 one of each). Full trips commute, so a plan is e "one of each" trips and a set S of at most
 // b - e colours given "all": it moves sum over S of counts + sum over the rest of min(count, e).
 // For each e the best S is the b - e largest residuals max(count - e, 0). A trip keeps the most
 // reachable iff some best plan contains it: "one of each" iff a best plan has e >= 1, "all of c"
 // iff at a best e there is a slot and c's residual reaches the slot-th largest (ties and spare
-// slots included). This equals the per-trip recomputation (KeepsMostMovable) and is what the
-// fused playout runs at every round-6 trip node. The residuals keep the counts' order for every
-// e, so the counts are sorted once, not once per e.
-uint64_t KeepersWithoutA4(const int* counts, int boatsmen, uint64_t mask) {
+// slots included). This equals the per-trip recomputation (KeepsMostMovable); the table of
+// FullTripsKeepingMost is made from it. The residuals keep the counts' order for every e, so the
+// counts are sorted once, not once per e.
+uint64_t FullTripsKeepingMostByLoop(const int* counts, int boatsmen, uint64_t mask) {
   int sorted[kBoatsman];  // the counts, descending: five values, insertion sort
   for (int c = 0; c < kBoatsman; ++c) {
     int j = c;
@@ -128,46 +130,28 @@ uint64_t KeepersWithoutA4(const int* counts, int boatsmen, uint64_t mask) {
   return (mask & all_keeps << 1) | (each_keeps ? mask & uint64_t{1} << 6 : 0);
 }
 
-// KeepersWithoutA4 as a table, for counts and boatsmen of 0..7 (three bits each): the answer
-// for every such input, 8^6 = 262,144 bytes, made from the loop on first use. Counts above 7
-// come from rows with 8 free tiles and 8 Vikings of the colour waiting, which the loop answers;
-// in random round-6 play they were 0.3-0.5% of the calls. A table of the sorted counts (6 KB)
-// was slower: sorting and ranking cost more than the misses of this one in the first-level cache.
-constexpr int kTableBits = 3;
-constexpr int kTableLimit = 1 << kTableBits;  // counts and boatsmen below this are in the table
 
-// Counts and boatsmen as one index, three bits each; kTableLimit << 15 or more: out of range.
-int TableIndex(const int* counts, int boatsmen) {
-  int index = boatsmen << (kBoatsman * kTableBits);
-  for (int c = 0; c < kBoatsman; ++c) index |= counts[c] << (c * kTableBits);
-  return index;
-}
-
-struct KeeperTable {
-  uint8_t keepers[kTableLimit << (kBoatsman * kTableBits)];  // bits 1..6 of the legal mask
-};
-
-const KeeperTable& Keepers() {
-  static const KeeperTable* const table = [] {  // made once, by the first thread that asks
-    auto* made = new KeeperTable;
+// FullTripsKeepingMostByLoop as a table, for counts and boatsmen of 0..7 (three bits each): its
+// answer for every such input, 8^6 = 262,144 bytes. Counts above 7 come from rows with 8 free tiles
+// and 8 Vikings of the colour waiting, which the loop answers; in random round-6 play they were
+// 0.3-0.5% of the calls. A table of the sorted counts (6 KB) was slower: sorting and ranking
+// cost more than the misses of this one in the first-level cache.
+const uint8_t* FullTripsTable() {
+  constexpr int kBits = 3;
+  static_assert(kFullTripsTableLimit == 1 << kBits, "three bits an input");
+  static const uint8_t* const table = [] {  // made once, by the first thread that asks
+    auto* made = new uint8_t[kFullTripsTableLimit << (kBoatsman * kBits)];
     int counts[kBoatsman];
-    for (int index = 0; index < (kTableLimit << (kBoatsman * kTableBits)); ++index) {
-      for (int c = 0; c < kBoatsman; ++c) counts[c] = index >> (c * kTableBits) & (kTableLimit - 1);
-      const int boatsmen = index >> (kBoatsman * kTableBits);
-      made->keepers[index] = static_cast<uint8_t>(KeepersWithoutA4(counts, boatsmen, 0x7E));
+    for (int index = 0; index < (kFullTripsTableLimit << (kBoatsman * kBits)); ++index) {
+      for (int c = 0; c < kBoatsman; ++c) {
+        counts[c] = index >> (c * kBits) & (kFullTripsTableLimit - 1);
+      }
+      const int boatsmen = index >> (kBoatsman * kBits);
+      made[index] = static_cast<uint8_t>(FullTripsKeepingMostByLoop(counts, boatsmen, 0x7E));
     }
     return made;
   }();
-  return *table;
-}
-
-}  // namespace
-
-uint64_t FullTripsKeepingMost(const int* counts, int boatsmen, uint64_t mask) {
-  int any = boatsmen;
-  for (int c = 0; c < kBoatsman; ++c) any |= counts[c];
-  if (static_cast<unsigned>(any) >= kTableLimit) return KeepersWithoutA4(counts, boatsmen, mask);
-  return mask & Keepers().keepers[TableIndex(counts, boatsmen)];
+  return table;
 }
 
 int64_t FullTripsTableMismatches() {
@@ -180,7 +164,7 @@ int64_t FullTripsTableMismatches() {
     for (int boatsmen = 0; boatsmen <= kVikingsPerColour; ++boatsmen) {
       for (uint64_t mask : {uint64_t{0x7F}, uint64_t{0x41}, uint64_t{0x3E}}) {
         mismatches += FullTripsKeepingMost(counts, boatsmen, mask) !=
-                      KeepersWithoutA4(counts, boatsmen, mask);
+                      FullTripsKeepingMostByLoop(counts, boatsmen, mask);
       }
     }
   }

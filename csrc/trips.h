@@ -28,12 +28,33 @@ uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen);
 // tiles) can move.
 int MostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen);
 
-// B7.2.1a without A4: the trips of `mask` (as LegalTripMask's bits; bits 1..5 and 6 only) that
-// keep MostMovable(counts, boatsmen, 0, false) reachable. LegalTripMask of a full-trips game.
-uint64_t FullTripsKeepingMost(const int* counts, int boatsmen, uint64_t mask);
-// FullTripsKeepingMost answers from a table for counts and boatsmen up to 7 (trips.cc): the
-// number of inputs, counts up to 9 and boatsmen up to 13, where it differs from the loop the
-// table is made from (for the tests).
+// B7.2.1a without A4 by its loop (trips.cc): the trips of `mask` (as LegalTripMask's bits; bits
+// 1..5 and 6 only) that keep MostMovable(counts, boatsmen, 0, false) reachable.
+uint64_t FullTripsKeepingMostByLoop(const int* counts, int boatsmen, uint64_t mask);
+// The loop's answer for every input of counts and boatsmen below kFullTripsTableLimit, at index
+// boatsmen << 15 | counts[4] << 12 | .. | counts[0]: made on first use, by the first thread that
+// asks (trips.cc).
+constexpr int kFullTripsTableLimit = 8;
+const uint8_t* FullTripsTable();
+
+// FullTripsKeepingMostByLoop, from the table where the inputs are in it. Inline, so that the
+// fused playout's counts go to the index in registers: a call took them through memory, and
+// the 16-byte load of the four counts just stored waited for the stores.
+inline uint64_t FullTripsKeepingMost(const int* counts, int boatsmen, uint64_t mask) {
+  int index = boatsmen << 15;
+  int any = boatsmen;
+  for (int c = 0; c < kBoatsman; ++c) {
+    index |= counts[c] << (3 * c);
+    any |= counts[c];
+  }
+  if (static_cast<unsigned>(any) >= kFullTripsTableLimit) {
+    return FullTripsKeepingMostByLoop(counts, boatsmen, mask);
+  }
+  return mask & FullTripsTable()[index];
+}
+
+// The inputs, counts up to 9 and boatsmen up to 13, where FullTripsKeepingMost differs from the
+// loop (for the tests).
 int64_t FullTripsTableMismatches();
 
 // Columns of the legal targets for the trip's next Viking (in the row of its colour).
