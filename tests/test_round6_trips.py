@@ -223,3 +223,24 @@ def test_b7_2_1a_table_of_the_cpp_engine_is_its_loop():
     from vikinger_fast import _core
 
     assert _core._trip_table_mismatches() == 0
+
+
+def test_b7_2_1a_table_made_by_two_threads_at_once():
+    """The table is made on first use: in a fresh process whose first call plays round 6 on two
+    threads, both threads ask for it at once, and the games are those played here."""
+    import subprocess
+    import sys
+
+    import numpy as np
+
+    import vikinger_fast as fast
+    from vikinger_fast.benchmark import midgame_state
+
+    script = ("import vikinger_fast as vk, sys\n"
+              "from vikinger_fast.benchmark import midgame_state\n"
+              "sys.stdout.buffer.write(vk.playouts(midgame_state(vk), 400, 5, threads=2)"
+              "['scores'].tobytes())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)
+    assert out.returncode == 0, out.stderr.decode()
+    here = fast.playouts(midgame_state(fast), 400, 5)["scores"]
+    assert np.array_equal(np.frombuffer(out.stdout, dtype=here.dtype).reshape(here.shape), here)
