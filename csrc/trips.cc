@@ -130,11 +130,10 @@ uint64_t FullTripsKeepingMostByLoop(const int* counts, int boatsmen, uint64_t ma
   return (mask & all_keeps << 1) | (each_keeps ? mask & uint64_t{1} << 6 : 0);
 }
 
-
 // FullTripsKeepingMostByLoop as a table, for counts and boatsmen of 0..7 (three bits each): its
-// answer for every such input, 8^6 = 262,144 bytes. Counts above 7 come from rows with 8 free tiles
-// and 8 Vikings of the colour waiting, which the loop answers; in random round-6 play they were
-// 0.3-0.5% of the calls. A table of the sorted counts (6 KB) was slower: sorting and ranking
+// answer for every such input, 8^6 = 262,144 bytes. Counts above 7 come from rows with 8 free
+// tiles and 8 Vikings of the colour waiting, which the loop answers; in random round-6 play they
+// were 0.3-0.5% of the calls. A table of the sorted counts (6 KB) was slower: sorting and ranking
 // cost more than the misses of this one in the first-level cache.
 const uint8_t* FullTripsTable() {
   constexpr int kBits = 3;
