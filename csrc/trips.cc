@@ -136,16 +136,14 @@ uint64_t FullTripsKeepingMostByLoop(const int* counts, int boatsmen, uint64_t ma
 // were 0.3-0.5% of the calls. A table of the sorted counts (6 KB) was slower: sorting and ranking
 // cost more than the misses of this one in the first-level cache.
 const uint8_t* FullTripsTable() {
-  constexpr int kBits = 3;
-  static_assert(kFullTripsTableLimit == 1 << kBits, "three bits an input");
   static const uint8_t* const table = [] {  // made once, by the first thread that asks
-    auto* made = new uint8_t[kFullTripsTableLimit << (kBoatsman * kBits)];
+    auto* made = new uint8_t[kFullTripsTableSize];
     int counts[kBoatsman];
-    for (int index = 0; index < (kFullTripsTableLimit << (kBoatsman * kBits)); ++index) {
+    for (int index = 0; index < kFullTripsTableSize; ++index) {  // the index of trips.h, read back
       for (int c = 0; c < kBoatsman; ++c) {
-        counts[c] = index >> (c * kBits) & (kFullTripsTableLimit - 1);
+        counts[c] = index >> (c * kFullTripsTableBits) & (kFullTripsTableLimit - 1);
       }
-      const int boatsmen = index >> (kBoatsman * kBits);
+      const int boatsmen = index >> (kBoatsman * kFullTripsTableBits);
       made[index] = static_cast<uint8_t>(FullTripsKeepingMostByLoop(counts, boatsmen, 0x7E));
     }
     return made;

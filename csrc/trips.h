@@ -32,19 +32,21 @@ int MostMovable(const int* counts, int boatsmen, int boats, bool weak_boatsmen);
 // 1..5 and 6 only) that keep MostMovable(counts, boatsmen, 0, false) reachable.
 uint64_t FullTripsKeepingMostByLoop(const int* counts, int boatsmen, uint64_t mask);
 // The loop's answer for every input of counts and boatsmen below kFullTripsTableLimit, at index
-// boatsmen << 15 | counts[4] << 12 | .. | counts[0]: made on first use, by the first thread that
-// asks (trips.cc).
-constexpr int kFullTripsTableLimit = 8;
+// boatsmen << 15 | counts[4] << 12 | .. | counts[0], three bits each: made on first use, by
+// the first thread that asks (trips.cc).
+constexpr int kFullTripsTableBits = 3;  // per count and for the boatsmen
+constexpr int kFullTripsTableLimit = 1 << kFullTripsTableBits;
+constexpr int kFullTripsTableSize = kFullTripsTableLimit << (kBoatsman * kFullTripsTableBits);
 const uint8_t* FullTripsTable();
 
 // FullTripsKeepingMostByLoop, from the table where the inputs are in it. Inline, so that the
 // fused playout's counts go to the index in registers: a call took them through memory, and
 // the 16-byte load of the four counts just stored waited for the stores.
 inline uint64_t FullTripsKeepingMost(const int* counts, int boatsmen, uint64_t mask) {
-  int index = boatsmen << 15;
+  int index = boatsmen << (kBoatsman * kFullTripsTableBits);
   int any = boatsmen;
   for (int c = 0; c < kBoatsman; ++c) {
-    index |= counts[c] << (3 * c);
+    index |= counts[c] << (c * kFullTripsTableBits);
     any |= counts[c];
   }
   if (static_cast<unsigned>(any) >= kFullTripsTableLimit) {
