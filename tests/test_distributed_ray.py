@@ -1,8 +1,9 @@
 """The Ray executor on a real local cluster (docs/distributed.md): 2 CPUs, every socket on
 127.0.0.1, one cluster for the module. Sharded rollouts, playouts, arena games and self-play data
 are those of one local call; a worker killed mid-run has its shard retried with the same result;
-a failing shard is named; Ctrl-C (SIGINT to a `vikinger simulate --ray ADDRESS` child) cancels
-the work and exits 130; an interrupted collection cancels its tasks."""
+a failing shard is named, and lets the shards running beside it finish rather than cancel them
+as they end (which aborted Ray's driver); Ctrl-C (SIGINT to a `vikinger simulate --ray ADDRESS`
+child) cancels the work and exits 130; an interrupted collection cancels its tasks."""
 
 import os
 import signal
@@ -203,6 +204,48 @@ def _wait_for_free_cpus(total):
             return True
         time.sleep(0.1)
     return False
+
+
+def test_a_failing_shard_lets_its_running_neighbour_finish(cluster, tmp_path):
+    # RayCluster._cancel: a shard still running when another fails gets CANCEL_GRACE to end by
+    # itself; cancelling it as its reply arrived is what aborted Ray's driver in CI.
+    started, finished = tmp_path / "started", tmp_path / "finished"
+
+    def neighbour(seconds):          # pickled by value: a local function
+        started.write_text("")
+        time.sleep(seconds)
+        finished.write_text("")
+        return seconds
+
+    def failing(payload):
+        deadline = time.monotonic() + 60
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return distributed._rollouts_shard(payload)     # 0 games - 1: a ValueError
+
+    game = load_engine("fast").Game(num_players=2)
+    shards = [distributed.Shard(neighbour, 0.05, 1, "the neighbour"),
+              distributed.Shard(failing, (game, -1, 0), 1, "the failing shard")]
+    assert 0.05 < distributed.CANCEL_GRACE
+    with pytest.raises(distributed.ShardError) as caught:
+        list(cluster.run(shards))
+    assert caught.value.shard == 1 and isinstance(caught.value.cause, ValueError)
+    assert finished.exists(), "the running neighbour was cancelled instead of let finish"
+
+
+def test_failing_shards_among_shards_of_milliseconds_leave_the_driver_alive(cluster):
+    # The CI abort, made likely: 300 runs of 12 shards of 200 games, shard 5 failing. With every
+    # shard submitted at once and the rest cancelled at the failure, Ray 2.60's driver aborted
+    # within these 300 runs in 4 tries of 5 here; an abort ends this whole process.
+    game = load_engine("fast").Game(num_players=2)
+    for run in range(300):
+        shards = [distributed.Shard(distributed._rollouts_shard,
+                                    (game, -1 if i == 5 else 200, run * 12 + i), 200, f"shard {i}")
+                  for i in range(12)]
+        with pytest.raises(distributed.ShardError) as caught:
+            list(cluster.run(shards))
+        assert caught.value.shard == 5
+    assert _wait_for_free_cpus(2)
 
 
 def test_an_interrupted_collection_cancels_its_tasks(cluster):

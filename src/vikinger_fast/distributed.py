@@ -28,9 +28,10 @@ import numpy as np
 from . import arena as arena_module
 
 SEED_MODULUS = 1 << 64
-ROLLOUT_SHARD = 20_000   # 0.1-0.2 s of C++ rollouts: ~100x a shard's overhead
+ROLLOUT_SHARD = 20_000   # 0.1-0.2 s of C++ rollouts: ~50x a shard's overhead
 ARENA_SHARD = 2          # arena and self-play games take from milliseconds to minutes each
 RETRIES = 3              # a shard whose worker process died is run again this many times
+CANCEL_GRACE = 0.5       # seconds a stopped Ray run lets its running shards finish (_cancel)
 
 
 class ShardError(RuntimeError):
@@ -178,10 +179,11 @@ def _is_loopback(address):
 class RayCluster:
     """Shards as Ray tasks (`cpus_per_shard` CPUs each). `address`: None or "local" starts a
     local cluster on 127.0.0.1 (shut down by `close()`), otherwise the address of a running
-    cluster ("auto", "HOST:PORT"). If this process is already connected to Ray, that connection is used as it is.
-    `num_cpus`: the CPUs of a local cluster (default: all). `cpus_per_shard`: what each task
-    reserves (e.g. 2 for bots searching on 2 threads). A task whose worker process dies is
-    retried (Ray's max_retries = RETRIES)."""
+    cluster ("auto", "HOST:PORT"). If this process is already connected to Ray, that connection
+    is used as it is. `num_cpus`: the CPUs of a local cluster (default: all). `cpus_per_shard`:
+    what each task reserves (e.g. 2 for bots searching on 2 threads); `slots` tasks
+    (CPUs // cpus_per_shard) run at a time. A task whose worker process dies is retried (Ray's
+    max_retries = RETRIES)."""
 
     def __init__(self, address=None, num_cpus=None, cpus_per_shard=1):
         local = address in (None, "local")
@@ -201,6 +203,7 @@ class RayCluster:
                 ray.init(address=address, log_to_driver=False)
             self.started = True
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        self.slots = max(1, self.workers // cpus_per_shard)    # tasks in Ray at a time
         self.task = ray.remote(num_cpus=cpus_per_shard, max_retries=RETRIES,
                                retry_exceptions=False)(_shard_task)
 
@@ -219,18 +222,22 @@ class RayCluster:
         self.close()
 
     def run(self, shards):
-        """Yield (shard number, result) as shards finish; on any exception (Ctrl-C included)
-        the unfinished tasks are cancelled."""
+        """Yield (shard number, result) as shards finish. At most `slots` tasks are in Ray at a
+        time, one per free place, none waiting in Ray's queue. On any exception (Ctrl-C
+        included) no more are submitted, and the tasks still running after CANCEL_GRACE seconds
+        are cancelled (see _cancel)."""
         ray = self.ray
-        refs = [self.task.remote(shard.fn, shard.payload) for shard in shards]
-        number = {ref: i for i, ref in enumerate(refs)}
-        pending = list(refs)
+        todo = list(enumerate(shards))[::-1]         # popped from the end: in shard order
+        running = {}                                 # ObjectRef -> shard number
         try:
-            while pending:
+            while todo or running:
+                while todo and len(running) < self.slots:
+                    i, shard = todo.pop()
+                    running[self.task.remote(shard.fn, shard.payload)] = i
                 # A short timeout keeps this thread in Python, where Ctrl-C is noticed.
-                done, pending = ray.wait(pending, num_returns=1, timeout=0.2)
+                done, _ = ray.wait(list(running), num_returns=1, timeout=0.2)
                 for ref in done:
-                    i = number[ref]
+                    i = running.pop(ref)
                     try:
                         result = ray.get(ref)
                     except ray.exceptions.RayTaskError as error:
@@ -240,13 +247,30 @@ class RayCluster:
                         raise ShardError(i, shards[i].what, error) from None
                     yield i, result
         except BaseException:
-            # Not force=True: killing a worker while its reply is in flight crashed the driver
-            # (Ray 2.60: "Tried to complete task that was not pending"). A queued task is
-            # dropped; a running one gets KeyboardInterrupt, which the engine's long calls
-            # notice within 50 ms.
-            for ref in pending:
-                ray.cancel(ref, force=False)
+            self._cancel(list(running))
             raise
+
+    def _cancel(self, refs):
+        """Stop the tasks `refs` that are still running after CANCEL_GRACE seconds.
+
+        Ray 2.60's driver aborts (RAY_CHECK "Tried to complete task that was not pending") when
+        `ray.cancel` meets a task whose reply has arrived but is not yet recorded: the cancel
+        fails the task, then the reply completes it. CI hit it twice: with force=True, then
+        without, when a failing shard's two neighbours, arena shards of milliseconds, were
+        cancelled as they finished. So no task waits in Ray's queue (`run` submits one per
+        place), the running ones get CANCEL_GRACE to finish by themselves, and only those still
+        running then are cancelled, while the engine is busy in them. Not force=True (it kills
+        the worker): a running task gets KeyboardInterrupt, which the engine's long calls notice
+        within 50 ms."""
+        ray = self.ray
+        if not refs:
+            return
+        try:
+            _, refs = ray.wait(refs, num_returns=len(refs), timeout=CANCEL_GRACE)
+        except KeyboardInterrupt:   # a second Ctrl-C: cancel at once
+            pass
+        for ref in refs:
+            ray.cancel(ref, force=False)
 
 
 def run_shards(shards, executor=None, progress=False):
