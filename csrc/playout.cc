@@ -264,10 +264,7 @@ class FusedPlayout {
         trips |= 1;  // ⚖ stopping is allowed before round 6
       } else {       // B7.2.1a
         int counts[kBoatsman];
-        for (int c = 0; c < kBoatsman; ++c) {
-          const int tiles = PopCount(free[c]);
-          counts[c] = board.mainland[c] < tiles ? board.mainland[c] : tiles;
-        }
+        for (int c = 0; c < kBoatsman; ++c) counts[c] = TripVikings(board.mainland[c], free[c]);
         trips = FullTripsKeepingMost(counts, board.mainland[kBoatsman], trips);
       }
       const int action = kTripStop + Select::Small(trips, Choose(PopCount(trips)));
@@ -283,7 +280,7 @@ class FusedPlayout {
       } else {  // all Vikings of one colour that its row has free tiles for
         const int colour = action - kTripAll;
         const uint64_t row_free = free[colour];
-        const int tiles = PopCount(row_free);
+        const int tiles = PopCount(row_free);  // TripVikings, whose count the select needs too
         const int vikings = board.mainland[colour] < tiles ? board.mainland[colour] : tiles;
         // Held back: the vikings - 1 highest free tiles, those above the (tiles - vikings)-th.
         TripTargets targets(row_free,

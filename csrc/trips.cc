@@ -196,8 +196,7 @@ uint64_t LegalTripMask(const PlayerBoard& board, int round, bool weak_boatsmen) 
   if ((mask & (mask - 1)) == 0) return mask;  // a single trip keeps what there is to keep
   int counts[kBoatsman];
   for (int c = 0; c < kBoatsman; ++c) {
-    const int free = PopCount(board.Row(RowOfColour(c)).FreeTiles());
-    counts[c] = board.mainland[c] < free ? board.mainland[c] : free;
+    counts[c] = TripVikings(board.mainland[c], board.Row(RowOfColour(c)).FreeTiles());
   }
   const int boatsmen = board.mainland[kBoatsman];
   if (!weak_boatsmen) return FullTripsKeepingMost(counts, boatsmen, mask);
@@ -240,10 +239,9 @@ int StartTrip(PlayerBoard& board, Trip& trip, int action, bool weak_boatsmen) {
     trip.length = 1;
   } else {
     const int colour = action - kTripAll;
-    const int free = PopCount(board.Row(RowOfColour(colour)).FreeTiles());
-    const int on_mainland = board.mainland[colour];
     trip.colour[0] = static_cast<uint8_t>(colour);
-    trip.count[0] = static_cast<uint8_t>(on_mainland < free ? on_mainland : free);
+    trip.count[0] = static_cast<uint8_t>(
+        TripVikings(board.mainland[colour], board.Row(RowOfColour(colour)).FreeTiles()));
     trip.length = 1;
   }
   if (weak_boatsmen && action < kTripOne) {  // A4 a full trip spends a boat tile

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 
+#include "bits.h"
 #include "state.h"
 
 namespace vikinger {
@@ -18,6 +19,13 @@ namespace vikinger {
 uint8_t MovableColours(const PlayerBoard& board);
 
 bool TripPossible(const PlayerBoard& board);
+
+// B7.2 (⚖ as many as the choice allows): the Vikings of one colour an "all of it" trip moves,
+// those waiting on the mainland up to the free tiles of its row.
+inline int TripVikings(int waiting, uint64_t free_tiles) {
+  const int tiles = PopCount(free_tiles);
+  return waiting < tiles ? waiting : tiles;
+}
 
 // Legal trip decisions relative to kTripStop: bit 0 stop, bits 1..5 all of colour c, bit 6 one
 // of each, bits 7..11 one of colour c (A4). In round 6 only those that keep MostMovable.
