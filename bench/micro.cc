@@ -12,10 +12,10 @@
 #include <thread>
 #include <vector>
 
-#include "legal_set.h"
-#include "rng.h"
-#include "rollout.h"
-#include "state.h"
+#include "rules/legal_set.h"
+#include "base/rng.h"
+#include "play/rollout.h"
+#include "rules/state.h"
 
 namespace {
 

@@ -115,7 +115,7 @@ def fused_core(bit_select):
 @pytest.mark.parametrize("bit_select", ["table", "pdep"])
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_fused_playout_ends_where_the_state_machine_ends(num_players, bit_select):
-    """Policy "random" plays the base game by the fused playout (csrc/playout.cc), "random_generic"
+    """Policy "random" plays the base game by the fused playout (csrc/play/playout.cc), "random_generic"
     through the state machine: every game must end in the same position, byte for byte, whichever
     way the playout finds the k-th legal action, and the result arrays must be equal."""
     _core = fused_core(bit_select)
@@ -178,7 +178,7 @@ def test_the_fused_playout_picks_its_bit_select_by_the_cpu(cpu, auto, available)
 @pytest.mark.parametrize("seed", [132, 2945, 3284, 4037])
 def test_fused_playout_on_boards_wider_than_its_packed_rows(seed, bit_select):
     """The fused playout answers B6.2 from five rows packed in one word while every tile is in
-    columns 1..11 (csrc/packed_rows.h), then from the board's rows: in these 2-player games (about
+    columns 1..11 (csrc/play/packed_rows.h), then from the board's rows: in these 2-player games (about
     one in 1,000) a board grows past column 11, and the games must still end as the state machine's
     and the reference's do."""
     from vikinger_ref.rollout import play_random_game

@@ -218,7 +218,7 @@ def test_b7_2_1a_forced_trips_are_applied_automatically(engine):
 
 def test_b7_2_1a_table_of_the_cpp_engine_is_its_loop():
     """The C++ engine answers B7.2.1a (full trips) from a table made from its loop on first use
-    (csrc/trips.cc): the two agree on every input of the table, and beyond it, where the loop
+    (csrc/rules/trips.cc): the two agree on every input of the table, and beyond it, where the loop
     answers."""
     from vikinger_fast import _core
 

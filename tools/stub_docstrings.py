@@ -1,6 +1,6 @@
 """Rewrite the docstrings of src/vikinger_fast/_core.pyi from the built C++ module.
 
-The bindings (csrc/bindings*.cc) hold every docstring once, as raw strings; the stub mirrors
+The bindings (csrc/bindings/*.cc) hold every docstring once, as raw strings; the stub mirrors
 them for editors and type checkers, and tests/test_stub_docstrings.py fails when the two
 differ. After changing a docstring in a binding, rebuild (`pip install -e .`) and run
 

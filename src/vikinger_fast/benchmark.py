@@ -419,7 +419,7 @@ def build_info():
     except ImportError:
         return {"build_type": "unknown", "compiler": "unknown", "flags": ""}
     info = dict(BUILD_INFO)
-    # Chosen at run time by the CPU (csrc/playout.cc): PDEP where it is fast, else tables.
+    # Chosen at run time by the CPU (csrc/play/playout.cc): PDEP where it is fast, else tables.
     info["fused_bit_select"] = fast._core._bit_select()["auto"]
     return info
 

@@ -1,0 +1,395 @@
+// rollouts, _rollout_position, _bit_select, _trip_table_mismatches and VectorGame of the Python
+// module (docs/api.md "Rollouts", "VectorGame"): the batched entry points, which release the GIL
+// while C++ plays.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rules/actions.h"
+#include "bindings/helpers.h"
+#include "api/game.h"
+#include "play/rollout.h"
+#include "formats/serialization.h"
+#include "rules/trips.h"
+#include "api/vector_game.h"
+
+namespace vikinger {
+namespace {
+
+Policy PolicyOf(py::handle policy) {
+  if (!PyUnicode_Check(policy.ptr())) {
+    throw py::type_error("policy must be a str, not " + TypeName(policy));
+  }
+  std::string policy_name;
+  Utf8(policy, &policy_name);
+  if (policy_name != "random" && policy_name != "random_generic") {
+    throw py::value_error("policy must be one of random, random_generic, not " +
+                          py::repr(policy).cast<std::string>());
+  }
+  return policy_name == "random" ? Policy::kRandom : Policy::kRandomGeneric;
+}
+
+// The position bytes (docs/state.md, without the history) at the end of rollout game `seed`.
+BitSelect BitSelectOf(py::handle bit_select) {
+  if (!PyUnicode_Check(bit_select.ptr())) {
+    throw py::type_error("bit_select must be a str, not " + TypeName(bit_select));
+  }
+  std::string name;
+  Utf8(bit_select, &name);
+  if (name == "auto") return BitSelect::kAuto;
+  if (name == "table") return BitSelect::kTable;
+  if (name == "pdep") {
+    if (!PdepIsAvailable()) throw py::value_error("bit_select 'pdep' needs a CPU with BMI2");
+    return BitSelect::kPdep;
+  }
+  throw py::value_error("bit_select must be one of auto, table, pdep, not " +
+                        py::repr(bit_select).cast<std::string>());
+}
+
+py::bytes RolloutPosition(const Game& game, py::handle seed, py::handle policy,
+                          py::handle bit_select) {
+  RequireInts({{"seed", seed}});
+  const Policy how = PolicyOf(policy);
+  const BitSelect select = BitSelectOf(bit_select);
+  Position final_position;
+  PlayRandomGame(game.num_players, game.options, Seed(seed), how, &final_position, select);
+  uint8_t bytes[kMaxPositionBytes];
+  const int size = PositionBytes(final_position, bytes);
+  return py::bytes(reinterpret_cast<const char*>(bytes), size);
+}
+
+py::dict Rollouts(const Game& game, py::handle num_games, py::handle seed, py::handle threads,
+                  py::handle policy) {
+  RequireInts({{"num_games", num_games}, {"seed", seed}, {"threads", threads}});
+  bool huge_count;
+  bool huge_threads;
+  const int64_t count = IndexValue(num_games, "num_games", &huge_count);
+  const int64_t workers = IndexValue(threads, "threads", &huge_threads);
+  if (count < 0) throw py::value_error("num_games must be >= 0, not " + Text(num_games));
+  if (huge_count) throw py::value_error("num_games " + Text(num_games) + " is too large");
+  if (workers < 1) throw py::value_error("threads must be >= 1, not " + Text(threads));
+  // More threads than games or than 256 only add start-up cost.
+  const int thread_count = static_cast<int>(
+      std::min<int64_t>({huge_threads ? 256 : workers, int64_t{256}, std::max<int64_t>(count, 1)}));
+  const Policy how = PolicyOf(policy);
+  const uint64_t first_seed = Seed(seed);  // docs/api.md: (seed + i) mod 2**64
+  const int64_t n = game.num_players;
+  py::array_t<int32_t> scores({count, n});
+  py::array_t<int32_t> gold({count, n});
+  py::array_t<double> returns({count, n});
+  py::array_t<int32_t> length(count);
+  const RolloutArrays out{scores.mutable_data(), gold.mutable_data(), returns.mutable_data(),
+                          length.mutable_data()};
+  Interrupt interrupt(PythonSignalPoll());
+  {
+    py::gil_scoped_release release;
+    PlayRandomGames(game.num_players, game.options, first_seed, how, count, thread_count, out,
+                    &interrupt);
+  }
+  ThrowIfInterrupted(interrupt);
+  return py::dict(py::arg("scores") = scores, py::arg("gold") = gold, py::arg("returns") = returns,
+                  py::arg("length") = length);
+}
+
+// --- VectorGame -----------------------------------------------------------------------------
+
+std::unique_ptr<VectorGame> MakeVectorGame(py::handle game, py::handle batch_size,
+                                           py::handle seed) {
+  if (!py::isinstance<Game>(game))
+    throw py::type_error("game must be a Game, not " + TypeName(game));
+  RequireInts({{"batch_size", batch_size}, {"seed", seed}});
+  bool huge;
+  const int64_t batch = IndexValue(batch_size, "batch_size", &huge);
+  if (huge && batch > 0) throw py::value_error("batch_size " + Text(batch_size) + " is too large");
+  const Game g = game.cast<const Game&>();
+  const uint64_t first_seed = Seed(seed);
+  Interrupt interrupt(PythonSignalPoll());
+  std::unique_ptr<VectorGame> env;
+  {
+    py::gil_scoped_release release;  // a large batch takes a while to start
+    env = std::make_unique<VectorGame>(g, batch, first_seed, &interrupt);
+  }
+  ThrowIfInterrupted(interrupt);  // the half-started object is dropped
+  return env;
+}
+
+// The second dimension of a VectorGame array: none, players, observation size or actions.
+enum class Columns { kNone, kPlayers, kObservation, kActions };
+
+// A numpy view of an array owned by the VectorGame `self`, which the view keeps alive.
+template <typename T>
+py::array_t<T> View(py::handle self, T* (VectorGame::*data)(), Columns columns) {
+  VectorGame& env = self.cast<VectorGame&>();
+  std::vector<py::ssize_t> shape = {env.batch_size()};
+  if (columns == Columns::kPlayers) shape.push_back(env.game().num_players);
+  if (columns == Columns::kObservation) shape.push_back(env.observation_size());
+  if (columns == Columns::kActions) shape.push_back(kNumDistinctActions);
+  return py::array_t<T>(std::move(shape), (env.*data)(), self);
+}
+
+// docs/api.md: integer dtypes only (bool refused), shape (batch,), every action legal.
+void StepVectorGame(VectorGame& env, py::handle actions) {
+  py::module_ np = py::module_::import("numpy");
+  py::array array = np.attr("asarray")(actions);
+  const char kind = array.dtype().kind();
+  if (kind != 'i' && kind != 'u') {
+    throw py::type_error("actions must be integers, not " + Text(array.dtype()));
+  }
+  if (array.ndim() != 1 || array.shape(0) != env.batch_size()) {
+    throw py::value_error("actions must have shape (" + std::to_string(env.batch_size()) +
+                          ",), not " + Text(array.attr("shape")));
+  }
+  std::vector<int64_t> ids(static_cast<size_t>(env.batch_size()));
+  py::array_t<uint64_t> as_unsigned = array.attr("astype")(np.attr("uint64"));
+  py::array_t<int64_t> as_signed = array.attr("astype")(np.attr("int64"));
+  for (int i = 0; i < env.batch_size(); ++i) {
+    // An unsigned id beyond int64 is no legal id: keep it out of range.
+    ids[i] = kind == 'u' && as_unsigned.at(i) > uint64_t{INT64_MAX} ? -1 : as_signed.at(i);
+  }
+  Interrupt interrupt(PythonSignalPoll());
+  {
+    py::gil_scoped_release release;
+    env.Step(ids.data(), &interrupt);
+  }
+  ThrowIfInterrupted(interrupt);  // Step put every environment back
+}
+
+// A method of VectorGame run under the object's lock (ObjectLock), returning the view `data`.
+template <typename T>
+py::array_t<T> Locked(py::object self, void (*work)(VectorGame&), T* (VectorGame::*data)(),
+                      Columns columns) {
+  VectorGame& env = self.cast<VectorGame&>();
+  ObjectLock lock(env.mutex());
+  work(env);
+  return View(self, data, columns);
+}
+
+// --- pickling a VectorGame (docs/api.md "VectorGame") --------------------------------------
+// The data: the game; per environment its position bytes (docs/state.md, no history), the
+// state of its chance stream and the actions of its current game; the done and final_* arrays.
+// The rebuild checks all of it as state_from_dict and the constructor would.
+
+const char* const kArrayNames[] = {"done", "final_scores", "final_gold", "final_returns",
+                                   "final_length", "final_observation"};
+
+py::tuple ReduceVectorGame(py::object self) {
+  VectorGame& env = self.cast<VectorGame&>();
+  ObjectLock lock(env.mutex());
+  const int b = env.batch_size();
+  py::tuple positions(b), streams(b), lengths(b);
+  State state(env.game().num_players, env.game().options);
+  for (int i = 0; i < b; ++i) {
+    state.position = env.position(i);
+    positions[i] = py::bytes(Serialize(state));
+    streams[i] = py::int_(env.stream_state(i));
+    lengths[i] = py::int_(env.length(i));
+  }
+  auto copy = [](py::array array) { return array.attr("copy")(); };
+  py::tuple data = py::make_tuple(
+      py::cast(env.game()), positions, streams, lengths,
+      copy(View(self, &VectorGame::done, Columns::kNone)),
+      copy(View(self, &VectorGame::final_scores, Columns::kPlayers)),
+      copy(View(self, &VectorGame::final_gold, Columns::kPlayers)),
+      copy(View(self, &VectorGame::final_returns, Columns::kPlayers)),
+      copy(View(self, &VectorGame::final_length, Columns::kNone)),
+      copy(View(self, &VectorGame::final_observation, Columns::kObservation)));
+  return py::make_tuple(py::module_::import("vikinger_fast._core").attr("_vector_game_from_data"),
+                        data);
+}
+
+// Copies a pickled array into the array `data` of `env`: same dtype and shape required.
+template <typename T>
+void CopyArray(py::handle value, const char* name, VectorGame& env, T* (VectorGame::*data)(),
+               Columns columns) {
+  std::vector<py::ssize_t> shape = {env.batch_size()};
+  if (columns == Columns::kPlayers) shape.push_back(env.game().num_players);
+  if (columns == Columns::kObservation) shape.push_back(env.observation_size());
+  const py::dtype dtype = py::dtype::of<T>();
+  if (!py::isinstance<py::array>(value) || !py::array(value, true).dtype().equal(dtype)) {
+    throw py::type_error(std::string(name) + " must be a numpy array of " + Text(dtype) +
+                         ", not " + TypeName(value));
+  }
+  const py::array_t<T, py::array::c_style | py::array::forcecast> array(value, true);
+  if (array.ndim() != static_cast<py::ssize_t>(shape.size()) ||
+      !std::equal(shape.begin(), shape.end(), array.shape())) {
+    py::tuple expected(shape.size());
+    for (size_t k = 0; k < shape.size(); ++k) expected[k] = py::int_(shape[k]);
+    throw py::value_error(std::string(name) + " must have shape " + Text(expected) + ", not " +
+                          Text(array.attr("shape")));
+  }
+  std::copy_n(array.data(), array.size(), (env.*data)());
+}
+
+// A pickled tuple of the rebuild data.
+py::tuple TupleArg(py::handle value, const char* name) {
+  if (!PyTuple_Check(value.ptr())) {
+    throw py::type_error(std::string(name) + " must be a tuple, not " + TypeName(value));
+  }
+  return py::reinterpret_borrow<py::tuple>(value);
+}
+
+std::unique_ptr<VectorGame> VectorGameFromData(py::handle game, py::handle positions_arg,
+                                               py::handle streams_arg, py::handle lengths_arg,
+                                               py::args arrays) {
+  if (!py::isinstance<Game>(game))
+    throw py::type_error("game must be a Game, not " + TypeName(game));
+  const py::tuple positions = TupleArg(positions_arg, "positions");
+  const py::tuple streams = TupleArg(streams_arg, "streams");
+  const py::tuple lengths = TupleArg(lengths_arg, "lengths");
+  const py::ssize_t b = py::len(positions);
+  if (b < 1 || py::len(streams) != b || py::len(lengths) != b) {
+    throw py::value_error("positions, streams and lengths must be of one length >= 1");
+  }
+  if (arrays.size() != std::size(kArrayNames)) {
+    throw py::type_error("a VectorGame is rebuilt from " + std::to_string(std::size(kArrayNames)) +
+                         " arrays, not " + std::to_string(arrays.size()));
+  }
+  const Game g = game.cast<const Game&>();
+  auto env = std::make_unique<VectorGame>(g, b, 0);
+  for (py::ssize_t i = 0; i < b; ++i) {
+    py::handle bytes = positions[i];
+    if (!PyBytes_Check(bytes.ptr())) {
+      throw py::type_error("positions must hold bytes, not " + TypeName(bytes));
+    }
+    RequireInts({{"a stream state", streams[i]}, {"a length", lengths[i]}});
+    const State state = StateFromBytes(&g, bytes.cast<std::string>());
+    bool huge;
+    const int64_t length = IndexValue(lengths[i], "a length", &huge);
+    if (huge) {
+      throw py::value_error("the length of environment " + std::to_string(i) + " is " +
+                            Text(lengths[i]) + ", outside 0..2**31-1");
+    }
+    env->Restore(static_cast<int>(i), state.position, Seed(streams[i]), length);
+  }
+  CopyArray(arrays[0], kArrayNames[0], *env, &VectorGame::done, Columns::kNone);
+  CopyArray(arrays[1], kArrayNames[1], *env, &VectorGame::final_scores, Columns::kPlayers);
+  CopyArray(arrays[2], kArrayNames[2], *env, &VectorGame::final_gold, Columns::kPlayers);
+  CopyArray(arrays[3], kArrayNames[3], *env, &VectorGame::final_returns, Columns::kPlayers);
+  CopyArray(arrays[4], kArrayNames[4], *env, &VectorGame::final_length, Columns::kNone);
+  CopyArray(arrays[5], kArrayNames[5], *env, &VectorGame::final_observation,
+            Columns::kObservation);
+  return env;
+}
+
+}  // namespace
+
+void DefineBatch(py::module_& m) {
+  namespace vk = vikinger;
+  using vk::Columns;
+  py::class_<VectorGame>(m, "VectorGame", R"doc(A batch of games stepped together, for RL loops.
+
+VectorGame(game, batch_size, seed): environment i samples chance from the splitmix64 stream of
+seed + i and always waits at a decision node; finished games are recorded in the final_* arrays
+and restarted at once. The arrays are allocated once and returned as views: copy what you keep.)doc")
+      .def(py::init(&vk::MakeVectorGame), py::arg("game"), py::arg("batch_size"), py::arg("seed"))
+      .def_property_readonly("batch_size", &VectorGame::batch_size)
+      .def("get_game", [](const VectorGame& env) { return env.game(); })
+      .def(
+          "legal_actions_mask",
+          [](py::object self) {
+            return vk::Locked(
+                self, [](VectorGame& env) { env.WriteLegalMask(); }, &VectorGame::legal_mask,
+                Columns::kActions);
+          },
+          R"doc((batch, num_distinct_actions) bool: the legal decisions, rewritten in place.)doc")
+      .def(
+          "observation_tensor",
+          [](py::object self) {
+            return vk::Locked(
+                self, [](VectorGame& env) { env.WriteObservations(); }, &VectorGame::observations,
+                Columns::kObservation);
+          },
+          R"doc((batch, observation size) float32: row i seen by env i's player to move.)doc")
+      .def(
+          "current_player",
+          [](py::object self) {
+            return vk::Locked(
+                self, [](VectorGame& env) { env.WriteCurrentPlayers(); }, &VectorGame::players,
+                Columns::kNone);
+          },
+          R"doc((batch,) int32: the player to move in each environment.)doc")
+      .def(
+          "step",
+          [](py::object self, py::handle actions) {
+            VectorGame& env = self.cast<VectorGame&>();
+            ObjectLock lock(env.mutex());
+            vk::StepVectorGame(env, actions);
+            return vk::View(self, &VectorGame::done, Columns::kNone);
+          },
+          py::arg("actions"), R"doc(Apply actions[i] in environment i (GIL released); returns done.
+
+TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an action
+not legal in its environment, and then nothing has changed. KeyboardInterrupt (Ctrl-C) puts every
+environment back as it was.)doc")
+      .def_property_readonly(
+          "done", [](py::object s) { return vk::View(s, &VectorGame::done, Columns::kNone); })
+      .def_property_readonly(
+          "final_scores",
+          [](py::object s) { return vk::View(s, &VectorGame::final_scores, Columns::kPlayers); })
+      .def_property_readonly(
+          "final_gold",
+          [](py::object s) { return vk::View(s, &VectorGame::final_gold, Columns::kPlayers); })
+      .def_property_readonly(
+          "final_returns",
+          [](py::object s) { return vk::View(s, &VectorGame::final_returns, Columns::kPlayers); })
+      .def_property_readonly(
+          "final_length",
+          [](py::object s) { return vk::View(s, &VectorGame::final_length, Columns::kNone); })
+      .def_property_readonly("final_observation", [](py::object s) {
+        return vk::View(s, &VectorGame::final_observation, Columns::kObservation);
+      })
+      .def("__reduce__", &vk::ReduceVectorGame);
+  m.def("_vector_game_from_data", &vk::VectorGameFromData, py::arg("game"), py::arg("positions"),
+        py::arg("streams"), py::arg("lengths"),
+        R"doc(The VectorGame a pickle holds (its __reduce__ data), checked completely.)doc");
+
+
+  m.def("_rollout_position", &vk::RolloutPosition, py::arg("game"), py::arg("seed"),
+        py::arg("policy") = "random", py::arg("bit_select") = "auto",
+        R"doc(The position bytes (docs/state.md, no history) at the end of rollout game seed.
+
+For tests: the fused playout of policy "random" must end every game exactly where the state
+machine of "random_generic" does, with either way of finding the k-th legal action
+(bit_select "table", or "pdep" on a CPU with BMI2; "auto" is what rollouts use).)doc");
+
+  m.def(
+      "_bit_select",
+      []() {
+        py::list available;
+        available.append("table");
+        if (vk::PdepIsAvailable()) available.append("pdep");
+        py::dict info;
+        info["auto"] = vk::AutoBitSelect() == vk::BitSelect::kPdep ? "pdep" : "table";
+        info["available"] = available;
+        return info;
+      },
+      R"doc(How the fused playout finds the k-th legal action on this CPU: {"auto": the way rollouts
+use, "available": the ways _rollout_position can be asked for}.)doc");
+
+  m.def(
+      "_trip_table_mismatches",
+      []() {
+        py::gil_scoped_release release;
+        return vk::FullTripsTableMismatches();
+      },
+      R"doc(For tests: the inputs (counts up to 9, boatsmen up to 13) where the table that answers
+B7.2.1a without A4 differs from the loop it is made from; 0 when they agree everywhere.)doc");
+
+  m.def("rollouts", &vk::Rollouts, py::arg("game"), py::arg("num_games"), py::arg("seed"),
+        py::arg("threads") = 1, py::arg("policy") = "random",
+        R"doc(Play num_games random games in C++ (GIL released); game i uses seed seed + i.
+
+policy "random" plays the base game by a fused playout and games with advanced modules by sampling
+straight from the legal bit masks; "random_generic" goes through the state machine and builds the
+legal list at every decision. Both play the same games, whatever the number of threads.
+
+Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games, n)
+int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions applied
+(chance included). The same games as vikinger_ref.rollouts.)doc");
+}
+
+}  // namespace vikinger

@@ -1,0 +1,221 @@
+// Argument checks and conversions of the Python module (see bindings.h).
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "rules/actions.h"
+#include "bindings/helpers.h"
+#include "api/game.h"
+
+namespace vikinger {
+
+// Nesting deeper than any state dict: converted no further (refused by the format checks).
+constexpr int kMaxDictDepth = 8;
+
+const NumpyTypes& Numpy() {
+  static const NumpyTypes types = [] {
+    py::module_ np = py::module_::import("numpy");
+    return NumpyTypes{py::object(np.attr("bool_")).release(),
+                      py::object(np.attr("integer")).release(),
+                      py::object(np.attr("timedelta64")).release(),
+                      py::object(np.attr("floating")).release(),
+                      py::object(np.attr("random").attr("Generator")).release()};
+  }();
+  return types;
+}
+
+// type(value).__name__, as the reference names types ("int64", not "numpy.int64").
+std::string TypeName(py::handle value) {
+  return py::str(py::handle(reinterpret_cast<PyObject*>(Py_TYPE(value.ptr()))).attr("__name__"))
+      .cast<std::string>();
+}
+
+bool IsBool(py::handle value) {
+  return PyBool_Check(value.ptr()) || py::isinstance(value, Numpy().bool_type);
+}
+
+// isinstance(value, (int, np.integer)), not a bool and not a numpy.timedelta64 (a subclass of
+// np.integer that is a duration, not a number).
+bool IsInteger(py::handle value) {
+  if (IsBool(value)) return false;
+  if (PyLong_Check(value.ptr())) return true;
+  return py::isinstance(value, Numpy().integer_type) &&
+         !py::isinstance(value, Numpy().timedelta_type);
+}
+
+// An int from anything with __index__ except bool (docs/api.md: Python and numpy integers).
+// `*huge` is set for ints beyond int64 (the result is then their sign), which callers refuse
+// naming the original number.
+int64_t IndexValue(py::handle value, const char* what, bool* huge) {
+  if (IsBool(value)) throw py::type_error(std::string(what) + " must be an int, not bool");
+  if (py::isinstance(value, Numpy().timedelta_type)) {
+    throw py::type_error(std::string(what) + " must be an int, not " + TypeName(value));
+  }
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index == nullptr) {
+    PyErr_Clear();
+    throw py::type_error(std::string(what) + " must be an int, not " + TypeName(value));
+  }
+  int overflow = 0;
+  const long long result = PyLong_AsLongLongAndOverflow(index, &overflow);
+  Py_DECREF(index);
+  *huge = overflow != 0;
+  return overflow ? overflow : result;
+}
+
+std::string Text(py::handle value) { return py::str(value).cast<std::string>(); }
+
+// The UTF-8 bytes of a str; false for a str that has none (lone surrogates).
+bool Utf8(py::handle text, std::string* out) {
+  Py_ssize_t length = 0;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(text.ptr(), &length);
+  if (utf8 == nullptr) {
+    PyErr_Clear();
+    return false;
+  }
+  out->assign(utf8, static_cast<size_t>(length));
+  return true;
+}
+
+void ApplyAction(State& state, py::handle action) {
+  bool huge;
+  const int64_t id = IndexValue(action, "an action", &huge);
+  if (!huge) return state.ApplyAction(id);
+  const Position& p = state.position;
+  if (IsTerminal(p)) {
+    throw py::value_error("the game is over; action " + Text(action) + " cannot be applied");
+  }
+  throw py::value_error(std::string(IsChanceNode(p) ? "chance outcome " : "action ") +
+                        Text(action) + " is not legal in phase " +
+                        kPhaseNames[static_cast<int>(p.phase)]);
+}
+
+std::string ActionString(const State& state, py::handle action) {
+  bool huge;
+  const int64_t id = IndexValue(action, "an action", &huge);
+  if (!huge) return ActionToString(state, id);
+  const bool chance = IsChanceNode(state.position);
+  throw py::value_error(std::string(chance ? "chance" : "decision") + " id " + Text(action) +
+                        " is outside 0.." +
+                        std::to_string((chance ? kMaxChanceOutcomes : kNumDistinctActions) - 1));
+}
+
+// An int or numpy integer taken modulo 2**64 (seeds).
+uint64_t Seed(py::handle value) {
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index == nullptr) throw py::error_already_set();
+  const uint64_t seed = PyLong_AsUnsignedLongLongMask(index);
+  Py_DECREF(index);
+  return seed;
+}
+
+// --- dicts <-> value trees -----------------------------------------------------------------
+
+// A str with characters beyond ASCII, lone surrogates included ("surrogatepass" UTF-8, one
+// character each as Python counts them), and repr() of its first such character.
+static Value WideText(py::handle text) {
+  PyObject* o = text.ptr();
+  const Py_ssize_t length = PyUnicode_GET_LENGTH(o);
+  Py_ssize_t first = 0;
+  while (first < length && PyUnicode_READ_CHAR(o, first) < 0x80) ++first;
+  py::object one = py::reinterpret_steal<py::object>(PyUnicode_Substring(o, first, first + 1));
+  if (!one) throw py::error_already_set();
+  std::string repr;
+  if (!Utf8(py::repr(one), &repr)) repr = "?";
+  py::object bytes =
+      py::reinterpret_steal<py::object>(PyUnicode_AsEncodedString(o, "utf-8", "surrogatepass"));
+  if (!bytes) throw py::error_already_set();
+  return Value::WideStr(std::string(PyBytes_AS_STRING(bytes.ptr()),
+                                    static_cast<size_t>(PyBytes_GET_SIZE(bytes.ptr()))),
+                        repr);
+}
+
+// A key of a dict as a Value tree keeps it: a plain str (printable ASCII without quotes or
+// backslashes, as every key of the format is) as it is, any other key as "\x01" followed by
+// its repr(), which matches no key of the format and names it as the reference does.
+static std::string DictKey(py::handle key) {
+  if (PyUnicode_Check(key.ptr())) {
+    std::string text;
+    bool plain = Utf8(key, &text);
+    for (size_t i = 0; plain && i < text.size(); ++i) {
+      const unsigned char ch = static_cast<unsigned char>(text[i]);
+      plain = ch >= 0x20 && ch < 0x7f && ch != '\'' && ch != '\\';
+    }
+    if (plain) return text;
+  }
+  std::string repr;
+  if (!Utf8(py::repr(key), &repr)) repr = "<" + TypeName(key) + ">";
+  return "\x01" + repr;
+}
+
+Value ToValue(py::handle object, int depth) {
+  PyObject* o = object.ptr();
+  if (o == Py_None) return Value();
+  if (PyBool_Check(o)) return Value::Bool(o == Py_True);
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0) return Value::Int(v);
+    // Saturated, so that every range check refuses it; the message shows the real number.
+    return Value::BigInt(overflow > 0 ? INT64_MAX : INT64_MIN, Text(object));
+  }
+  if (PyUnicode_Check(o)) {
+    if (PyUnicode_IS_ASCII(o)) {
+      Py_ssize_t length = 0;
+      const char* text = PyUnicode_AsUTF8AndSize(o, &length);
+      if (text == nullptr) throw py::error_already_set();
+      return Value::Str(std::string(text, static_cast<size_t>(length)));
+    }
+    return WideText(object);
+  }
+  if (depth >= kMaxDictDepth) return Value::Other(TypeName(object));
+  if (PyList_Check(o)) {
+    Value list = Value::List();
+    for (py::handle item : py::reinterpret_borrow<py::list>(object)) {
+      list.Append(ToValue(item, depth + 1));
+    }
+    return list;
+  }
+  if (PyDict_Check(o)) {
+    Value dict = Value::Dict();
+    for (auto item : py::reinterpret_borrow<py::dict>(object)) {
+      dict.Set(DictKey(item.first), ToValue(item.second, depth + 1));
+    }
+    return dict;
+  }
+  return Value::Other(TypeName(object));
+}
+
+py::object ToPython(const Value& value) {
+  switch (value.kind()) {
+    case Value::Kind::kBool:
+      return py::bool_(value.AsBool());
+    case Value::Kind::kInt:
+      return py::int_(value.AsInt());
+    case Value::Kind::kStr:
+      return py::str(value.AsStr());
+    case Value::Kind::kList: {
+      py::list list(value.Items().size());
+      for (size_t i = 0; i < value.Items().size(); ++i) list[i] = ToPython(value.Items()[i]);
+      return std::move(list);
+    }
+    case Value::Kind::kDict: {
+      py::dict dict;
+      for (const auto& entry : value.Entries()) dict[py::str(entry.first)] = ToPython(entry.second);
+      return std::move(dict);
+    }
+    default:
+      return py::none();
+  }
+}
+
+// TypeError unless every argument is an int or numpy integer (bool refused).
+void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args) {
+  for (const auto& arg : args) {
+    if (!IsInteger(arg.second)) {
+      throw py::type_error(std::string(arg.first) + " must be an int, not " + TypeName(arg.second));
+    }
+  }
+}
+
+}  // namespace vikinger

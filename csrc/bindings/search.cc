@@ -1,0 +1,361 @@
+// Search and bots in the Python module (docs/search.md): playouts from any state, the scoring
+// questions and evaluation of unfinished games, the endgame solver, RandomBot, GreedyBot and
+// MCTSBot. Long calls release the GIL, poll for Ctrl-C and lock their object (bindings/helpers.h).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bindings/helpers.h"
+#include "search/bots.h"
+#include "search/evaluation.h"
+#include "api/game.h"
+#include "search/mcts.h"
+#include "play/playouts.h"
+#include "formats/serialization.h"
+#include "search/solver.h"
+
+namespace vikinger {
+namespace {
+
+const State& StateArg(py::handle state, const char* what = "state") {
+  if (!py::isinstance<State>(state)) {
+    throw py::type_error(std::string(what) + " must be a State, not " + TypeName(state));
+  }
+  return state.cast<const State&>();
+}
+
+const Game& GameArg(py::handle game) {
+  if (!py::isinstance<Game>(game)) {
+    throw py::type_error("game must be a Game, not " + TypeName(game));
+  }
+  return game.cast<const Game&>();
+}
+
+int64_t CountArg(py::handle value, const char* what) {
+  bool huge;
+  const int64_t count = IndexValue(value, what, &huge);
+  if (count < 0) throw py::value_error(std::string(what) + " must be >= 0, not " + Text(value));
+  if (huge) throw py::value_error(std::string(what) + " " + Text(value) + " is too large");
+  return count;
+}
+
+int ThreadsArg(py::handle threads) {
+  bool huge;
+  const int64_t workers = IndexValue(threads, "threads", &huge);
+  if (workers < 1) throw py::value_error("threads must be >= 1, not " + Text(threads));
+  return static_cast<int>(huge || workers > 256 ? 256 : workers);
+}
+
+// Plays `count` playouts from each position into arrays of shape prefix + (n,).
+py::dict RunPlayouts(const std::vector<Position>& starts, int64_t count, uint64_t seed,
+                     int threads, std::vector<py::ssize_t> prefix) {
+  const int64_t n = starts[0].num_players;
+  std::vector<py::ssize_t> with_players = prefix;
+  with_players.push_back(n);
+  py::array_t<int32_t> scores(with_players);
+  py::array_t<int32_t> gold(with_players);
+  py::array_t<double> returns(with_players);
+  py::array_t<int32_t> length(prefix);
+  const RolloutArrays out{scores.mutable_data(), gold.mutable_data(), returns.mutable_data(),
+                          length.mutable_data()};
+  std::vector<const Position*> pointers;
+  for (const Position& p : starts) pointers.push_back(&p);
+  Interrupt interrupt(PythonSignalPoll());
+  {
+    py::gil_scoped_release release;
+    PlayRandomPlayouts(pointers.data(), static_cast<int64_t>(starts.size()), count, seed, threads,
+                       interrupt, out);
+  }
+  ThrowIfInterrupted(interrupt);
+  return py::dict(py::arg("scores") = scores, py::arg("gold") = gold, py::arg("returns") = returns,
+                  py::arg("length") = length);
+}
+
+py::dict Playouts(py::handle state, py::handle num_playouts, py::handle seed, py::handle threads) {
+  const State& s = StateArg(state);
+  RequireInts({{"num_playouts", num_playouts}, {"seed", seed}, {"threads", threads}});
+  const int64_t count = CountArg(num_playouts, "num_playouts");
+  return RunPlayouts({s.position}, count, Seed(seed), ThreadsArg(threads), {count});
+}
+
+py::dict PlayoutsBatch(py::handle states, py::handle num_playouts, py::handle seed,
+                       py::handle threads) {
+  if (!py::isinstance<py::sequence>(states) || py::isinstance<py::str>(states)) {
+    throw py::type_error("states must be a sequence of State, not " + TypeName(states));
+  }
+  RequireInts({{"num_playouts", num_playouts}, {"seed", seed}, {"threads", threads}});
+  const int64_t count = CountArg(num_playouts, "num_playouts");
+  std::vector<Position> starts;
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(states)) {
+    starts.push_back(StateArg(item, "every item of states").position);
+    const Position& p = starts.back();
+    if (p.num_players != starts[0].num_players || p.options != starts[0].options) {
+      throw py::value_error("states must all be of one game");
+    }
+  }
+  if (starts.empty()) throw py::value_error("states must not be empty");
+  const auto m = static_cast<py::ssize_t>(starts.size());
+  return RunPlayouts(starts, count, Seed(seed), ThreadsArg(threads), {m, count});
+}
+
+// The position bytes (docs/state.md, no history) where playout `seed` from `state` ends.
+py::bytes PlayoutPosition(py::handle state, py::handle seed, bool fused) {
+  const Position start = StateArg(state).position;
+  RequireInts({{"seed", seed}});
+  Position final_position;
+  PlayRandomPlayout(start, Seed(seed), fused, &final_position);
+  uint8_t bytes[kMaxPositionBytes];
+  const int size = PositionBytes(final_position, bytes);
+  return py::bytes(reinterpret_cast<const char*>(bytes), size);
+}
+
+using Gains = std::vector<std::pair<int, int>>;
+
+Gains GainList(const State& state, void (*question)(const Position&, int*, int*)) {
+  int fame[kMaxPlayers];
+  int gold[kMaxPlayers];
+  question(state.position, fame, gold);
+  Gains gains;
+  for (int i = 0; i < state.position.num_players; ++i) gains.emplace_back(fame[i], gold[i]);
+  return gains;
+}
+
+std::vector<double> EvaluateState(py::handle state) {
+  const Position& p = StateArg(state).position;
+  double values[kMaxPlayers];
+  Evaluate(p, values);
+  return std::vector<double>(values, values + p.num_players);
+}
+
+py::object SolveEndgameState(py::handle state, py::handle max_nodes) {
+  const State& s = StateArg(state);
+  RequireInts({{"max_nodes", max_nodes}});
+  const int64_t budget = CountArg(max_nodes, "max_nodes");
+  if (budget == 0) throw py::value_error("max_nodes must be > 0, not 0");
+  if (!NoChanceAhead(s.position) || IsTerminal(s.position)) {
+    throw py::value_error(
+        "solve_endgame needs a decision node of round 6 with its offer on the wheel");
+  }
+  const Position p = s.position;
+  SolverResult result;
+  Interrupt interrupt(PythonSignalPoll());
+  bool solved;
+  {
+    py::gil_scoped_release release;
+    solved = SolveEndgame(p, budget, interrupt, &result);
+  }
+  ThrowIfInterrupted(interrupt);
+  if (!solved) return py::none();
+  py::list margins;
+  for (int i = 0; i < p.num_players; ++i) margins.append(result.margins[i]);
+  return py::dict(py::arg("action") = result.best_action, py::arg("margins") = margins,
+                  py::arg("nodes") = result.nodes);
+}
+
+py::list PolicyList(const ActionPolicy& policy) {
+  py::list out;
+  for (const auto& [action, share] : policy) out.append(py::make_tuple(action, share));
+  return out;
+}
+
+// --- MCTSBot ----------------------------------------------------------------------------------
+
+struct PyMcts {
+  MctsBot bot;
+  std::mutex mutex;
+};
+
+MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle uct_c,
+                        py::handle leaf, py::handle threads, py::handle solver_nodes) {
+  MctsConfig config;
+  if (!iterations.is_none()) {
+    RequireInts({{"iterations", iterations}});
+    bool huge;
+    config.iterations = IndexValue(iterations, "iterations", &huge);
+    if (config.iterations <= 0) {
+      throw py::value_error("iterations must be > 0, not " + Text(iterations));
+    }
+    if (huge) throw py::value_error("iterations " + Text(iterations) + " is too large");
+  }
+  auto real = [](py::handle value, const char* what) {
+    if (IsBool(value) || !(PyFloat_Check(value.ptr()) || IsInteger(value))) {
+      throw py::type_error(std::string(what) + " must be a number, not " + TypeName(value));
+    }
+    return PyFloat_AsDouble(value.ptr());
+  };
+  if (!max_time.is_none()) {
+    config.max_time = real(max_time, "max_time");
+    if (!(config.max_time > 0.0)) {
+      throw py::value_error("max_time must be > 0, not " + Text(max_time));
+    }
+  }
+  if (iterations.is_none() && max_time.is_none()) {
+    throw py::value_error("MCTSBot needs a budget: iterations or max_time");
+  }
+  config.uct_c = real(uct_c, "uct_c");
+  if (!(config.uct_c >= 0.0)) throw py::value_error("uct_c must be >= 0, not " + Text(uct_c));
+  if (!PyUnicode_Check(leaf.ptr())) {
+    throw py::type_error("leaf must be a str, not " + TypeName(leaf));
+  }
+  const std::string leaf_name = leaf.cast<std::string>();
+  if (leaf_name != "playout" && leaf_name != "evaluation") {
+    throw py::value_error("leaf must be one of playout, evaluation, not " +
+                          py::repr(leaf).cast<std::string>());
+  }
+  config.leaf = leaf_name == "playout" ? Leaf::kPlayout : Leaf::kEvaluation;
+  RequireInts({{"threads", threads}, {"solver_nodes", solver_nodes}});
+  config.threads = ThreadsArg(threads);
+  config.solver_nodes = CountArg(solver_nodes, "solver_nodes");
+  return config;
+}
+
+SearchResult RunSearch(PyMcts& self, py::handle state, const char* method) {
+  ObjectLock lock(self.mutex);
+  const Position p = StateArg(state).position;
+  CheckDecisionNode(self.bot.game(), p, method);
+  SearchResult result;
+  Interrupt interrupt(PythonSignalPoll());
+  {
+    py::gil_scoped_release release;
+    self.bot.Search(p, interrupt, &result);
+  }
+  ThrowIfInterrupted(interrupt);
+  return result;
+}
+
+py::list VisitShares(const SearchResult& result) {
+  int64_t total = 0;
+  for (int64_t v : result.visits) total += v;
+  py::list out;
+  for (size_t i = 0; i < result.actions.size(); ++i) {
+    out.append(py::make_tuple(result.actions[i], static_cast<double>(result.visits[i]) /
+                                                     static_cast<double>(total)));
+  }
+  return out;
+}
+
+}  // namespace
+
+void DefineSearch(py::module_& m) {
+  namespace vk = vikinger;
+  m.def("playouts", &vk::Playouts, py::arg("state"), py::arg("num_playouts"), py::arg("seed"),
+        py::arg("threads") = 1,
+        R"doc(Play num_playouts random playouts from state in C++ (GIL released).
+
+Playout i starts from its own copy of state and uses stream seed + i with the uniform rule of
+rollouts, so from the initial state it plays rollout game seed + i. Returns a dict of numpy arrays:
+"scores", "gold" (num_playouts, n) int32, "returns" (num_playouts, n) float64, "length"
+(num_playouts,) int32: the actions each playout applied (chance included).)doc");
+  m.def("playouts_batch", &vk::PlayoutsBatch, py::arg("states"), py::arg("num_playouts"),
+        py::arg("seed"), py::arg("threads") = 1,
+        R"doc(playouts for each state of a list (one game): playout i of states[j] uses stream
+seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and, for "length",
+(len(states), num_playouts).)doc");
+  m.def("_playout_position", &vk::PlayoutPosition, py::arg("state"), py::arg("seed"),
+        py::arg("fused") = true,
+        R"doc(For tests: the position bytes (docs/state.md, no history) where playout seed from
+state ends, with the base game's hand-over to the fused playout (fused=True) or without it.)doc");
+  m.def("evaluate", &vk::EvaluateState, py::arg("state"),
+        R"doc(The heuristic value of state per player, in [0, 1] and summing to 1 (docs/search.md):
+the returns once terminal, else a softmax of the Fame each player would have after the round's
+pending scoring and the final scoring.)doc");
+  m.def("solve_endgame", &vk::SolveEndgameState, py::arg("state"), py::arg("max_nodes"),
+        R"doc(The exact endgame under best play from a decision node of round 6 (docs/search.md):
+{"action": the best action, "margins": each player's 64 * Fame + gold minus the best other
+player's, "nodes": nodes searched}, or None when max_nodes did not suffice.)doc");
+
+  auto state_type = py::reinterpret_borrow<py::class_<State>>(m.attr("State"));
+  state_type
+      .def(
+          "final_scoring_gains",
+          [](const State& s) { return vk::GainList(s, &vk::FinalScoringGains); },
+          R"doc([(fame, gold)] per player: what the final scoring (B8) would change if the game
+ended now, on the boards as they stand; zeros once the game is over. The state is not changed.)doc")
+      .def(
+          "pending_scoring_gains",
+          [](const State& s) { return vk::GainList(s, &vk::PendingScoringGains); },
+          R"doc([(fame, gold)] per player: what the scoring that ends this round (B7.1 after rounds
+1, 3, 5; B7.2 steps 2-6 after 2, 4, 6, without further trips) would pay the players it has not
+scored yet; zeros once the game is over.)doc");
+
+  py::class_<vk::RandomBot>(m, "RandomBot", R"doc(RandomBot(game, seed): a uniformly random legal
+action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed).)doc")
+      .def(py::init([](py::handle game, py::handle seed) {
+             const vk::Game& g = vk::GameArg(game);
+             vk::RequireInts({{"seed", seed}});
+             return vk::RandomBot(g, vk::Seed(seed));
+           }),
+           py::arg("game"), py::arg("seed"))
+      .def("step", [](vk::RandomBot& bot, py::handle state) {
+             return bot.Step(vk::StateArg(state).position);
+           }, py::arg("state"), R"doc(The action to play at state (a decision node).)doc")
+      .def("policy", [](const vk::RandomBot& bot, py::handle state) {
+             return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
+           }, py::arg("state"), R"doc([(action, probability)] over the legal actions.)doc")
+      .def("restart", &vk::RandomBot::Restart, R"doc(Back to the stream of the seed.)doc");
+
+  py::class_<vk::GreedyBot>(m, "GreedyBot", R"doc(GreedyBot(game, seed): the legal action whose
+successor has the highest evaluate() value for the mover; exact ties broken by
+splitmix64(seed).)doc")
+      .def(py::init([](py::handle game, py::handle seed) {
+             const vk::Game& g = vk::GameArg(game);
+             vk::RequireInts({{"seed", seed}});
+             return vk::GreedyBot(g, vk::Seed(seed));
+           }),
+           py::arg("game"), py::arg("seed"))
+      .def("step", [](vk::GreedyBot& bot, py::handle state) {
+             return bot.Step(vk::StateArg(state).position);
+           }, py::arg("state"), R"doc(The action to play at state (a decision node).)doc")
+      .def("policy", [](const vk::GreedyBot& bot, py::handle state) {
+             return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
+           }, py::arg("state"), R"doc([(action, share)]: the best actions share 1 equally.)doc")
+      .def("restart", &vk::GreedyBot::Restart, R"doc(Back to the stream of the seed.)doc");
+
+  py::class_<vk::PyMcts>(m, "MCTSBot", R"doc(UCT search over decision nodes (docs/search.md).
+
+MCTSBot(game, seed, *, iterations=None, max_time=None, uct_c=1.4, leaf="playout", threads=1,
+solver_nodes=0): a budget of iterations and/or seconds per move; leaf "playout" (a random
+playout) or "evaluation" (evaluate()); threads independent searches whose root visits are summed;
+solver_nodes > 0 lets the endgame solver decide in round 6 when it finishes within that many
+nodes. The same seed, iterations and threads give the same visits as vikinger_ref.MCTSBot.)doc")
+      .def(py::init([](py::handle game, py::handle seed, py::handle iterations, py::handle max_time,
+                       py::handle uct_c, py::handle leaf, py::handle threads,
+                       py::handle solver_nodes) {
+             const vk::Game& g = vk::GameArg(game);
+             vk::RequireInts({{"seed", seed}});
+             const vk::MctsConfig config =
+                 vk::MctsConfigOf(iterations, max_time, uct_c, leaf, threads, solver_nodes);
+             return std::unique_ptr<vk::PyMcts>(
+                 new vk::PyMcts{vk::MctsBot(g, vk::Seed(seed), config), {}});
+           }),
+           py::arg("game"), py::arg("seed"), py::kw_only(), py::arg("iterations") = py::none(),
+           py::arg("max_time") = py::none(), py::arg("uct_c") = 1.4, py::arg("leaf") = "playout",
+           py::arg("threads") = 1, py::arg("solver_nodes") = 0)
+      .def("step", [](vk::PyMcts& self, py::handle state) {
+             return vk::MctsBot::BestAction(vk::RunSearch(self, state, "step"));
+           }, py::arg("state"),
+           R"doc(Search (GIL released), then the most visited action (the lowest id on a tie).)doc")
+      .def("policy", [](vk::PyMcts& self, py::handle state) {
+             return vk::VisitShares(vk::RunSearch(self, state, "policy"));
+           }, py::arg("state"),
+           R"doc(Search, then [(action, visit share)] over the legal actions.)doc")
+      .def("search", [](vk::PyMcts& self, py::handle state) {
+             const vk::SearchResult r = vk::RunSearch(self, state, "search");
+             return py::dict(py::arg("actions") = r.actions, py::arg("visits") = r.visits,
+                             py::arg("iterations") = r.iterations, py::arg("solved") = r.solved);
+           }, py::arg("state"),
+           R"doc(Search, then {"actions", "visits" (root visits, merged over threads), "iterations",
+"solved"}.)doc")
+      .def("restart", [](vk::PyMcts& self) {
+             vk::ObjectLock lock(self.mutex);
+             self.bot.Restart();
+           }, R"doc(Back to the first search's streams.)doc");
+}
+
+}  // namespace vikinger

@@ -1,0 +1,253 @@
+// MCTSBot's search (see mcts.h for the scheme both engines follow).
+#include "search/mcts.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cmath>
+#include <stdexcept>
+#include <thread>
+
+#include "search/evaluation.h"
+#include "rules/legal_set.h"
+#include "play/playouts.h"
+#include "base/rng.h"
+#include "search/solver.h"
+
+namespace vikinger {
+
+namespace {
+
+struct Edge {
+  int action;
+  int64_t visits = 0;
+  double value[kMaxPlayers] = {};
+  int32_t first_outcome = -1;  // list of the children seen, through Outcome::next
+};
+
+struct Outcome {
+  uint64_t key;  // the chance ids drawn on the way (mcts.h)
+  int32_t node;
+  int32_t next;
+};
+
+struct Node {
+  int8_t player;  // kTerminal at a terminal node
+  int64_t visits = 0;
+  int32_t first_edge = 0;
+  int32_t num_edges = 0;
+};
+
+// One thread's tree and stream.
+class Tree {
+ public:
+  Tree(const Position& root, uint64_t stream_seed, const MctsConfig& config)
+      : root_(root), rng_(stream_seed), config_(config) {
+    AddNode(root);
+  }
+
+  // Runs iterations until `iterations` are done or `stop` says so.
+  template <class Stop>
+  int64_t Run(int64_t iterations, Stop stop) {
+    int64_t done = 0;
+    while (done < iterations && !stop(done)) {
+      Iterate();
+      ++done;
+    }
+    return done;
+  }
+
+  // The root's edge visits, in action order, added to `visits`.
+  void AddRootVisits(std::vector<int64_t>* visits) const {
+    const Node& root = nodes_[0];
+    for (int i = 0; i < root.num_edges; ++i) (*visits)[i] += edges_[root.first_edge + i].visits;
+  }
+
+ private:
+  int32_t AddNode(const Position& p) {
+    Node node;
+    node.player = static_cast<int8_t>(IsTerminal(p) ? kTerminal : CurrentPlayer(p));
+    node.first_edge = static_cast<int32_t>(edges_.size());
+    if (!IsTerminal(p)) {
+      int ids[kMaxLegalActions];
+      node.num_edges = LegalActions(p, ids);
+      for (int i = 0; i < node.num_edges; ++i) {
+        Edge edge;
+        edge.action = ids[i];
+        edges_.push_back(edge);
+      }
+    }
+    nodes_.push_back(node);
+    return static_cast<int32_t>(nodes_.size() - 1);
+  }
+
+  int32_t SelectEdge(const Node& node) {
+    const Edge* edges = &edges_[node.first_edge];
+    int unvisited = 0;
+    for (int i = 0; i < node.num_edges; ++i) unvisited += edges[i].visits == 0;
+    if (unvisited > 0) {
+      int k = static_cast<int>(rng_.Uniform() * unvisited);
+      for (int i = 0;; ++i) {
+        if (edges[i].visits == 0 && k-- == 0) return node.first_edge + i;
+      }
+    }
+    const double log_visits = std::log(static_cast<double>(node.visits));
+    int best = 0;
+    double best_score = 0.0;
+    for (int i = 0; i < node.num_edges; ++i) {
+      const double n = static_cast<double>(edges[i].visits);
+      const double score =
+          edges[i].value[node.player] / n + config_.uct_c * std::sqrt(log_visits / n);
+      if (i == 0 || score > best_score) {
+        best = i;
+        best_score = score;
+      }
+    }
+    return node.first_edge + best;
+  }
+
+  void LeafValue(const Position& p, double* value) {
+    if (IsTerminal(p)) {
+      Returns(p, value);
+    } else if (config_.leaf == Leaf::kEvaluation) {
+      Evaluate(p, value);
+    } else {
+      const GameResult result = PlayRandomPlayout(p, rng_.Next());
+      for (int i = 0; i < p.num_players; ++i) value[i] = result.returns[i];
+    }
+  }
+
+  void Iterate() {
+    Position p = root_;
+    path_.clear();
+    int32_t node = 0;
+    double value[kMaxPlayers];
+    for (;;) {
+      if (nodes_[node].player == kTerminal) {
+        Returns(p, value);
+        break;
+      }
+      const int32_t edge = SelectEdge(nodes_[node]);
+      path_.push_back({node, edge});
+      ApplyLegalAction(p, edges_[edge].action);
+      uint64_t key = 0;
+      while (IsChanceNode(p)) {
+        LegalSet unused;
+        key = Mix(key ^ static_cast<uint64_t>(ApplySampledChance(p, rng_.Uniform(), &unused)));
+      }
+      int32_t child = -1;
+      for (int32_t o = edges_[edge].first_outcome; o >= 0; o = outcomes_[o].next) {
+        if (outcomes_[o].key == key) {
+          child = outcomes_[o].node;
+          break;
+        }
+      }
+      if (child >= 0) {
+        node = child;
+        continue;
+      }
+      if (static_cast<int64_t>(nodes_.size()) < kMaxTreeNodes) {
+        child = AddNode(p);
+        outcomes_.push_back({key, child, edges_[edge].first_outcome});
+        edges_[edge].first_outcome = static_cast<int32_t>(outcomes_.size() - 1);
+      }
+      LeafValue(p, value);
+      break;
+    }
+    const int n = root_.num_players;
+    for (const auto& [on_node, edge] : path_) {
+      ++nodes_[on_node].visits;
+      ++edges_[edge].visits;
+      for (int i = 0; i < n; ++i) edges_[edge].value[i] += value[i];
+    }
+  }
+
+  const Position root_;
+  SplitMix64 rng_;
+  const MctsConfig& config_;
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+  std::vector<Outcome> outcomes_;
+  std::vector<std::pair<int32_t, int32_t>> path_;  // (node, edge) of the current iteration
+};
+
+// Iterations of thread t of `threads` for a budget of `total`.
+int64_t ThreadShare(int64_t total, int threads, int t) {
+  return total / threads + (t < total % threads ? 1 : 0);
+}
+
+}  // namespace
+
+MctsBot::MctsBot(const Game& game, uint64_t seed, const MctsConfig& config)
+    : game_(game), seed_(seed), config_(config) {
+  if (config.iterations < 0) throw std::invalid_argument("iterations must be > 0");
+  if (!(config.max_time >= 0.0)) throw std::invalid_argument("max_time must be > 0");
+  if (config.iterations == 0 && config.max_time == 0.0) {
+    throw std::invalid_argument("MCTSBot needs a budget: iterations > 0 or max_time > 0");
+  }
+  if (!(config.uct_c >= 0.0)) throw std::invalid_argument("uct_c must be >= 0");
+  if (config.threads < 1) throw std::invalid_argument("threads must be >= 1");
+  if (config.solver_nodes < 0) throw std::invalid_argument("solver_nodes must be >= 0");
+}
+
+int MctsBot::BestAction(const SearchResult& result) {
+  size_t best = 0;
+  for (size_t i = 1; i < result.actions.size(); ++i) {
+    if (result.visits[i] > result.visits[best]) best = i;
+  }
+  return result.actions[best];
+}
+
+bool MctsBot::Search(const Position& p, Interrupt& interrupt, SearchResult* result) {
+  int ids[kMaxLegalActions];
+  const int num_legal = LegalActions(p, ids);
+  result->actions.assign(ids, ids + num_legal);
+  result->visits.assign(num_legal, 0);
+  result->iterations = 0;
+  result->solved = false;
+  if (num_legal == 1) {  // nothing to decide: no iteration spent
+    result->visits[0] = 1;
+    return true;
+  }
+  if (config_.solver_nodes > 0 && NoChanceAhead(p)) {
+    SolverResult solved;
+    if (SolveEndgame(p, config_.solver_nodes, interrupt, &solved)) {
+      for (int i = 0; i < num_legal; ++i) result->visits[i] = ids[i] == solved.best_action;
+      result->solved = true;
+      return true;
+    }
+    if (interrupt.Stopped()) return false;
+  }
+  const uint64_t search_seed = Mix(seed_ + searches_);
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(config_.max_time));
+  const bool timed = config_.max_time > 0.0;
+  const int threads = config_.threads;
+  std::vector<int64_t> done(threads, 0);
+  std::vector<std::vector<int64_t>> visits(threads, std::vector<int64_t>(num_legal, 0));
+  auto run = [&](int t) {
+    Tree tree(p, search_seed + static_cast<uint64_t>(t), config_);
+    const bool owner = t == 0;
+    const int64_t share =
+        config_.iterations > 0 ? ThreadShare(config_.iterations, threads, t) : INT64_MAX;
+    done[t] = tree.Run(share, [&](int64_t i) {
+      if (owner ? interrupt.Check() : interrupt.Stopped()) return true;
+      // The clock is read every 16 iterations: a playout is microseconds.
+      return timed && i % 16 == 0 && std::chrono::steady_clock::now() >= deadline;
+    });
+    tree.AddRootVisits(&visits[t]);
+  };
+  std::vector<std::thread> workers;
+  for (int t = 1; t < threads; ++t) workers.emplace_back(run, t);
+  run(0);
+  for (std::thread& w : workers) w.join();
+  if (interrupt.Stopped()) return false;
+  ++searches_;
+  for (int t = 0; t < threads; ++t) {
+    result->iterations += done[t];
+    for (int i = 0; i < num_legal; ++i) result->visits[i] += visits[t][i];
+  }
+  return true;
+}
+
+}  // namespace vikinger

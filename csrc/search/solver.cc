@@ -1,0 +1,165 @@
+// The endgame solver (see solver.h).
+#include "search/solver.h"
+
+#include <unordered_map>
+#include <vector>
+
+#include "rules/components.h"
+#include "rules/legal_set.h"
+#include "formats/serialization.h"
+
+namespace vikinger {
+
+namespace {
+
+constexpr int64_t kFameUnit = 64;  // a Fame outweighs any gold left after B8.2
+
+void FinalMargins(const Position& p, int64_t* margins) {
+  const int n = p.num_players;
+  int64_t totals[kMaxPlayers];
+  for (int i = 0; i < n; ++i) totals[i] = kFameUnit * p.players[i].fame + p.players[i].gold;
+  for (int i = 0; i < n; ++i) {
+    bool first = true;
+    int64_t best_other = 0;
+    for (int j = 0; j < n; ++j) {
+      if (j != i && (first || totals[j] > best_other)) best_other = totals[j];
+      if (j != i) first = false;
+    }
+    margins[i] = totals[i] - best_other;
+  }
+}
+
+enum class Bound : uint8_t { kExact, kLower, kUpper };
+
+struct Entry {
+  int64_t margins[kMaxPlayers];
+  Bound bound;
+};
+
+class Solver {
+ public:
+  Solver(int64_t max_nodes, Interrupt& interrupt) : max_nodes_(max_nodes), interrupt_(interrupt) {}
+
+  // Alpha-beta on u_0 (two players); false when the search gave up.
+  bool AlphaBeta(const Position& p, int64_t alpha, int64_t beta, int64_t* value, int* best) {
+    if (!Enter(p)) return false;
+    if (IsTerminal(p)) {
+      int64_t margins[kMaxPlayers];
+      FinalMargins(p, margins);
+      *value = margins[0];
+      return true;
+    }
+    const uint64_t key = HashKey(p);
+    const auto found = table_.find(key);
+    if (found != table_.end() && best == nullptr) {
+      const Entry& e = found->second;
+      const int64_t stored = e.margins[0];
+      if (e.bound == Bound::kExact || (e.bound == Bound::kLower && stored >= beta) ||
+          (e.bound == Bound::kUpper && stored <= alpha)) {
+        *value = stored;
+        return true;
+      }
+    }
+    const bool maximizing = CurrentPlayer(p) == 0;
+    const int64_t alpha0 = alpha;
+    const int64_t beta0 = beta;
+    int ids[kMaxLegalActions];
+    const int n = LegalActions(p, ids);
+    int64_t best_value = 0;
+    for (int i = 0; i < n; ++i) {
+      Position next = p;
+      ApplyLegalAction(next, ids[i]);
+      int64_t v;
+      if (!AlphaBeta(next, alpha, beta, &v, nullptr)) return false;
+      if (i == 0 || (maximizing ? v > best_value : v < best_value)) {
+        best_value = v;
+        if (best != nullptr) *best = ids[i];
+      }
+      if (maximizing && v > alpha) alpha = v;
+      if (!maximizing && v < beta) beta = v;
+      if (alpha >= beta) break;
+    }
+    Entry entry{};
+    entry.margins[0] = best_value;
+    entry.margins[1] = -best_value;
+    entry.bound = best_value <= alpha0 ? Bound::kUpper
+                  : best_value >= beta0 ? Bound::kLower
+                                        : Bound::kExact;
+    table_[key] = entry;
+    *value = best_value;
+    return true;
+  }
+
+  // max^n (three or four players); false when the search gave up.
+  bool MaxN(const Position& p, int64_t* margins, int* best) {
+    if (!Enter(p)) return false;
+    const int n = p.num_players;
+    if (IsTerminal(p)) {
+      FinalMargins(p, margins);
+      return true;
+    }
+    const uint64_t key = HashKey(p);
+    const auto found = table_.find(key);
+    if (found != table_.end() && best == nullptr) {
+      for (int i = 0; i < n; ++i) margins[i] = found->second.margins[i];
+      return true;
+    }
+    const int mover = CurrentPlayer(p);
+    int ids[kMaxLegalActions];
+    const int count = LegalActions(p, ids);
+    Entry entry{};
+    entry.bound = Bound::kExact;
+    for (int i = 0; i < count; ++i) {
+      Position next = p;
+      ApplyLegalAction(next, ids[i]);
+      int64_t child[kMaxPlayers];
+      if (!MaxN(next, child, nullptr)) return false;
+      if (i == 0 || child[mover] > entry.margins[mover]) {
+        for (int j = 0; j < n; ++j) entry.margins[j] = child[j];
+        if (best != nullptr) *best = ids[i];
+      }
+    }
+    table_[key] = entry;
+    for (int i = 0; i < n; ++i) margins[i] = entry.margins[i];
+    return true;
+  }
+
+  int64_t nodes() const { return nodes_; }
+
+ private:
+  // Counts a node; false past the budget, at a chance node or once interrupted.
+  bool Enter(const Position& p) {
+    if (++nodes_ > max_nodes_ || IsChanceNode(p)) return false;
+    return (nodes_ & 1023) != 0 || !interrupt_.Check();
+  }
+
+  int64_t max_nodes_;
+  Interrupt& interrupt_;
+  int64_t nodes_ = 0;
+  std::unordered_map<uint64_t, Entry> table_;
+};
+
+constexpr int64_t kInfinity = INT64_MAX / 2;
+
+}  // namespace
+
+bool NoChanceAhead(const Position& p) { return p.round == kNumRounds && !IsChanceNode(p); }
+
+bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt& interrupt,
+                  SolverResult* result) {
+  Solver solver(max_nodes, interrupt);
+  bool ok;
+  result->best_action = -1;
+  if (p.num_players == 2) {
+    int64_t value;
+    ok = solver.AlphaBeta(p, -kInfinity, kInfinity, &value, &result->best_action);
+    result->margins[0] = value;
+    result->margins[1] = -value;
+  } else {
+    ok = solver.MaxN(p, result->margins, &result->best_action);
+  }
+  result->nodes = solver.nodes();
+  return ok;
+}
+
+}  // namespace vikinger
