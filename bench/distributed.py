@@ -18,7 +18,7 @@ import numpy as np
 
 import vikinger_fast as vk
 from vikinger_fast import arena, distributed
-from vikinger_fast.timing import best_seconds
+from vikinger_fast.benchmarks.timing import best_seconds
 
 ARENA_BOTS = ["mcts:iterations=500", "greedy"]
 

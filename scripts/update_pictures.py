@@ -25,7 +25,8 @@ import nbformat
 from PIL import Image
 
 import vikinger_fast as vk
-from vikinger_fast import records, render, viewer
+from vikinger_fast import records
+from vikinger_fast.pictures import render, viewer
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"

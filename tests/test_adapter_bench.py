@@ -1,4 +1,4 @@
-"""The `vikinger bench` row of the Gymnasium vector env (src/vikinger_fast/benchmark.py):
+"""The `vikinger bench` row of the Gymnasium vector env (src/vikinger_fast/benchmarks/__init__.py):
 measured when gymnasium is installed, else a line saying how to get it."""
 
 import builtins
@@ -11,7 +11,7 @@ from conftest import load_engine
 def test_overhead_is_measured_with_gymnasium():
     pytest.importorskip("gymnasium")
     fast = load_engine("fast")
-    from vikinger_fast import benchmark
+    from vikinger_fast import benchmarks as benchmark
 
     ratio = benchmark.vector_env_overhead(fast.Game(num_players=2), steps=10)
     assert isinstance(ratio, float) and ratio > 0
@@ -19,7 +19,7 @@ def test_overhead_is_measured_with_gymnasium():
 
 def test_without_gymnasium_the_row_says_how_to_install(monkeypatch):
     fast = load_engine("fast")
-    from vikinger_fast import benchmark
+    from vikinger_fast import benchmarks as benchmark
 
     real_import = builtins.__import__
 

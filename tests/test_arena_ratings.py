@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from vikinger_fast.arena_report import pairwise_outcomes
-from vikinger_fast.ratings import ELO_PER_NATURAL, bradley_terry, wilson
+from vikinger_fast.arena.report import pairwise_outcomes
+from vikinger_fast.arena.ratings import ELO_PER_NATURAL, bradley_terry, wilson
 
 
 def test_wilson_hand_computed():

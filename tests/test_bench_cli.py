@@ -43,7 +43,7 @@ def test_skipped_rows_say_what_to_install():
     load_engine("fast")
     import argparse
 
-    from vikinger_fast import benchmark
+    from vikinger_fast import benchmarks as benchmark
 
     given = argparse.Namespace(no_peers=False, no_cython=False)
     reasons = benchmark.skipped(given, peers={}, cython=False)

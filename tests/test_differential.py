@@ -19,6 +19,7 @@ from conftest import ONLY_REF, load_engine
 
 try:
     from vikinger_fast import cli, differential
+    from vikinger_fast.cli import soak
 except ImportError:
     if not ONLY_REF:
         raise
@@ -195,7 +196,7 @@ def fake_fast(ref, tmp_path, monkeypatch):
     def install(name, source):
         (tmp_path / f"{name}.py").write_text(source)
         monkeypatch.syspath_prepend(str(tmp_path))
-        monkeypatch.setitem(cli.ENGINES, "fast", name)
+        monkeypatch.setitem(soak.ENGINES, "fast", name)
     return install
 
 

@@ -20,7 +20,8 @@ os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
 ray = pytest.importorskip("ray")
 
-from vikinger_fast import arena, distributed, selfplay  # noqa: E402
+from vikinger_fast import arena, distributed  # noqa: E402
+from vikinger_fast.distributed import selfplay  # noqa: E402
 
 from conftest import load_engine  # noqa: E402
 from test_distributed_local import assert_same_arrays, failing_bot_module  # noqa: E402

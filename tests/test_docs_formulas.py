@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from vikinger_fast.search_benchmark import opening_decision
+from vikinger_fast.benchmarks.search import opening_decision
 
 DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
 PLAYERS = (2, 3, 4)

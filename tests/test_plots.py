@@ -26,7 +26,7 @@ TOURNAMENT = {
 def plots():
     pytest.importorskip("matplotlib", reason="the plot extra is not installed")
     load_engine("fast")
-    from vikinger_fast import plots
+    from vikinger_fast.pictures import plots
     return plots
 
 

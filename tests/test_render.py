@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from conftest import load_engine
-from vikinger_fast import cli, records, render
+from vikinger_fast import cli, records
+from vikinger_fast.pictures import render
 from vikinger_ref import svg
 
 

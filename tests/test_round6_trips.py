@@ -234,10 +234,10 @@ def test_b7_2_1a_table_made_by_two_threads_at_once():
     import numpy as np
 
     import vikinger_fast as fast
-    from vikinger_fast.benchmark import midgame_state
+    from vikinger_fast.benchmarks import midgame_state
 
     script = ("import vikinger_fast as vk, sys\n"
-              "from vikinger_fast.benchmark import midgame_state\n"
+              "from vikinger_fast.benchmarks import midgame_state\n"
               "sys.stdout.buffer.write(vk.playouts(midgame_state(vk), 400, 5, threads=2)"
               "['scores'].tobytes())\n")
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)

@@ -10,7 +10,8 @@ import os
 import numpy as np
 import pytest
 
-from vikinger_fast import distributed, selfplay
+from vikinger_fast import distributed
+from vikinger_fast.distributed import selfplay
 
 from conftest import load_engine
 

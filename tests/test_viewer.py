@@ -15,7 +15,8 @@ import time
 import pytest
 
 from conftest import load_engine
-from vikinger_fast import cli, records, viewer
+from vikinger_fast import cli, records
+from vikinger_fast.pictures import viewer
 from vikinger_ref import svg
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -24,7 +24,7 @@ import zipfile
 
 import numpy as np
 
-from . import arena, distributed
+from .. import arena, distributed
 
 FORMAT = "vikinger-selfplay"
 VERSION = 1

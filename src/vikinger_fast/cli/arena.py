@@ -5,7 +5,9 @@ import os
 import sys
 import time
 
-from . import arena, arena_report, distributed, distributed_cli
+from .. import arena, distributed
+from ..arena import report as arena_report
+from . import sharding
 
 DESCRIPTION = """Play every seating permutation of each deal on the same chance stream, between
 bots given as specs: random, greedy, mcts:iterations=200[,threads=2,uct_c=1.4,leaf=evaluation],
@@ -32,7 +34,7 @@ def add_parser(commands):
     parser.add_argument("--plot", metavar="FILE",
                         help="also draw the results (needs the extra plot: matplotlib)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    distributed_cli.add_arguments(parser, distributed.ARENA_SHARD, jobs=False)
+    sharding.add_arguments(parser, distributed.ARENA_SHARD, jobs=False)
     parser.set_defaults(run=lambda args: run(args, parser))
     return parser
 
@@ -54,7 +56,7 @@ def run(args, parser):
         except ValueError as error:
             parser.error(str(error))
     if args.plot:
-        from . import plots
+        from ..pictures import plots
         if not plots.available():
             print(plots.PLOT_HINT, file=sys.stderr)
             return 3
@@ -68,7 +70,7 @@ def run(args, parser):
           f"seed {args.seed}, {args.jobs} job(s)", flush=True)
     start = time.perf_counter()
     try:
-        games = distributed_cli.arena_games(args, players, deals, not args.no_progress)
+        games = sharding.arena_games(args, players, deals, not args.no_progress)
     except KeyboardInterrupt:
         print("\ninterrupted: no results written", file=sys.stderr)
         return 130
@@ -79,7 +81,7 @@ def run(args, parser):
     print(f"{len(games)} games in {seconds:.1f} s; results, games and records in "
           f"{os.path.join(args.out, '')}")
     if args.plot:
-        from . import plots
+        from ..pictures import plots
         plots.plot_tournament(results, args.plot)
         print(f"plot: {args.plot}")
     return 0

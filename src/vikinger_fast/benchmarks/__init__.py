@@ -1,5 +1,5 @@
-"""`vikinger bench`: one fixed workload, measured in one run, printed as a table
-(docs/benchmarks.md).
+"""The measurements of `vikinger bench` (cli/bench.py): one fixed workload, measured in one run,
+printed as a table (docs/benchmarks.md).
 
 Rows: C++ `rollouts` (fused fast path and generic list path, 1 and 2 threads, 2 and 4 players)
 against the pure-Python reference and the same reference compiled with Cython (cython_ref.py);
@@ -8,12 +8,10 @@ when `open_spiel` is installed, on OpenSpiel's connect_four and backgammon; `Vec
 of clone and apply_action seen from Python, and of one action inside C++ playouts (the clone
 inside C++ is measured by bench/micro.cc, without Python); when gymnasium is installed, the cost
 of the Gymnasium VectorEnv of adapters/gymnasium.py over the VectorGame it wraps; then the search
-rows of search_benchmark.py. Every rate is the best of a few repetitions (`--repeats`). Progress
+rows of search.py. Every rate is the best of a few repetitions (`--repeats`). Progress
 goes to stderr, the table to stdout, `--json PATH` writes every number.
 """
 
-import argparse
-import json
 import os
 import platform
 import random
@@ -26,8 +24,8 @@ import vikinger_ref as ref
 
 import vikinger_fast as fast
 
-from . import cython_ref, plots
-from .search_benchmark import measure_search, search_table
+from . import cython_ref
+from .search import search_steps, search_table
 from .timing import best_seconds
 
 # (default, --quick) sizes of every measurement.
@@ -54,27 +52,19 @@ REFERENCE_VECTOR_BATCH = 8
 ALL_MODULES = dict.fromkeys(fast.OPTION_NAMES, True)
 
 
-class Progress:
-    """A progress bar on stderr (one line per task when stderr is not a terminal)."""
-
-    WIDTH = 30
-
-    def __init__(self, total):
-        self.total, self.done = total, 0
-        self.tty = sys.stderr.isatty()
-
-    def task(self, name):
-        filled = self.WIDTH * self.done // max(self.total, 1)
-        line = f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total} {name}"
-        sys.stderr.write(f"\r\033[K{line}" if self.tty else line + "\n")
+def run_steps(steps):
+    """Runs the (label, step) pairs in order with a progress bar on stderr (one line per step
+    when stderr is not a terminal): the bar's total is the list's length."""
+    width, tty = 30, sys.stderr.isatty()
+    for done, (label, step) in enumerate(steps):
+        filled = width * done // len(steps)
+        line = f"[{'#' * filled}{'.' * (width - filled)}] {done}/{len(steps)} {label}"
+        sys.stderr.write(f"\r\033[K{line}" if tty else line + "\n")
         sys.stderr.flush()
-        self.done += 1
-
-    def close(self):
-        if self.tty:
-            sys.stderr.write(f"\r\033[K[{'#' * self.WIDTH}] {self.total}/{self.total} done\n")
-            sys.stderr.flush()
-
+        step()
+    if tty:
+        sys.stderr.write(f"\r\033[K[{'#' * width}] {len(steps)}/{len(steps)} done\n")
+        sys.stderr.flush()
 
 
 def hardware():
@@ -129,7 +119,7 @@ def vector_env_overhead(game, steps):
     gymnasium is not installed. Returns the median over the steps of the ratio of the two
     times of that step: robust to the spikes of a busy host, which the sums are not."""
     try:
-        from .adapters.gymnasium import VikingerVectorEnv
+        from ..adapters.gymnasium import VikingerVectorEnv
     except ImportError:
         return None
     rng = np.random.default_rng(0)
@@ -222,115 +212,148 @@ def measure(args, repeats):
     cython = not args.no_cython and cython_ref.available()
     # Why an optional row is missing, printed in its place by table().
     results["skipped"] = skipped(args, peers, cython)
-    compiled = None
-    tasks = 18 + len(peers) + (2 if cython else 0)
-    progress = Progress(tasks)
+    compiled = {}
     game2, game4 = fast.Game(num_players=2), fast.Game(num_players=4, **ALL_MODULES)
+    ref_game = ref.Game(num_players=2)
 
     def rollouts(key, game, games, threads=1, policy="random", wall=True):
-        progress.task(f"C++ rollouts: {key}")
-        fast.rollouts(game, min(games, 1000), 0, threads=threads, policy=policy)   # warm-up
-        def run():
-            fast.rollouts(game, games, 0, threads=threads, policy=policy)
+        def step():
+            fast.rollouts(game, min(games, 1000), 0, threads=threads, policy=policy)  # warm-up
 
-        if wall:
-            results[key] = games / best_seconds(repeats, run)
-        # CPU time of all threads: what the code costs, whatever else runs on the machine.
-        results[key + "_per_cpu_second"] = games / best_seconds(repeats, run, time.process_time)
+            def run():
+                fast.rollouts(game, games, 0, threads=threads, policy=policy)
 
-    rollouts("rollouts_2p_1thread", game2, size["rollout_games"], wall=False)
-    rollouts("rollouts_2p_2threads", game2, size["rollout_games"], threads=2, wall=False)
-    # Wall-clock rates for 1 and 2 threads from runs that alternate, so that a change in the
-    # shared host's speed during the run falls on both alike (measured apart, the ratio of the
-    # two moved by +-10 % between runs).
-    progress.task("C++ rollouts: 1 and 2 threads alternating")
-    games = size["rollout_games"]
-    best = {1: float("inf"), 2: float("inf")}
-    round_ratios = []
-    for _ in range(repeats + 2):
-        seconds = {}
-        for threads in best:
-            start = time.perf_counter()
-            fast.rollouts(game2, games, 0, threads=threads)
-            seconds[threads] = time.perf_counter() - start
-            best[threads] = min(best[threads], seconds[threads])
-        round_ratios.append(seconds[1] / seconds[2])
-    results["rollouts_2p_1thread"] = games / best[1]
-    results["rollouts_2p_2threads"] = games / best[2]
-    # The typical speed-up of one round, beside the ratio of the best rounds.
-    results["rollouts_2p_2threads_median_round_ratio"] = float(np.median(round_ratios))
-    rollouts("rollouts_2p_generic_1thread", game2, size["rollout_games"], policy="random_generic")
-    rollouts("rollouts_4p_all_modules_1thread", game4, size["rollout_games_4p"])
-    progress.task("reference rollouts")
-    ref_game = ref.Game(num_players=2)
-    games = size["reference_games"]
-    # The slow rows run once, timed by CPU time: on a shared machine a wall-clock single run
-    # of a few seconds measures the neighbours more than the engine.
-    results["reference_rollouts_2p"] = games / best_seconds(
-        1, lambda: ref.rollouts(ref_game, games, 0), time.process_time)
-    if cython:
-        progress.task("Cython build of the reference (cached after the first run)")
+            if wall:
+                results[key] = games / best_seconds(repeats, run)
+            # CPU time of all threads: what the code costs, whatever else runs on the machine.
+            results[key + "_per_cpu_second"] = games / best_seconds(repeats, run,
+                                                                    time.process_time)
+        return f"C++ rollouts: {key}", step
+
+    def alternating_threads():
+        # Wall-clock rates for 1 and 2 threads from runs that alternate, so that a change in
+        # the shared host's speed during the run falls on both alike (measured apart, the ratio
+        # of the two moved by +-10 % between runs).
+        games = size["rollout_games"]
+        best = {1: float("inf"), 2: float("inf")}
+        round_ratios = []
+        for _ in range(repeats + 2):
+            seconds = {}
+            for threads in best:
+                start = time.perf_counter()
+                fast.rollouts(game2, games, 0, threads=threads)
+                seconds[threads] = time.perf_counter() - start
+                best[threads] = min(best[threads], seconds[threads])
+            round_ratios.append(seconds[1] / seconds[2])
+        results["rollouts_2p_1thread"] = games / best[1]
+        results["rollouts_2p_2threads"] = games / best[2]
+        # The typical speed-up of one round, beside the ratio of the best rounds.
+        results["rollouts_2p_2threads_median_round_ratio"] = float(np.median(round_ratios))
+
+    def reference_rollouts():
+        games = size["reference_games"]
+        # The slow rows run once, timed by CPU time: on a shared machine a wall-clock single
+        # run of a few seconds measures the neighbours more than the engine.
+        results["reference_rollouts_2p"] = games / best_seconds(
+            1, lambda: ref.rollouts(ref_game, games, 0), time.process_time)
+
+    def cython_build():
         start = time.perf_counter()
-        compiled = cython_ref.load()
+        compiled["module"] = cython_ref.load()
         results["cython_build_seconds"] = time.perf_counter() - start
-        progress.task("Cython-compiled reference rollouts")
-        cy_game = compiled.Game(num_players=2)
+
+    def cython_rollouts():
+        games, module = size["reference_games"], compiled["module"]
+        cy_game = module.Game(num_players=2)
         results["cython_rollouts_2p"] = games / best_seconds(
-            1, lambda: compiled.rollouts(cy_game, games, 0), time.process_time)
+            1, lambda: module.rollouts(cy_game, games, 0), time.process_time)
 
-    progress.task("Python-driven loop: vikinger_fast")
-    python_loop(game2, 10_000)
-    steps = size["loop_steps_fast"]
-    results["loop_fast"] = steps / best_seconds(repeats, lambda: python_loop(game2, steps))
-    results["loop_fast_per_cpu_second"] = steps / best_seconds(
-        repeats, lambda: python_loop(game2, steps), time.process_time)
-    progress.task("Python-driven loop: vikinger_ref")
-    steps_ref = size["loop_steps_ref"]
-    results["loop_ref"] = steps_ref / best_seconds(1, lambda: python_loop(ref_game, steps_ref),
-                                                   time.process_time)
-    if compiled is not None:
-        results["loop_cython"] = steps_ref / best_seconds(
-            1, lambda: python_loop(compiled.Game(num_players=2), steps_ref), time.process_time)
-    for name, game in peers.items():
-        progress.task(f"Python-driven loop: OpenSpiel {name}")
-        python_loop(game, 10_000)
-        results[f"loop_open_spiel_{name}"] = steps / best_seconds(
-            repeats, lambda game=game: python_loop(game, steps))
-        results[f"loop_open_spiel_{name}_per_cpu_second"] = steps / best_seconds(
-            repeats, lambda game=game: python_loop(game, steps), time.process_time)
+    def loop_fast():
+        python_loop(game2, 10_000)
+        steps = size["loop_steps_fast"]
+        results["loop_fast"] = steps / best_seconds(repeats, lambda: python_loop(game2, steps))
+        results["loop_fast_per_cpu_second"] = steps / best_seconds(
+            repeats, lambda: python_loop(game2, steps), time.process_time)
 
-    progress.task("VectorGame: vikinger_fast")
-    env = fast.VectorGame(game2, VECTOR_BATCH, 0)
-    vector_loop(env, 10)
-    total, stepping = min(vector_loop(env, size["vector_steps"]) for _ in range(repeats))
-    results["vector_fast_loop"] = VECTOR_BATCH * size["vector_steps"] / total
-    results["vector_fast_step"] = VECTOR_BATCH * size["vector_steps"] / stepping
-    progress.task("Gymnasium VectorEnv over VectorGame")
-    overhead = vector_env_overhead(game2, size["vector_env_steps"])
-    if overhead is not None:
-        results["gymnasium_vector_env_time_ratio"] = overhead
-    else:
-        results["skipped"]["gymnasium"] = INSTALL_HINTS["gymnasium"]
-    progress.task("VectorGame: vikinger_ref")
-    env = ref.VectorGame(ref_game, REFERENCE_VECTOR_BATCH, 0)
-    total, stepping = vector_loop(env, max(size["vector_steps"] // 10, 2))
-    results["vector_ref_loop"] = REFERENCE_VECTOR_BATCH * max(size["vector_steps"] // 10, 2) / total
+    def loop_ref():
+        steps_ref = size["loop_steps_ref"]
+        results["loop_ref"] = steps_ref / best_seconds(
+            1, lambda: python_loop(ref_game, steps_ref), time.process_time)
+        if "module" in compiled:
+            results["loop_cython"] = steps_ref / best_seconds(
+                1, lambda: python_loop(compiled["module"].Game(num_players=2), steps_ref),
+                time.process_time)
 
-    progress.task("clone")
-    calls = size["clone_calls"]
-    fast_state, ref_state = midgame_state(fast), midgame_state(ref)
-    results["clone_fast_ns"] = min(call_nanos(fast_state.clone, calls) for _ in range(repeats))
-    results["clone_ref_ns"] = call_nanos(ref_state.clone, max(calls // 100, 10))
-    progress.task("apply_action")
-    results["apply_fast_ns"] = min(replay_nanos(fast, size["replays"]) for _ in range(repeats))
-    results["apply_ref_ns"] = replay_nanos(ref, max(size["replays"] // 100, 2))
-    progress.task("mean game length")
-    lengths = fast.rollouts(game2, 1000, 0)["length"]
-    results["mean_game_length_2p"] = float(lengths.mean())
-    results["apply_inside_cpp_ns"] = 1e9 / (results["rollouts_2p_1thread"]
-                                            * results["mean_game_length_2p"])
-    measure_search(results, args.quick, repeats, midgame_state, progress)
-    progress.close()
+    def loop_peer(name, game):
+        def step():
+            steps = size["loop_steps_fast"]
+            python_loop(game, 10_000)
+            results[f"loop_open_spiel_{name}"] = steps / best_seconds(
+                repeats, lambda: python_loop(game, steps))
+            results[f"loop_open_spiel_{name}_per_cpu_second"] = steps / best_seconds(
+                repeats, lambda: python_loop(game, steps), time.process_time)
+        return f"Python-driven loop: OpenSpiel {name}", step
+
+    def vector_fast():
+        env = fast.VectorGame(game2, VECTOR_BATCH, 0)
+        vector_loop(env, 10)
+        total, stepping = min(vector_loop(env, size["vector_steps"]) for _ in range(repeats))
+        results["vector_fast_loop"] = VECTOR_BATCH * size["vector_steps"] / total
+        results["vector_fast_step"] = VECTOR_BATCH * size["vector_steps"] / stepping
+
+    def vector_env():
+        overhead = vector_env_overhead(game2, size["vector_env_steps"])
+        if overhead is not None:
+            results["gymnasium_vector_env_time_ratio"] = overhead
+        else:
+            results["skipped"]["gymnasium"] = INSTALL_HINTS["gymnasium"]
+
+    def vector_ref():
+        env = ref.VectorGame(ref_game, REFERENCE_VECTOR_BATCH, 0)
+        steps = max(size["vector_steps"] // 10, 2)
+        total, stepping = vector_loop(env, steps)
+        results["vector_ref_loop"] = REFERENCE_VECTOR_BATCH * steps / total
+
+    def clone():
+        calls = size["clone_calls"]
+        fast_state, ref_state = midgame_state(fast), midgame_state(ref)
+        results["clone_fast_ns"] = min(call_nanos(fast_state.clone, calls)
+                                       for _ in range(repeats))
+        results["clone_ref_ns"] = call_nanos(ref_state.clone, max(calls // 100, 10))
+
+    def apply_action():
+        results["apply_fast_ns"] = min(replay_nanos(fast, size["replays"])
+                                       for _ in range(repeats))
+        results["apply_ref_ns"] = replay_nanos(ref, max(size["replays"] // 100, 2))
+
+    def game_length():
+        lengths = fast.rollouts(game2, 1000, 0)["length"]
+        results["mean_game_length_2p"] = float(lengths.mean())
+        results["apply_inside_cpp_ns"] = 1e9 / (results["rollouts_2p_1thread"]
+                                                * results["mean_game_length_2p"])
+
+    steps = [
+        rollouts("rollouts_2p_1thread", game2, size["rollout_games"], wall=False),
+        rollouts("rollouts_2p_2threads", game2, size["rollout_games"], threads=2, wall=False),
+        ("C++ rollouts: 1 and 2 threads alternating", alternating_threads),
+        rollouts("rollouts_2p_generic_1thread", game2, size["rollout_games"],
+                 policy="random_generic"),
+        rollouts("rollouts_4p_all_modules_1thread", game4, size["rollout_games_4p"]),
+        ("reference rollouts", reference_rollouts),
+    ]
+    if cython:
+        steps += [("Cython build of the reference (cached after the first run)", cython_build),
+                  ("Cython-compiled reference rollouts", cython_rollouts)]
+    steps += [("Python-driven loop: vikinger_fast", loop_fast),
+              ("Python-driven loop: vikinger_ref", loop_ref)]
+    steps += [loop_peer(name, game) for name, game in peers.items()]
+    steps += [("VectorGame: vikinger_fast", vector_fast),
+              ("Gymnasium VectorEnv over VectorGame", vector_env),
+              ("VectorGame: vikinger_ref", vector_ref),
+              ("clone", clone), ("apply_action", apply_action),
+              ("mean game length", game_length)]
+    steps += search_steps(results, args.quick, repeats, midgame_state)
+    run_steps(steps)
     return results
 
 
@@ -415,69 +438,10 @@ def table(results):
 def build_info():
     """Build type, compiler and flags of the C++ core (written by CMakeLists.txt)."""
     try:
-        from ._build_info import BUILD_INFO
+        from .._build_info import BUILD_INFO
     except ImportError:
         return {"build_type": "unknown", "compiler": "unknown", "flags": ""}
     info = dict(BUILD_INFO)
     # Chosen at run time by the CPU (csrc/play/playout.cc): PDEP where it is fast, else tables.
     info["fused_bit_select"] = fast._core._bit_select()["auto"]
     return info
-
-
-def run(args):
-    if args.plot and not plots.available():
-        print(f"vikinger bench: {plots.PLOT_HINT}", file=sys.stderr)
-        return 3
-    repeats = args.repeats or SIZES["repeats"][1 if args.quick else 0]
-    info = {"hardware": hardware(), "build": build_info(), "quick": args.quick,
-            "repeats": repeats}
-    hw = info["hardware"]
-    print(f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
-          f"{hw['python']}; build {info['build']['build_type']} "
-          f"({info['build']['compiler']}, flags: {info['build']['flags'] or 'none'}; "
-          f"fused playout's bit select: {info['build']['fused_bit_select']})"
-          f"{'; --quick' if args.quick else ''}", flush=True)
-    start = time.perf_counter()
-    results = measure(args, repeats)
-    info["seconds"] = time.perf_counter() - start
-    info["results"] = results
-    info["load_average_after"] = os.getloadavg()[0]
-    print(table(results))
-    # Other processes on the machine slow every row down: say how busy it was.
-    print(f"measured in {info['seconds']:.0f} s, best of {info['repeats']} repetitions; load "
-          f"average {hw['load_average']:.2f} before, {info['load_average_after']:.2f} after "
-          f"(on {hw['cores']} cores)")
-    if args.json:
-        with open(args.json, "w") as out:
-            json.dump(info, out, indent=2)
-            out.write("\n")
-    if args.plot:
-        plots.plot_bench(results, args.plot)
-    return 0
-
-
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, not {value}")
-    return value
-
-
-def add_parser(commands):
-    bench = commands.add_parser("bench", help="measure both engines (and peers) in one run")
-    bench.add_argument("--quick", action="store_true", help="a small workload (CI smoke test)")
-    bench.add_argument("--json", metavar="PATH", help="also write every number to PATH")
-    bench.add_argument("--plot", metavar="FILE",
-                       help="also chart the rows against their targets and peers (.png, .svg, "
-                            ".pdf; needs the plot extra)")
-    bench.add_argument("--no-cython", action="store_true",
-                       help="skip the Cython-compiled reference")
-    bench.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
-    bench.add_argument("--repeats", type=_positive_int, metavar="N",
-                       help="repetitions of every fast row, the best one counted (default 3, "
-                            "1 with --quick; the 1- and 2-thread rollouts alternate N + 2 "
-                            "times); more give steadier numbers on a busy or shared machine")
-    bench.set_defaults(run=run)

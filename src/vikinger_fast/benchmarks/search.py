@@ -90,39 +90,50 @@ def wall_rate(count, call, repeats):
     return count / best_seconds(repeats, call, time.perf_counter)
 
 
-def measure_search(results, quick, repeats, midgame_state, progress):
-    """Adds the search rows to `results` (rollouts' rows must be there already)."""
+def search_steps(results, quick, repeats, midgame_state):
+    """The search rows as (label, step) pairs, each step adding its rows to `results` (the
+    rollouts' rows must be there before the playouts' step runs)."""
     size = {key: value[1 if quick else 0] for key, value in SEARCH_SIZES.items()}
     root = opening_decision(fast)
-    iterations = size["mcts_iterations"]
-    progress.task("C++ MCTS: 1 and 2 threads")
-    for threads in (1, 2):
-        bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations, threads=threads)
-        bot.search(root)  # warm-up
-        results[f"mcts_{threads}thread"] = wall_rate(iterations, lambda b=bot: b.search(root),
-                                                      repeats)
-    for threads in (1, 2):  # CPU time of all threads: the cost, whatever else runs
-        bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations, threads=threads)
-        results[f"mcts_{threads}thread_per_cpu_second"] = cpu_rate(
-            iterations, lambda b=bot: b.search(root), repeats)
-    progress.task("C++ playouts from a mid-game state")
-    middle = midgame_state(fast)
-    count = size["midgame_playouts"]
-    actions = int(fast.playouts(middle, count, 0)["length"].sum())
-    results["midgame_playout_ns_per_action"] = 1e9 / cpu_rate(
-        actions, lambda: fast.playouts(middle, count, 0), repeats)
-    game = fast.Game(num_players=2)
-    opening_actions = int(fast.rollouts(game, count, 0)["length"].sum())
-    results["rollout_ns_per_action"] = 1e9 / cpu_rate(
-        opening_actions, lambda: fast.rollouts(game, count, 0), repeats)
-    progress.task("Python UCT over vikinger_fast (the baseline)")
-    n = size["python_uct_iterations"]
-    results["python_uct_per_cpu_second"] = cpu_rate(n, lambda: PythonUCT(n).search(root), 1)
-    progress.task("reference MCTS")
-    ref_root = opening_decision(ref)
-    n = size["reference_iterations"]
-    ref_bot = ref.MCTSBot(ref_root.get_game(), 0, iterations=n)
-    results["reference_mcts_per_cpu_second"] = cpu_rate(n, lambda: ref_bot.search(ref_root), 1)
+
+    def mcts():
+        iterations = size["mcts_iterations"]
+        for threads in (1, 2):
+            bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations, threads=threads)
+            bot.search(root)  # warm-up
+            results[f"mcts_{threads}thread"] = wall_rate(
+                iterations, lambda b=bot: b.search(root), repeats)
+        for threads in (1, 2):  # CPU time of all threads: the cost, whatever else runs
+            bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations, threads=threads)
+            results[f"mcts_{threads}thread_per_cpu_second"] = cpu_rate(
+                iterations, lambda b=bot: b.search(root), repeats)
+
+    def midgame_playouts():
+        middle = midgame_state(fast)
+        count = size["midgame_playouts"]
+        actions = int(fast.playouts(middle, count, 0)["length"].sum())
+        results["midgame_playout_ns_per_action"] = 1e9 / cpu_rate(
+            actions, lambda: fast.playouts(middle, count, 0), repeats)
+        game = fast.Game(num_players=2)
+        opening_actions = int(fast.rollouts(game, count, 0)["length"].sum())
+        results["rollout_ns_per_action"] = 1e9 / cpu_rate(
+            opening_actions, lambda: fast.rollouts(game, count, 0), repeats)
+
+    def python_uct():
+        n = size["python_uct_iterations"]
+        results["python_uct_per_cpu_second"] = cpu_rate(n, lambda: PythonUCT(n).search(root), 1)
+
+    def reference_mcts():
+        ref_root = opening_decision(ref)
+        n = size["reference_iterations"]
+        ref_bot = ref.MCTSBot(ref_root.get_game(), 0, iterations=n)
+        results["reference_mcts_per_cpu_second"] = cpu_rate(n, lambda: ref_bot.search(ref_root),
+                                                            1)
+
+    return [("C++ MCTS: 1 and 2 threads", mcts),
+            ("C++ playouts from a mid-game state", midgame_playouts),
+            ("Python UCT over vikinger_fast (the baseline)", python_uct),
+            ("reference MCTS", reference_mcts)]
 
 
 def search_table(r):

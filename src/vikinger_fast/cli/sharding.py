@@ -1,5 +1,5 @@
-"""The command-line side of distributed.py: `--ray [ADDRESS]` and `--shard-size` for
-`vikinger simulate` and `vikinger arena`, and the `vikinger selfplay` command (docs/distributed.md).
+"""The sharding flags of `vikinger simulate`, `arena` and `selfplay` (docs/distributed.md):
+`--ray [ADDRESS]`, `--shard-size`, `--cpus-per-shard` and `--jobs`, and the executor they ask for.
 
 Without `--ray` the shards run in `--jobs` local processes; `--ray` alone starts a local Ray
 cluster on 127.0.0.1 for the run, `--ray ADDRESS` joins a running one ("auto", "HOST:PORT").
@@ -9,9 +9,8 @@ naming the shard and its games and seeds, and exits 1.
 
 import contextlib
 import sys
-import time
 
-from . import arena, distributed, selfplay
+from .. import arena, distributed
 
 RAY_HELP = ("run the shards on a Ray cluster: alone, a local cluster on 127.0.0.1; or the "
             "ADDRESS of a running one (auto, HOST:PORT); needs the extra ray")
@@ -61,7 +60,7 @@ def _connect(args):
 
 
 @contextlib.contextmanager
-def _outcome(unfinished="no results written"):
+def outcome(unfinished="no results written"):
     # What the user sees of an interruption or a failed shard: one line, no traceback.
     try:
         yield
@@ -77,7 +76,7 @@ def rollouts(engine, game, args):
     """`vikinger simulate`'s games: one rollouts call, or shards when --ray or --jobs ask."""
     if args.ray is None and args.jobs == 1:
         return engine.rollouts(game, args.games, args.seed)
-    with _outcome(), executor(args) as chosen:
+    with outcome(), executor(args) as chosen:
         return distributed.rollouts(game, args.games, args.seed, shard_size=args.shard_size,
                                     executor=chosen, progress=True)
 
@@ -90,53 +89,9 @@ def arena_games(args, players, deals, progress):
                          progress=progress)
     if args.shard_size < 1:
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
-    with _outcome(), _connect(args) as cluster:
+    with outcome(), _connect(args) as cluster:
         return distributed.arena(args.engine, args.bots, players, args.seed, deals,
                                  shard_size=args.shard_size, executor=cluster,
                                  progress=progress)
 
 
-def add_selfplay_parser(commands):
-    parser = commands.add_parser(
-        "selfplay", help="MCTS self-play games as training data (.npz shards + manifest)",
-        description=selfplay.__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, required=True)
-    parser.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument("--iterations", type=int, default=200, help="MCTS iterations a move")
-    parser.add_argument("--uct-c", type=float, default=1.4)
-    parser.add_argument("--leaf", choices=("playout", "evaluation"), default="playout")
-    parser.add_argument("--solver-nodes", type=int, default=0)
-    parser.add_argument("--sample-moves", type=int, default=30, metavar="K",
-                        help="the first K decisions of a game are drawn in proportion to the "
-                             "visits, later ones are the most visited action (default 30)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    add_arguments(parser, distributed.ARENA_SHARD)
-    parser.set_defaults(run=lambda args: run_selfplay(args, parser))
-    return parser
-
-
-def run_selfplay(args, parser):
-    if args.games < 1:
-        parser.error(f"--games must be >= 1, not {args.games}")
-    mcts = {"iterations": args.iterations, "uct_c": args.uct_c, "leaf": args.leaf,
-            "solver_nodes": args.solver_nodes}
-    print(f"selfplay: {args.games} games, {args.players} players, engine "
-          f"{arena.ENGINES[args.engine]}, MCTS {args.iterations} iterations, seed {args.seed}, "
-          f"shards of {args.shard_size}", flush=True)
-    start = time.perf_counter()
-    with _outcome("no manifest written (the folder is unfinished)"), executor(args) as chosen:
-        try:
-            manifest = selfplay.generate(
-                args.out, args.games, args.seed, players=args.players, engine=args.engine,
-                mcts=mcts, sample_moves=args.sample_moves, shard_size=args.shard_size,
-                executor=chosen, progress=not args.no_progress)
-        except (FileExistsError, ValueError, TypeError) as error:
-            parser.error(str(error))
-    seconds = time.perf_counter() - start
-    print(f"{args.games} games, {manifest['samples']} samples in {len(manifest['shards'])} "
-          f"shards, {seconds:.1f} s ({args.games / max(seconds, 1e-9):.2f} games/s): "
-          f"{args.out}")
-    return 0

@@ -16,7 +16,7 @@ import json
 from vikinger_ref.svg import board_columns, state_svg
 from vikinger_ref.svg_pieces import PLAYER_ACCENT
 
-from . import records
+from .. import records
 
 CHART_W, CHART_H, CHART_PAD = 600, 150, 34
 

@@ -12,7 +12,7 @@ import json
 import os
 import statistics
 
-from . import records
+from .. import records
 from .ratings import bradley_terry, wilson
 
 RATING_NAME = "Elo (Bradley-Terry)"

@@ -6,11 +6,10 @@ hint, save FILE, quit). Chance is drawn from numpy's default_rng(seed), so the s
 same moves give the same game. Wrong input gets a message and the prompt again.
 """
 
-import sys
 
 import numpy as np
 
-from . import arena, records
+from .. import arena, records
 
 HELP = """Type one of:
   a number          the move with that number in the list

@@ -7,7 +7,7 @@ reference engine. `board_svg`, `state_svg` and `write_svg` are those of vikinger
 (docs/pictures.md).
 """
 
-from ._core import State
+from .._core import State
 
 _DRAWING = ("board_svg", "state_svg", "write_svg")
 

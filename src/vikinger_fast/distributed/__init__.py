@@ -25,7 +25,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from . import arena as arena_module
+from .. import arena as arena_module
 
 SEED_MODULUS = 1 << 64
 ROLLOUT_SHARD = 20_000   # 0.1-0.2 s of C++ rollouts: ~50x a shard's overhead
@@ -372,7 +372,7 @@ def playouts_batch(states, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, exec
     states[j] uses stream seed + j * num_playouts + i, so the shard of states[first:first+count]
     is playouts_batch of them with seed + first * num_playouts."""
     if not isinstance(states, Sequence) or isinstance(states, (str, bytes)) or not states:
-        from . import _core   # not a list of states: the single call's own error
+        from .. import _core   # not a list of states: the single call's own error
         return _core.playouts_batch(states, num_playouts, seed)
     engine = engine_of(states[0])
     empty = engine.playouts_batch(states, 0, seed)   # its checks: types, one game, counts

@@ -24,7 +24,7 @@ from multiprocessing import get_context
 
 import numpy as np
 
-from . import records
+from .. import records
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 # The built-in bots: spec name -> (engine class name, {spec key: constructor keyword}).

@@ -13,7 +13,7 @@ from vikinger_ref import OPTION_NAMES
 from vikinger_ref.serialization import MAGIC
 from vikinger_ref.svg import state_svg
 
-from . import records
+from .. import records
 
 PNG_HINT = 'PNG output needs the optional converter cairosvg: pip install "vikinger-fast[png]"'
 

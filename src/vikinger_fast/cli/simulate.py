@@ -1,0 +1,38 @@
+"""`vikinger simulate`: random games through an engine's rollouts, with outcome statistics."""
+
+import statistics
+import time
+
+from .. import arena, distributed
+from . import sharding
+
+
+def run(args):
+    """Random games through the engine's rollouts; prints outcome statistics."""
+    vk = arena.engine_module(args.engine)
+    game = vk.Game(num_players=args.players)
+    start = time.perf_counter()
+    result = sharding.rollouts(vk, game, args)
+    seconds = time.perf_counter() - start
+    scores, returns, length = result["scores"], result["returns"], result["length"]
+    print(f"{args.games} random {args.players}-player games, engine {arena.ENGINES[args.engine]}, "
+          f"seed {args.seed}: {seconds:.3f} s ({args.games / max(seconds, 1e-9):,.0f} games/s)")
+    print(f"game length (actions, chance included): mean {statistics.fmean(length):.1f}, "
+          f"min {min(length)}, max {max(length)}")
+    print("seat  mean Fame  min  max  mean gold  win share")
+    for p in range(args.players):
+        column = [int(v) for v in scores[:, p]]
+        print(f"{p:>4}  {statistics.fmean(column):9.2f}  {min(column):3d}  {max(column):3d}  "
+              f"{statistics.fmean(result['gold'][:, p]):9.2f}  {statistics.fmean(returns[:, p]):9.3f}")
+    return 0
+
+
+def add_parser(commands):
+    parser = commands.add_parser("simulate", help="play random games and print statistics")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    sharding.add_arguments(parser, distributed.ROLLOUT_SHARD)
+    parser.set_defaults(run=run)
+    return parser
