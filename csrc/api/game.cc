@@ -7,7 +7,7 @@
 #include "rules/legal_set.h"
 #include "rules/scoring.h"
 #include "formats/serialization.h"
-#include "formats/state_dict.h"
+#include "formats/dict_reader.h"
 #include "formats/validation.h"
 
 namespace vikinger {

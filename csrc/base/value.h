@@ -1,6 +1,6 @@
 // A JSON-like value tree: the canonical dict of docs/state.md built and read without Python.
 //
-// to_dict and state_from_dict are format logic, so they live in the C++ core (state_dict.h);
+// to_dict and state_from_dict are format logic, so they live in the C++ core (dict_writer.h, dict_reader.h);
 // bindings/helpers.cc only converts between these trees and Python objects. A tree keeps what the
 // format checks need: bool apart from int (docs/state.md: bool is not an int), dict insertion
 // order (the key order of to_dict), and, for anything else a caller passes, its type name.

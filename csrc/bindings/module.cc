@@ -21,7 +21,7 @@
 #include "base/rng.h"
 #include "formats/serialization.h"
 #include "rules/state.h"
-#include "formats/state_dict.h"
+#include "formats/dict_writer.h"
 #include "formats/text.h"
 #include "base/value.h"
 

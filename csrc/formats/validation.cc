@@ -39,7 +39,7 @@ void CheckCounts(const int64_t* counts, const char* const* names, int n, const i
 void FailUnknownName(const std::string& where) { Fail(where + " is not one of the known names"); }
 
 // The range checks of the reference's validation.py `_parse`, in its order and words, for a
-// description read from bytes (a dict's are made while reading it, state_dict.cc; here they
+// description read from bytes (a dict's are made while reading it, dict_reader.cc; here they
 // find nothing more). The bytes can hold what no dict can: a wheel group or pending purchase
 // without a tile or Viking (-1), a trip colour beyond the row colours.
 void CheckRanges(const StateDescription& d, int num_players, int options) {

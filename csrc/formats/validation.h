@@ -81,7 +81,7 @@ struct StateDescription {
 PlayerDescription EmptyPlayerDescription();
 
 // Throws std::invalid_argument("invalid state: ...") at the first problem; the readers
-// (state_dict.h, serialization.h) and every check refuse through it.
+// (dict_reader.h, serialization.h) and every check refuse through it.
 [[noreturn]] void Fail(const std::string& message);
 // Every check of docs/state.md, for a game of `num_players` with `options`: the ranges, then
 // CheckPosition (consistency.h).

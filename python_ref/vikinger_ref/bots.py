@@ -10,7 +10,7 @@ import numpy as np
 from .evaluation import _evaluate
 from .game import Game
 from .rng import MASK64
-from .rollout import SplitMix64
+from .rng import SplitMix64
 from .state import State
 
 

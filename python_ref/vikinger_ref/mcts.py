@@ -27,7 +27,7 @@ from .bots import check_decision_node, check_game_and_seed
 from .evaluation import _evaluate
 from .playouts import play_random_playout
 from .rng import GOLDEN, MASK64, mix
-from .rollout import SplitMix64
+from .rng import SplitMix64
 from .solver import no_chance_ahead, solve
 
 LEAVES = ("playout", "evaluation")

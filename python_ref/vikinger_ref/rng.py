@@ -1,7 +1,8 @@
 """Random numbers shared bit-for-bit with the C++ core (docs/api.md).
 
 `mix` is the splitmix64 finaliser; it also hashes positions (docs/state.md). An int seed gives
-one uniform double; a numpy Generator gives `rng.random()`.
+one uniform double; a numpy Generator gives `rng.random()`. `SplitMix64` is the generator of
+rollouts, playouts and bots (C++: csrc/base/rng.h).
 """
 
 import numpy as np
@@ -42,3 +43,15 @@ def uniform_from(rng):
         raise TypeError(f"rng must be a numpy.random.Generator or an int seed, "
                         f"not {type_name(rng)}")
     return unit_double(mix(int(rng) & MASK64))
+
+
+class SplitMix64:
+    """The splitmix64 generator: one 64-bit state, advanced by the golden gamma."""
+
+    def __init__(self, seed):
+        self.state = seed & MASK64
+
+    def next_double(self):
+        value = mix(self.state)
+        self.state = (self.state + GOLDEN) & MASK64
+        return unit_double(value)

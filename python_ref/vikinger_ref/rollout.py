@@ -11,19 +11,7 @@ import numpy as np
 
 from .arguments import check_int
 from .game import Game
-from .rng import GOLDEN, MASK64, mix, unit_double
-
-
-class SplitMix64:
-    """The splitmix64 generator: one 64-bit state, advanced by the golden gamma."""
-
-    def __init__(self, seed):
-        self.state = seed & MASK64
-
-    def next_double(self):
-        value = mix(self.state)
-        self.state = (self.state + GOLDEN) & MASK64
-        return unit_double(value)
+from .rng import SplitMix64
 
 
 def play_out(state, seed):

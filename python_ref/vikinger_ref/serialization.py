@@ -1,15 +1,15 @@
 """The canonical dict, the bytes format and the position hash of docs/state.md.
 
-`to_dict` is the one complete description of a state; `to_bytes` packs the same content; the
-hash is taken over the packed position (history excluded). Reading dicts back, with every check,
-is validation.py; reading bytes unpacks to a dict and goes through the same checks.
+`to_bytes` packs the content of the canonical dict (dict_writer.py); the hash is taken over the
+packed position (history excluded). Reading bytes unpacks to a dict and goes through the checks
+of dict_reader.py and validation.py.
 """
 
 import struct
 
 from .actions import PHASES
 from .components import (COLOURS, DISPLAY_SLOTS, NUM_COLUMNS, NUM_ROWS, OPTION_NAMES,
-                         SPECIAL_KINDS, TILE_KINDS, TILE_SHORT, WHEEL_SPACES)
+                         SPECIAL_KINDS, TILE_KINDS, WHEEL_SPACES)
 from .consistency import fail
 from .rng import MASK64, mix
 
@@ -28,80 +28,6 @@ CELL_BYTE = {(None, False): 0, **{(kind, viking): 1 + kind + (VIKING_FLAG if vik
                                   for kind in range(len(ISLAND_CHARS) - 1)
                                   for viking in (False, True)}}
 SHIP_BYTE = {None: 0, **{kind: kind - 5 for kind in range(6, 10)}}   # 1..4: red, green, yellow, blue
-
-
-def _colour_counts(counts):
-    return {COLOURS[c]: counts[c] for c in range(len(COLOURS))}
-
-
-def _special_counts(counts):
-    return {SPECIAL_KINDS[k]: counts[k] for k in range(len(SPECIAL_KINDS))}
-
-
-def _ship_string(board):
-    chars = [SHIP_CHARS[0] if kind is None else TILE_SHORT[kind]
-             for kind in board.ships[1:]]
-    return "".join(chars).rstrip(".")
-
-
-def _row_string(board, row):
-    chars = ["." if kind is None else TILE_SHORT[kind] for kind in board.tiles[row][1:board.width + 1]]
-    return "".join(chars).rstrip(".")
-
-
-def _player_dict(board):
-    return {
-        "gold": board.gold,
-        "fame": board.fame,
-        "start_row": board.start_row,
-        "mainland": _colour_counts(board.mainland),
-        "ships": _ship_string(board),
-        "rows": [_row_string(board, row) for row in range(1, NUM_ROWS + 1)],
-        "vikings": [[col for col in board.used_columns() if board.vikings[row][col]]
-                    for row in range(1, NUM_ROWS + 1)],
-        "specials": _special_counts(board.specials),
-        "buildings": [None if cell is None else list(cell) for cell in board.buildings],
-    }
-
-
-def to_dict(state):
-    game = state.get_game()
-    wheel = state.wheel
-    pending = state.pending
-    return {
-        "version": FORMAT_VERSION,
-        "num_players": game.num_players,
-        "options": dict(game.options),
-        "round": state.round,
-        "phase": state.phase,
-        "start_player": state.start_player,
-        "purchases": state.purchases,
-        "scoring_index": state.scoring_index,
-        "stacks": {TILE_KINDS[k]: state.stacks[k] for k in range(len(TILE_KINDS))},
-        "bag": _colour_counts(state.bag),
-        "drawn": _colour_counts(state.drawn),
-        "removed": _colour_counts(state.removed),
-        "discarded_tiles": state.discarded_tiles,
-        "wheel": [None if wheel.tiles[s] is None else
-                  {"tile": TILE_KINDS[wheel.tiles[s]],
-                   "viking": None if wheel.vikings[s] is None else COLOURS[wheel.vikings[s]]}
-                  for s in range(WHEEL_SPACES)],
-        "pending": None if pending is None else {
-            "tile": TILE_KINDS[pending["tile"]],
-            "viking": COLOURS[pending["viking"]],
-            "cell": None if pending["cell"] is None else list(pending["cell"])},
-        "trip": None if state.trip is None else {
-            "queue": [[COLOURS[colour], k] for colour, k in state.trip["queue"]],
-            "last_col": state.trip["last_col"]},
-        "auction": None if state.auction is None else {
-            "high": state.auction.high, "leader": state.auction.leader,
-            "passed": list(state.auction.passed), "turn": state.auction.turn},
-        "special_stack": _special_counts(state.display.stack),
-        "display": [None if kind is None else SPECIAL_KINDS[kind] for kind in state.display.slots],
-        "special_removed": _special_counts(state.display.removed),
-        "players": [_player_dict(board) for board in state.players],
-        "history": state.history(),
-    }
 
 
 # --- bytes ---------------------------------------------------------------------------------

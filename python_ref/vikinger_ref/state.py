@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from . import actions as A
-from . import evaluation, observation, serialization, specials, svg, text, trips
+from . import dict_writer, evaluation, observation, serialization, specials, svg, text, trips
 from .arguments import index_value
 from .auction import Auction
 from .actions import CHANCE, CHANCE_PHASES, SCORER_PHASES, TERMINAL
@@ -525,7 +525,7 @@ class State:
         return self.clone()
 
     def to_dict(self):
-        return serialization.to_dict(self)
+        return dict_writer.to_dict(self)
 
     def serialize(self):
         return serialization.to_bytes(self)

@@ -28,7 +28,7 @@ import numpy as np
 from .actions import NUM_DISTINCT_ACTIONS
 from .arguments import check_int, type_name
 from .game import Game
-from .rollout import SplitMix64
+from .rng import SplitMix64
 from .serialization import to_bytes
 from .state import as_action_id
 
