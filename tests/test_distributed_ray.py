@@ -21,7 +21,7 @@ os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
 ray = pytest.importorskip("ray")
 
 from vikinger_fast import arena, distributed  # noqa: E402
-from vikinger_fast.distributed import selfplay  # noqa: E402
+from vikinger_fast.distributed import executors, selfplay  # noqa: E402
 
 from conftest import load_engine  # noqa: E402
 from test_distributed_local import assert_same_arrays, failing_bot_module  # noqa: E402
@@ -227,7 +227,7 @@ def test_a_failing_shard_lets_its_running_neighbour_finish(cluster, tmp_path):
     game = load_engine("fast").Game(num_players=2)
     shards = [distributed.Shard(neighbour, 0.05, 1, "the neighbour"),
               distributed.Shard(failing, (game, -1, 0), 1, "the failing shard")]
-    assert 0.05 < distributed.CANCEL_GRACE
+    assert 0.05 < executors.CANCEL_GRACE
     with pytest.raises(distributed.ShardError) as caught:
         list(cluster.run(shards))
     assert caught.value.shard == 1 and isinstance(caught.value.cause, ValueError)
