@@ -9,9 +9,10 @@ from `random.Random`), so both engines benchmark the very same states. With
 
 import importlib
 import os
-import random
 
 import pytest
+
+from tools.random_games import random_game
 
 ENGINES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
 
@@ -33,18 +34,9 @@ def engine(request):
     return load_engine(request.param)
 
 
-def play_until(engine, seed, stop, num_players=2):
+def play_until(engine, seed, stop):
     """A seeded random game, stopped at the first state where `stop(state)` is true."""
-    rng = random.Random(seed)
-    state = engine.Game(num_players=num_players).new_initial_state()
-    while not stop(state):
-        if state.is_terminal():
-            raise AssertionError(f"seed {seed}: the game ended before the wanted position")
-        if state.is_chance_node():
-            state.apply_random_chance(rng.getrandbits(64))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    return random_game(engine, seed, stop=stop, required=True)
 
 
 def late_island_cell(state):

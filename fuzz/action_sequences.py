@@ -11,8 +11,8 @@ must stay byte-identical.
 from vikinger_fast.differential import first_difference
 from vikinger_ref import MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS
 
-from choosers import Recorder
-from oracles import Finding, as_compared, describe, outcome
+from fuzz.choosers import Recorder
+from fuzz.oracles import Finding, as_compared, describe, outcome
 
 ODD_ACTIONS = (-1, -2**31, 2**31, 2**63 - 1, 2**63, -2**63 - 1, 2**64, NUM_DISTINCT_ACTIONS,
                NUM_DISTINCT_ACTIONS + 1, MAX_CHANCE_OUTCOMES, 65535, 65536,

@@ -6,29 +6,29 @@ a seed position (real states of every phase), then up to 60 calls. Each call mus
 answer in both engines (the same id applied, the same error type), a refused call must leave the
 state as it was, and the two states must stay byte-identical.
 
-    python fuzz/fuzz_actions.py -runs=1000000
+    python -m fuzz.fuzz_actions -runs=1000000
 """
 
-import harness
+from fuzz import harness
 
 
 def make_target(run):
     import atheris
-    import action_sequences
-    import choosers
-    import seeds
+    from fuzz import action_sequences
+    from fuzz import choosers
+    from fuzz import seeds
 
     ref = run.engines[0]
-    seeds = []
+    starts = []
     for n, flags, d in seeds.seed_dicts(ref, seeds.CONFIGS, every=5):
-        seeds.append((n, flags, seeds.make_game(ref, n, flags).state_from_dict(d).serialize()))
+        starts.append((n, flags, seeds.make_game(ref, n, flags).state_from_dict(d).serialize()))
     numpy_values = action_sequences.numpy_odd_actions()
     game = seeds.game_cache()
 
     def one_input(data):
         provider = atheris.FuzzedDataProvider(data)
         chooser = choosers.ProviderChooser(provider)
-        n, flags, raw = seeds[chooser.choose(len(seeds))]
+        n, flags, raw = starts[chooser.choose(len(starts))]
         engines = run.engines_for(run.counts["inputs"])
         states = [game(m, n, flags).deserialize_state(raw) for m in engines]
         length = 1 + chooser.choose(60)

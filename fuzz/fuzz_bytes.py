@@ -6,15 +6,15 @@ reach the deep checks; a header out of range is tried on a 2-player game. Oracle
 accepted state, the same answer from the reference; an accepted state is then played on in both
 engines alike (12 actions), and to the end in the C++ engine.
 
-    python fuzz/fuzz_bytes.py -runs=1000000 -max_len=4096 build/fuzz-corpus/bytes
+    python -m fuzz.fuzz_bytes -runs=1000000 -max_len=4096 build/fuzz-corpus/bytes
 """
 
-import harness
+from fuzz import harness
 
 
 def make_target(run):
-    import oracles
-    import seeds
+    from fuzz import oracles
+    from fuzz import seeds
     from vikinger_ref import OPTION_NAMES
 
 

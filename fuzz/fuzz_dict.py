@@ -10,27 +10,27 @@ untouched, an accepted dict round-trips, the same answer from the reference; an 
 played on in both engines alike (12 actions), and in the C++ engine 40 more actions (every
 8th accepted dict: to the end of the game).
 
-    python fuzz/fuzz_dict.py -runs=1000000
+    python -m fuzz.fuzz_dict -runs=1000000
 """
 
-import harness
+from fuzz import harness
 
 
 def make_target(run):
     import atheris
-    import choosers
-    import mutations
-    import oracles
-    import seeds
+    from fuzz import choosers
+    from fuzz import mutations
+    from fuzz import oracles
+    from fuzz import seeds
 
     ref = run.engines[0]
     configs = seeds.CONFIGS
-    seeds = seeds.seed_dicts(ref, configs, every=5)
+    starts = seeds.seed_dicts(ref, configs, every=5)
     game = seeds.game_cache()
 
     def one_input(data):
         chooser = choosers.ProviderChooser(atheris.FuzzedDataProvider(data))
-        n, flags, d = seeds[chooser.choose(len(seeds))]
+        n, flags, d = starts[chooser.choose(len(starts))]
         mutated = mutations.mutate_dict(d, chooser)
         engines = run.engines_for(run.counts["inputs"])
         result = oracles.check_dict_both([game(m, n, flags) for m in engines], mutated)

@@ -5,17 +5,17 @@ then a chance node of a seed position sampled with a Generator whose random() re
 value. Both engines must agree, refuse with ValueError/TypeError only, and change nothing when
 they refuse.
 
-    python fuzz/fuzz_hostile.py -runs=1000000
+    python -m fuzz.fuzz_hostile -runs=1000000
 """
 
-import harness
+from fuzz import harness
 
 
 def make_target(run):
     import atheris
-    import hostile
-    import choosers
-    import seeds
+    from fuzz import hostile
+    from fuzz import choosers
+    from fuzz import seeds
 
     ref = run.engines[0]
     chance_seeds = []

@@ -4,7 +4,7 @@ A target is a function `one_input(data: bytes)` that raises `oracles.Finding` (o
 oracle breaks. `main(target)` runs it under libFuzzer (atheris) with the engines chosen on the
 command line, counts inputs and outcomes, and prints a summary at exit:
 
-    python fuzz/fuzz_bytes.py [--engines fast,ref] [--no-python-coverage] [libFuzzer flags...]
+    python -m fuzz.fuzz_bytes [--engines fast,ref] [--no-python-coverage] [libFuzzer flags...]
 
 --engines fast,ref   (default) the C++ engine checked by its own oracles and against the
                      reference on every input: same acceptance, same error type, same state
@@ -28,8 +28,8 @@ import os
 import sys
 import time
 
-# The checkout's reference, not an installed copy (fuzz/ itself is on the path as the script's
-# folder).
+# The checkout's reference, not an installed copy (run from the checkout's root as
+# `python -m fuzz.NAME`, which puts the root, and so this package, on the path).
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "python_ref"))
 
@@ -72,7 +72,7 @@ class Run:
 
 
 def _options(argv):
-    engines, coverage, ref_every, rest = "fast,ref", "mutations,vikinger_ref", 1, [argv[0]]
+    engines, coverage, ref_every, rest = "fast,ref", "fuzz.mutations,vikinger_ref", 1, [argv[0]]
     args = iter(argv[1:])
     for arg in args:
         if arg == "--engines":
@@ -98,7 +98,7 @@ def main(make_target):
     names, instrumented, ref_every, argv = _options(sys.argv)
     if instrumented:
         with atheris.instrument_imports(include=instrumented):
-            import mutations  # noqa: F401  (instrumented for coverage feedback when named)
+            from fuzz import mutations  # noqa: F401  (instrumented for coverage feedback when named)
             import vikinger_ref
     else:
         import vikinger_ref

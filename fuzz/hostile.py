@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from oracles import Finding, outcome
+from fuzz.oracles import Finding, outcome
 from vikinger_ref import OPTION_NAMES
 
 EDGE_INTS = (-(2**64), -(2**31), -1, 0, 1, 2, 3, 4, 5, 8, 31, 32, 64, 255, 256, 2**31, 2**63,

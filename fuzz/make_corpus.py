@@ -1,6 +1,6 @@
 """Writes the seed corpus of fuzz_bytes.py: the bytes of real states of every phase.
 
-    python fuzz/make_corpus.py OUT_DIR
+    python -m fuzz.make_corpus OUT_DIR
 
 States come from seeded random games of the reference (fuzz/seeds.py `seed_dicts`, the
 configurations of seeds.CONFIGS); one file per state, named after its configuration and index.
@@ -9,14 +9,14 @@ configurations of seeds.CONFIGS); one file per state, named after its configurat
 import os
 import sys
 
-# The checkout's reference, not an installed copy (fuzz/ itself is on the path as the script's
-# folder).
+# The checkout's reference, not an installed copy (run from the checkout's root as
+# `python -m fuzz.NAME`, which puts the root, and so this package, on the path).
 sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                                 "python_ref"))
 
 import vikinger_ref  # noqa: E402
 
-import seeds  # noqa: E402
+from fuzz import seeds  # noqa: E402
 
 
 def main(argv):

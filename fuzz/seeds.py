@@ -6,9 +6,9 @@ game for 2-4 players and mixes of the advanced modules A1-A5), and `game_cache` 
 the fuzzers reuse for every input.
 """
 
-import random
-
 from vikinger_ref import OPTION_NAMES
+
+from tools.random_games import random_game_states
 
 _ALL = dict.fromkeys(OPTION_NAMES, True)
 CONFIGS = (
@@ -21,25 +21,6 @@ CONFIGS = (
 
 def make_game(engine, num_players, flags):
     return engine.Game(num_players=num_players, **flags)
-
-
-def random_game_states(engine, num_players, flags, seed, every=1, max_steps=2000):
-    """States along one random game (clones), every `every` actions, the terminal one last."""
-    rng = random.Random(seed)
-    state = make_game(engine, num_players, flags).new_initial_state()
-    states = []
-    for step in range(max_steps):
-        if step % every == 0:
-            states.append(state.clone())
-        if state.is_terminal():
-            break
-        if state.is_chance_node():
-            state.apply_random_chance(rng.getrandbits(64))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    if not states[-1].is_terminal():
-        states.append(state.clone())
-    return states
 
 
 def seed_dicts(engine, configs=CONFIGS, games_per_config=1, every=7):

@@ -123,11 +123,11 @@ if [[ $FUZZ == 1 ]]; then
   cd "$ROOT"
   CORPUS="$OUT/corpus"
   rm -rf "$CORPUS"
-  "$PY" fuzz/make_corpus.py "$CORPUS/bytes" | tee -a "$REPORT"
+  "$PY" -m fuzz.make_corpus "$CORPUS/bytes" | tee -a "$REPORT"
   mkdir -p "$CORPUS/dict" "$CORPUS/actions" "$CORPUS/hostile" "$OUT/crashes"
   for target in bytes dict actions hostile; do
     echo "== fuzz_$target: $RUNS inputs" | tee -a "$REPORT"
-    if ! VIKINGER_FUZZ_SUMMARY="$OUT/fuzz_$target.txt" "$PY" "fuzz/fuzz_$target.py" \
+    if ! VIKINGER_FUZZ_SUMMARY="$OUT/fuzz_$target.txt" "$PY" -m "fuzz.fuzz_$target" \
         --ref-every "$REF_EVERY" -runs="$RUNS" -max_len=4096 -len_control=0 -print_final_stats=1 \
         -artifact_prefix="$OUT/crashes/$target-" "$CORPUS/$target" \
         > "$OUT/fuzz_$target.log" 2>&1; then

@@ -356,18 +356,3 @@ def scoring_table(engine, round, players, **fields):
 def score(engine, round, players, **fields):
     """The table after the scoring of `round` (use only when no boatsman trip is possible)."""
     return scoring_table(engine, round, players, **fields).finish()
-
-
-# --- random play -----------------------------------------------------------------------------
-
-def step_random(state, rng):
-    """One random step: a chance outcome from an int seed, or a decision chosen by `rng`.
-
-    `rng` is a seeded `random.Random`, so a game is a function of its seed on every engine.
-    Returns the action applied.
-    """
-    if state.is_chance_node():
-        return state.apply_random_chance(rng.getrandbits(64))
-    action = rng.choice(state.legal_actions())
-    state.apply_action(action)
-    return action

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from positions import FLAGS
+from tools.random_games import random_game
 from vikinger_fast.adapters import spec
 
 ALL_CONFIGS = [(n, dict(zip(FLAGS, bits)))
@@ -91,14 +92,7 @@ def test_length_bound_counts_each_module():
 
 
 def test_fame_margin_and_win_share_rewards(engine):
-    game = engine.Game(num_players=3)
-    state = game.new_initial_state()
-    rng = random.Random(5)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng.getrandbits(64))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    state = random_game(engine, 5, num_players=3)
     fame = state.scores()
     assert spec.final_rewards(state, "win_share") == state.returns()
     margins = spec.final_rewards(state, "fame_margin")

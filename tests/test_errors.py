@@ -7,7 +7,7 @@ import random
 import numpy as np
 import pytest
 
-from hostile import FixedGenerator  # one Generator stub, shared with the fuzzers
+from fuzz.hostile import FixedGenerator  # one Generator stub, shared with the fuzzers
 from positions import (BUY, CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, build_state,
                        group, player, position_dict, score, used_tiles)
 

@@ -8,8 +8,8 @@ import os
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import choosers
-import hostile
+from fuzz import choosers
+from fuzz import hostile
 from positions import FLAGS
 from test_shared_objects import first_legal, run_threads
 

@@ -17,11 +17,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-import action_sequences
-import choosers
-import mutations
-import oracles
-import seeds as fuzz_seeds
+from fuzz import action_sequences
+from fuzz import choosers
+from fuzz import mutations
+from fuzz import oracles
+from fuzz import seeds as fuzz_seeds
 
 EXAMPLES = int(os.environ.get("VIKINGER_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None,

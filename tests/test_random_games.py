@@ -1,7 +1,7 @@
 """Seeded random games to the end, with the invariants checked after every action.
 
 Chance outcomes come from `apply_random_chance(int seed)`, decisions from a seeded
-`random.Random` (`positions.step_random`), so a game is a function of its seed. The default run
+`random.Random` (`tools/random_games.py`), so a game is a function of its seed. The default run
 plays a few games per player count; `-m slow` plays many more.
 """
 
@@ -14,7 +14,8 @@ import pytest
 
 from conservation import count_tiles, count_vikings
 from positions import (CHANCE, COLOURS, KINDS, NUM_DISTINCT_ACTIONS, PRINTED, REVEAL, STACK_TILES,
-                       TERMINAL, VIKINGS_PER_COLOUR, step_random)
+                       TERMINAL, VIKINGS_PER_COLOUR)
+from tools.random_games import step_random
 
 M64 = 2**64 - 1
 

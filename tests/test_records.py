@@ -3,12 +3,12 @@ sample of module combinations, the errors of malformed records, and `vikinger re
 
 import copy
 import json
-import random
 
 import pytest
 
 from conftest import load_engine
 from positions import FLAGS
+from tools.random_games import random_game
 from vikinger_fast import cli, records
 
 # Players 2-4 x {no module, each module alone, all of them}: every flag is seen on and off
@@ -24,15 +24,8 @@ def config_id(config):
 
 def play(engine, n, flags, seed, stop=None):
     """A seeded random game on `engine`, to the end or until `stop` actions are applied."""
-    game = engine.Game(num_players=n, **{f: True for f in flags})
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal() and (stop is None or len(state.history()) < stop):
-        if state.is_chance_node():
-            state.apply_random_chance(rng.getrandbits(64))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    return state
+    return random_game(engine, seed, n, flags,
+                       None if stop is None else lambda state: len(state.history()) >= stop)
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)

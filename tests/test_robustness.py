@@ -21,7 +21,7 @@ import pytest
 import vikinger_ref
 
 from positions import FLAGS, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS
-from seeds import random_game_states
+from tools.random_games import random_game_states
 
 ALL_FLAGS = dict.fromkeys(FLAGS, True)
 CONFIGS = {"2p": (2, {}), "3p": (3, {}), "4p": (4, {}), "3p-all": (3, ALL_FLAGS)}

@@ -13,7 +13,8 @@ import random
 import numpy as np
 import pytest
 
-from positions import COLOURS, DRAW, FLAGS, REVEAL, build_state, player, step_random
+from positions import COLOURS, DRAW, FLAGS, REVEAL, build_state, player
+from tools.random_games import step_random
 
 ALL_OPTIONS = [dict(zip(FLAGS, bits)) for bits in itertools.product((False, True), repeat=5)]
 DRAWN = 263          # docs/state.md: the observation's drawn counts (6)

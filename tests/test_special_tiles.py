@@ -7,7 +7,7 @@ passed through; every expected number is worked out by hand in the comments.
 
 import pytest
 
-from positions import (BUY, COLOURS, SHIP, TARGET, TILE, TRIP_ALL, TRIP_EACH, TRIP_STOP,
+from positions import (BUY, COLOURS, TARGET, TILE, TRIP_ALL, TRIP_EACH, TRIP_STOP,
                        VIKING_ON_TILE, build_state, group, player, score, scoring_table)
 
 SPECIAL = {"special_tiles": True}

@@ -1,7 +1,6 @@
 """The SVG picture (vikinger_ref/svg.py): valid XML, and what it marks (tiles, Vikings, ships,
 threats, wheel groups, numbers) equals the state, on both engines, over random positions."""
 
-import random
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -11,6 +10,7 @@ import pytest
 
 from conftest import load_engine
 from positions import FLAGS
+from tools.random_games import random_game_states
 from vikinger_ref import svg
 
 CONFIGS = [(2, ()), (3, ("special_tiles",)), (4, FLAGS), (2, ("auction", "draw13")),
@@ -20,17 +20,7 @@ NS = "{http://www.w3.org/2000/svg}"
 
 def sampled_states(engine, n, flags, seed, every=23):
     """Positions of one seeded random game: every `every`-th step and the end."""
-    game = engine.Game(num_players=n, **{f: True for f in flags})
-    state = game.new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if len(state.history()) % every == 0:
-            yield state.clone()
-        if state.is_chance_node():
-            state.apply_random_chance(rng.getrandbits(64))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    yield state
+    return random_game_states(engine, n, flags, seed, every=every)
 
 
 def marks(root, cls):
@@ -189,7 +179,7 @@ def test_fields_it_does_not_know_are_left_out_and_what_it_knows_is_drawn(engine)
 
 
 def test_write_svg_writes_the_picture(engine, tmp_path):
-    state = next(sampled_states(engine, 2, (), seed=1, every=1))
+    state = sampled_states(engine, 2, (), seed=1, every=1)[0]
     path = tmp_path / "board.svg"
     svg.write_svg(state, path)
     assert path.read_text() == svg.state_svg(state)

@@ -7,7 +7,6 @@ import base64
 import gzip
 import io
 import json
-import random
 import re
 import shutil
 import time
@@ -15,6 +14,7 @@ import time
 import pytest
 
 from conftest import load_engine
+from tools.random_games import random_game
 from vikinger_fast import cli, records
 from vikinger_fast.pictures import viewer
 from vikinger_ref import svg
@@ -24,14 +24,7 @@ CHROMEDRIVER = shutil.which("chromedriver")
 
 
 def played_record(n=2, seed=4, flags=()):
-    fast = load_engine("fast")
-    state = fast.Game(num_players=n, **dict.fromkeys(flags, True)).new_initial_state()
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng.getrandbits(64))
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+    state = random_game(load_engine("fast"), seed, n, flags)
     return records.record_from_state(state, players=["random"] * n, seed=seed), state
 
 

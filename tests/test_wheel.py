@@ -5,7 +5,8 @@ import random
 import pytest
 
 from positions import (BUY, COLOURS, DRAW, KINDS, PRINTED, REVEAL, START_GOLD, TILE, build_state,
-                       group, player, step_random)
+                       group, player)
+from tools.random_games import step_random
 
 REVEALS = ["ship_red", "left", "middle1", "ship_blue", "right", "middle2", "middle3",
            "ship_green", "middle4", "left", "right", "ship_yellow"]

@@ -12,9 +12,9 @@ first state matching a description: `POSITIONS` names them. scripts/update_perft
 tests/test_perft.py recounts them on each engine.
 """
 
-import random
 from dataclasses import dataclass
 
+from tools.random_games import play_until
 from vikinger_fast.differential import Config
 
 MAX_SEARCH_SEEDS = 1000
@@ -90,15 +90,8 @@ POSITIONS = (
 def find(engine, position):
     """(seed, step, state): the first state matching `position` in games 0, 1, 2, ..."""
     for seed in range(MAX_SEARCH_SEEDS):
-        state = position.config.game(engine).new_initial_state()
-        rng = random.Random(seed)
-        step = 0
-        while not state.is_terminal():
-            if position.matches(state):
-                return seed, step, state
-            if state.is_chance_node():
-                state.apply_random_chance(rng.getrandbits(64))
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            step += 1
+        state = play_until(position.config.game(engine).new_initial_state(), seed,
+                           position.matches)
+        if position.matches(state):
+            return seed, len(state.history()), state
     raise LookupError(f"no game among seeds 0..{MAX_SEARCH_SEEDS - 1} reaches {position.name}")
