@@ -6,6 +6,7 @@ of dict_reader.py and validation.py.
 """
 
 import struct
+from typing import Optional
 
 from .actions import PHASES
 from .components import (COLOURS, DISPLAY_SLOTS, NUM_COLUMNS, NUM_ROWS, OPTION_NAMES,
@@ -24,10 +25,11 @@ SHIP_CHARS = ".rgyb"
 ISLAND_CHARS = ".L1234R"
 # The byte of an island cell (docs/state.md): 0 empty, else 1 + kind, plus VIKING_FLAG when a
 # Viking stands on it; keyed by (kind or None, Viking there).
-CELL_BYTE = {(None, False): 0, **{(kind, viking): 1 + kind + (VIKING_FLAG if viking else 0)
+CELL_BYTE: dict[tuple[Optional[int], bool], int] = {(None, False): 0, **{(kind, viking): 1 + kind + (VIKING_FLAG if viking else 0)
                                   for kind in range(len(ISLAND_CHARS) - 1)
                                   for viking in (False, True)}}
-SHIP_BYTE = {None: 0, **{kind: kind - 5 for kind in range(6, 10)}}   # 1..4: red, green, yellow, blue
+# 1..4: red, green, yellow, blue
+SHIP_BYTE: dict[Optional[int], int] = {None: 0, **{kind: kind - 5 for kind in range(6, 10)}}
 
 
 # --- bytes ---------------------------------------------------------------------------------

@@ -546,7 +546,8 @@ class State:
     def __eq__(self, other):
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
-    __hash__ = None
+    # Mutable: two equal states must not be one dict key.
+    __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self):
         return self._game.deserialize_state, (self.serialize(),)

@@ -4,6 +4,9 @@ rewards. docs/adapters.md derives each bound from the rules; tests/test_adapter_
 them over random games of every configuration.
 """
 
+from collections.abc import Mapping
+from typing import Any  # a Game or State of either engine
+
 import numpy as np
 from vikinger_ref import observation as layout
 from vikinger_ref.actions import MAX_BID
@@ -22,7 +25,7 @@ MAX_FAME = MAX_GOLD + 22 + 156 + 36   # B8.3-B8.5 bonuses, B8.6 with the fish, A
 REWARDS = ("win_share", "fame_margin")
 
 
-def max_decisions(num_players, options):
+def max_decisions(num_players: int, options: Mapping[str, bool]) -> int:
     """An upper bound on the decisions (chance outcomes not counted) of any game."""
     n = num_players
     total = (ROUNDS * GROUPS                 # B5.1 one BUY per group
@@ -42,7 +45,7 @@ def max_decisions(num_players, options):
     return total
 
 
-def max_chance_nodes(options):
+def max_chance_nodes(options: Mapping[str, bool]) -> int:
     """Chance nodes of every game: 72 tiles, 12 (A2: 13) Vikings a round, and at most the
     4 + 4 * 5 special tiles the display can show over six rounds (A5)."""
     vikings = 13 if options.get("draw13", False) else 12
@@ -50,7 +53,7 @@ def max_chance_nodes(options):
     return sum(STACK_COUNTS) + ROUNDS * vikings + specials
 
 
-def observation_bounds(engine_game):
+def observation_bounds(engine_game: Any) -> tuple[np.ndarray, np.ndarray]:
     """(low, high) float32 arrays over the observation tensor of docs/state.md: one-hot and
     flag entries in [0, 1], counts up to the printed numbers, gold and Fame as derived."""
     n = engine_game.num_players
@@ -80,13 +83,13 @@ def observation_bounds(engine_game):
     return low, high
 
 
-def check_reward(reward):
+def check_reward(reward: str) -> str:
     if reward not in REWARDS:
         raise ValueError(f"reward must be one of {REWARDS}, not {reward!r}")
     return reward
 
 
-def final_rewards(state, reward):
+def final_rewards(state: Any, reward: str) -> list[float]:
     """Per player at the end of the game: the win share of returns() (B8.9), or with
     "fame_margin" the player's final Fame minus the best Fame of the other players."""
     if reward == "win_share":

@@ -8,14 +8,20 @@ Both are plain arithmetic on numbers (numpy only), so they are tested against ha
 """
 
 import math
+from collections.abc import Iterable
+from typing import Union
 
 import numpy as np
+
+# (i, j, score of i against j): a win 1, a loss 0, a tie 1/2.
+Outcome = tuple[int, int, float]
+Ratings = dict[str, Union[list[float], list[list[float]]]]
 
 Z95 = 1.959963984540054          # the 97.5 % quantile of the standard normal
 ELO_PER_NATURAL = 400.0 / math.log(10.0)   # Elo points per unit of the logistic's argument
 
 
-def wilson(share, games, z=Z95):
+def wilson(share: float, games: int, z: float = Z95) -> tuple[float, float]:
     """(low, high) of the Wilson score interval for a share observed over `games` trials.
 
     A tie counts as its fraction of a win (the share is a mean of returns in 0..1), which the
@@ -34,7 +40,8 @@ def wilson(share, games, z=Z95):
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _wins_and_games(count, outcomes, prior):
+def _wins_and_games(count: int, outcomes: Iterable[Outcome],
+                    prior: float) -> tuple[np.ndarray, np.ndarray]:
     """wins[i, j]: i's score against j (a win 1, a tie 1/2), summed; games = wins + wins.T."""
     wins = np.zeros((count, count))
     for i, j, score in outcomes:
@@ -51,7 +58,8 @@ def _wins_and_games(count, outcomes, prior):
     return wins, wins + wins.T
 
 
-def _fit_strengths(wins, games, tolerance=1e-12, max_rounds=100_000):
+def _fit_strengths(wins: np.ndarray, games: np.ndarray, tolerance: float = 1e-12,
+                   max_rounds: int = 100_000) -> np.ndarray:
     """The MLE of log strengths (mean 0) by the minorize-maximize iteration of Bradley-Terry
     models: gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j), which raises the likelihood at
     every round."""
@@ -70,7 +78,8 @@ def _fit_strengths(wins, games, tolerance=1e-12, max_rounds=100_000):
     return np.log(gamma)
 
 
-def bradley_terry(count, outcomes, prior=1.0, z=Z95):
+def bradley_terry(count: int, outcomes: Iterable[Outcome], prior: float = 1.0,
+                  z: float = Z95) -> Ratings:
     """Ratings of `count` entrants from pairwise `outcomes` [(i, j, score of i against j)].
 
     Model: P(i beats j) = 1 / (1 + exp(theta_j - theta_i)), a tie counting half a win each way;

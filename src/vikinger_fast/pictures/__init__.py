@@ -17,7 +17,7 @@ def _repr_svg_(state):
     return state_svg(state)
 
 
-State._repr_svg_ = _repr_svg_
+setattr(State, "_repr_svg_", _repr_svg_)   # a class of the C++ module: typed without it
 
 
 def __getattr__(name):
