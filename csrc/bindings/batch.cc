@@ -65,16 +65,10 @@ py::bytes RolloutPosition(const Game& game, py::handle seed, py::handle policy,
 py::dict Rollouts(const Game& game, py::handle num_games, py::handle seed, py::handle threads,
                   py::handle policy) {
   RequireInts({{"num_games", num_games}, {"seed", seed}, {"threads", threads}});
-  bool huge_count;
-  bool huge_threads;
-  const int64_t count = IndexValue(num_games, "num_games", &huge_count);
-  const int64_t workers = IndexValue(threads, "threads", &huge_threads);
-  if (count < 0) throw py::value_error("num_games must be >= 0, not " + Text(num_games));
-  if (huge_count) throw py::value_error("num_games " + Text(num_games) + " is too large");
-  if (workers < 1) throw py::value_error("threads must be >= 1, not " + Text(threads));
-  // More threads than games or than 256 only add start-up cost.
-  const int thread_count = static_cast<int>(
-      std::min<int64_t>({huge_threads ? 256 : workers, int64_t{256}, std::max<int64_t>(count, 1)}));
+  const int64_t count = CountArg(num_games, "num_games");
+  // More threads than games (or than 256: ThreadsArg) only add start-up cost.
+  const int thread_count =
+      static_cast<int>(std::min<int64_t>(ThreadsArg(threads), std::max<int64_t>(count, 1)));
   const Policy how = PolicyOf(policy);
   const uint64_t first_seed = Seed(seed);  // docs/api.md: (seed + i) mod 2**64
   const int64_t n = game.num_players;

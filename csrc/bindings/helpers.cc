@@ -218,4 +218,35 @@ void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args)
   }
 }
 
+// --- arguments of the search and batch calls ------------------------------------------------
+
+const State& StateArg(py::handle state, const char* what) {
+  if (!py::isinstance<State>(state)) {
+    throw py::type_error(std::string(what) + " must be a State, not " + TypeName(state));
+  }
+  return state.cast<const State&>();
+}
+
+const Game& GameArg(py::handle game) {
+  if (!py::isinstance<Game>(game)) {
+    throw py::type_error("game must be a Game, not " + TypeName(game));
+  }
+  return game.cast<const Game&>();
+}
+
+int64_t CountArg(py::handle value, const char* what) {
+  bool huge;
+  const int64_t count = IndexValue(value, what, &huge);
+  if (count < 0) throw py::value_error(std::string(what) + " must be >= 0, not " + Text(value));
+  if (huge) throw py::value_error(std::string(what) + " " + Text(value) + " is too large");
+  return count;
+}
+
+int ThreadsArg(py::handle threads) {
+  bool huge;
+  const int64_t workers = IndexValue(threads, "threads", &huge);
+  if (workers < 1) throw py::value_error("threads must be >= 1, not " + Text(threads));
+  return static_cast<int>(huge || workers > 256 ? 256 : workers);
+}
+
 }  // namespace vikinger

@@ -49,6 +49,13 @@ uint64_t Seed(py::handle value);
 // TypeError unless every argument is an int or numpy integer (bool refused).
 void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args);
 
+// A State / Game argument, or a TypeError naming `what`.
+const State& StateArg(py::handle state, const char* what = "state");
+const Game& GameArg(py::handle game);
+// A count >= 0 (ValueError beyond int64), and a thread count >= 1 capped at 256.
+int64_t CountArg(py::handle value, const char* what);
+int ThreadsArg(py::handle threads);
+
 // State.apply_action / action_to_string with any Python argument (docs/api.md "Errors").
 void ApplyAction(State& state, py::handle action);
 std::string ActionString(const State& state, py::handle action);
