@@ -53,7 +53,7 @@ VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed, Inte
   final_observation_.reset(new float[b * observation_size_]);
   const size_t obs = static_cast<size_t>(observation_size_);
   for (int i = 0; i < batch_size_; ++i) {
-    if (i % kCheckEvery == 0 && interrupt != nullptr && interrupt->Check()) return;
+    if (i % kCheckEvery == 0 && Checked(interrupt)) return;
     const size_t row = static_cast<size_t>(i);
     std::fill_n(legal_mask_.get() + row * kNumDistinctActions, kNumDistinctActions, false);
     std::fill_n(observations_.get() + row * obs, obs, 0.0f);

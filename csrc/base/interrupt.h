@@ -6,6 +6,9 @@
 // runs Python's signal handlers) and, when the poll says stop, raises the flag. Worker threads
 // only read the flag (Stopped(): one relaxed atomic load) and leave their loops. The core knows
 // nothing of Python: a null poll never stops.
+//
+// The one parameter style of every long call: `Interrupt* interrupt`, where nullptr means the
+// call cannot be stopped (C++ callers, tests); Checked() and Stopped() below read either.
 #ifndef VIKINGER_INTERRUPT_H_
 #define VIKINGER_INTERRUPT_H_
 
@@ -48,6 +51,13 @@ class Interrupt {
   std::chrono::steady_clock::time_point next_poll_;
   std::atomic<bool> stopped_{false};
 };
+
+// The owning thread's check of an optional Interrupt: false for nullptr.
+inline bool Checked(Interrupt* interrupt) { return interrupt != nullptr && interrupt->Check(); }
+// Any thread's read of an optional Interrupt's flag: false for nullptr.
+inline bool Stopped(const Interrupt* interrupt) {
+  return interrupt != nullptr && interrupt->Stopped();
+}
 
 }  // namespace vikinger
 

@@ -41,7 +41,7 @@ py::dict RunPlayouts(const std::vector<Position>& starts, int64_t count, uint64_
   {
     py::gil_scoped_release release;
     PlayRandomPlayouts(pointers.data(), static_cast<int64_t>(starts.size()), count, seed, threads,
-                       interrupt, out);
+                       &interrupt, out);
   }
   ThrowIfInterrupted(interrupt);
   return py::dict(py::arg("scores") = scores, py::arg("gold") = gold, py::arg("returns") = returns,
@@ -119,7 +119,7 @@ py::object SolveEndgameState(py::handle state, py::handle max_nodes) {
   bool solved;
   {
     py::gil_scoped_release release;
-    solved = SolveEndgame(p, budget, interrupt, &result);
+    solved = SolveEndgame(p, budget, &interrupt, &result);
   }
   ThrowIfInterrupted(interrupt);
   if (!solved) return py::none();
@@ -194,7 +194,7 @@ SearchResult RunSearch(PyMcts& self, py::handle state, const char* method) {
   Interrupt interrupt(PythonSignalPoll());
   {
     py::gil_scoped_release release;
-    self.bot.Search(p, interrupt, &result);
+    self.bot.Search(p, &interrupt, &result);
   }
   ThrowIfInterrupted(interrupt);
   return result;

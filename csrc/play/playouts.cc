@@ -35,13 +35,13 @@ GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused,
 }
 
 bool PlayRandomPlayouts(const Position* const* starts, int64_t num_starts, int64_t count,
-                        uint64_t seed, int threads, Interrupt& interrupt,
+                        uint64_t seed, int threads, Interrupt* interrupt,
                         const RolloutArrays& out) {
   const int64_t rows = num_starts * count;
   if (rows == 0) return true;
   const int n = starts[0]->num_players;
   // Row r is always stream seed + r, so the results do not depend on the threads.
-  return ForEachBlock(rows, /*block=*/16, threads, &interrupt, [&](int64_t begin, int64_t end) {
+  return ForEachBlock(rows, /*block=*/16, threads, interrupt, [&](int64_t begin, int64_t end) {
     for (int64_t row = begin; row < end; ++row) {
       StoreResult(PlayRandomPlayout(*starts[row / count], seed + static_cast<uint64_t>(row)), n,
                   row, out);

@@ -37,7 +37,7 @@ bool ForEachBlock(int64_t count, int64_t block, int threads, Interrupt* interrup
   std::atomic<int64_t> next{0};
   auto worker = [&](bool owner) {
     for (int64_t begin; (begin = next.fetch_add(block, std::memory_order_relaxed)) < count;) {
-      if (interrupt != nullptr && (owner ? interrupt->Check() : interrupt->Stopped())) return;
+      if (owner ? Checked(interrupt) : Stopped(interrupt)) return;
       body(begin, begin + block < count ? begin + block : count);
     }
   };
@@ -46,7 +46,7 @@ bool ForEachBlock(int64_t count, int64_t block, int threads, Interrupt* interrup
   for (int t = 1; t < threads && t < blocks; ++t) workers.emplace_back(worker, /*owner=*/false);
   worker(/*owner=*/true);
   for (std::thread& w : workers) w.join();
-  return interrupt == nullptr || !interrupt->Stopped();
+  return !Stopped(interrupt);
 }
 
 static_assert(kMaxLegalActions < 2048, "a legal list's index comes from UniformStream::Below");

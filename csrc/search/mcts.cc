@@ -197,7 +197,7 @@ int MctsBot::BestAction(const SearchResult& result) {
   return result.actions[best];
 }
 
-bool MctsBot::Search(const Position& p, Interrupt& interrupt, SearchResult* result) {
+bool MctsBot::Search(const Position& p, Interrupt* interrupt, SearchResult* result) {
   int ids[kMaxLegalActions];
   const int num_legal = LegalActions(p, ids);
   result->actions.assign(ids, ids + num_legal);
@@ -215,7 +215,7 @@ bool MctsBot::Search(const Position& p, Interrupt& interrupt, SearchResult* resu
       result->solved = true;
       return true;
     }
-    if (interrupt.Stopped()) return false;
+    if (Stopped(interrupt)) return false;
   }
   const uint64_t search_seed = Mix(seed_ + searches_);
   const auto deadline = std::chrono::steady_clock::now() +
@@ -231,7 +231,7 @@ bool MctsBot::Search(const Position& p, Interrupt& interrupt, SearchResult* resu
     const int64_t share =
         config_.iterations > 0 ? ThreadShare(config_.iterations, threads, t) : INT64_MAX;
     done[t] = tree.Run(share, [&](int64_t i) {
-      if (owner ? interrupt.Check() : interrupt.Stopped()) return true;
+      if (owner ? Checked(interrupt) : Stopped(interrupt)) return true;
       // The clock is read every 16 iterations: a playout is microseconds.
       return timed && i % 16 == 0 && std::chrono::steady_clock::now() >= deadline;
     });
@@ -241,7 +241,7 @@ bool MctsBot::Search(const Position& p, Interrupt& interrupt, SearchResult* resu
   for (int t = 1; t < threads; ++t) workers.emplace_back(run, t);
   run(0);
   for (std::thread& w : workers) w.join();
-  if (interrupt.Stopped()) return false;
+  if (Stopped(interrupt)) return false;
   ++searches_;
   for (int t = 0; t < threads; ++t) {
     result->iterations += done[t];

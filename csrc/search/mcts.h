@@ -64,7 +64,7 @@ class MctsBot {
 
   // The search behind Step and Policy; `interrupt` is polled by the calling thread. Returns
   // false (and leaves the bot as it was) when the interrupt stopped it.
-  bool Search(const Position& p, Interrupt& interrupt, SearchResult* result);
+  bool Search(const Position& p, Interrupt* interrupt, SearchResult* result);
   // The most visited action of `result`, the lowest id on a tie.
   static int BestAction(const SearchResult& result);
   void Restart() { searches_ = 0; }

@@ -38,7 +38,7 @@ struct Entry {
 
 class Solver {
  public:
-  Solver(int64_t max_nodes, Interrupt& interrupt) : max_nodes_(max_nodes), interrupt_(interrupt) {}
+  Solver(int64_t max_nodes, Interrupt* interrupt) : max_nodes_(max_nodes), interrupt_(interrupt) {}
 
   // Alpha-beta on u_0 (two players); false when the search gave up.
   bool AlphaBeta(const Position& p, int64_t alpha, int64_t beta, int64_t* value, int* best) {
@@ -130,11 +130,11 @@ class Solver {
   // Counts a node; false past the budget, at a chance node or once interrupted.
   bool Enter(const Position& p) {
     if (++nodes_ > max_nodes_ || IsChanceNode(p)) return false;
-    return (nodes_ & 1023) != 0 || !interrupt_.Check();
+    return (nodes_ & 1023) != 0 || !Checked(interrupt_);
   }
 
   int64_t max_nodes_;
-  Interrupt& interrupt_;
+  Interrupt* interrupt_;
   int64_t nodes_ = 0;
   std::unordered_map<uint64_t, Entry> table_;
 };
@@ -145,7 +145,7 @@ constexpr int64_t kInfinity = INT64_MAX / 2;
 
 bool NoChanceAhead(const Position& p) { return p.round == kNumRounds && !IsChanceNode(p); }
 
-bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt& interrupt,
+bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt* interrupt,
                   SolverResult* result) {
   Solver solver(max_nodes, interrupt);
   bool ok;

@@ -30,7 +30,7 @@ struct SolverResult {
 };
 
 // False when the budget ran out, a chance node was met or the interrupt stopped it.
-bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt& interrupt,
+bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt* interrupt,
                   SolverResult* result);
 
 }  // namespace vikinger
