@@ -1,14 +1,17 @@
-// The fused random playout of the base game (see playout.h): B3-B8 as straight-line code on the
-// board and wheel primitives that the state machine uses too.
+// The fused random playout (see playout.h): B3-B8 and A0-A5 as straight-line code on the board,
+// wheel, auction, special-tile and trip primitives that the state machine uses too.
 #include "play/playout.h"
 
 #include <cstring>
 
 #include "rules/actions.h"
+#include "rules/auction.h"
 #include "base/bits.h"
 #include "play/packed_rows.h"
+#include "play/playout_modules.h"
 #include "base/rng.h"
 #include "rules/scoring.h"
+#include "rules/specials.h"
 #include "rules/trips.h"
 
 #if VIKINGER_HAVE_PDEP
@@ -61,23 +64,41 @@ struct PdepSelect {
 };
 #endif
 
-template <class Select>
+// kModules: false for the base game (options == 0), whose code is then the same as before the
+// modules came in; true for any combination of A1-A5, whose steps test the option bits (the same
+// for a whole game, so the branches are predicted).
+template <class Select, bool kModules>
 class FusedPlayout {
  public:
-  FusedPlayout(Position& p, uint64_t seed) : p_(p), rng_(seed) {
+  FusedPlayout(Position& p, uint64_t seed)
+      : p_(p),
+        choices_(seed),
+        auction_(HasOption(p, kOptAuction)),
+        weak_boatsmen_(HasOption(p, kOptWeakBoatsmen)),
+        special_tiles_(HasOption(p, kOptSpecialTiles)),
+        modules_(p, choices_) {
     for (int i = 0; i < p_.num_players; ++i) packed_ok_[i] = packed_[i].Pack(p_.players[i]);
   }
 
   int32_t Play() {
-    // Entered mid-round (playout.h): the offer is on the wheel, a purchase may be under way.
-    bool mid_round = p_.phase != Phase::kRevealTile;
+    // Entered mid-round (playout.h): the offer is on the wheel, a purchase may be under way; with
+    // modules also anywhere in the round's preparation (the round's first phase included).
+    bool mid_round = kModules || p_.phase != Phase::kRevealTile;
     for (;;) {
       int first = 0;
       if (mid_round) {
         mid_round = false;
+        if (kModules && IsPreparation(p_.phase)) {
+          modules_.PrepareRound(p_.phase);
+          ColourSpacesFromWheel();
+        } else {
+          ColourSpacesFromWheel();
+          first = p_.purchases;
+          if (p_.phase != Phase::kBuy) ResumePurchase(Seat(first++));
+        }
+      } else if constexpr (kModules) {
+        modules_.PrepareRound(Phase::kSpecialFill);  // from the round's first phase that applies
         ColourSpacesFromWheel();
-        first = p_.purchases;
-        if (p_.phase != Phase::kBuy) ResumePurchase(Seat(first++));
       } else {
         RevealTiles();
         DrawVikings();
@@ -98,33 +119,20 @@ class FusedPlayout {
         p_.scoring_index = 0;
       }
       if (p_.round == kNumRounds) break;
-      ++p_.round;  // B3.3 the next round, the next start player
-      p_.start_player = static_cast<uint8_t>(Seat(1));
+      ++p_.round;  // B3.3 the next round, the next start player (⚖ not with A1's auction)
+      if (!kModules || !auction_) p_.start_player = static_cast<uint8_t>(Seat(1));
       p_.purchases = 0;
     }
     FinalScoring(p_.players, p_.num_players);  // B8
     p_.phase = Phase::kGameOver;
-    return length_;
+    return choices_.length;
   }
 
  private:
   int Seat(int offset) const { return vikinger::Seat(p_.start_player, offset, p_.num_players); }
 
-  // A decision among `count` >= 1 legal actions: the index of the one taken. With one there is
-  // nothing to decide (docs/actions.md, automatic decisions): no draw, not in the history.
-  int Choose(int count) {
-    if (count == 1) return 0;
-    ++length_;
-    return rng_.Below(count);
-  }
-
-  // A chance node over `counts` (summing to `total`): the kind drawn, taken from the counts.
-  int Draw(ByteCounts& counts, int n, int& total) {
-    ++length_;
-    const int kind = KindAt(counts, n, rng_.Below(total--));
-    counts.Decrement(kind);
-    return kind;
-  }
+  int Choose(int count) { return choices_.Choose(count); }
+  int Draw(ByteCounts& counts, int n, int& total) { return choices_.Draw(counts, n, total); }
 
   void RevealTiles() {  // B4.1 twelve tiles onto the wheel, empty after the last round's buys
     ByteCounts stacks = ByteCounts::Load(p_.stacks, kNumTileKinds);
@@ -166,10 +174,16 @@ class FusedPlayout {
     const uint64_t buys =
         Wheel::LegalBuysGiven(wheel.occupied, same_colour, board.gold, board.fame);
     const int space = Select::Wheel(buys, Choose(PopCount(buys)));
-    board.Pay(p_.wheel.Price(space));  // B5.5
+    const int price = p_.wheel.Price(space);
+    // A5: the group on the highest occupied space, bought for more than 0, with a tile on display.
+    const bool may_take_special = kModules && special_tiles_ && price > 0 &&
+                                  space == 31 - __builtin_clz(wheel.occupied) &&
+                                  OccupiedSlots(p_.specials) != 0;
+    board.Pay(price);  // B5.5
     int tile;
     int viking;
     p_.wheel.Take(space, &tile, &viking);  // B5.4
+    if (may_take_special) modules_.ChooseSpecial(board);
     PlaceGroup(buyer, tile, viking);
   }
 
@@ -181,6 +195,11 @@ class FusedPlayout {
     if (p_.phase == Phase::kViking) {  // the tile lies on the board already
       PlaceViking(p_.players[buyer], pending.row, pending.col, pending.viking);
     } else {  // start row, ship column or island cell still to choose
+      if (kModules && p_.phase == Phase::kTakeSpecial) {  // A5, right after the payment
+        modules_.ChooseSpecial(p_.players[buyer]);
+      } else if (kModules && p_.phase == Phase::kBuildingReplace) {
+        modules_.ReplaceWithBuilding(p_.players[buyer]);
+      }
       PlaceGroup(buyer, pending.tile, pending.viking);
     }
   }
@@ -209,6 +228,10 @@ class FusedPlayout {
       return;
     }
     board.Row(row).Place(tile, col);
+    // A5: a waiting building replaces the middle tile just placed, which leaves the game.
+    if (kModules && special_tiles_ && BuildingForPlacedTile(board, tile, row, col)) {
+      ++p_.discarded_tiles;
+    }
     PlaceViking(board, row, col, viking);
   }
 
@@ -260,7 +283,9 @@ class FusedPlayout {
       if (movable == 0) break;
       // LegalTripMask: bits relative to kTripStop.
       uint64_t trips = uint64_t{movable} << 1 | uint64_t{1} << (kTripEach - kTripStop);
-      if (p_.round != kNumRounds) {
+      if (kModules && weak_boatsmen_) {
+        trips = WeakTripMask(board, movable);  // A4
+      } else if (p_.round != kNumRounds) {
         trips |= 1;  // ⚖ stopping is allowed before round 6
       } else {       // B7.2.1a
         int counts[kBoatsman];
@@ -271,7 +296,15 @@ class FusedPlayout {
       if (action == kTripStop) break;
       ++p_.removed[kBoatsman];
       --board.mainland[kBoatsman];  // StartTrip
-      if (action == kTripEach) {    // one Viking of each movable colour, in colour order
+      if (kModules && weak_boatsmen_ && action < kTripOne) {  // A4 a full trip spends a boat tile
+        --board.specials[kBoat];
+        ++p_.specials.removed[kBoat];
+      }
+      if (kModules && action >= kTripOne) {  // A4 one Viking of one colour, onto any free tile
+        const int colour = action - kTripOne;
+        LandTripViking(board, colour, Select::Small(free[colour], Choose(PopCount(free[colour]))),
+                       free);
+      } else if (action == kTripEach) {  // one Viking of each movable colour, in colour order
         for (unsigned rest = movable; rest != 0; rest &= rest - 1) {
           const int colour = LowestBit(rest);
           LandTripViking(board, colour, Select::Small(free[colour], Choose(PopCount(free[colour]))),
@@ -296,6 +329,20 @@ class FusedPlayout {
     LargeScoring(board);
   }
 
+  // A4 LegalTripMask for the scorer's `movable` colours: one Viking of a movable colour, and the
+  // full trips only with a boat tile. In round 6 without a boat every trip keeps the most (B7.2.1a:
+  // the b boatsmen move min(b, Vikings movable), one trip one Viking, so each trip keeps it); with
+  // a boat LegalTripMask filters (its loops cost 30 instructions an action of 2-player A4
+  // games when asked for every trip, docs/performance-notes.md).
+  uint64_t WeakTripMask(const PlayerBoard& board, unsigned movable) const {
+    const bool boat = board.specials[kBoat] != 0;
+    uint64_t trips = uint64_t{movable} << (kTripOne - kTripStop);
+    if (boat) trips |= uint64_t{movable} << 1 | uint64_t{1} << (kTripEach - kTripStop);
+    if (p_.round != kNumRounds) return trips | 1;  // ⚖ stopping is allowed before round 6
+    if (!boat) return trips;
+    return LegalTripMask(board, p_.round, /*weak_boatsmen=*/true);
+  }
+
   // MoveTripViking: a Viking of `colour` from the mainland onto the tile of bit `bit` of its row.
   static void LandTripViking(PlayerBoard& board, int colour, int bit, uint64_t* free) {
     --board.mainland[colour];
@@ -304,8 +351,11 @@ class FusedPlayout {
   }
 
   Position& p_;
-  UniformStream rng_;
-  int32_t length_ = 0;
+  FusedChoices choices_;
+  const bool auction_;  // A1 and A4, which the base game's steps ask for
+  const bool weak_boatsmen_;
+  const bool special_tiles_;
+  PlayoutModules<Select> modules_;  // the modules' own steps
   PackedRows packed_[kMaxPlayers];  // each board's island rows in one word, while narrow enough
   bool packed_ok_[kMaxPlayers] = {};
   uint16_t colour_spaces_[kNumColours] = {};  // B5.2: the wheel's spaces of each Viking colour
@@ -348,14 +398,23 @@ BitSelect AutoBitSelect() {
 #endif
 }
 
+namespace {
+
+// The base game's playout, or the one with the modules' steps.
+template <class Select>
+int32_t PlayFused(Position& p, uint64_t seed) {
+  if (p.options == 0) return FusedPlayout<Select, false>(p, seed).Play();
+  return FusedPlayout<Select, true>(p, seed).Play();
+}
+
+}  // namespace
+
 int32_t PlayFusedRandomGame(Position& p, uint64_t seed, BitSelect how) {
 #if VIKINGER_HAVE_PDEP
   if (how == BitSelect::kAuto) how = AutoBitSelect();
-  if (how == BitSelect::kPdep) {
-    return FusedPlayout<PdepSelect>(p, seed).Play();
-  }
+  if (how == BitSelect::kPdep) return PlayFused<PdepSelect>(p, seed);
 #endif
-  return FusedPlayout<TableSelect>(p, seed).Play();
+  return PlayFused<TableSelect>(p, seed);
 }
 
 }  // namespace vikinger
