@@ -28,9 +28,7 @@ bool BatchedSearch::Done() const {
   return true;
 }
 
-int BatchedSearch::Gather(int max_batch, float* observations, bool* legal,
-                          Interrupt& interrupt) {
-  const int width = ObservationWidth();
+int BatchedSearch::Gather(int max_batch, Interrupt& interrupt) {
   std::vector<char> blocked(trees_.size(), 0);
   int steps = 0;  // leaves and terminal visits: a gather does at most max_batch of them
   bool progress = true;
@@ -50,19 +48,20 @@ int BatchedSearch::Gather(int max_batch, float* observations, bool* legal,
       progress = true;
       ++steps;
       if (descent == Descent::kTerminal) continue;
-      const int index = trees_[t].PendingCount() - 1;
-      const Position& p = trees_[t].LeafPosition(index);
-      const size_t row = rows_.size();
-      ObservationTensor(p, CurrentPlayer(p), observations + row * width);
-      bool* mask = legal + row * kNumDistinctActions;
-      std::memset(mask, 0, kNumDistinctActions);
-      int ids[kMaxLegalActions];
-      const int num_legal = LegalActions(p, ids);
-      for (int i = 0; i < num_legal; ++i) mask[ids[i]] = true;
-      rows_.push_back({static_cast<int32_t>(t), index});
+      rows_.push_back({static_cast<int32_t>(t), trees_[t].PendingCount() - 1});
     }
   }
   return static_cast<int>(rows_.size());
+}
+
+void BatchedSearch::WriteRow(int r, float* observations, bool* legal) const {
+  const Position& p = RowPosition(r);
+  ObservationTensor(p, CurrentPlayer(p), observations + static_cast<size_t>(r) * ObservationWidth());
+  bool* mask = legal + static_cast<size_t>(r) * kNumDistinctActions;
+  std::memset(mask, 0, kNumDistinctActions);
+  int ids[kMaxLegalActions];
+  const int num_legal = LegalActions(p, ids);
+  for (int i = 0; i < num_legal; ++i) mask[ids[i]] = true;
 }
 
 void BatchedSearch::Backup(const float* logits, const float* values) {

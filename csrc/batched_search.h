@@ -37,10 +37,14 @@ class BatchedSearch {
   // Rows of the last Gather still waiting for Backup.
   int Pending() const { return static_cast<int>(rows_.size()); }
   bool Done() const;
-  // Fills up to max_batch rows of `observations` (max_batch x ObservationWidth()) and `legal`
-  // (max_batch x kNumDistinctActions); returns how many. When `interrupt` stops it, the
-  // descents of this call are undone and 0 is returned. Needs Pending() == 0.
-  int Gather(int max_batch, float* observations, bool* legal, Interrupt& interrupt);
+  // Descends until max_batch descents ended or no tree can go on; returns the rows (leaves)
+  // gathered. When `interrupt` stops it, the descents of this call are undone and 0 is
+  // returned. Needs Pending() == 0.
+  int Gather(int max_batch, Interrupt& interrupt);
+  // The rows of the last Gather: `observations` (Pending() x ObservationWidth()) and `legal`
+  // (Pending() x kNumDistinctActions). Rows may be written by several threads: row r only
+  // touches row r.
+  void WriteRow(int r, float* observations, bool* legal) const;
   // logits: Pending() x kNumDistinctActions, values: Pending() x NumPlayers() (relative to the
   // leaf's mover), both checked by the caller.
   void Backup(const float* logits, const float* values);

@@ -7,6 +7,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <climits>
 #include <cmath>
 #include <memory>
 #include <mutex>
@@ -26,9 +28,7 @@ struct PySearch {
   std::unique_ptr<BatchedSearch> search;
   Game game;
   std::mutex mutex;
-  py::array_t<float> observations;  // capacity x width, the rows of the last gather
-  py::array_t<bool> legal;          // capacity x kNumDistinctActions
-  int64_t capacity = 0;
+  py::array_t<bool> legal;  // the mask of the last gather (backup checks logits against it)
 };
 
 double RealArg(py::handle value, const char* what) {
@@ -117,7 +117,7 @@ void Backup(PySearch& self, py::handle logits_arg, py::handle values_arg) {
   self.search->Backup(l, v);
 }
 
-// (observations, legal): views of the first rows of the buffers; (B, width) and (B, A).
+// (observations float32[B, width], legal bool[B, A]): new arrays the C++ writes into directly.
 py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
   PySearch& self = self_object.cast<PySearch&>();
   const int64_t max_batch = IntArg(max_batch_arg, "max_batch");
@@ -126,23 +126,25 @@ py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
   if (self.search->Pending() > 0) {
     throw py::value_error("gather: the leaves of the last gather wait for backup (or cancel)");
   }
-  const int64_t width = self.search->ObservationWidth();
-  if (max_batch > self.capacity) {
-    self.observations = py::array_t<float>({max_batch, width});
-    self.legal = py::array_t<bool>({max_batch, static_cast<int64_t>(kNumDistinctActions)});
-    self.capacity = max_batch;
-  }
-  float* obs = self.observations.mutable_data();
-  bool* legal = self.legal.mutable_data();
   Interrupt interrupt(PythonSignalPoll());
   int rows;
   {
     py::gil_scoped_release release;
-    rows = self.search->Gather(static_cast<int>(max_batch), obs, legal, interrupt);
+    rows = self.search->Gather(static_cast<int>(std::min<int64_t>(max_batch, INT32_MAX)),
+                               interrupt);
   }
   ThrowIfInterrupted(interrupt);
-  py::slice first(0, rows, 1);
-  return py::make_tuple(self.observations[first], self.legal[first]);
+  py::array_t<float> observations({static_cast<int64_t>(rows),
+                                   static_cast<int64_t>(self.search->ObservationWidth())});
+  py::array_t<bool> legal({static_cast<int64_t>(rows), static_cast<int64_t>(kNumDistinctActions)});
+  float* obs = observations.mutable_data();
+  bool* mask = legal.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (int r = 0; r < rows; ++r) self.search->WriteRow(r, obs, mask);
+  }
+  self.legal = legal;
+  return py::make_tuple(observations, legal);
 }
 
 void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
@@ -195,7 +197,10 @@ py::list Results(PySearch& self) {
     const RootStats s = self.search->Root(i);
     out.append(py::dict(py::arg("actions") = s.actions, py::arg("visits") = s.visits,
                         py::arg("priors") = s.priors, py::arg("q") = s.q,
-                        py::arg("value") = s.value));
+                        py::arg("value") = s.value,
+                        py::arg("improved_policy") = s.improved_policy,
+                        py::arg("network_value") = s.network_value,
+                        py::arg("selected") = s.selected));
   }
   return out;
 }
@@ -232,12 +237,15 @@ void DefineNeural(py::module_& m) {
 batched for an evaluator (docs/neural.md).
 
 PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-dirichlet_fraction=0.25, virtual_loss=1): one tree per state (decision nodes of one game), each
-searching `simulations` leaves per search. The same arguments and evaluator outputs give the same
+dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, max_considered=16, c_visit=50.0,
+c_scale=1.0): one tree per state (decision nodes of one game), each searching `simulations`
+leaves per search; gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on
+every tree. The same arguments and evaluator outputs give the same
 trees as vikinger_ref.PuctSearch.)doc")
       .def(py::init([](py::handle states, py::handle simulations, py::handle seed,
                        py::handle c_init, py::handle c_base, py::handle dirichlet_alpha,
-                       py::handle dirichlet_fraction, py::handle virtual_loss) {
+                       py::handle dirichlet_fraction, py::handle virtual_loss, py::handle gumbel,
+                       py::handle max_considered, py::handle c_visit, py::handle c_scale) {
              auto self = std::make_unique<vk::PySearch>();
              const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
              vk::RequireInts({{"seed", seed}});
@@ -248,6 +256,13 @@ trees as vikinger_ref.PuctSearch.)doc")
              config.dirichlet_alpha = vk::RealArg(dirichlet_alpha, "dirichlet_alpha");
              config.dirichlet_fraction = vk::RealArg(dirichlet_fraction, "dirichlet_fraction");
              config.virtual_loss = vk::IntArg(virtual_loss, "virtual_loss");
+             if (!vk::IsBool(gumbel)) {
+               throw py::type_error("gumbel must be a bool, not " + vk::TypeName(gumbel));
+             }
+             config.gumbel.enabled = PyObject_IsTrue(gumbel.ptr()) == 1;
+             config.gumbel.max_considered = vk::IntArg(max_considered, "max_considered");
+             config.gumbel.c_visit = vk::RealArg(c_visit, "c_visit");
+             config.gumbel.c_scale = vk::RealArg(c_scale, "c_scale");
              try {
                vk::CheckPuctConfig(config);
              } catch (const std::invalid_argument& error) {
@@ -258,12 +273,14 @@ trees as vikinger_ref.PuctSearch.)doc")
            }),
            py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
            py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
-           py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1)
+           py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
+           py::arg("gumbel") = false, py::arg("max_considered") = 16, py::arg("c_visit") = 50.0,
+           py::arg("c_scale") = 1.0)
       .def("gather", &vk::Gather, py::arg("max_batch") = 256,
            R"doc(Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
 terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
-observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves, views of buffers the
-next gather overwrites. B is 0 once every search is done.)doc")
+observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves: new arrays the C++
+writes into. B is 0 once every search is done.)doc")
       .def("backup", &vk::Backup, py::arg("logits"), py::arg("values"),
            R"doc(Back up the evaluation of the gathered leaves: logits float32[B,
 NUM_DISTINCT_ACTIONS] (only legal entries read; they must be finite) and values float32[B,
@@ -279,9 +296,11 @@ search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and
            R"doc(evaluate() of the gathered leaves as float32[B, num_players], relative to the
 player to move at each leaf: the values of the heuristic evaluator (docs/neural.md).)doc")
       .def("results", &vk::Results,
-           R"doc([{"actions", "visits", "priors", "q", "value"}] per root: the root's edges in
-action order (priors as selection used them, q the mover's mean value) and the mean value per
-player over the root's visits.)doc")
+           R"doc([{"actions", "visits", "priors", "q", "value", "improved_policy", "network_value",
+"selected"}] per root: the root's edges in action order (priors as selection used them, q the
+mover's mean value), the mean value per player over the root's visits, the completed-Q improved
+policy, the evaluator's value of the root for its mover, and the action to play (Gumbel: the
+last survivor of sequential halving; PUCT: the most visited, the lowest id on a tie).)doc")
       .def("new_search", [](vk::PySearch& self) {
              vk::ObjectLock lock(self.mutex);
              if (self.search->Pending() > 0) {

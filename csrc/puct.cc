@@ -35,6 +35,18 @@ void CheckPuctConfig(const PuctConfig& c) {
     throw std::invalid_argument("dirichlet_fraction must be in [0, 1]");
   }
   if (c.virtual_loss < 0) throw std::invalid_argument("virtual_loss must be >= 0");
+  if (c.gumbel.enabled) {
+    if (c.dirichlet_alpha > 0.0) {
+      throw std::invalid_argument("gumbel and dirichlet_alpha exclude each other");
+    }
+    if (c.gumbel.max_considered < 1) throw std::invalid_argument("max_considered must be >= 1");
+    if (!(c.gumbel.c_visit >= 0.0) || std::isinf(c.gumbel.c_visit)) {
+      throw std::invalid_argument("c_visit must be finite and >= 0");
+    }
+    if (!(c.gumbel.c_scale >= 0.0) || std::isinf(c.gumbel.c_scale)) {
+      throw std::invalid_argument("c_scale must be finite and >= 0");
+    }
+  }
 }
 
 double SampleNormal(SplitMix64& rng) {
@@ -98,13 +110,40 @@ int32_t PuctTree::AddNode(const Position& p) {
 
 void PuctTree::BeginSearch() {
   done_ = 0;
-  if (nodes_[0].status == kExpanded && config_->dirichlet_alpha > 0.0) AddNoise();
+  if (nodes_[0].status != kExpanded) return;
+  if (config_->dirichlet_alpha > 0.0) AddNoise();
+  if (config_->gumbel.enabled) StartGumbel();
+}
+
+void PuctTree::StartGumbel() {
+  gumbel_.Start(config_->gumbel, NetworkPriors(), config_->simulations, rng_);
+}
+
+std::vector<double> PuctTree::NetworkPriors() const {
+  if (!root_priors_.empty()) return root_priors_;
+  const Node& root = nodes_[0];
+  std::vector<double> priors;
+  for (int i = 0; i < root.num_edges; ++i) priors.push_back(edges_[root.first_edge + i].prior);
+  return priors;
+}
+
+void PuctTree::RootArrays(std::vector<int64_t>* visits, std::vector<double>* q) const {
+  const Node& root = nodes_[0];
+  visits->clear();
+  q->clear();
+  for (int i = 0; i < root.num_edges; ++i) {
+    const Edge& edge = edges_[root.first_edge + i];
+    visits->push_back(edge.visits);
+    q->push_back(edge.visits > 0 ? edge.value[root.player] / static_cast<double>(edge.visits)
+                                 : 0.0);
+  }
 }
 
 bool PuctTree::WantsDescent() const {
   const uint8_t status = nodes_[0].status;
   if (status == kNew) return true;
   if (status == kPending) return false;
+  if (config_->gumbel.enabled && gumbel_.Next() < 0) return false;
   return done_ + static_cast<int64_t>(pending_.size()) < config_->simulations;
 }
 
@@ -151,7 +190,14 @@ Descent PuctTree::Descend() {
       pending_.push_back({path_, node});
       return Descent::kLeaf;
     }
-    const int32_t edge = SelectEdge(nodes_[node]);
+    int32_t edge;
+    if (node == 0 && config_->gumbel.enabled) {
+      const int index = gumbel_.Next();  // >= 0: WantsDescent said so
+      gumbel_.Schedule(index);
+      edge = nodes_[0].first_edge + index;
+    } else {
+      edge = SelectEdge(nodes_[node]);
+    }
     nodes_[node].virtual_visits += loss;
     edges_[edge].virtual_visits += loss;
     path_.push_back({node, edge});
@@ -191,6 +237,17 @@ void PuctTree::Backup(const std::vector<std::pair<int32_t, int32_t>>& path, int3
     for (int i = 0; i < num_players_; ++i) edges_[edge].value[i] += value[i];
   }
   if (real) ++nodes_[leaf].visits;
+  if (config_->gumbel.enabled && !path.empty()) {
+    const int index = path[0].second - nodes_[0].first_edge;
+    if (!real) {
+      gumbel_.Unschedule(index);
+      return;
+    }
+    std::vector<int64_t> visits;
+    std::vector<double> q;
+    RootArrays(&visits, &q);
+    gumbel_.Completed(index, visits, q, nodes_[0].value);
+  }
 }
 
 void PuctTree::Expand(int index, const float* logits, const float* values) {
@@ -210,6 +267,7 @@ void PuctTree::Expand(int index, const float* logits, const float* values) {
   }
   for (int i = 0; i < node.num_edges; ++i) edges[i].prior /= sum;
   node.status = kExpanded;
+  node.value = static_cast<double>(values[0]);
   double value[kMaxPlayers];
   for (int k = 0; k < num_players_; ++k) {
     value[(node.player + k) % num_players_] = static_cast<double>(values[k]);
@@ -219,6 +277,7 @@ void PuctTree::Expand(int index, const float* logits, const float* values) {
   if (root) {
     root_priors_.clear();
     if (config_->dirichlet_alpha > 0.0) AddNoise();
+    if (config_->gumbel.enabled) StartGumbel();
   } else {
     ++done_;
   }
@@ -325,6 +384,19 @@ RootStats PuctTree::Root() const {
   }
   if (total > 0) {
     for (int k = 0; k < num_players_; ++k) stats.value[k] /= static_cast<double>(total);
+  }
+  stats.network_value = root.value;
+  if (root.status != kExpanded) return stats;
+  ImprovedPolicy(config_->gumbel, NetworkPriors(), stats.visits, stats.q, root.value,
+                 &stats.improved_policy);
+  if (config_->gumbel.enabled) {
+    stats.selected = stats.actions[gumbel_.Selected(stats.visits, stats.q, root.value)];
+  } else {
+    size_t best = 0;
+    for (size_t i = 1; i < stats.visits.size(); ++i) {
+      if (stats.visits[i] > stats.visits[best]) best = i;
+    }
+    stats.selected = stats.actions[best];
   }
   return stats;
 }

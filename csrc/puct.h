@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "gumbel.h"
 #include "rng.h"
 #include "state.h"
 
@@ -33,6 +34,7 @@ struct PuctConfig {
   double dirichlet_alpha = 0.0;   // 0: no root noise
   double dirichlet_fraction = 0.25;
   int64_t virtual_loss = 1;
+  GumbelConfig gumbel;            // enabled: the root of gumbel.h instead of PUCT and noise
 };
 
 // std::invalid_argument naming the first bad field (the messages of docs/neural.md).
@@ -52,6 +54,9 @@ struct RootStats {
   std::vector<double> priors;  // as selection used them (with the noise)
   std::vector<double> q;       // W_m / N(s, a) for the mover m, 0 unvisited
   std::vector<double> value;   // per player: sum of the edges' W / sum of their visits
+  std::vector<double> improved_policy;  // gumbel.h's pi' (with or without the Gumbel root)
+  double network_value = 0.0;  // v_hat: the evaluator's value of the root for its mover
+  int selected = -1;           // Gumbel: the selected action; PUCT: the most visited
 };
 
 class PuctTree {
@@ -102,6 +107,7 @@ class PuctTree {
   struct Node {
     int8_t player;
     uint8_t status = kNew;
+    double value = 0.0;  // the evaluator's value for the mover, once expanded
     int64_t visits = 0;
     int64_t virtual_visits = 0;
     int32_t first_edge = 0;
@@ -118,6 +124,10 @@ class PuctTree {
               const double* value, bool real);
   void AddNoise();
   void Reset(const Position& root);
+  void StartGumbel();
+  // The root's edges: visits, q for the mover, network priors (before noise).
+  void RootArrays(std::vector<int64_t>* visits, std::vector<double>* q) const;
+  std::vector<double> NetworkPriors() const;
 
   const PuctConfig* config_;
   SplitMix64 rng_;
@@ -130,6 +140,7 @@ class PuctTree {
   std::vector<Pending> pending_;
   std::vector<std::pair<int32_t, int32_t>> path_;
   std::vector<double> root_priors_;  // the network's root priors while noise replaces them
+  GumbelRoot gumbel_;
 };
 
 }  // namespace vikinger

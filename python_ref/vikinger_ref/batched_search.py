@@ -17,6 +17,7 @@ from .actions import NUM_DISTINCT_ACTIONS
 from .arguments import check_int, type_name
 from .evaluation import evaluate
 from .observation import observation_size
+from .gumbel import GumbelConfig
 from .puct import COLLISION, LEAF, PuctConfig, PuctTree
 from .rng import MASK64, mix
 from .state import State
@@ -72,13 +73,18 @@ class PuctSearch:
     """PUCT searches of many states, leaves batched for an evaluator (module docstring)."""
 
     def __init__(self, states, *, simulations, seed=0, c_init=1.25, c_base=0.0,
-                 dirichlet_alpha=0.0, dirichlet_fraction=0.25, virtual_loss=1):
+                 dirichlet_alpha=0.0, dirichlet_fraction=0.25, virtual_loss=1, gumbel=False,
+                 max_considered=16, c_visit=50.0, c_scale=1.0):
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
         config = PuctConfig(_int("simulations", simulations), _real("c_init", c_init),
                             _real("c_base", c_base), _real("dirichlet_alpha", dirichlet_alpha),
                             _real("dirichlet_fraction", dirichlet_fraction),
                             _int("virtual_loss", virtual_loss))
+        if not isinstance(gumbel, (bool, np.bool_)):
+            raise TypeError(f"gumbel must be a bool, not {type_name(gumbel)}")
+        config.gumbel = GumbelConfig(bool(gumbel), _int("max_considered", max_considered),
+                                     _real("c_visit", c_visit), _real("c_scale", c_scale))
         config.check()
         self._game = roots[0].get_game()
         self._n = self._game.num_players
@@ -107,35 +113,44 @@ class PuctSearch:
         with self._lock:
             if self._rows:
                 raise ValueError("gather: " + _PENDING)
-            leaves = []
-            blocked = [False] * len(self._trees)
-            steps = 0       # leaves and terminal visits: at most max_batch of them
-            progress = True
-            while progress and steps < max_batch:
-                progress = False
-                for t, tree in enumerate(self._trees):
-                    if steps >= max_batch:
-                        break
-                    if blocked[t] or not tree.wants_descent():
-                        continue
-                    descent = tree.descend()
-                    if descent == COLLISION:
-                        blocked[t] = True
-                        continue
-                    progress = True
-                    steps += 1
-                    if descent == LEAF:
-                        index = len(tree.pending) - 1
-                        self._rows.append((t, index))
-                        leaves.append(tree.pending[index][1].state)
-            width = self.observation_size
-            observations = np.zeros((len(leaves), width), dtype=np.float32)
-            legal = np.zeros((len(leaves), NUM_DISTINCT_ACTIONS), dtype=bool)
-            for r, state in enumerate(leaves):
-                observations[r] = state.observation_tensor(state.current_player())
-                legal[r, state.legal_actions()] = True
+            try:
+                leaves = self._descend(max_batch)
+                observations = np.zeros((len(leaves), self.observation_size), dtype=np.float32)
+                legal = np.zeros((len(leaves), NUM_DISTINCT_ACTIONS), dtype=bool)
+                for r, state in enumerate(leaves):
+                    observations[r] = state.observation_tensor(state.current_player())
+                    legal[r, state.legal_actions()] = True
+            except BaseException:   # Ctrl-C: no descent of this gather stays
+                for tree in self._trees:
+                    tree.cancel_pending()
+                self._rows = []
+                raise
             self._legal = legal
             return observations, legal
+
+    def _descend(self, max_batch):
+        leaves = []
+        blocked = [False] * len(self._trees)
+        steps = 0       # leaves and terminal visits: at most max_batch of them
+        progress = True
+        while progress and steps < max_batch:
+            progress = False
+            for t, tree in enumerate(self._trees):
+                if steps >= max_batch:
+                    break
+                if blocked[t] or not tree.wants_descent():
+                    continue
+                descent = tree.descend()
+                if descent == COLLISION:
+                    blocked[t] = True
+                    continue
+                progress = True
+                steps += 1
+                if descent == LEAF:
+                    index = len(tree.pending) - 1
+                    self._rows.append((t, index))
+                    leaves.append(tree.pending[index][1].state)
+        return leaves
 
     def backup(self, logits, values):
         with self._lock:

@@ -11,6 +11,7 @@ at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s, a) (V: v
 import math
 
 from .actions import TERMINAL
+from .gumbel import GumbelConfig, GumbelRoot, improved_policy
 from .rng import GOLDEN, MASK64, mix, unit_double
 from .serialization import _position_bytes
 
@@ -60,10 +61,11 @@ def sample_gamma(alpha, rng):
 
 class PuctConfig:
     __slots__ = ("simulations", "c_init", "c_base", "dirichlet_alpha", "dirichlet_fraction",
-                 "virtual_loss")
+                 "virtual_loss", "gumbel")
 
     def __init__(self, simulations, c_init, c_base, dirichlet_alpha, dirichlet_fraction,
-                 virtual_loss):
+                 virtual_loss, gumbel=None):
+        self.gumbel = GumbelConfig() if gumbel is None else gumbel
         self.simulations = simulations
         self.c_init = c_init
         self.c_base = c_base
@@ -85,10 +87,20 @@ class PuctConfig:
             raise ValueError("dirichlet_fraction must be in [0, 1]")
         if self.virtual_loss < 0:
             raise ValueError("virtual_loss must be >= 0")
+        g = self.gumbel
+        if g.enabled:
+            if self.dirichlet_alpha > 0.0:
+                raise ValueError("gumbel and dirichlet_alpha exclude each other")
+            if g.max_considered < 1:
+                raise ValueError("max_considered must be >= 1")
+            if not g.c_visit >= 0.0 or math.isinf(g.c_visit):
+                raise ValueError("c_visit must be finite and >= 0")
+            if not g.c_scale >= 0.0 or math.isinf(g.c_scale):
+                raise ValueError("c_scale must be finite and >= 0")
 
 
 class Node:
-    __slots__ = ("state", "player", "status", "visits", "virtual", "actions", "priors",
+    __slots__ = ("state", "player", "status", "value", "visits", "virtual", "actions", "priors",
                  "edge_visits", "edge_virtual", "edge_values", "children")
 
     def __init__(self, state):
@@ -96,6 +108,7 @@ class Node:
         terminal = state.is_terminal()
         self.player = TERMINAL if terminal else state.current_player()
         self.status = NEW
+        self.value = 0.0      # the evaluator's value for the mover, once expanded
         self.visits = 0
         self.virtual = 0
         self.actions = [] if terminal else state.legal_actions()
@@ -114,6 +127,7 @@ class PuctTree:
         self.config = config
         self.rng = Stream(seed)
         self.num_players = root.get_game().num_players
+        self.gumbel = GumbelRoot()
         self._reset(root)
 
     def _reset(self, root):
@@ -124,13 +138,32 @@ class PuctTree:
 
     def begin_search(self):
         self.done = 0
-        if self.root.status == EXPANDED and self.config.dirichlet_alpha > 0.0:
+        if self.root.status != EXPANDED:
+            return
+        if self.config.dirichlet_alpha > 0.0:
             self._add_noise()
+        if self.config.gumbel.enabled:
+            self._start_gumbel()
+
+    def _start_gumbel(self):
+        self.gumbel.start(self.config.gumbel, self._network_priors(), self.config.simulations,
+                          self.rng)
+
+    def _network_priors(self):
+        return list(self.root_priors if self.root_priors is not None else self.root.priors)
+
+    def _root_arrays(self):
+        root = self.root
+        q = [root.edge_values[i][root.player] / float(v) if v > 0 else 0.0
+             for i, v in enumerate(root.edge_visits)]
+        return list(root.edge_visits), q
 
     def wants_descent(self):
         if self.root.status == NEW:
             return True
         if self.root.status == PENDING:
+            return False
+        if self.config.gumbel.enabled and self.gumbel.next() < 0:
             return False
         return self.done + len(self.pending) < self.config.simulations
 
@@ -169,7 +202,11 @@ class PuctTree:
                 node.status = PENDING
                 self.pending.append((path, node))
                 return LEAF
-            edge = self._select(node)
+            if node is self.root and self.config.gumbel.enabled:
+                edge = self.gumbel.next()
+                self.gumbel.scheduled[edge] += 1
+            else:
+                edge = self._select(node)
             node.virtual += loss
             node.edge_virtual[edge] += loss
             path.append((node, edge))
@@ -199,6 +236,13 @@ class PuctTree:
                 sums[i] += value[i]
         if real:
             leaf.visits += 1
+        if self.config.gumbel.enabled and path:
+            edge = path[0][1]
+            if not real:
+                self.gumbel.scheduled[edge] -= 1
+                return
+            visits, q = self._root_arrays()
+            self.gumbel.completed_edge(edge, visits, q, self.root.value)
 
     def expand(self, index, logits, values):
         """Pending leaf `index`: logits over all decision ids (a float32 row; only the legal ones
@@ -216,6 +260,7 @@ class PuctTree:
         for i in range(len(row)):
             node.priors[i] /= total
         node.status = EXPANDED
+        node.value = float(values[0])
         n = self.num_players
         value = [0.0] * n
         for k in range(n):
@@ -225,6 +270,8 @@ class PuctTree:
             self.root_priors = None
             if self.config.dirichlet_alpha > 0.0:
                 self._add_noise()
+            if self.config.gumbel.enabled:
+                self._start_gumbel()
         else:
             self.done += 1
 
@@ -276,5 +323,16 @@ class PuctTree:
             total += visits
         if total > 0:
             value = [v / float(total) for v in value]
-        return {"actions": list(root.actions), "visits": list(root.edge_visits),
-                "priors": list(root.priors), "q": q, "value": value}
+        result = {"actions": list(root.actions), "visits": list(root.edge_visits),
+                  "priors": list(root.priors), "q": q, "value": value, "improved_policy": [],
+                  "network_value": root.value, "selected": -1}
+        if root.status != EXPANDED:
+            return result
+        visits = result["visits"]
+        result["improved_policy"] = improved_policy(self.config.gumbel, self._network_priors(),
+                                                    visits, q, root.value)
+        if self.config.gumbel.enabled:
+            result["selected"] = root.actions[self.gumbel.selected(visits, q, root.value)]
+        else:
+            result["selected"] = root.actions[visits.index(max(visits))]
+        return result
