@@ -27,6 +27,7 @@ import vikinger_ref as ref
 import vikinger_fast as fast
 
 from . import cython_ref, plots
+from .neural import bench as neural_bench
 from .search_benchmark import measure_search, search_table
 from .timing import best_seconds
 
@@ -223,7 +224,7 @@ def measure(args, repeats):
     # Why an optional row is missing, printed in its place by table().
     results["skipped"] = skipped(args, peers, cython)
     compiled = None
-    tasks = 18 + len(peers) + (2 if cython else 0)
+    tasks = 18 + neural_bench.NEURAL_TASKS + len(peers) + (2 if cython else 0)
     progress = Progress(tasks)
     game2, game4 = fast.Game(num_players=2), fast.Game(num_players=4, **ALL_MODULES)
 
@@ -330,6 +331,7 @@ def measure(args, repeats):
     results["apply_inside_cpp_ns"] = 1e9 / (results["rollouts_2p_1thread"]
                                             * results["mean_game_length_2p"])
     measure_search(results, args.quick, repeats, midgame_state, progress)
+    neural_bench.measure_neural(results, args.quick, repeats, progress)
     progress.close()
     return results
 
@@ -408,6 +410,7 @@ def table(results):
          f"{r['mean_game_length_2p']:.1f} actions per 2-player game"),
     ]
     lines += search_table(r)
+    lines += neural_bench.neural_table(r)
     width = max(len(name) for name, _, _ in lines)
     return "\n".join(f"{name:<{width}}  {value:>20}  {note}" for name, value, note in lines)
 
