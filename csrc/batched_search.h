@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "actions.h"
 #include "interrupt.h"
 #include "puct.h"
 #include "state.h"
@@ -51,6 +52,11 @@ class BatchedSearch {
   // The position of row r of the last Gather (r < Pending()).
   const Position& RowPosition(int r) const {
     return trees_[rows_[r].first].LeafPosition(rows_[r].second);
+  }
+  // -1 when the legal logits of row r are finite, else the first legal action whose is not.
+  int FirstNonFiniteLogit(int r, const float* logits) const {
+    return trees_[rows_[r].first].FirstNonFiniteLogit(
+        rows_[r].second, logits + static_cast<size_t>(r) * kNumDistinctActions);
   }
   // Undoes the pending descents (the evaluator failed).
   void Cancel();

@@ -28,7 +28,10 @@ struct PySearch {
   std::unique_ptr<BatchedSearch> search;
   Game game;
   std::mutex mutex;
-  py::array_t<bool> legal;  // the mask of the last gather (backup checks logits against it)
+  // The batch arrays of the last gather, reused by the next one when nobody else holds them
+  // any more (a gather's arrays are then views of their first rows): no new pages per batch.
+  py::array_t<float> observations;
+  py::array_t<bool> legal;
 };
 
 double RealArg(py::handle value, const char* what) {
@@ -99,13 +102,11 @@ void Backup(PySearch& self, py::handle logits_arg, py::handle values_arg) {
   auto values = OutputArg(values_arg, "values", rows, n);
   const float* l = logits.data();
   const float* v = values.data();
-  const bool* mask = self.legal.data();
   for (int64_t r = 0; r < rows; ++r) {
-    for (int a = 0; a < kNumDistinctActions; ++a) {
-      if (mask[r * kNumDistinctActions + a] && !std::isfinite(l[r * kNumDistinctActions + a])) {
-        throw py::value_error("logits row " + std::to_string(r) +
-                              " is not finite at legal action " + std::to_string(a));
-      }
+    const int bad = self.search->FirstNonFiniteLogit(static_cast<int>(r), l);
+    if (bad >= 0) {
+      throw py::value_error("logits row " + std::to_string(r) + " is not finite at legal action " +
+                            std::to_string(bad));
     }
     for (int k = 0; k < n; ++k) {
       if (!std::isfinite(v[r * n + k])) {
@@ -134,17 +135,22 @@ py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
                                interrupt);
   }
   ThrowIfInterrupted(interrupt);
-  py::array_t<float> observations({static_cast<int64_t>(rows),
-                                   static_cast<int64_t>(self.search->ObservationWidth())});
-  py::array_t<bool> legal({static_cast<int64_t>(rows), static_cast<int64_t>(kNumDistinctActions)});
-  float* obs = observations.mutable_data();
-  bool* mask = legal.mutable_data();
+  const bool reuse = self.observations && self.observations.ref_count() == 1 &&
+                     self.legal.ref_count() == 1 && self.observations.shape(0) >= rows;
+  if (!reuse) {
+    const int64_t capacity = std::max<int64_t>(rows, 1);
+    self.observations = py::array_t<float>(
+        {capacity, static_cast<int64_t>(self.search->ObservationWidth())});
+    self.legal = py::array_t<bool>({capacity, static_cast<int64_t>(kNumDistinctActions)});
+  }
+  float* obs = self.observations.mutable_data();
+  bool* mask = self.legal.mutable_data();
   {
     py::gil_scoped_release release;
     for (int r = 0; r < rows; ++r) self.search->WriteRow(r, obs, mask);
   }
-  self.legal = legal;
-  return py::make_tuple(observations, legal);
+  py::slice first(0, rows, 1);
+  return py::make_tuple(self.observations[first], self.legal[first]);
 }
 
 void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
@@ -279,8 +285,9 @@ trees as vikinger_ref.PuctSearch.)doc")
       .def("gather", &vk::Gather, py::arg("max_batch") = 256,
            R"doc(Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
 terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
-observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves: new arrays the C++
-writes into. B is 0 once every search is done.)doc")
+observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves, written by the C++
+in place (no copy; the buffers of a batch are reused only once nothing refers to them). B is 0
+once every search is done.)doc")
       .def("backup", &vk::Backup, py::arg("logits"), py::arg("values"),
            R"doc(Back up the evaluation of the gathered leaves: logits float32[B,
 NUM_DISTINCT_ACTIONS] (only legal entries read; they must be finite) and values float32[B,

@@ -250,6 +250,15 @@ void PuctTree::Backup(const std::vector<std::pair<int32_t, int32_t>>& path, int3
   }
 }
 
+int PuctTree::FirstNonFiniteLogit(int index, const float* logits) const {
+  const Node& node = nodes_[pending_[index].leaf];
+  for (int i = 0; i < node.num_edges; ++i) {
+    const int action = edges_[node.first_edge + i].action;
+    if (!std::isfinite(logits[action])) return action;
+  }
+  return -1;
+}
+
 void PuctTree::Expand(int index, const float* logits, const float* values) {
   const Pending& pending = pending_[index];
   Node& node = nodes_[pending.leaf];

@@ -76,6 +76,9 @@ class PuctTree {
   Descent Descend();
   int PendingCount() const { return static_cast<int>(pending_.size()); }
   const Position& LeafPosition(int index) const { return positions_[pending_[index].leaf]; }
+  // -1 when the logits of pending leaf `index`'s legal actions are finite, else the first legal
+  // action (in id order) whose logit is not.
+  int FirstNonFiniteLogit(int index, const float* logits) const;
   // The evaluation of pending leaf `index`: logits over all decision ids (only the leaf's legal
   // ones read) and values relative to the mover (values[k] for player (mover + k) % n).
   void Expand(int index, const float* logits, const float* values);

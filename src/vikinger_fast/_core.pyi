@@ -291,8 +291,9 @@ class PuctSearch:
     def gather(self, max_batch: _Int = 256) -> Tuple[np.ndarray, np.ndarray]:
         """Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
         terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
-        observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves: new arrays the C++
-        writes into. B is 0 once every search is done."""
+        observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves, written by the C++
+        in place (no copy; the buffers of a batch are reused only once nothing refers to them). B is 0
+        once every search is done."""
     def backup(self, logits: np.ndarray, values: np.ndarray) -> None:
         """Back up the evaluation of the gathered leaves: logits float32[B,
         NUM_DISTINCT_ACTIONS] (only legal entries read; they must be finite) and values float32[B,
