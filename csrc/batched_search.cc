@@ -60,7 +60,7 @@ void BatchedSearch::WriteRow(int r, float* observations, bool* legal) const {
   bool* mask = legal + static_cast<size_t>(r) * kNumDistinctActions;
   std::memset(mask, 0, kNumDistinctActions);
   int ids[kMaxLegalActions];
-  const int num_legal = LegalActions(p, ids);
+  const int num_legal = trees_[rows_[r].first].LeafActions(rows_[r].second, ids);
   for (int i = 0; i < num_legal; ++i) mask[ids[i]] = true;
 }
 

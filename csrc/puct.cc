@@ -159,8 +159,11 @@ int32_t PuctTree::SelectEdge(const Node& node) const {
   double best_score = 0.0;
   for (int i = 0; i < node.num_edges; ++i) {
     const int64_t n = edges[i].visits + edges[i].virtual_visits;
-    const double q = n > 0 ? edges[i].value[node.player] / static_cast<double>(n) : 0.0;
-    const double score = q + scale * edges[i].prior / static_cast<double>(1 + n);
+    // Unvisited: Q = 0 and 1 + n = 1, so the score is exactly scale * prior (no division).
+    const double score =
+        n > 0 ? edges[i].value[node.player] / static_cast<double>(n) +
+                    scale * edges[i].prior / static_cast<double>(1 + n)
+              : scale * edges[i].prior;
     if (i == 0 || score > best_score) {
       best = i;
       best_score = score;
@@ -248,6 +251,12 @@ void PuctTree::Backup(const std::vector<std::pair<int32_t, int32_t>>& path, int3
     RootArrays(&visits, &q);
     gumbel_.Completed(index, visits, q, nodes_[0].value);
   }
+}
+
+int PuctTree::LeafActions(int index, int* out) const {
+  const Node& node = nodes_[pending_[index].leaf];
+  for (int i = 0; i < node.num_edges; ++i) out[i] = edges_[node.first_edge + i].action;
+  return node.num_edges;
 }
 
 int PuctTree::FirstNonFiniteLogit(int index, const float* logits) const {

@@ -76,6 +76,8 @@ class PuctTree {
   Descent Descend();
   int PendingCount() const { return static_cast<int>(pending_.size()); }
   const Position& LeafPosition(int index) const { return positions_[pending_[index].leaf]; }
+  // The legal actions of pending leaf `index` (its edges, in id order) into `out`; their number.
+  int LeafActions(int index, int* out) const;
   // -1 when the logits of pending leaf `index`'s legal actions are finite, else the first legal
   // action (in id order) whose logit is not.
   int FirstNonFiniteLogit(int index, const float* logits) const;

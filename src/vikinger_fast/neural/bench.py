@@ -144,9 +144,12 @@ def measure_neural(results: Dict[str, Any], quick: bool, repeats: int, progress:
 
     progress.task("plain Python PUCT over vikinger_fast (the baseline)")
     n = size["python_simulations"]
-    start = time.process_time()
-    PythonPUCT(n, constant).search(roots[0])
-    results["python_puct_leaves_per_cpu_second"] = n / (time.process_time() - start)
+    best = math.inf
+    for _ in range(repeats):
+        start = time.process_time()
+        PythonPUCT(n, constant).search(roots[0])
+        best = min(best, time.process_time() - start)
+    results["python_puct_leaves_per_cpu_second"] = n / best
 
 
 def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
