@@ -56,7 +56,8 @@ int BatchedSearch::Gather(int max_batch, Interrupt& interrupt) {
 
 void BatchedSearch::WriteRow(int r, float* observations, bool* legal) const {
   const Position& p = RowPosition(r);
-  ObservationTensor(p, CurrentPlayer(p), observations + static_cast<size_t>(r) * ObservationWidth());
+  ObservationTensor(p, CurrentPlayer(p),
+                    observations + static_cast<size_t>(r) * ObservationWidth());
   bool* mask = legal + static_cast<size_t>(r) * kNumDistinctActions;
   std::memset(mask, 0, kNumDistinctActions);
   int ids[kMaxLegalActions];

@@ -4,12 +4,12 @@
 //
 // Tree i (of the roots in order) draws from splitmix64(mix(seed + i)) for its whole life. Gather
 // walks the trees round robin, one descent each per round, until `max_batch` descents ended (at
-// a leaf now waiting, or at a terminal node) or no tree can go on: a tree stops for this batch when its budget is spent (simulations done + in
-// flight), when its root waits for its own evaluation, or when a descent collides with a leaf
-// already in the batch (the descent is undone). A descent that ends at a terminal node is backed
-// up at once with the B8.9 returns and takes no row. Row r of the batch is the observation tensor
-// of leaf r for the player to move there and its legal-action mask; Backup takes the evaluator's
-// logits and values for the rows in the same order.
+// a leaf now waiting, or at a terminal node) or no tree can go on: a tree stops for this batch when
+// its budget is spent (simulations done + in flight), when its root waits for its own evaluation,
+// or when a descent collides with a leaf already in the batch (the descent is undone). A descent
+// that ends at a terminal node is backed up at once with the B8.9 returns and takes no row. Row r
+// of the batch is the observation tensor of leaf r for the player to move there and its
+// legal-action mask; Backup takes the evaluator's logits and values for the rows in the same order.
 #ifndef VIKINGER_BATCHED_SEARCH_H_
 #define VIKINGER_BATCHED_SEARCH_H_
 

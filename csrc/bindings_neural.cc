@@ -59,11 +59,12 @@ std::vector<Position> RootsArg(py::handle states, Game* game) {
       throw py::type_error("every item of states must be a State, not " + TypeName(item));
     }
     const Position& p = item.cast<const State&>().position;
-    if (!roots.empty() && (p.num_players != roots[0].num_players || p.options != roots[0].options)) {
+    if (!roots.empty() &&
+        (p.num_players != roots[0].num_players || p.options != roots[0].options)) {
       throw py::value_error("states must all be of one game");
     }
-    const std::string which = "PuctSearch needs decision nodes, states[" +
-                              std::to_string(roots.size()) + "] is ";
+    const std::string which =
+        "PuctSearch needs decision nodes, states[" + std::to_string(roots.size()) + "] is ";
     if (IsTerminal(p)) throw py::value_error(which + "a terminal state");
     if (IsChanceNode(p)) throw py::value_error(which + "a chance node");
     roots.push_back(p);
@@ -74,8 +75,8 @@ std::vector<Position> RootsArg(py::handle states, Game* game) {
 }
 
 // An evaluator output: a float32 ndarray of shape (rows, columns), C-contiguous (copied if not).
-py::array_t<float, py::array::c_style> OutputArg(py::handle value, const char* what,
-                                                 int64_t rows, int64_t columns) {
+py::array_t<float, py::array::c_style> OutputArg(py::handle value, const char* what, int64_t rows,
+                                                 int64_t columns) {
   py::module_ numpy = py::module_::import("numpy");
   if (!py::isinstance(value, numpy.attr("ndarray"))) {
     throw py::type_error(std::string(what) + " must be a numpy.ndarray, not " + TypeName(value));
@@ -131,16 +132,16 @@ py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
   int rows;
   {
     py::gil_scoped_release release;
-    rows = self.search->Gather(static_cast<int>(std::min<int64_t>(max_batch, INT32_MAX)),
-                               interrupt);
+    rows =
+        self.search->Gather(static_cast<int>(std::min<int64_t>(max_batch, INT32_MAX)), interrupt);
   }
   ThrowIfInterrupted(interrupt);
   const bool reuse = self.observations && self.observations.ref_count() == 1 &&
                      self.legal.ref_count() == 1 && self.observations.shape(0) >= rows;
   if (!reuse) {
     const int64_t capacity = std::max<int64_t>(rows, 1);
-    self.observations = py::array_t<float>(
-        {capacity, static_cast<int64_t>(self.search->ObservationWidth())});
+    self.observations =
+        py::array_t<float>({capacity, static_cast<int64_t>(self.search->ObservationWidth())});
     self.legal = py::array_t<bool>({capacity, static_cast<int64_t>(kNumDistinctActions)});
   }
   float* obs = self.observations.mutable_data();
@@ -203,8 +204,7 @@ py::list Results(PySearch& self) {
     const RootStats s = self.search->Root(i);
     out.append(py::dict(py::arg("actions") = s.actions, py::arg("visits") = s.visits,
                         py::arg("priors") = s.priors, py::arg("q") = s.q,
-                        py::arg("value") = s.value,
-                        py::arg("improved_policy") = s.improved_policy,
+                        py::arg("value") = s.value, py::arg("improved_policy") = s.improved_policy,
                         py::arg("network_value") = s.network_value,
                         py::arg("selected") = s.selected));
   }
@@ -292,10 +292,13 @@ once every search is done.)doc")
            R"doc(Back up the evaluation of the gathered leaves: logits float32[B,
 NUM_DISTINCT_ACTIONS] (only legal entries read; they must be finite) and values float32[B,
 num_players], finite, relative to the player to move at the leaf.)doc")
-      .def("cancel", [](vk::PySearch& self) {
-             vk::ObjectLock lock(self.mutex);
-             self.search->Cancel();
-           }, R"doc(Undo the descents of the gathered leaves; the trees are as before the gather.)doc")
+      .def(
+          "cancel",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            self.search->Cancel();
+          },
+          R"doc(Undo the descents of the gathered leaves; the trees are as before the gather.)doc")
       .def("run", &vk::Run, py::arg("evaluator"), py::arg("batch_size") = 256,
            R"doc(gather, evaluator(observations, legal) -> (logits, values), backup, until every
 search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates.)doc")
@@ -308,28 +311,37 @@ player to move at each leaf: the values of the heuristic evaluator (docs/neural.
 mover's mean value), the mean value per player over the root's visits, the completed-Q improved
 policy, the evaluator's value of the root for its mover, and the action to play (Gumbel: the
 last survivor of sequential halving; PUCT: the most visited, the lowest id on a tie).)doc")
-      .def("new_search", [](vk::PySearch& self) {
-             vk::ObjectLock lock(self.mutex);
-             if (self.search->Pending() > 0) {
-               throw py::value_error(
-                   "new_search: the leaves of the last gather wait for backup (or cancel)");
-             }
-             self.search->BeginSearch();
-           }, R"doc(Start the next search of every tree: budgets from 0, fresh root noise.)doc")
+      .def(
+          "new_search",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            if (self.search->Pending() > 0) {
+              throw py::value_error(
+                  "new_search: the leaves of the last gather wait for backup (or cancel)");
+            }
+            self.search->BeginSearch();
+          },
+          R"doc(Start the next search of every tree: budgets from 0, fresh root noise.)doc")
       .def("advance", &vk::Advance, py::arg("index"), py::arg("state"),
            R"doc(Move tree index to state and start its next search: its subtree is kept when state
 is a child of the root (True), else the tree starts anew (False).)doc")
-      .def_property_readonly("done", [](vk::PySearch& self) {
-             vk::ObjectLock lock(self.mutex);
-             return self.search->Done();
-           }, R"doc(True once every tree has spent its budget and nothing is pending.)doc")
-      .def_property_readonly("pending", [](vk::PySearch& self) {
-             vk::ObjectLock lock(self.mutex);
-             return self.search->Pending();
-           }, R"doc(The number of gathered leaves waiting for backup.)doc")
-      .def_property_readonly("observation_size", [](vk::PySearch& self) {
-             return self.search->ObservationWidth();
-           }, R"doc(The width of an observation row.)doc");
+      .def_property_readonly(
+          "done",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            return self.search->Done();
+          },
+          R"doc(True once every tree has spent its budget and nothing is pending.)doc")
+      .def_property_readonly(
+          "pending",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            return self.search->Pending();
+          },
+          R"doc(The number of gathered leaves waiting for backup.)doc")
+      .def_property_readonly(
+          "observation_size", [](vk::PySearch& self) { return self.search->ObservationWidth(); },
+          R"doc(The width of an observation row.)doc");
 }
 
 }  // namespace vikinger

@@ -20,9 +20,8 @@ int64_t MaxVisits(const std::vector<int64_t>& visits) {
 
 // Edges sorted by score, the higher first, the lower index on a tie.
 void SortByScore(std::vector<int>* edges, const std::vector<double>& score) {
-  std::sort(edges->begin(), edges->end(), [&](int a, int b) {
-    return score[a] > score[b] || (score[a] == score[b] && a < b);
-  });
+  std::sort(edges->begin(), edges->end(),
+            [&](int a, int b) { return score[a] > score[b] || (score[a] == score[b] && a < b); });
 }
 
 }  // namespace
@@ -53,8 +52,8 @@ void CompletedQ(const std::vector<double>& priors, const std::vector<int64_t>& v
 }
 
 void ImprovedPolicy(const GumbelConfig& config, const std::vector<double>& priors,
-                    const std::vector<int64_t>& visits, const std::vector<double>& q,
-                    double v_hat, std::vector<double>* policy) {
+                    const std::vector<int64_t>& visits, const std::vector<double>& q, double v_hat,
+                    std::vector<double>* policy) {
   std::vector<double> completed;
   CompletedQ(priors, visits, q, v_hat, &completed);
   const int64_t max_visits = MaxVisits(visits);

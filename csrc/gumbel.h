@@ -41,8 +41,8 @@ double GumbelSigma(const GumbelConfig& config, int64_t max_visits, double q);
 void CompletedQ(const std::vector<double>& priors, const std::vector<int64_t>& visits,
                 const std::vector<double>& q, double v_hat, std::vector<double>* completed);
 void ImprovedPolicy(const GumbelConfig& config, const std::vector<double>& priors,
-                    const std::vector<int64_t>& visits, const std::vector<double>& q,
-                    double v_hat, std::vector<double>* policy);
+                    const std::vector<int64_t>& visits, const std::vector<double>& q, double v_hat,
+                    std::vector<double>* policy);
 
 class GumbelRoot {
  public:
@@ -68,8 +68,8 @@ class GumbelRoot {
 
   GumbelConfig config_;
   std::vector<double> priors_;
-  std::vector<double> base_;      // g(a) + log pi(a)
-  std::vector<int> survivors_;    // edge indices in rank order
+  std::vector<double> base_;        // g(a) + log pi(a)
+  std::vector<int> survivors_;      // edge indices in rank order
   std::vector<int64_t> scheduled_;  // this phase, per edge
   std::vector<int64_t> completed_;  // this phase, per edge
   int64_t per_ = 0;

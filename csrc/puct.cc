@@ -160,10 +160,9 @@ int32_t PuctTree::SelectEdge(const Node& node) const {
   for (int i = 0; i < node.num_edges; ++i) {
     const int64_t n = edges[i].visits + edges[i].virtual_visits;
     // Unvisited: Q = 0 and 1 + n = 1, so the score is exactly scale * prior (no division).
-    const double score =
-        n > 0 ? edges[i].value[node.player] / static_cast<double>(n) +
-                    scale * edges[i].prior / static_cast<double>(1 + n)
-              : scale * edges[i].prior;
+    const double score = n > 0 ? edges[i].value[node.player] / static_cast<double>(n) +
+                                     scale * edges[i].prior / static_cast<double>(1 + n)
+                               : scale * edges[i].prior;
     if (i == 0 || score > best_score) {
       best = i;
       best_score = score;

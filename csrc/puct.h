@@ -28,13 +28,13 @@
 namespace vikinger {
 
 struct PuctConfig {
-  int64_t simulations = 1;        // per root and search: leaf evaluations and terminal visits
+  int64_t simulations = 1;  // per root and search: leaf evaluations and terminal visits
   double c_init = 1.25;
-  double c_base = 0.0;            // 0: c(s) = c_init, fixed
-  double dirichlet_alpha = 0.0;   // 0: no root noise
+  double c_base = 0.0;           // 0: c(s) = c_init, fixed
+  double dirichlet_alpha = 0.0;  // 0: no root noise
   double dirichlet_fraction = 0.25;
   int64_t virtual_loss = 1;
-  GumbelConfig gumbel;            // enabled: the root of gumbel.h instead of PUCT and noise
+  GumbelConfig gumbel;  // enabled: the root of gumbel.h instead of PUCT and noise
 };
 
 // std::invalid_argument naming the first bad field (the messages of docs/neural.md).
@@ -51,12 +51,12 @@ enum class Descent { kLeaf, kTerminal, kCollision };
 struct RootStats {
   std::vector<int> actions;
   std::vector<int64_t> visits;
-  std::vector<double> priors;  // as selection used them (with the noise)
-  std::vector<double> q;       // W_m / N(s, a) for the mover m, 0 unvisited
-  std::vector<double> value;   // per player: sum of the edges' W / sum of their visits
+  std::vector<double> priors;           // as selection used them (with the noise)
+  std::vector<double> q;                // W_m / N(s, a) for the mover m, 0 unvisited
+  std::vector<double> value;            // per player: sum of the edges' W / sum of their visits
   std::vector<double> improved_policy;  // gumbel.h's pi' (with or without the Gumbel root)
-  double network_value = 0.0;  // v_hat: the evaluator's value of the root for its mover
-  int selected = -1;           // Gumbel: the selected action; PUCT: the most visited
+  double network_value = 0.0;           // v_hat: the evaluator's value of the root for its mover
+  int selected = -1;                    // Gumbel: the selected action; PUCT: the most visited
 };
 
 class PuctTree {
