@@ -8,7 +8,9 @@ import math
 import numpy as np
 import pytest
 
-from search_positions import position_pairs
+import random
+
+from search_positions import config, position_pairs, random_history, replay
 
 A = 2036
 
@@ -53,7 +55,9 @@ def run_both(engines, pairs_states, evaluator_of, batch_size=16, **kwargs):
 
 
 def test_twin_over_positions_of_every_phase_and_module_set(engines):
-    pairs = position_pairs(engines, 10, seed=31, decision=True)
+    pairs = position_pairs(engines, 24, seed=31, decision=True, max_steps=900)
+    assert {"trip", "trip_target", "auction", "buy", "viking"} <= {p[1].phase for p in pairs}
+    assert 6 in {p[1].round for p in pairs}
     by_game = {}
     for (n, flags), ref_state, fast_state in pairs:
         by_game.setdefault((n, tuple(sorted(flags.items()))), ([], []))
@@ -72,6 +76,25 @@ def test_twin_over_positions_of_every_phase_and_module_set(engines):
             assert sum(result["visits"]) == 24
             assert math.isclose(sum(result["priors"]), 1.0)
     assert len(phases) >= 3, phases
+
+
+def test_twin_in_every_configuration(engines):
+    """One mid-game root in each of the 96 configurations (2-4 players x 32 module sets)."""
+    ref, fast = engines
+    rng = random.Random(96)
+    for index in range(96):
+        n, flags = config(index)
+        history = None
+        while history is None:
+            history = random_history(ref, n, flags, rng.getrandbits(32), rng.randrange(600),
+                                     decision=True)
+        results = []
+        for engine in engines:
+            search = engine.PuctSearch([replay(engine, n, flags, history)], simulations=6,
+                                       seed=index, c_base=500.0)
+            search.run(Projection(search.observation_size, n, seed=index % 5), 4)
+            results.append(search.results())
+        assert results[0] == results[1], (n, flags, history)
 
 
 def test_twin_with_dirichlet_noise_virtual_loss_and_tree_reuse(engines):
