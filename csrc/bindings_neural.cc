@@ -159,7 +159,6 @@ void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
   if (!PyCallable_Check(evaluator.ptr())) {
     throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
   }
-  IntArg(batch_size, "batch_size");
   if (IntArg(batch_size, "batch_size") < 1) {
     throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
   }
