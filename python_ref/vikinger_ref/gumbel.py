@@ -16,7 +16,7 @@ g + log pi + sigma(completedQ) stay.
 
 import math
 
-from .rng import mix, GOLDEN, MASK64
+from .rng import GOLDEN, MASK64, mix
 
 
 class GumbelConfig:
