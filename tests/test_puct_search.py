@@ -307,3 +307,30 @@ def test_pending_leaves_block_gather_until_backup_or_cancel(engine, opening):
     search.run(uniform(3))
     assert search.done
 
+
+
+def test_tree_reuse_keeps_the_subtree_in_both_engines(engines):
+    """advance to the child of the most visited action keeps its visits (the root's own and its
+    edges'), and the next search adds to them, the same in both engines."""
+    outs = []
+    for engine in engines:
+        state = engine.Game(3).new_initial_state()
+        seed = 1
+        while state.is_chance_node():
+            state.apply_random_chance(seed)
+            seed += 1
+        search = engine.PuctSearch([state], simulations=30, seed=2)
+        evaluator = Projection(search.observation_size, 3)
+        search.run(evaluator, 4)
+        result = search.results()[0]
+        child = state.clone()
+        child.apply_action(result["actions"][result["visits"].index(max(result["visits"]))])
+        assert not child.is_chance_node()        # a child of the root without chance between
+        reused = search.advance(0, child)
+        kept = sum(search.results()[0]["visits"])
+        search.run(evaluator, 4)
+        outs.append((reused, kept, search.results()))
+        assert reused and kept > 0 and sum(search.results()[0]["visits"]) == kept + 30
+        assert not search.advance(0, state)      # not a child: a new tree
+        assert sum(search.results()[0]["visits"]) == 0
+    assert outs[0] == outs[1]
