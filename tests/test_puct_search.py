@@ -281,6 +281,9 @@ def test_bad_roots(engine, opening):
     with pytest.raises(ValueError, match=r"^PuctSearch needs decision nodes, states\[1\] is a "
                                          r"chance node$"):
         engine.PuctSearch([opening, engine.Game(3).new_initial_state()], simulations=1)
+    with pytest.raises(TypeError, match=r"^states must be a sequence of State, not generator$"):
+        engine.PuctSearch((s for s in [opening]), simulations=1)
+    assert engine.PuctSearch(np.array([opening, opening], dtype=object), simulations=1).pending == 0
     with pytest.raises(TypeError, match=r"^every item of states must be a State, not int$"):
         engine.PuctSearch([opening, 3], simulations=1)
     with pytest.raises(ValueError, match=r"^states must all be of one game$"):

@@ -39,7 +39,9 @@ def _int(name, value):
 
 
 def _roots(states):
-    if not isinstance(states, (list, tuple)):
+    # Any sequence, as the C++ takes it (PySequence_Check: __getitem__, not a dict); not a str.
+    if (isinstance(states, (str, dict)) or not hasattr(type(states), "__getitem__")
+            or not hasattr(type(states), "__len__")):
         raise TypeError(f"states must be a sequence of State, not {type_name(states)}")
     roots = []
     for state in states:
