@@ -199,6 +199,7 @@ def test_register_is_idempotent_and_accepts_a_name():
 @pytest.mark.parametrize("make_bot", [
     lambda engine, game: engine.GreedyBot(game, 3),
     lambda engine, game: engine.MCTSBot(game, 3, iterations=30),
+    lambda engine, game: engine.PuctBot(game, 3, simulations=4),   # docs/neural.md
 ])
 def test_the_packages_own_bots_play_as_spiel_bots(engine, make_bot):
     """GreedyBot and MCTSBot of the engine, wrapped, play a whole game in OpenSpiel's loop

@@ -32,8 +32,10 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
                 "reference_rollouts_2p", "loop_fast", "loop_ref", "vector_fast_loop",
                 "clone_fast_ns", "apply_fast_ns", "apply_inside_cpp_ns", "mcts_1thread",
                 "mcts_2thread", "midgame_playout_ns_per_action", "python_uct_per_cpu_second",
-                "reference_mcts_per_cpu_second"):
+                "reference_mcts_per_cpu_second", "puct_leaves_per_cpu_second",
+                "python_puct_leaves_per_cpu_second"):
         assert results[key] > 0, key
+    assert 0 < results["puct_share_outside_mlp"] < 1      # docs/neural.md
     assert "cython_rollouts_2p" not in results and "loop_open_spiel_connect_four" not in results
     assert 270 < results["mean_game_length_2p"] < 285      # ~275 actions in a 2-player game
 

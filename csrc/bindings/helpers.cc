@@ -1,4 +1,4 @@
-// Argument checks and conversions of the Python module (see bindings.h).
+// Argument checks and conversions of the Python module (see helpers.h).
 #include <pybind11/pybind11.h>
 
 #include <string>

@@ -87,6 +87,8 @@ void AddHotStateMethods(py::handle state_type);
 void DefineBatch(py::module_& m);
 // bindings/search.cc: playouts, evaluation, solver and bots (docs/search.md).
 void DefineSearch(py::module_& m);
+// bindings/neural.cc: PuctSearch, the batched search guided by an evaluator (docs/neural.md).
+void DefineNeural(py::module_& m);
 
 }  // namespace vikinger
 

@@ -340,4 +340,5 @@ scored now, without further boatsman trips; the state is not changed.)doc")
   vk::AddHotStateMethods(m.attr("State"));
   vk::DefineBatch(m);
   vk::DefineSearch(m);
+  vk::DefineNeural(m);
 }

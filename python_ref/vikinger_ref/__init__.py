@@ -11,12 +11,14 @@ True
 
 from ._version import version as _version
 from .actions import CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL
+from .batched_search import PuctSearch
 from .bots import GreedyBot, RandomBot
 from .components import OPTION_NAMES
 from .evaluation import evaluate
 from .game import Game
 from .mcts import MCTSBot
 from .playouts import playouts, playouts_batch
+from .puct_bot import PuctBot
 from .rollout import rollouts
 from .solver import solve_endgame
 from .state import State
@@ -24,5 +26,6 @@ from .vector_game import VectorGame
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
            "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
-           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
+           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot",
+           "PuctSearch", "PuctBot"]
 __version__ = _version()

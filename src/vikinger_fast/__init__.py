@@ -12,13 +12,15 @@ True
 from importlib import metadata as _metadata
 
 from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, OPTION_NAMES, PHASES,
-                    TERMINAL, Game, GreedyBot, MCTSBot, RandomBot, State, VectorGame, evaluate,
-                    playouts, playouts_batch, rollouts, solve_endgame)
+                    TERMINAL, Game, GreedyBot, MCTSBot, PuctSearch, RandomBot, State, VectorGame,
+                    evaluate, playouts, playouts_batch, rollouts, solve_endgame)
 
 from . import pictures  # noqa: F401  (gives State its _repr_svg_)
+from .neural.bot import PuctBot
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
            "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
-           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot"]
+           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot",
+           "PuctSearch", "PuctBot"]
 # The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
 __version__ = _metadata.version("vikinger-fast")

@@ -3,7 +3,7 @@
 Same API as the pure-Python reference vikinger_ref (docs/api.md).
 """
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -271,3 +271,59 @@ class MCTSBot:
         "solved"}."""
     def restart(self) -> None:
         """Back to the first search's streams."""
+
+class PuctSearch:
+    """PUCT searches of many states, their leaves
+    batched for an evaluator (docs/neural.md).
+
+    PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
+    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, max_considered=16, c_visit=50.0,
+    c_scale=1.0): one tree per state (decision nodes of one game), each searching `simulations`
+    leaves per search; gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on
+    every tree. The same arguments and evaluator outputs give the same
+    trees as vikinger_ref.PuctSearch.
+    """
+    def __init__(self, states: Sequence[State], *, simulations: _Int, seed: _Int = 0,
+                 c_init: float = 1.25, c_base: float = 0.0, dirichlet_alpha: float = 0.0,
+                 dirichlet_fraction: float = 0.25, virtual_loss: _Int = 1, gumbel: bool = False,
+                 max_considered: _Int = 16, c_visit: float = 50.0,
+                 c_scale: float = 1.0) -> None: ...
+    def gather(self, max_batch: _Int = 256) -> Tuple[np.ndarray, np.ndarray]:
+        """Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
+        terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
+        observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves, written by the C++
+        in place (no copy; the buffers of a batch are reused only once nothing refers to them). B is 0
+        once every search is done."""
+    def backup(self, logits: np.ndarray, values: np.ndarray) -> None:
+        """Back up the evaluation of the gathered leaves: logits float32[B,
+        NUM_DISTINCT_ACTIONS] (only legal entries read; they must be finite) and values float32[B,
+        num_players], finite, relative to the player to move at the leaf."""
+    def cancel(self) -> None:
+        """Undo the descents of the gathered leaves; the trees are as before the gather."""
+    def run(self, evaluator: Callable[[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]],
+            batch_size: _Int = 256) -> None:
+        """gather, evaluator(observations, legal) -> (logits, values), backup, until every
+        search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates."""
+    def heuristic_values(self) -> np.ndarray:
+        """evaluate() of the gathered leaves as float32[B, num_players], relative to the
+        player to move at each leaf: the values of the heuristic evaluator (docs/neural.md)."""
+    def results(self) -> List[Dict[str, Any]]:
+        """[{"actions", "visits", "priors", "q", "value", "improved_policy", "network_value",
+        "selected"}] per root: the root's edges in action order (priors as selection used them, q the
+        mover's mean value), the mean value per player over the root's visits, the completed-Q improved
+        policy, the evaluator's value of the root for its mover, and the action to play (Gumbel: the
+        last survivor of sequential halving; PUCT: the most visited, the lowest id on a tie)."""
+    def new_search(self) -> None:
+        """Start the next search of every tree: budgets from 0, fresh root noise."""
+    def advance(self, index: _Int, state: State) -> bool:
+        """Move tree index to state and start its next search: its subtree is kept when state
+        is a child of the root (True), else the tree starts anew (False)."""
+    @property
+    def done(self) -> bool:
+        """True once every tree has spent its budget and nothing is pending."""
+    @property
+    def pending(self) -> int:
+        """The number of gathered leaves waiting for backup."""
+    @property
+    def observation_size(self) -> int:
+        """The width of an observation row."""

@@ -34,6 +34,10 @@ BUILTIN = {
     "mcts": ("MCTSBot", {"iterations": "iterations", "time": "max_time", "max_time": "max_time",
                          "uct_c": "uct_c", "leaf": "leaf", "threads": "threads",
                          "solver_nodes": "solver_nodes"}),
+    # docs/neural.md: PUCT on the heuristic evaluation, or on the MLP of a weights file (model=).
+    "puct": ("PuctBot", {"simulations": "simulations", "time": "max_time", "max_time": "max_time",
+                         "model": "model", "c_init": "c_init", "c_base": "c_base",
+                         "batch_size": "batch_size"}),
 }
 SEED_MASK = (1 << 63) - 1
 

@@ -25,6 +25,7 @@ import vikinger_ref as ref
 import vikinger_fast as fast
 
 from . import cython_ref
+from .neural import neural_steps, neural_table
 from .search import search_steps, search_table
 from .timing import best_seconds
 
@@ -353,6 +354,7 @@ def measure(args, repeats):
               ("clone", clone), ("apply_action", apply_action),
               ("mean game length", game_length)]
     steps += search_steps(results, args.quick, repeats, midgame_state)
+    steps += neural_steps(results, args.quick, repeats)
     run_steps(steps)
     return results
 
@@ -431,6 +433,7 @@ def table(results):
          f"{r['mean_game_length_2p']:.1f} actions per 2-player game"),
     ]
     lines += search_table(r)
+    lines += neural_table(r)
     width = max(len(name) for name, _, _ in lines)
     return "\n".join(f"{name:<{width}}  {value:>20}  {note}" for name, value, note in lines)
 

@@ -35,6 +35,9 @@ def add_parser(commands):
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
     parser.add_argument("--hint-iterations", type=int, default=1000, metavar="N",
                         help="MCTS iterations of a hint (default 1000)")
+    parser.add_argument("--hint-bot", default=None, metavar="SPEC",
+                        help="a bot with a search() (mcts:..., puct:..., docs/neural.md) to give "
+                             "the hints instead of MCTS with --hint-iterations")
     parser.set_defaults(run=lambda args: run(args, parser))
 
 
@@ -48,6 +51,8 @@ def run(args, parser):
     engine = arena.engine_module(args.engine)
     try:
         specs = [arena.check_spec(text, engine, args.players) for text in args.bots]
+        if args.hint_bot is not None:
+            arena.check_spec(args.hint_bot, engine, args.players)
     except ValueError as error:
         parser.error(str(error))
     if len(specs) == 1:
@@ -190,9 +195,20 @@ class Session:
         if self.state.is_terminal():
             print("the game is over: no hint")
             return
-        bot = self.engine.MCTSBot(self.game, arena.bot_seed(self.args.seed, len(self.snapshots),
-                                                            self.seat),
-                                  iterations=self.args.hint_iterations)
+        seed = arena.bot_seed(self.args.seed, len(self.snapshots), self.seat)
+        if self.args.hint_bot is not None:
+            bot = arena.make_bot(arena.parse_spec(self.args.hint_bot), self.engine, self.game, seed)
+            if not callable(getattr(bot, "search", None)):
+                print(f"hint: {self.args.hint_bot} has no search(state)")
+                return
+            result = bot.search(self.state)
+            visits = result["visits"]
+            best = visits.index(max(visits))
+            number = self.state.legal_actions().index(result["actions"][best]) + 1
+            print(f"hint: {number}. {self.state.action_to_string(result['actions'][best])} "
+                  f"({self.args.hint_bot}: {visits[best] / sum(visits):.0%} of the visits)")
+            return
+        bot = self.engine.MCTSBot(self.game, seed, iterations=self.args.hint_iterations)
         result = bot.search(self.state)
         visits = result["visits"]
         best = visits.index(max(visits))

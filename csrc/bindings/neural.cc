@@ -1,0 +1,346 @@
+// PuctSearch in the Python module (docs/neural.md): many PUCT trees, their leaves gathered into
+// numpy batches for an evaluator. The tree work releases the GIL and polls for Ctrl-C; the
+// batches are numpy views of the object's own buffers (no copy), the evaluator's outputs are read
+// in place when C-contiguous, after checks whose messages the reference's batched_search.py
+// shares.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "rules/actions.h"
+#include "search/batched_search.h"
+#include "bindings/helpers.h"
+#include "search/evaluation.h"
+#include "api/game.h"
+
+namespace vikinger {
+namespace {
+
+struct PySearch {
+  std::unique_ptr<BatchedSearch> search;
+  Game game;
+  std::mutex mutex;
+  // The batch arrays of the last gather, reused by the next one when nobody else holds them
+  // any more (a gather's arrays are then views of their first rows): no new pages per batch.
+  py::array_t<float> observations;
+  py::array_t<bool> legal;
+};
+
+double RealArg(py::handle value, const char* what) {
+  if (IsBool(value) || !(PyFloat_Check(value.ptr()) || IsInteger(value))) {
+    throw py::type_error(std::string(what) + " must be a number, not " + TypeName(value));
+  }
+  return PyFloat_AsDouble(value.ptr());
+}
+
+int64_t IntArg(py::handle value, const char* what) {
+  RequireInts({{what, value}});
+  bool huge;
+  const int64_t v = IndexValue(value, what, &huge);
+  if (huge) throw py::value_error(std::string(what) + " " + Text(value) + " is too large");
+  return v;
+}
+
+std::vector<Position> RootsArg(py::handle states, Game* game) {
+  if (!py::isinstance<py::sequence>(states) || py::isinstance<py::str>(states)) {
+    throw py::type_error("states must be a sequence of State, not " + TypeName(states));
+  }
+  std::vector<Position> roots;
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(states)) {
+    if (!py::isinstance<State>(item)) {
+      throw py::type_error("every item of states must be a State, not " + TypeName(item));
+    }
+    const Position& p = item.cast<const State&>().position;
+    if (!roots.empty() &&
+        (p.num_players != roots[0].num_players || p.options != roots[0].options)) {
+      throw py::value_error("states must all be of one game");
+    }
+    const std::string which =
+        "PuctSearch needs decision nodes, states[" + std::to_string(roots.size()) + "] is ";
+    if (IsTerminal(p)) throw py::value_error(which + "a terminal state");
+    if (IsChanceNode(p)) throw py::value_error(which + "a chance node");
+    roots.push_back(p);
+  }
+  if (roots.empty()) throw py::value_error("states must not be empty");
+  *game = Game{roots[0].num_players, roots[0].options};
+  return roots;
+}
+
+// An evaluator output: a float32 ndarray of shape (rows, columns), C-contiguous (copied if not).
+py::array_t<float, py::array::c_style> OutputArg(py::handle value, const char* what, int64_t rows,
+                                                 int64_t columns) {
+  py::module_ numpy = py::module_::import("numpy");
+  if (!py::isinstance(value, numpy.attr("ndarray"))) {
+    throw py::type_error(std::string(what) + " must be a numpy.ndarray, not " + TypeName(value));
+  }
+  py::array array = py::reinterpret_borrow<py::array>(value);
+  if (!array.dtype().is(py::dtype::of<float>())) {
+    throw py::type_error(std::string(what) + " must be float32, not " +
+                         py::str(array.dtype()).cast<std::string>());
+  }
+  if (array.ndim() != 2 || array.shape(0) != rows || array.shape(1) != columns) {
+    throw py::value_error(std::string(what) + " must have shape (" + std::to_string(rows) + ", " +
+                          std::to_string(columns) + "), not " +
+                          py::str(array.attr("shape")).cast<std::string>());
+  }
+  return py::array_t<float, py::array::c_style>::ensure(array);
+}
+
+void Backup(PySearch& self, py::handle logits_arg, py::handle values_arg) {
+  ObjectLock lock(self.mutex);
+  const int64_t rows = self.search->Pending();
+  if (rows == 0) throw py::value_error("backup needs the leaves of a gather, and none are pending");
+  const int n = self.search->NumPlayers();
+  auto logits = OutputArg(logits_arg, "logits", rows, kNumDistinctActions);
+  auto values = OutputArg(values_arg, "values", rows, n);
+  const float* l = logits.data();
+  const float* v = values.data();
+  for (int64_t r = 0; r < rows; ++r) {
+    const int bad = self.search->FirstNonFiniteLogit(static_cast<int>(r), l);
+    if (bad >= 0) {
+      throw py::value_error("logits row " + std::to_string(r) + " is not finite at legal action " +
+                            std::to_string(bad));
+    }
+    for (int k = 0; k < n; ++k) {
+      if (!std::isfinite(v[r * n + k])) {
+        throw py::value_error("values row " + std::to_string(r) + " is not finite");
+      }
+    }
+  }
+  py::gil_scoped_release release;
+  self.search->Backup(l, v);
+}
+
+// (observations float32[B, width], legal bool[B, A]): new arrays the C++ writes into directly.
+py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
+  PySearch& self = self_object.cast<PySearch&>();
+  const int64_t max_batch = IntArg(max_batch_arg, "max_batch");
+  if (max_batch < 1) throw py::value_error("max_batch must be >= 1, not " + Text(max_batch_arg));
+  ObjectLock lock(self.mutex);
+  if (self.search->Pending() > 0) {
+    throw py::value_error("gather: the leaves of the last gather wait for backup (or cancel)");
+  }
+  Interrupt interrupt(PythonSignalPoll());
+  int rows;
+  {
+    py::gil_scoped_release release;
+    rows =
+        self.search->Gather(static_cast<int>(std::min<int64_t>(max_batch, INT32_MAX)), &interrupt);
+  }
+  ThrowIfInterrupted(interrupt);
+  const bool reuse = self.observations && self.observations.ref_count() == 1 &&
+                     self.legal.ref_count() == 1 && self.observations.shape(0) >= rows;
+  if (!reuse) {
+    const int64_t capacity = std::max<int64_t>(rows, 1);
+    self.observations =
+        py::array_t<float>({capacity, static_cast<int64_t>(self.search->ObservationWidth())});
+    self.legal = py::array_t<bool>({capacity, static_cast<int64_t>(kNumDistinctActions)});
+  }
+  float* obs = self.observations.mutable_data();
+  bool* mask = self.legal.mutable_data();
+  {
+    py::gil_scoped_release release;
+    for (int r = 0; r < rows; ++r) self.search->WriteRow(r, obs, mask);
+  }
+  py::slice first(0, rows, 1);
+  return py::make_tuple(self.observations[first], self.legal[first]);
+}
+
+void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
+  PySearch& self = self_object.cast<PySearch&>();
+  if (!PyCallable_Check(evaluator.ptr())) {
+    throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
+  }
+  if (IntArg(batch_size, "batch_size") < 1) {
+    throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
+  }
+  while (!self.search->Done()) {
+    py::tuple batch = Gather(self_object, batch_size);
+    if (py::len(batch[0]) == 0) continue;  // only terminal visits this time
+    try {
+      py::object out = evaluator(batch[0], batch[1]);
+      if (!py::isinstance<py::tuple>(out) || py::len(out) != 2) {
+        throw py::type_error("evaluator must return (logits, values), not " + TypeName(out));
+      }
+      Backup(self, out[py::int_(0)], out[py::int_(1)]);
+    } catch (...) {
+      ObjectLock lock(self.mutex);
+      self.search->Cancel();
+      throw;
+    }
+  }
+}
+
+// evaluate() of the pending leaves, float32[B, n], relative to each leaf's mover.
+py::array_t<float> HeuristicValues(PySearch& self) {
+  ObjectLock lock(self.mutex);
+  const int rows = self.search->Pending();
+  const int n = self.search->NumPlayers();
+  py::array_t<float> out({rows, n});
+  float* data = out.mutable_data();
+  for (int r = 0; r < rows; ++r) {
+    const Position& p = self.search->RowPosition(r);
+    double values[kMaxPlayers];
+    Evaluate(p, values);
+    const int mover = CurrentPlayer(p);
+    for (int k = 0; k < n; ++k) data[r * n + k] = static_cast<float>(values[(mover + k) % n]);
+  }
+  return out;
+}
+
+py::list Results(PySearch& self) {
+  ObjectLock lock(self.mutex);
+  py::list out;
+  for (int i = 0; i < self.search->NumRoots(); ++i) {
+    const RootStats s = self.search->Root(i);
+    out.append(py::dict(py::arg("actions") = s.actions, py::arg("visits") = s.visits,
+                        py::arg("priors") = s.priors, py::arg("q") = s.q,
+                        py::arg("value") = s.value, py::arg("improved_policy") = s.improved_policy,
+                        py::arg("network_value") = s.network_value,
+                        py::arg("selected") = s.selected));
+  }
+  return out;
+}
+
+bool Advance(PySearch& self, py::handle index_arg, py::handle state) {
+  const int64_t index = IntArg(index_arg, "index");
+  ObjectLock lock(self.mutex);
+  const int64_t count = self.search->NumRoots();
+  if (index < 0 || index >= count) {
+    throw py::value_error("index " + Text(index_arg) + " is outside 0.." +
+                          std::to_string(count - 1));
+  }
+  if (!py::isinstance<State>(state)) {
+    throw py::type_error("state must be a State, not " + TypeName(state));
+  }
+  const Position& p = state.cast<const State&>().position;
+  if (!(Game{p.num_players, p.options} == self.game)) {
+    throw py::value_error("advance got a state of " + GameRepr({p.num_players, p.options}) +
+                          ", the search plays " + GameRepr(self.game));
+  }
+  if (IsTerminal(p)) throw py::value_error("advance needs a decision node, not a terminal state");
+  if (IsChanceNode(p)) throw py::value_error("advance needs a decision node, not a chance node");
+  if (self.search->Pending() > 0) {
+    throw py::value_error("advance: the leaves of the last gather wait for backup (or cancel)");
+  }
+  return self.search->Advance(static_cast<int>(index), p);
+}
+
+}  // namespace
+
+void DefineNeural(py::module_& m) {
+  namespace vk = vikinger;
+  py::class_<vk::PySearch>(m, "PuctSearch", R"doc(PUCT searches of many states, their leaves
+batched for an evaluator (docs/neural.md).
+
+PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
+dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, max_considered=16, c_visit=50.0,
+c_scale=1.0): one tree per state (decision nodes of one game), each searching `simulations`
+leaves per search; gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on
+every tree. The same arguments and evaluator outputs give the same
+trees as vikinger_ref.PuctSearch.)doc")
+      .def(py::init([](py::handle states, py::handle simulations, py::handle seed,
+                       py::handle c_init, py::handle c_base, py::handle dirichlet_alpha,
+                       py::handle dirichlet_fraction, py::handle virtual_loss, py::handle gumbel,
+                       py::handle max_considered, py::handle c_visit, py::handle c_scale) {
+             auto self = std::make_unique<vk::PySearch>();
+             const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
+             vk::RequireInts({{"seed", seed}});
+             vk::PuctConfig config;
+             config.simulations = vk::IntArg(simulations, "simulations");
+             config.c_init = vk::RealArg(c_init, "c_init");
+             config.c_base = vk::RealArg(c_base, "c_base");
+             config.dirichlet_alpha = vk::RealArg(dirichlet_alpha, "dirichlet_alpha");
+             config.dirichlet_fraction = vk::RealArg(dirichlet_fraction, "dirichlet_fraction");
+             config.virtual_loss = vk::IntArg(virtual_loss, "virtual_loss");
+             if (!vk::IsBool(gumbel)) {
+               throw py::type_error("gumbel must be a bool, not " + vk::TypeName(gumbel));
+             }
+             config.gumbel.enabled = PyObject_IsTrue(gumbel.ptr()) == 1;
+             config.gumbel.max_considered = vk::IntArg(max_considered, "max_considered");
+             config.gumbel.c_visit = vk::RealArg(c_visit, "c_visit");
+             config.gumbel.c_scale = vk::RealArg(c_scale, "c_scale");
+             try {
+               vk::CheckPuctConfig(config);
+             } catch (const std::invalid_argument& error) {
+               throw py::value_error(error.what());
+             }
+             self->search = std::make_unique<vk::BatchedSearch>(roots, vk::Seed(seed), config);
+             return self;
+           }),
+           py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
+           py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
+           py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
+           py::arg("gumbel") = false, py::arg("max_considered") = 16, py::arg("c_visit") = 50.0,
+           py::arg("c_scale") = 1.0)
+      .def("gather", &vk::Gather, py::arg("max_batch") = 256,
+           R"doc(Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
+terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
+observation_size], legal bool[B, NUM_DISTINCT_ACTIONS]) of the B new leaves, written by the C++
+in place (no copy; the buffers of a batch are reused only once nothing refers to them). B is 0
+once every search is done.)doc")
+      .def("backup", &vk::Backup, py::arg("logits"), py::arg("values"),
+           R"doc(Back up the evaluation of the gathered leaves: logits float32[B,
+NUM_DISTINCT_ACTIONS] (only legal entries read; they must be finite) and values float32[B,
+num_players], finite, relative to the player to move at the leaf.)doc")
+      .def(
+          "cancel",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            self.search->Cancel();
+          },
+          R"doc(Undo the descents of the gathered leaves; the trees are as before the gather.)doc")
+      .def("run", &vk::Run, py::arg("evaluator"), py::arg("batch_size") = 256,
+           R"doc(gather, evaluator(observations, legal) -> (logits, values), backup, until every
+search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates.)doc")
+      .def("heuristic_values", &vk::HeuristicValues,
+           R"doc(evaluate() of the gathered leaves as float32[B, num_players], relative to the
+player to move at each leaf: the values of the heuristic evaluator (docs/neural.md).)doc")
+      .def("results", &vk::Results,
+           R"doc([{"actions", "visits", "priors", "q", "value", "improved_policy", "network_value",
+"selected"}] per root: the root's edges in action order (priors as selection used them, q the
+mover's mean value), the mean value per player over the root's visits, the completed-Q improved
+policy, the evaluator's value of the root for its mover, and the action to play (Gumbel: the
+last survivor of sequential halving; PUCT: the most visited, the lowest id on a tie).)doc")
+      .def(
+          "new_search",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            if (self.search->Pending() > 0) {
+              throw py::value_error(
+                  "new_search: the leaves of the last gather wait for backup (or cancel)");
+            }
+            self.search->BeginSearch();
+          },
+          R"doc(Start the next search of every tree: budgets from 0, fresh root noise.)doc")
+      .def("advance", &vk::Advance, py::arg("index"), py::arg("state"),
+           R"doc(Move tree index to state and start its next search: its subtree is kept when state
+is a child of the root (True), else the tree starts anew (False).)doc")
+      .def_property_readonly(
+          "done",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            return self.search->Done();
+          },
+          R"doc(True once every tree has spent its budget and nothing is pending.)doc")
+      .def_property_readonly(
+          "pending",
+          [](vk::PySearch& self) {
+            vk::ObjectLock lock(self.mutex);
+            return self.search->Pending();
+          },
+          R"doc(The number of gathered leaves waiting for backup.)doc")
+      .def_property_readonly(
+          "observation_size", [](vk::PySearch& self) { return self.search->ObservationWidth(); },
+          R"doc(The width of an observation row.)doc");
+}
+
+}  // namespace vikinger

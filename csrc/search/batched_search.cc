@@ -1,0 +1,88 @@
+// BatchedSearch (see batched_search.h).
+#include "search/batched_search.h"
+
+#include <cstring>
+
+#include "rules/actions.h"
+#include "rules/legal_set.h"
+#include "formats/observation.h"
+#include "base/rng.h"
+
+namespace vikinger {
+
+BatchedSearch::BatchedSearch(const std::vector<Position>& roots, uint64_t seed,
+                             const PuctConfig& config)
+    : config_(config), num_players_(roots.empty() ? 0 : roots[0].num_players) {
+  trees_.reserve(roots.size());
+  for (size_t i = 0; i < roots.size(); ++i) {
+    trees_.emplace_back(roots[i], Mix(seed + static_cast<uint64_t>(i)), &config_);
+  }
+}
+
+int BatchedSearch::ObservationWidth() const { return ObservationSize(num_players_); }
+
+bool BatchedSearch::Done() const {
+  for (const PuctTree& tree : trees_) {
+    if (!tree.SearchDone()) return false;
+  }
+  return true;
+}
+
+int BatchedSearch::Gather(int max_batch, Interrupt* interrupt) {
+  std::vector<char> blocked(trees_.size(), 0);
+  int steps = 0;  // leaves and terminal visits: a gather does at most max_batch of them
+  bool progress = true;
+  while (progress && steps < max_batch) {
+    progress = false;
+    for (size_t t = 0; t < trees_.size() && steps < max_batch; ++t) {
+      if (blocked[t] || !trees_[t].WantsDescent()) continue;
+      if (Checked(interrupt)) {
+        Cancel();
+        return 0;
+      }
+      const Descent descent = trees_[t].Descend();
+      if (descent == Descent::kCollision) {
+        blocked[t] = 1;
+        continue;
+      }
+      progress = true;
+      ++steps;
+      if (descent == Descent::kTerminal) continue;
+      rows_.push_back({static_cast<int32_t>(t), trees_[t].PendingCount() - 1});
+    }
+  }
+  return static_cast<int>(rows_.size());
+}
+
+void BatchedSearch::WriteRow(int r, float* observations, bool* legal) const {
+  const Position& p = RowPosition(r);
+  ObservationTensor(p, CurrentPlayer(p),
+                    observations + static_cast<size_t>(r) * ObservationWidth());
+  bool* mask = legal + static_cast<size_t>(r) * kNumDistinctActions;
+  std::memset(mask, 0, kNumDistinctActions);
+  int ids[kMaxLegalActions];
+  const int num_legal = trees_[rows_[r].first].LeafActions(rows_[r].second, ids);
+  for (int i = 0; i < num_legal; ++i) mask[ids[i]] = true;
+}
+
+void BatchedSearch::Backup(const float* logits, const float* values) {
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    trees_[rows_[r].first].Expand(rows_[r].second, logits + r * kNumDistinctActions,
+                                  values + r * num_players_);
+  }
+  for (const auto& [tree, index] : rows_) trees_[tree].ClearPending();
+  rows_.clear();
+}
+
+void BatchedSearch::Cancel() {
+  for (const auto& [tree, index] : rows_) trees_[tree].CancelPending();
+  rows_.clear();
+}
+
+void BatchedSearch::BeginSearch() {
+  for (PuctTree& tree : trees_) tree.BeginSearch();
+}
+
+bool BatchedSearch::Advance(int root, const Position& p) { return trees_[root].Advance(p); }
+
+}  // namespace vikinger

@@ -1,0 +1,153 @@
+// PuctTree: one search tree guided by priors and values from an evaluator (docs/neural.md), the
+// AlphaZero selection rule (Silver et al. 2017, 2018) with virtual loss so that one tree can put
+// several leaves into one evaluator batch. The reference's puct.py follows it step for step.
+//
+// Nodes are decision or terminal positions; chance is handled as in mcts.h: an edge (node,
+// action) applies its action and then samples every chance node on the way with the tree's own
+// splitmix64 stream (one uniform each, docs/api.md's rule), keeping one child per chance history
+// (key = mix(key ^ id) over the ids drawn). The chance children are thus visited in proportion to
+// their probabilities and the edge's value is their average.
+//
+// Selection at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s, a) (V: the
+// virtual visits of descents not yet backed up):
+//   Q(s, a) = W_m(s, a) / n (0 when n = 0),   c(s) = c_init (+ log((1 + N + c_base) / c_base) if
+//   c_base > 0),   score = Q(s, a) + c(s) * P(s, a) * sqrt(N) / (1 + n);
+// the first edge in action order with the highest score. N(s) counts every backup through s,
+// its own evaluation included. A descent adds `virtual_loss` virtual visits of value 0 to every
+// node and edge it passes; the backup replaces them by one real visit carrying the leaf value.
+#ifndef VIKINGER_PUCT_H_
+#define VIKINGER_PUCT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "search/gumbel.h"
+#include "base/rng.h"
+#include "rules/state.h"
+
+namespace vikinger {
+
+struct PuctConfig {
+  int64_t simulations = 1;  // per root and search: leaf evaluations and terminal visits
+  double c_init = 1.25;
+  double c_base = 0.0;           // 0: c(s) = c_init, fixed
+  double dirichlet_alpha = 0.0;  // 0: no root noise
+  double dirichlet_fraction = 0.25;
+  int64_t virtual_loss = 1;
+  GumbelConfig gumbel;  // enabled: the root of gumbel.h instead of PUCT and noise
+};
+
+// std::invalid_argument naming the first bad field (the messages of docs/neural.md).
+void CheckPuctConfig(const PuctConfig& config);
+
+// Gamma(alpha, 1) and the Box-Muller normal it uses, from a splitmix64 stream: the operations in
+// the order puct.py does them, so both engines draw the same numbers (docs/neural.md).
+double SampleNormal(SplitMix64& rng);
+double SampleGamma(double alpha, SplitMix64& rng);
+
+enum class Descent { kLeaf, kTerminal, kCollision };
+
+// What one search left at the root, in action order.
+struct RootStats {
+  std::vector<int> actions;
+  std::vector<int64_t> visits;
+  std::vector<double> priors;           // as selection used them (with the noise)
+  std::vector<double> q;                // W_m / N(s, a) for the mover m, 0 unvisited
+  std::vector<double> value;            // per player: sum of the edges' W / sum of their visits
+  std::vector<double> improved_policy;  // gumbel.h's pi' (with or without the Gumbel root)
+  double network_value = 0.0;           // v_hat: the evaluator's value of the root for its mover
+  int selected = -1;                    // Gumbel: the selected action; PUCT: the most visited
+};
+
+class PuctTree {
+ public:
+  // `root` must be a decision node; `config` must outlive the tree.
+  PuctTree(const Position& root, uint64_t seed, const PuctConfig* config);
+
+  // Starts a search: the budget counts again from 0; the root gets fresh noise.
+  void BeginSearch();
+  // Whether a descent may start now: the root is not waiting for its evaluation and the budget
+  // is not spent (simulations done + in flight).
+  bool WantsDescent() const;
+  bool SearchDone() const { return done_ >= config_->simulations && pending_.empty(); }
+  // One descent from the root. kLeaf: a new leaf waits for its evaluation (LeafPosition(index)
+  // with index = PendingCount() - 1); kTerminal: a terminal node was reached and backed up;
+  // kCollision: the descent met a leaf already waiting, and was undone.
+  Descent Descend();
+  int PendingCount() const { return static_cast<int>(pending_.size()); }
+  const Position& LeafPosition(int index) const { return positions_[pending_[index].leaf]; }
+  // The legal actions of pending leaf `index` (its edges, in id order) into `out`; their number.
+  int LeafActions(int index, int* out) const;
+  // -1 when the logits of pending leaf `index`'s legal actions are finite, else the first legal
+  // action (in id order) whose logit is not.
+  int FirstNonFiniteLogit(int index, const float* logits) const;
+  // The evaluation of pending leaf `index`: logits over all decision ids (only the leaf's legal
+  // ones read) and values relative to the mover (values[k] for player (mover + k) % n).
+  void Expand(int index, const float* logits, const float* values);
+  // After every pending leaf was expanded.
+  void ClearPending() { pending_.clear(); }
+  // Undoes the descents of the pending leaves (an evaluator failed): the tree is as before them.
+  void CancelPending();
+  // Moves the root to the child whose position is `p` (found among the root's children, any
+  // chance history), keeping its subtree; else starts a new tree at `p`. True when reused.
+  bool Advance(const Position& p);
+  RootStats Root() const;
+  int64_t NodeCount() const { return static_cast<int64_t>(nodes_.size()); }
+
+ private:
+  enum : uint8_t { kNew, kPending, kExpanded };
+  struct Edge {
+    int action;
+    double prior = 0.0;
+    int64_t visits = 0;
+    int64_t virtual_visits = 0;
+    double value[kMaxPlayers] = {};
+    int32_t first_outcome = -1;
+  };
+  struct Outcome {
+    uint64_t key;
+    int32_t node;
+    int32_t next;
+  };
+  struct Node {
+    int8_t player;
+    uint8_t status = kNew;
+    double value = 0.0;  // the evaluator's value for the mover, once expanded
+    int64_t visits = 0;
+    int64_t virtual_visits = 0;
+    int32_t first_edge = 0;
+    int32_t num_edges = 0;
+  };
+  struct Pending {
+    std::vector<std::pair<int32_t, int32_t>> path;  // (node, edge)
+    int32_t leaf;
+  };
+
+  int32_t AddNode(const Position& p);
+  int32_t SelectEdge(const Node& node) const;
+  void Backup(const std::vector<std::pair<int32_t, int32_t>>& path, int32_t leaf,
+              const double* value, bool real);
+  void AddNoise();
+  void Reset(const Position& root);
+  void StartGumbel();
+  // The root's edges: visits, q for the mover, network priors (before noise).
+  void RootArrays(std::vector<int64_t>* visits, std::vector<double>* q) const;
+  std::vector<double> NetworkPriors() const;
+
+  const PuctConfig* config_;
+  SplitMix64 rng_;
+  int num_players_;
+  int64_t done_ = 0;
+  std::vector<Node> nodes_;
+  std::vector<Edge> edges_;
+  std::vector<Outcome> outcomes_;
+  std::vector<Position> positions_;
+  std::vector<Pending> pending_;
+  std::vector<std::pair<int32_t, int32_t>> path_;
+  std::vector<double> root_priors_;  // the network's root priors while noise replaces them
+  GumbelRoot gumbel_;
+};
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_PUCT_H_

@@ -1,0 +1,241 @@
+"""PuctSearch: the PUCT searches of many root states, their leaves gathered into one evaluator
+batch (docs/neural.md), the twin of vikinger_fast's csrc/search/batched_search.cc and csrc/bindings/neural.cc.
+
+Tree i draws from splitmix64(mix(seed + i)). gather walks the trees round robin, one descent
+each per round, until max_batch descents ended (at a new leaf, or at a terminal node, backed up
+at once) or no tree can go on (budget spent, root waiting for its evaluation, or a descent
+collided with a waiting leaf and was undone). Row r: the observation tensor of leaf r for its
+player to move, and its legal-action mask; backup takes (logits, values) for the rows in that
+order.
+"""
+
+import threading
+
+import numpy as np
+
+from .actions import NUM_DISTINCT_ACTIONS
+from .arguments import check_int, type_name
+from .evaluation import evaluate
+from .observation import observation_size
+from .gumbel import GumbelConfig
+from .puct import COLLISION, LEAF, PuctConfig, PuctTree
+from .rng import MASK64, mix
+from .state import State
+
+_PENDING = "the leaves of the last gather wait for backup (or cancel)"
+
+
+def _real(name, value):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer)):
+        raise TypeError(f"{name} must be a number, not {type_name(value)}")
+    return float(value)
+
+
+def _int(name, value):
+    value = check_int(name, value)
+    if not -(1 << 63) <= value < (1 << 63):
+        raise ValueError(f"{name} {value} is too large")
+    return value
+
+
+def _roots(states):
+    # Any sequence, as the C++ takes it (PySequence_Check: __getitem__, not a dict); not a str.
+    if (isinstance(states, (str, dict)) or not hasattr(type(states), "__getitem__")
+            or not hasattr(type(states), "__len__")):
+        raise TypeError(f"states must be a sequence of State, not {type_name(states)}")
+    roots = []
+    for state in states:
+        if not isinstance(state, State):
+            raise TypeError(f"every item of states must be a State, not {type_name(state)}")
+        if roots and state.get_game() != roots[0].get_game():
+            raise ValueError("states must all be of one game")
+        which = f"PuctSearch needs decision nodes, states[{len(roots)}] is "
+        if state.is_terminal():
+            raise ValueError(which + "a terminal state")
+        if state.is_chance_node():
+            raise ValueError(which + "a chance node")
+        roots.append(state)
+    if not roots:
+        raise ValueError("states must not be empty")
+    return roots
+
+
+def check_output(value, what, rows, columns):
+    """An evaluator output: a float32 ndarray of shape (rows, columns), C-contiguous."""
+    if not isinstance(value, np.ndarray):
+        raise TypeError(f"{what} must be a numpy.ndarray, not {type_name(value)}")
+    if value.dtype != np.float32:
+        raise TypeError(f"{what} must be float32, not {value.dtype}")
+    if value.shape != (rows, columns):
+        raise ValueError(f"{what} must have shape ({rows}, {columns}), not {value.shape}")
+    return np.ascontiguousarray(value)
+
+
+class PuctSearch:
+    """PUCT searches of many states, leaves batched for an evaluator (module docstring)."""
+
+    def __init__(self, states, *, simulations, seed=0, c_init=1.25, c_base=0.0,
+                 dirichlet_alpha=0.0, dirichlet_fraction=0.25, virtual_loss=1, gumbel=False,
+                 max_considered=16, c_visit=50.0, c_scale=1.0):
+        roots = _roots(states)
+        seed = check_int("seed", seed) & MASK64
+        config = PuctConfig(_int("simulations", simulations), _real("c_init", c_init),
+                            _real("c_base", c_base), _real("dirichlet_alpha", dirichlet_alpha),
+                            _real("dirichlet_fraction", dirichlet_fraction),
+                            _int("virtual_loss", virtual_loss))
+        if not isinstance(gumbel, (bool, np.bool_)):
+            raise TypeError(f"gumbel must be a bool, not {type_name(gumbel)}")
+        config.gumbel = GumbelConfig(bool(gumbel), _int("max_considered", max_considered),
+                                     _real("c_visit", c_visit), _real("c_scale", c_scale))
+        config.check()
+        self._game = roots[0].get_game()
+        self._n = self._game.num_players
+        self._trees = [PuctTree(root, mix((seed + i) & MASK64), config)
+                       for i, root in enumerate(roots)]
+        self._rows = []           # (tree, pending index)
+        self._legal = None
+        self._lock = threading.RLock()
+
+    @property
+    def observation_size(self):
+        return observation_size(self._n)
+
+    @property
+    def pending(self):
+        return len(self._rows)
+
+    @property
+    def done(self):
+        return all(tree.search_done() for tree in self._trees)
+
+    def gather(self, max_batch=256):
+        max_batch = _int("max_batch", max_batch)
+        if max_batch < 1:
+            raise ValueError(f"max_batch must be >= 1, not {max_batch}")
+        with self._lock:
+            if self._rows:
+                raise ValueError("gather: " + _PENDING)
+            try:
+                leaves = self._descend(max_batch)
+                observations = np.zeros((len(leaves), self.observation_size), dtype=np.float32)
+                legal = np.zeros((len(leaves), NUM_DISTINCT_ACTIONS), dtype=bool)
+                for r, state in enumerate(leaves):
+                    observations[r] = state.observation_tensor(state.current_player())
+                    legal[r, state.legal_actions()] = True
+            except BaseException:   # Ctrl-C: no descent of this gather stays
+                for tree in self._trees:
+                    tree.cancel_pending()
+                self._rows = []
+                raise
+            self._legal = legal
+            return observations, legal
+
+    def _descend(self, max_batch):
+        leaves = []
+        blocked = [False] * len(self._trees)
+        steps = 0       # leaves and terminal visits: at most max_batch of them
+        progress = True
+        while progress and steps < max_batch:
+            progress = False
+            for t, tree in enumerate(self._trees):
+                if steps >= max_batch:
+                    break
+                if blocked[t] or not tree.wants_descent():
+                    continue
+                descent = tree.descend()
+                if descent == COLLISION:
+                    blocked[t] = True
+                    continue
+                progress = True
+                steps += 1
+                if descent == LEAF:
+                    index = len(tree.pending) - 1
+                    self._rows.append((t, index))
+                    leaves.append(tree.pending[index][1].state)
+        return leaves
+
+    def backup(self, logits, values):
+        with self._lock:
+            rows = len(self._rows)
+            if rows == 0:
+                raise ValueError("backup needs the leaves of a gather, and none are pending")
+            logits = check_output(logits, "logits", rows, NUM_DISTINCT_ACTIONS)
+            values = check_output(values, "values", rows, self._n)
+            for r in range(rows):
+                bad = np.flatnonzero(self._legal[r] & ~np.isfinite(logits[r]))
+                if len(bad):
+                    raise ValueError(f"logits row {r} is not finite at legal action {bad[0]}")
+                if not np.isfinite(values[r]).all():
+                    raise ValueError(f"values row {r} is not finite")
+            for r, (t, index) in enumerate(self._rows):
+                self._trees[t].expand(index, logits[r], values[r])
+            for t, _ in self._rows:
+                self._trees[t].pending = []
+            self._rows = []
+
+    def heuristic_values(self):
+        """evaluate() of the gathered leaves, float32[B, n], relative to each leaf's mover."""
+        with self._lock:
+            out = np.zeros((len(self._rows), self._n), dtype=np.float32)
+            for r, (t, index) in enumerate(self._rows):
+                state = self._trees[t].pending[index][1].state
+                values = evaluate(state)
+                mover = state.current_player()
+                for k in range(self._n):
+                    out[r, k] = values[(mover + k) % self._n]
+            return out
+
+    def cancel(self):
+        with self._lock:
+            for t, _ in self._rows:
+                self._trees[t].cancel_pending()
+            self._rows = []
+
+    def run(self, evaluator, batch_size=256):
+        if not callable(evaluator):
+            raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
+        if _int("batch_size", batch_size) < 1:
+            raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        while not self.done:
+            observations, legal = self.gather(batch_size)
+            if len(observations) == 0:
+                continue   # only terminal visits this time
+            try:
+                out = evaluator(observations, legal)
+                if not isinstance(out, tuple) or len(out) != 2:
+                    raise TypeError(f"evaluator must return (logits, values), not "
+                                    f"{type_name(out)}")
+                self.backup(out[0], out[1])
+            except BaseException:
+                self.cancel()
+                raise
+
+    def results(self):
+        with self._lock:
+            return [tree.root_stats() for tree in self._trees]
+
+    def new_search(self):
+        with self._lock:
+            if self._rows:
+                raise ValueError("new_search: " + _PENDING)
+            for tree in self._trees:
+                tree.begin_search()
+
+    def advance(self, index, state):
+        index = _int("index", index)
+        with self._lock:
+            if not 0 <= index < len(self._trees):
+                raise ValueError(f"index {index} is outside 0..{len(self._trees) - 1}")
+            if not isinstance(state, State):
+                raise TypeError(f"state must be a State, not {type_name(state)}")
+            if state.get_game() != self._game:
+                raise ValueError(f"advance got a state of {state.get_game()!r}, the search plays "
+                                 f"{self._game!r}")
+            if state.is_terminal():
+                raise ValueError("advance needs a decision node, not a terminal state")
+            if state.is_chance_node():
+                raise ValueError("advance needs a decision node, not a chance node")
+            if self._rows:
+                raise ValueError("advance: " + _PENDING)
+            return self._trees[index].advance(state)
+

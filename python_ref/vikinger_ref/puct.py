@@ -1,0 +1,338 @@
+"""PuctTree: one search tree guided by an evaluator's priors and values (docs/neural.md), the
+reference twin of vikinger_fast's puct.cc, step for step and float for float.
+
+Chance as in mcts.py: an edge applies its action, then samples every chance node on the way with
+the tree's own splitmix64 stream, one child per chance history (key = mix(key ^ id)). Selection
+at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s, a) (V: virtual visits):
+    Q = W_m(s, a) / n (0 when n = 0),   c = c_init (+ log((1 + N + c_base) / c_base) if c_base),
+    score = Q + c * P(s, a) * sqrt(N) / (1 + n),   the first best in action order.
+"""
+
+import math
+
+from .actions import TERMINAL
+from .gumbel import GumbelConfig, GumbelRoot, improved_policy
+from .rng import GOLDEN, MASK64, mix, unit_double
+from .serialization import _position_bytes
+
+NEW, PENDING, EXPANDED = 0, 1, 2
+LEAF, TERMINAL_LEAF, COLLISION = "leaf", "terminal", "collision"
+
+
+class Stream:
+    """splitmix64, as SplitMix64 of rng.h."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed):
+        self.state = seed & MASK64
+
+    def uniform(self):
+        value = mix(self.state)
+        self.state = (self.state + GOLDEN) & MASK64
+        return unit_double(value)
+
+
+def sample_normal(rng):
+    """Box-Muller, one normal from two uniforms (puct.cc's SampleNormal)."""
+    u1 = 1.0 - rng.uniform()
+    u2 = rng.uniform()
+    return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
+
+
+def sample_gamma(alpha, rng):
+    """Gamma(alpha, 1): Marsaglia and Tsang (2000); alpha < 1 via Gamma(alpha + 1) U^(1/alpha)."""
+    if alpha < 1.0:
+        g = sample_gamma(alpha + 1.0, rng)
+        u = 1.0 - rng.uniform()
+        return g * math.pow(u, 1.0 / alpha)
+    d = alpha - 1.0 / 3.0
+    c = 1.0 / math.sqrt(9.0 * d)
+    while True:
+        x = sample_normal(rng)
+        v = 1.0 + c * x
+        if v <= 0.0:
+            continue
+        v = v * v * v
+        u = 1.0 - rng.uniform()
+        if math.log(u) < 0.5 * x * x + d - d * v + d * math.log(v):
+            return d * v
+
+
+class PuctConfig:
+    __slots__ = ("simulations", "c_init", "c_base", "dirichlet_alpha", "dirichlet_fraction",
+                 "virtual_loss", "gumbel")
+
+    def __init__(self, simulations, c_init, c_base, dirichlet_alpha, dirichlet_fraction,
+                 virtual_loss, gumbel=None):
+        self.gumbel = GumbelConfig() if gumbel is None else gumbel
+        self.simulations = simulations
+        self.c_init = c_init
+        self.c_base = c_base
+        self.dirichlet_alpha = dirichlet_alpha
+        self.dirichlet_fraction = dirichlet_fraction
+        self.virtual_loss = virtual_loss
+
+    def check(self):
+        """ValueError naming the first bad field (puct.cc's CheckPuctConfig)."""
+        if self.simulations < 1:
+            raise ValueError("simulations must be >= 1")
+        if not self.c_init >= 0.0 or math.isinf(self.c_init):
+            raise ValueError("c_init must be finite and >= 0")
+        if not self.c_base >= 0.0 or math.isinf(self.c_base):
+            raise ValueError("c_base must be finite and >= 0 (0: c fixed at c_init)")
+        if not self.dirichlet_alpha >= 0.0 or math.isinf(self.dirichlet_alpha):
+            raise ValueError("dirichlet_alpha must be finite and >= 0 (0: no noise)")
+        if not 0.0 <= self.dirichlet_fraction <= 1.0:
+            raise ValueError("dirichlet_fraction must be in [0, 1]")
+        if self.virtual_loss < 0:
+            raise ValueError("virtual_loss must be >= 0")
+        g = self.gumbel
+        if g.enabled:
+            if self.dirichlet_alpha > 0.0:
+                raise ValueError("gumbel and dirichlet_alpha exclude each other")
+            if g.max_considered < 1:
+                raise ValueError("max_considered must be >= 1")
+            if not g.c_visit >= 0.0 or math.isinf(g.c_visit):
+                raise ValueError("c_visit must be finite and >= 0")
+            if not g.c_scale >= 0.0 or math.isinf(g.c_scale):
+                raise ValueError("c_scale must be finite and >= 0")
+
+
+class Node:
+    __slots__ = ("state", "player", "status", "value", "visits", "virtual", "actions", "priors",
+                 "edge_visits", "edge_virtual", "edge_values", "children")
+
+    def __init__(self, state):
+        self.state = state
+        terminal = state.is_terminal()
+        self.player = TERMINAL if terminal else state.current_player()
+        self.status = NEW
+        self.value = 0.0      # the evaluator's value for the mover, once expanded
+        self.visits = 0
+        self.virtual = 0
+        self.actions = [] if terminal else state.legal_actions()
+        k, n = len(self.actions), state.get_game().num_players
+        self.priors = [0.0] * k
+        self.edge_visits = [0] * k
+        self.edge_virtual = [0] * k
+        self.edge_values = [[0.0] * n for _ in range(k)]
+        self.children = [{} for _ in range(k)]   # chance key -> Node, in creation order
+
+
+class PuctTree:
+    """See the module docstring; the methods are puct.h's."""
+
+    def __init__(self, root, seed, config):
+        self.config = config
+        self.rng = Stream(seed)
+        self.num_players = root.get_game().num_players
+        self.gumbel = GumbelRoot()
+        self._reset(root)
+
+    def _reset(self, root):
+        self.root = Node(root.clone())
+        self.pending = []          # (path [(node, edge)], leaf node)
+        self.root_priors = None
+        self.done = 0
+
+    def begin_search(self):
+        self.done = 0
+        if self.root.status != EXPANDED:
+            return
+        if self.config.dirichlet_alpha > 0.0:
+            self._add_noise()
+        if self.config.gumbel.enabled:
+            self._start_gumbel()
+
+    def _start_gumbel(self):
+        self.gumbel.start(self.config.gumbel, self._network_priors(), self.config.simulations,
+                          self.rng)
+
+    def _network_priors(self):
+        return list(self.root_priors if self.root_priors is not None else self.root.priors)
+
+    def _root_arrays(self):
+        root = self.root
+        q = [root.edge_values[i][root.player] / float(v) if v > 0 else 0.0
+             for i, v in enumerate(root.edge_visits)]
+        return list(root.edge_visits), q
+
+    def wants_descent(self):
+        if self.root.status == NEW:
+            return True
+        if self.root.status == PENDING:
+            return False
+        if self.config.gumbel.enabled and self.gumbel.next() < 0:
+            return False
+        return self.done + len(self.pending) < self.config.simulations
+
+    def search_done(self):
+        return self.done >= self.config.simulations and not self.pending
+
+    def _select(self, node):
+        total = float(node.visits + node.virtual)
+        c = self.config.c_init
+        if self.config.c_base > 0.0:
+            c = math.log((1.0 + total + self.config.c_base) / self.config.c_base) + self.config.c_init
+        scale = c * math.sqrt(total)
+        best, best_score = 0, 0.0
+        for i in range(len(node.actions)):
+            n = node.edge_visits[i] + node.edge_virtual[i]
+            q = node.edge_values[i][node.player] / float(n) if n > 0 else 0.0
+            score = q + scale * node.priors[i] / float(1 + n)
+            if i == 0 or score > best_score:
+                best, best_score = i, score
+        return best
+
+    def descend(self):
+        """LEAF (appended to pending), TERMINAL_LEAF (backed up) or COLLISION (undone)."""
+        loss = self.config.virtual_loss
+        path = []
+        node = self.root
+        while True:
+            if node.player == TERMINAL:
+                self._backup(path, node, node.state.returns(), True)
+                self.done += 1
+                return TERMINAL_LEAF
+            if node.status == PENDING:
+                self._backup(path, node, None, False)
+                return COLLISION
+            if node.status == NEW:
+                node.status = PENDING
+                self.pending.append((path, node))
+                return LEAF
+            if node is self.root and self.config.gumbel.enabled:
+                edge = self.gumbel.next()
+                self.gumbel.scheduled[edge] += 1
+            else:
+                edge = self._select(node)
+            node.virtual += loss
+            node.edge_virtual[edge] += loss
+            path.append((node, edge))
+            state = node.state.clone()
+            state.apply_action(node.actions[edge])
+            key = 0
+            while state.is_chance_node():
+                outcome = state._outcome_at(self.rng.uniform())
+                state.apply_action(outcome)
+                key = mix(key ^ outcome)
+            child = node.children[edge].get(key)
+            if child is None:
+                child = node.children[edge][key] = Node(state)
+            node = child
+
+    def _backup(self, path, leaf, value, real):
+        loss = self.config.virtual_loss
+        for node, edge in path:
+            node.virtual -= loss
+            node.edge_virtual[edge] -= loss
+            if not real:
+                continue
+            node.visits += 1
+            node.edge_visits[edge] += 1
+            sums = node.edge_values[edge]
+            for i in range(self.num_players):
+                sums[i] += value[i]
+        if real:
+            leaf.visits += 1
+        if self.config.gumbel.enabled and path:
+            edge = path[0][1]
+            if not real:
+                self.gumbel.scheduled[edge] -= 1
+                return
+            visits, q = self._root_arrays()
+            self.gumbel.completed_edge(edge, visits, q, self.root.value)
+
+    def expand(self, index, logits, values):
+        """Pending leaf `index`: logits over all decision ids (a float32 row; only the legal ones
+        read), values relative to the leaf's mover."""
+        path, node = self.pending[index]
+        row = [float(logits[a]) for a in node.actions]
+        top = row[0]
+        for logit in row[1:]:
+            if logit > top:
+                top = logit
+        total = 0.0
+        for i, logit in enumerate(row):
+            node.priors[i] = math.exp(logit - top)
+            total += node.priors[i]
+        for i in range(len(row)):
+            node.priors[i] /= total
+        node.status = EXPANDED
+        node.value = float(values[0])
+        n = self.num_players
+        value = [0.0] * n
+        for k in range(n):
+            value[(node.player + k) % n] = float(values[k])
+        self._backup(path, node, value, True)
+        if node is self.root:
+            self.root_priors = None
+            if self.config.dirichlet_alpha > 0.0:
+                self._add_noise()
+            if self.config.gumbel.enabled:
+                self._start_gumbel()
+        else:
+            self.done += 1
+
+    def cancel_pending(self):
+        for path, node in self.pending:
+            self._backup(path, node, None, False)
+            node.status = NEW
+        self.pending = []
+
+    def _add_noise(self):
+        """P = (1 - fraction) * P_net + fraction * eta, eta ~ Dirichlet(alpha) in action order."""
+        root = self.root
+        if self.root_priors is None:
+            self.root_priors = list(root.priors)
+        eta = []
+        total = 0.0
+        for _ in root.actions:
+            eta.append(sample_gamma(self.config.dirichlet_alpha, self.rng))
+            total += eta[-1]
+        f = self.config.dirichlet_fraction
+        for i in range(len(root.actions)):
+            share = eta[i] / total if total > 0.0 else 1.0 / len(root.actions)
+            root.priors[i] = (1.0 - f) * self.root_priors[i] + f * share
+
+    def advance(self, state):
+        """The root moves to the child whose position is `state` (True), else a new tree."""
+        want = _position_bytes(state)
+        for children in self.root.children:
+            for child in children.values():
+                if _position_bytes(child.state) == want and child.status != PENDING:
+                    self.root = child
+                    self.root_priors = None
+                    self.begin_search()
+                    return True
+        self._reset(state)
+        return False
+
+    def root_stats(self):
+        root = self.root
+        n = self.num_players
+        value = [0.0] * n
+        total = 0
+        q = []
+        for i in range(len(root.actions)):
+            visits = root.edge_visits[i]
+            q.append(root.edge_values[i][root.player] / float(visits) if visits > 0 else 0.0)
+            for k in range(n):
+                value[k] += root.edge_values[i][k]
+            total += visits
+        if total > 0:
+            value = [v / float(total) for v in value]
+        result = {"actions": list(root.actions), "visits": list(root.edge_visits),
+                  "priors": list(root.priors), "q": q, "value": value, "improved_policy": [],
+                  "network_value": root.value, "selected": -1}
+        if root.status != EXPANDED:
+            return result
+        visits = result["visits"]
+        result["improved_policy"] = improved_policy(self.config.gumbel, self._network_priors(),
+                                                    visits, q, root.value)
+        if self.config.gumbel.enabled:
+            result["selected"] = root.actions[self.gumbel.selected(visits, q, root.value)]
+        else:
+            result["selected"] = root.actions[visits.index(max(visits))]
+        return result

@@ -1,0 +1,150 @@
+"""PuctBot: a bot on PuctSearch (docs/neural.md "Bots"), with the interface of the other bots
+(step, policy, restart). vikinger_fast.neural.PuctBot is this class on the C++ search.
+
+PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
+c_base=0.0, batch_size=32, reuse=True): the evaluator is `evaluator` (any callable of the
+protocol), else the MLP of the weights file `model`, else the heuristic evaluation with uniform
+priors. A search spends `simulations` leaves and/or `max_time` seconds (checked between
+batches). Search k (since construction or restart) uses seed mix(seed + k); with `reuse` the tree
+of the last search is kept when the new state is one of its root's children. step plays the most
+visited action (the lowest id on a tie); a state with one legal action is answered at once.
+"""
+
+import threading
+import time
+
+import numpy as np
+
+from .actions import NUM_DISTINCT_ACTIONS
+from .arguments import check_int, type_name
+from .batched_search import PuctSearch
+from .game import Game
+from .mlp import MLPEvaluator
+from .rng import MASK64, mix
+from .state import State
+
+UNLIMITED = 1 << 62  # the simulations of a search bounded by time alone
+
+
+class PuctBot:
+    """See the module docstring."""
+
+    _search_class = PuctSearch
+    _state_class = State
+    _game_class = Game
+
+    def __init__(self, game, seed, *, simulations=None, max_time=None, model=None, evaluator=None,
+                 c_init=1.25, c_base=0.0, batch_size=32, reuse=True):
+        if not isinstance(game, self._game_class):
+            raise TypeError(f"game must be a Game, not {type_name(game)}")
+        self._seed = check_int("seed", seed) & MASK64
+        self._game = game
+        if simulations is not None and check_int("simulations", simulations) <= 0:
+            raise ValueError(f"simulations must be > 0, not {simulations}")
+        if max_time is not None:
+            if isinstance(max_time, (bool, np.bool_)) or not isinstance(
+                    max_time, (int, float, np.integer, np.floating)):
+                raise TypeError(f"max_time must be a number, not {type_name(max_time)}")
+            if not max_time > 0:
+                raise ValueError(f"max_time must be > 0, not {max_time}")
+        if simulations is None and max_time is None:
+            raise ValueError("PuctBot needs a budget: simulations or max_time")
+        if evaluator is not None and not callable(evaluator):
+            raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
+        if model is not None and evaluator is not None:
+            raise ValueError("PuctBot takes model or evaluator, not both")
+        if check_int("batch_size", batch_size) < 1:
+            raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        self._simulations = None if simulations is None else int(simulations)
+        self._max_time = None if max_time is None else float(max_time)
+        self._evaluator = evaluator
+        if model is not None:
+            if not isinstance(model, str):
+                raise TypeError(f"model must be a path (str), not {type_name(model)}")
+            try:
+                self._evaluator = MLPEvaluator.load(model, game)
+            except OSError as error:
+                raise ValueError(f"cannot read model {model!r}: {error}") from None
+        self._options = {"c_init": c_init, "c_base": c_base}
+        self._batch_size = int(batch_size)
+        self._reuse = bool(reuse)
+        # Checks c_init and c_base now, with the search's messages.
+        self._search_class([self._some_decision_node()], simulations=1, **self._options)
+        self._lock = threading.Lock()
+        self.restart()
+
+    def _some_decision_node(self):
+        state = self._game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_random_chance(0)
+        return state
+
+    def restart(self):
+        """Back to the first search's seed, no tree kept."""
+        self._searches = 0
+        self._search = None
+
+    def _check(self, state, method):
+        if not isinstance(state, self._state_class):
+            raise TypeError(f"state must be a State, not {type_name(state)}")
+        if state.get_game() != self._game:
+            raise ValueError(f"{method} got a state of {state.get_game()!r}, the bot plays "
+                             f"{self._game!r}")
+        if state.is_terminal():
+            raise ValueError(f"{method} needs a decision node, not a terminal state")
+        if state.is_chance_node():
+            raise ValueError(f"{method} needs a decision node, not a chance node")
+
+    def _evaluate(self, search, observations, legal):
+        if self._evaluator is not None:
+            return self._evaluator(observations, legal)
+        return (np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32),
+                search.heuristic_values())
+
+    def search(self, state, method="search"):
+        """The root's results after a search from `state` (PuctSearch.results()[0])."""
+        with self._lock:
+            self._check(state, method)
+            budget = self._simulations if self._simulations is not None else UNLIMITED
+            search = self._search
+            if search is None or not self._reuse or not search.advance(0, state):
+                search = self._search_class([state], simulations=budget,
+                                            seed=mix((self._seed + self._searches) & MASK64),
+                                            **self._options)
+            self._searches += 1
+            deadline = None if self._max_time is None else time.monotonic() + self._max_time
+            evaluate = lambda obs, legal: self._evaluate(search, obs, legal)  # noqa: E731
+            if deadline is None:
+                search.run(evaluate, self._batch_size)
+            else:
+                while not search.done and time.monotonic() < deadline:
+                    observations, legal = search.gather(self._batch_size)
+                    if len(observations) == 0:
+                        continue
+                    try:
+                        search.backup(*evaluate(observations, legal))
+                    except BaseException:
+                        search.cancel()
+                        raise
+            self._search = search
+            return search.results()[0]
+
+    def step(self, state):
+        """The most visited root action, the lowest id on a tie."""
+        self._check(state, "step")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        result = self.search(state, "step")
+        visits = result["visits"]
+        return result["actions"][visits.index(max(visits))]
+
+    def policy(self, state):
+        """[(action, visit share)] over the legal actions."""
+        self._check(state, "policy")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return [(legal[0], 1.0)]
+        result = self.search(state, "policy")
+        total = sum(result["visits"])
+        return [(a, v / total) for a, v in zip(result["actions"], result["visits"])]

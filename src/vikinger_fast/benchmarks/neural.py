@@ -1,0 +1,172 @@
+"""The rows of `vikinger bench` for the search guided by a network (docs/neural.md "Measured"):
+leaves per CPU second of the C++ batched search with a constant numpy evaluator at batch 256, the
+share of time outside a numpy MLP evaluator at batch 256, and the C++ batched search against a
+plain Python PUCT over vikinger_fast states with the same evaluator and budget.
+
+`PythonPUCT` is the baseline a user would write: a dict tree keyed by history, the same PUCT
+formula, chance sampled by apply_random_chance, one evaluator call per leaf with the leaf's
+observation tensor and legal mask.
+"""
+
+import math
+import random
+import time
+from typing import Any, Callable, Dict, List, Tuple
+
+import numpy as np
+
+import vikinger_fast as fast
+
+from ..neural.evaluators import ConstantEvaluator, MLPEvaluator
+
+NEURAL_SIZES = {  # (full, --quick)
+    "roots": (256, 64),
+    "simulations": (200, 50),
+    "python_simulations": (2_000, 300),
+}
+
+
+def opening_decisions(count: int, players: int = 2) -> List[Any]:
+    """`count` first decision nodes of base games (chance by seeds 0, 1, ...)."""
+    states = []
+    for seed in range(count):
+        state = fast.Game(num_players=players).new_initial_state()
+        while state.is_chance_node():
+            state.apply_random_chance(seed)
+        states.append(state)
+    return states
+
+
+class PythonPUCT:
+    """PUCT over vikinger_fast from Python, one evaluator call per leaf (the bench baseline)."""
+
+    def __init__(self, simulations: int, evaluator: Callable[..., Tuple[np.ndarray, np.ndarray]],
+                 c_puct: float = 1.25, seed: int = 0) -> None:
+        self.simulations = simulations
+        self.evaluator = evaluator
+        self.c_puct = c_puct
+        self.rng = random.Random(seed)
+
+    def _expand(self, state: Any) -> Tuple[Dict[int, list], List[float]]:
+        mover = state.current_player()
+        observation = np.asarray(state.observation_tensor(mover), np.float32)[None]
+        legal = np.asarray(state.legal_actions_mask(), bool)[None]
+        logits, values = self.evaluator(observation, legal)
+        actions = state.legal_actions()
+        row = logits[0, actions].astype(np.float64)
+        priors = np.exp(row - row.max())
+        priors /= priors.sum()
+        n = len(values[0])
+        absolute = [0.0] * n
+        for k in range(n):
+            absolute[(mover + k) % n] = float(values[0][k])
+        return {a: [float(p), 0, [0.0] * n] for a, p in zip(actions, priors)}, absolute
+
+    def search(self, root: Any) -> Dict[int, int]:
+        tree: Dict[tuple, list] = {}  # history -> [visits, {action: [prior, n, value sums]}]
+        edges, _ = self._expand(root)
+        tree[tuple(root.history())] = [1, edges]
+        for _ in range(self.simulations):
+            state = root.clone()
+            path = []
+            while True:
+                key = tuple(state.history())
+                if state.is_terminal():
+                    value = state.returns()
+                    break
+                if key not in tree:
+                    edges, value = self._expand(state)
+                    tree[key] = [1, edges]   # its own evaluation counts
+                    break
+                visits, edges = tree[key]
+                player = state.current_player()
+                scale = self.c_puct * math.sqrt(visits)
+                action = max(edges, key=lambda a: (edges[a][2][player] / edges[a][1]
+                                                   if edges[a][1] else 0.0)
+                             + scale * edges[a][0] / (1 + edges[a][1]))
+                path.append((key, action))
+                state.apply_action(action)
+                while state.is_chance_node():
+                    state.apply_random_chance(self.rng.getrandbits(64))
+            for key, action in path:
+                node = tree[key]
+                node[0] += 1
+                edge = node[1][action]
+                edge[1] += 1
+                edge[2] = [s + v for s, v in zip(edge[2], value)]
+        return {a: e[1] for a, e in tree[tuple(root.history())][1].items()}
+
+
+class TimedEvaluator:
+    """An evaluator that adds up the wall time spent inside `inner`."""
+
+    def __init__(self, inner: Callable[..., Tuple[np.ndarray, np.ndarray]]) -> None:
+        self.inner = inner
+        self.seconds = 0.0
+
+    def __call__(self, observations: np.ndarray, legal: np.ndarray) -> Tuple[np.ndarray,
+                                                                              np.ndarray]:
+        start = time.perf_counter()
+        out = self.inner(observations, legal)
+        self.seconds += time.perf_counter() - start
+        return out
+
+
+def neural_steps(results: Dict[str, Any], quick: bool,
+                 repeats: int) -> List[Tuple[str, Callable[[], None]]]:
+    """The rows as (label, step) pairs, each step adding its measurement to `results`."""
+    size = {key: value[1 if quick else 0] for key, value in NEURAL_SIZES.items()}
+    sims = size["simulations"]
+    constant = ConstantEvaluator(2)
+    roots: List[Any] = []
+
+    def constant_evaluator() -> None:
+        roots.extend(opening_decisions(size["roots"]))
+        best = math.inf
+        for _ in range(repeats):
+            search = fast.PuctSearch(roots, simulations=sims)
+            start = time.process_time()
+            search.run(constant, 256)
+            best = min(best, time.process_time() - start)
+        results["puct_leaves_per_cpu_second"] = len(roots) * sims / best
+
+    def mlp_evaluator() -> None:
+        mlp = TimedEvaluator(MLPEvaluator.random(fast.Game(2), hidden=(256, 256), seed=0))
+        share = math.inf
+        for _ in range(repeats):
+            mlp.seconds = 0.0
+            search = fast.PuctSearch(roots, simulations=sims)
+            start = time.perf_counter()
+            search.run(mlp, 256)
+            total = time.perf_counter() - start
+            share = min(share, (total - mlp.seconds) / total)
+        results["puct_share_outside_mlp"] = share
+
+    def python_baseline() -> None:
+        n = size["python_simulations"]
+        best = math.inf
+        for _ in range(repeats):
+            start = time.process_time()
+            PythonPUCT(n, constant).search(roots[0])
+            best = min(best, time.process_time() - start)
+        results["python_puct_leaves_per_cpu_second"] = n / best
+
+    return [("C++ batched PUCT, constant evaluator, batch 256", constant_evaluator),
+            ("C++ batched PUCT, numpy MLP evaluator, batch 256", mlp_evaluator),
+            ("plain Python PUCT over vikinger_fast (the baseline)", python_baseline)]
+
+
+def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
+    """(name, value, note) rows of the measurements."""
+    cpp = r["puct_leaves_per_cpu_second"]
+    return [
+        ("C++ batched PUCT, 256 roots, constant numpy evaluator, batch 256",
+         f"{cpp:,.0f} leaves/s", "per CPU second (target >= 300,000)"),
+        ("C++ batched PUCT with a numpy MLP evaluator (2 x 256 hidden), batch 256",
+         f"{r['puct_share_outside_mlp']:.1%}", "of the time outside the evaluator (target "
+                                                "<= 10%)"),
+        ("plain Python PUCT over vikinger_fast, constant evaluator",
+         f"{r['python_puct_leaves_per_cpu_second']:,.0f} leaves/s",
+         f"C++ batched / it = x{cpp / r['python_puct_leaves_per_cpu_second']:,.1f} per CPU "
+         f"second (target >= 10)"),
+    ]

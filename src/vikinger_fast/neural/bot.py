@@ -1,0 +1,15 @@
+"""PuctBot on the C++ PuctSearch: vikinger_ref's PuctBot (one implementation of the bot's
+logic, docs/neural.md "Bots") with this package's search, State and Game classes."""
+
+from vikinger_ref import puct_bot
+
+from .._core import Game, PuctSearch, State
+
+
+class PuctBot(puct_bot.PuctBot):
+    """PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None,
+    c_init=1.25, c_base=0.0, batch_size=32, reuse=True): see vikinger_ref.puct_bot."""
+
+    _search_class = PuctSearch
+    _state_class = State
+    _game_class = Game

@@ -1,0 +1,339 @@
+"""PuctSearch (docs/neural.md): the same trees in both engines for a deterministic evaluator over
+positions of every phase and module set, PUCT's choices computed by hand, virtual loss, root
+noise, tree reuse, and bad evaluator outputs leaving the search usable.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import random
+
+from search_positions import config, position_pairs, random_history, replay
+
+A = 2036
+
+
+class Projection:
+    """A deterministic evaluator with varied outputs: fixed random projections of the
+    observation (float32, the same numbers in both engines since the observations are)."""
+
+    def __init__(self, width, num_players, seed=0):
+        rng = np.random.default_rng(seed)
+        self.w_logits = rng.standard_normal((width, 16)).astype(np.float32) * 0.05
+        self.w_actions = rng.standard_normal((16, A)).astype(np.float32)
+        self.w_values = rng.standard_normal((width, num_players)).astype(np.float32) * 0.05
+        self.calls = []
+
+    def __call__(self, observations, legal):
+        self.calls.append(len(observations))
+        logits = np.tanh(observations @ self.w_logits) @ self.w_actions
+        raw = observations @ self.w_values
+        values = np.exp(raw - raw.max(axis=1, keepdims=True))
+        values /= values.sum(axis=1, keepdims=True)
+        return logits.astype(np.float32), values.astype(np.float32)
+
+
+def uniform(num_players):
+    def evaluate(observations, legal):
+        rows = len(observations)
+        return (np.zeros((rows, A), np.float32),
+                np.full((rows, num_players), 1.0 / num_players, np.float32))
+    return evaluate
+
+
+def run_both(engines, pairs_states, evaluator_of, batch_size=16, **kwargs):
+    results = []
+    for engine, states in zip(engines, pairs_states):
+        search = engine.PuctSearch(states, **kwargs)
+        evaluator = evaluator_of(search)
+        search.run(evaluator, batch_size)
+        assert search.done
+        results.append((search.results(), evaluator))
+    return results
+
+
+def test_twin_over_positions_of_every_phase_and_module_set(engines):
+    pairs = position_pairs(engines, 24, seed=31, decision=True, max_steps=900)
+    assert {"trip", "trip_target", "auction", "buy", "viking"} <= {p[1].phase for p in pairs}
+    assert 6 in {p[1].round for p in pairs}
+    by_game = {}
+    for (n, flags), ref_state, fast_state in pairs:
+        by_game.setdefault((n, tuple(sorted(flags.items()))), ([], []))
+        by_game[(n, tuple(sorted(flags.items())))][0].append(ref_state)
+        by_game[(n, tuple(sorted(flags.items())))][1].append(fast_state)
+    phases = set()
+    for (n, _), (ref_states, fast_states) in by_game.items():
+        phases |= {s.phase for s in ref_states}
+        out = run_both(engines, (ref_states, fast_states),
+                       lambda s: Projection(s.observation_size, n), simulations=24, seed=5,
+                       c_base=19652.0)
+        (ref_results, ref_eval), (fast_results, fast_eval) = out
+        assert ref_results == fast_results
+        assert ref_eval.calls == fast_eval.calls
+        for result in fast_results:
+            assert sum(result["visits"]) == 24
+            assert math.isclose(sum(result["priors"]), 1.0)
+    assert len(phases) >= 3, phases
+
+
+def test_twin_in_every_configuration(engines):
+    """One mid-game root in each of the 96 configurations (2-4 players x 32 module sets)."""
+    ref, fast = engines
+    rng = random.Random(96)
+    for index in range(96):
+        n, flags = config(index)
+        history = None
+        while history is None:
+            history = random_history(ref, n, flags, rng.getrandbits(32), rng.randrange(600),
+                                     decision=True)
+        results = []
+        for engine in engines:
+            search = engine.PuctSearch([replay(engine, n, flags, history)], simulations=6,
+                                       seed=index, c_base=500.0)
+            search.run(Projection(search.observation_size, n, seed=index % 5), 4)
+            results.append(search.results())
+        assert results[0] == results[1], (n, flags, history)
+
+
+def test_twin_with_dirichlet_noise_virtual_loss_and_tree_reuse(engines):
+    pairs = position_pairs(engines, 3, seed=7, decision=True)
+    n, flags = pairs[0][0]
+    searches = [engine.PuctSearch([pair[1 + k] for pair in pairs if pair[0] == (n, flags)],
+                                  simulations=16, seed=9, dirichlet_alpha=0.3,
+                                  dirichlet_fraction=0.25, virtual_loss=3)
+                for k, engine in enumerate(engines)]
+    evaluators = [Projection(s.observation_size, n, seed=2) for s in searches]
+    for search, evaluator in zip(searches, evaluators):
+        search.run(evaluator, 5)
+    assert searches[0].results() == searches[1].results()
+    # Play the most visited action of tree 0 (and its chance with one seed), reuse the tree.
+    reused = []
+    for k, (engine, search) in enumerate(zip(engines, searches)):
+        result = search.results()[0]
+        state = [pair[1 + k] for pair in pairs if pair[0] == (n, flags)][0].clone()
+        state.apply_action(result["actions"][int(np.argmax(result["visits"]))])
+        seed = 0
+        while state.is_chance_node():
+            state.apply_random_chance(seed)
+            seed += 1
+        if state.is_terminal():
+            pytest.skip("the game ended")  # not reached with these seeds
+        reused.append(search.advance(0, state))
+        search.run(evaluators[k], 5)
+    assert reused[0] == reused[1]
+    assert searches[0].results() == searches[1].results()
+
+
+@pytest.fixture
+def opening(engine):
+    """The first decision node of a 3-player game (chance by seeds 1, 2, ...)."""
+    state = engine.Game(3).new_initial_state()
+    seed = 1
+    while state.is_chance_node():
+        state.apply_random_chance(seed)
+        seed += 1
+    return state
+
+
+def test_puct_choices_by_hand(engine, opening):
+    """Priors softmax(logits); constant value v = 0.05 for everyone. With c fixed at c_init,
+    score(a) = Q(a) + c * P(a) * sqrt(N) / (1 + n(a)) and Q(a) = v for visited a."""
+    legal = opening.legal_actions()
+    k = len(legal)
+    assert k >= 3
+    logits_row = np.zeros(A, np.float32)
+    logits_row[legal[1]] = 1.0  # P(legal[1]) = e / (e + k - 1), the others 1 / (e + k - 1)
+
+    def evaluate(observations, mask):
+        rows = len(observations)
+        return np.tile(logits_row, (rows, 1)), np.full((rows, 3), 0.05, np.float32)
+
+    c, v = 1.0, float(np.float32(0.05))
+    prior = [math.exp(float(logits_row[a])) / (math.e + k - 1) for a in legal]
+    visits = [0] * k
+    for sims in range(1, 6):
+        search = engine.PuctSearch([opening], simulations=sims, c_init=c)
+        search.run(evaluate, 1)
+        # The same selection on paper (N counts the root's own evaluation).
+        total = 1 + sum(visits)
+        scores = [(v if visits[i] else 0.0) + c * prior[i] * math.sqrt(total) / (1 + visits[i])
+                  for i in range(k)]
+        visits[scores.index(max(scores))] += 1
+        assert search.results()[0]["visits"] == visits
+    # On paper, with k = 11 and D = e + 10: legal[1] (prior e / D) wins while 0.05 + e sqrt(N) /
+    # (1 + n) / D beats sqrt(N) / D: at N = 1, 2, 3; at N = 4 it gets 0.05 + 1.359 / D = 0.1569
+    # against 2 / D = 0.1573 for legal[0] (the first of the equal others); at N = 5 legal[2]
+    # (2.236 / D = 0.1758) beats legal[1] (0.1695) and legal[0] (0.1379).
+    assert k == 11 and visits[:4] == [1, 3, 1, 0] and sum(visits) == 5
+
+
+def test_virtual_loss_spreads_one_tree_over_a_batch(engine, opening):
+    """One tree, one batch: each descent adds a virtual visit of value 0, so the next descent of
+    the same batch sees n = 1, Q = 0 on the edge taken and goes elsewhere."""
+    search = engine.PuctSearch([opening], simulations=3, c_init=1.0)
+    observations, legal = search.gather(8)
+    assert len(observations) == 1          # the root alone: its own evaluation first
+    n = 3
+    search.backup(np.zeros((1, A), np.float32), np.full((1, n), 1 / 3, np.float32))
+    observations, legal = search.gather(8)
+    assert len(observations) == 3          # three different children, no collision
+    assert observations.dtype == np.float32 and legal.dtype == np.bool_
+    assert observations.shape == (3, search.observation_size) and legal.shape == (3, A)
+    search.backup(np.zeros((3, A), np.float32), np.full((3, n), 1 / 3, np.float32))
+    assert search.done
+    assert search.results()[0]["visits"][:3] == [1, 1, 1]
+    assert search.gather(8)[0].shape == (0, search.observation_size)
+
+
+BAD_OUTPUTS = [
+    (lambda l, v: (l.astype(np.float64), v), TypeError, "logits must be float32, not float64"),
+    (lambda l, v: (l[:, :5], v), ValueError, "logits must have shape ({rows}, 2036), not "
+                                             "({rows}, 5)"),
+    (lambda l, v: (l[:1], v[:1]), ValueError, "logits must have shape ({rows}, 2036), not "
+                                              "(1, 2036)"),
+    (lambda l, v: (l, v[:, :1]), ValueError, "values must have shape ({rows}, 3), not "
+                                             "({rows}, 1)"),
+    (lambda l, v: (l.tolist(), v), TypeError, "logits must be a numpy.ndarray, not list"),
+    (lambda l, v: (l, np.full_like(v, np.nan)), ValueError, "values row 0 is not finite"),
+    (lambda l, v: [l, v], TypeError, "evaluator must return (logits, values), not list"),
+]
+
+
+@pytest.mark.parametrize("bad, error, message", BAD_OUTPUTS)
+def test_bad_evaluator_outputs_leave_the_search_usable(engines, bad, error, message):
+    outcomes = []
+    for engine in engines:
+        state = engine.Game(3).new_initial_state()
+        while state.is_chance_node():
+            state.apply_random_chance(4)
+        search = engine.PuctSearch([state, state.clone()], simulations=8)
+        good = uniform(3)
+        search.run(good, 4)
+        search.new_search()
+        rows = []
+
+        def broken(observations, legal):
+            rows.append(len(observations))
+            return bad(*good(observations, legal))
+
+        with pytest.raises(error) as caught:
+            search.run(broken, 4)
+        assert str(caught.value) == message.format(rows=rows[0])
+        assert search.pending == 0
+        search.run(good, 4)
+        assert search.done
+        outcomes.append(search.results())
+    assert outcomes[0] == outcomes[1]
+
+
+def test_nonfinite_logits_only_matter_where_legal(engine, opening):
+    search = engine.PuctSearch([opening], simulations=2)
+    observations, legal = search.gather()
+    logits = np.where(legal, 0.0, -np.inf).astype(np.float32)
+    search.backup(logits, np.full((1, 3), 1 / 3, np.float32))      # -inf on illegal: fine
+    observations, legal = search.gather()
+    logits = np.zeros((len(legal), A), np.float32)
+    first = int(np.flatnonzero(legal[0])[0])
+    logits[0, first] = np.inf
+    with pytest.raises(ValueError, match=f"^logits row 0 is not finite at legal action {first}$"):
+        search.backup(logits, np.full((len(legal), 3), 1 / 3, np.float32))
+    search.backup(np.zeros_like(logits), np.full((len(legal), 3), 1 / 3, np.float32))
+    assert search.done
+
+
+def test_an_evaluator_exception_reaches_the_caller_unchanged(engine, opening):
+    class Boom(Exception):
+        pass
+
+    error = Boom("the model is on fire")
+
+    def raising(observations, legal):
+        raise error
+
+    search = engine.PuctSearch([opening], simulations=4)
+    with pytest.raises(Boom) as caught:
+        search.run(raising)
+    assert caught.value is error
+    assert search.pending == 0
+    search.run(uniform(3))
+    assert sum(search.results()[0]["visits"]) == 4
+
+
+@pytest.mark.parametrize("kwargs, error, message", [
+    ({"simulations": 0}, ValueError, "simulations must be >= 1"),
+    ({"simulations": 1.5}, TypeError, "simulations must be an int, not float"),
+    ({"simulations": 4, "c_init": -1.0}, ValueError, "c_init must be finite and >= 0"),
+    ({"simulations": 4, "dirichlet_fraction": 2}, ValueError,
+     "dirichlet_fraction must be in [0, 1]"),
+    ({"simulations": 4, "virtual_loss": -1}, ValueError, "virtual_loss must be >= 0"),
+    ({"simulations": 4, "c_base": "x"}, TypeError, "c_base must be a number, not str"),
+])
+def test_bad_arguments(engine, opening, kwargs, error, message):
+    with pytest.raises(error, match="^" + message.replace("[", r"\[").replace("]", r"\]") + "$"):
+        engine.PuctSearch([opening], **kwargs)
+
+
+def test_bad_roots(engine, opening):
+    with pytest.raises(ValueError, match=r"^states must not be empty$"):
+        engine.PuctSearch([], simulations=1)
+    with pytest.raises(ValueError, match=r"^PuctSearch needs decision nodes, states\[1\] is a "
+                                         r"chance node$"):
+        engine.PuctSearch([opening, engine.Game(3).new_initial_state()], simulations=1)
+    with pytest.raises(TypeError, match=r"^states must be a sequence of State, not generator$"):
+        engine.PuctSearch((s for s in [opening]), simulations=1)
+    assert engine.PuctSearch(np.array([opening, opening], dtype=object), simulations=1).pending == 0
+    with pytest.raises(TypeError, match=r"^every item of states must be a State, not int$"):
+        engine.PuctSearch([opening, 3], simulations=1)
+    with pytest.raises(ValueError, match=r"^states must all be of one game$"):
+        two = engine.Game(2).new_initial_state()
+        while two.is_chance_node():
+            two.apply_random_chance(0)
+        engine.PuctSearch([opening, two], simulations=1)
+
+
+def test_numpy_integers_are_ints(engine, opening):
+    search = engine.PuctSearch([opening], simulations=np.int64(3), seed=np.uint64(2))
+    search.run(uniform(3), np.int32(4))
+    assert sum(search.results()[0]["visits"]) == 3
+
+
+def test_pending_leaves_block_gather_until_backup_or_cancel(engine, opening):
+    search = engine.PuctSearch([opening], simulations=3)
+    search.gather()
+    message = "^gather: the leaves of the last gather wait for backup \\(or cancel\\)$"
+    with pytest.raises(ValueError, match=message):
+        search.gather()
+    search.cancel()
+    assert search.pending == 0 and not search.done
+    search.run(uniform(3))
+    assert search.done
+
+
+
+def test_tree_reuse_keeps_the_subtree_in_both_engines(engines):
+    """advance to the child of the most visited action keeps its visits (the root's own and its
+    edges'), and the next search adds to them, the same in both engines."""
+    outs = []
+    for engine in engines:
+        state = engine.Game(3).new_initial_state()
+        seed = 1
+        while state.is_chance_node():
+            state.apply_random_chance(seed)
+            seed += 1
+        search = engine.PuctSearch([state], simulations=30, seed=2)
+        evaluator = Projection(search.observation_size, 3)
+        search.run(evaluator, 4)
+        result = search.results()[0]
+        child = state.clone()
+        child.apply_action(result["actions"][result["visits"].index(max(result["visits"]))])
+        assert not child.is_chance_node()        # a child of the root without chance between
+        reused = search.advance(0, child)
+        kept = sum(search.results()[0]["visits"])
+        search.run(evaluator, 4)
+        outs.append((reused, kept, search.results()))
+        assert reused and kept > 0 and sum(search.results()[0]["visits"]) == kept + 30
+        assert not search.advance(0, state)      # not a child: a new tree
+        assert sum(search.results()[0]["visits"]) == 0
+    assert outs[0] == outs[1]
