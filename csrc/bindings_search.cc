@@ -244,14 +244,18 @@ py::list VisitShares(const SearchResult& result) {
 // --- pickling the bots (docs/search.md "Bots"): plain data rebuilt by module-level functions
 // that check it as the constructors do, so a pickle holds no code.
 
+// The rebuild functions are plain Python functions of vikinger_fast/_bot_pickles.py, which a
+// pickle names by module and name (a function of this module would pickle as a builtins call);
+// the game travels as its player count and option bits.
 py::object Rebuild(const char* name) {
-  return py::module_::import("vikinger_fast._core").attr(name);
+  return py::module_::import("vikinger_fast._bot_pickles").attr(name);
 }
 
 template <typename Bot>
 py::tuple ReduceSeededBot(const Bot& bot, const char* rebuild) {
-  return py::make_tuple(Rebuild(rebuild), py::make_tuple(py::cast(bot.game()), py::int_(bot.seed()),
-                                                         py::int_(bot.stream())));
+  return py::make_tuple(Rebuild(rebuild),
+                        py::make_tuple(bot.game().num_players, bot.game().options,
+                                       py::int_(bot.seed()), py::int_(bot.stream())));
 }
 
 template <typename Bot>
@@ -273,9 +277,10 @@ py::tuple ReduceMcts(PyMcts& self) {
                   py::arg("uct_c") = c.uct_c,
                   py::arg("leaf") = c.leaf == Leaf::kPlayout ? "playout" : "evaluation",
                   py::arg("threads") = c.threads, py::arg("solver_nodes") = c.solver_nodes);
-  return py::make_tuple(Rebuild("_mcts_bot_from_data"),
-                        py::make_tuple(py::cast(self.bot.game()), py::int_(self.bot.seed()),
-                                       budget, py::int_(self.bot.searches())));
+  return py::make_tuple(Rebuild("mcts_bot"),
+                        py::make_tuple(self.bot.game().num_players, self.bot.game().options,
+                                       py::int_(self.bot.seed()), budget,
+                                       py::int_(self.bot.searches())));
 }
 
 std::unique_ptr<PyMcts> MctsFromData(py::handle game, py::handle seed, py::handle budget,
@@ -362,7 +367,7 @@ action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed)
            }, py::arg("state"), R"doc([(action, probability)] over the legal actions.)doc")
       .def("restart", &vk::RandomBot::Restart, R"doc(Back to the stream of the seed.)doc")
       .def("__reduce__", [](const vk::RandomBot& bot) {
-        return vk::ReduceSeededBot(bot, "_random_bot_from_data");
+        return vk::ReduceSeededBot(bot, "random_bot");
       });
   m.def("_random_bot_from_data", &vk::SeededBotFromData<vk::RandomBot>, py::arg("game"), py::arg("seed"),
         py::arg("stream"),
@@ -385,7 +390,7 @@ splitmix64(seed).)doc")
            }, py::arg("state"), R"doc([(action, share)]: the best actions share 1 equally.)doc")
       .def("restart", &vk::GreedyBot::Restart, R"doc(Back to the stream of the seed.)doc")
       .def("__reduce__", [](const vk::GreedyBot& bot) {
-        return vk::ReduceSeededBot(bot, "_greedy_bot_from_data");
+        return vk::ReduceSeededBot(bot, "greedy_bot");
       });
   m.def("_greedy_bot_from_data", &vk::SeededBotFromData<vk::GreedyBot>, py::arg("game"), py::arg("seed"),
         py::arg("stream"),

@@ -25,7 +25,12 @@ def play_out(env, seed, actions=None):
 
 
 # check_env steps with actions sampled from the whole action space, unmasked: the modes that
-# accept an illegal action pass it; "raise" (the default) refuses it, as documented.
+# accept an illegal action pass it, "replace" being the default; "raise" (the strict mode)
+# refuses it, as documented.
+def test_check_env_on_the_defaults(engine):
+    check_env(adapter.VikingerEnv(engine=engine))
+
+
 @pytest.mark.parametrize("illegal_action", ["replace", "penalize"])
 def test_check_env(engine, illegal_action):
     check_env(adapter.VikingerEnv(engine=engine, illegal_action=illegal_action,
@@ -41,7 +46,7 @@ def test_check_env_through_the_registered_id():
 
 
 def test_illegal_action_modes(engine):
-    env = adapter.VikingerEnv(engine=engine)
+    env = adapter.VikingerEnv(engine=engine, illegal_action="raise")
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     history = env.state.history()

@@ -141,7 +141,10 @@ class VikingerSB3VecEnv(VecEnv):
         actions = np.asarray(self._actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
-        actions = np.array([action_id(a) for a in actions], np.int64)
+        if actions.dtype.kind in "iu":        # SB3's own arrays: checked as a whole
+            actions = actions.astype(np.int64)
+        else:                                 # floats, bools, objects: the engine's TypeError
+            actions = np.array([action_id(a) for a in actions], np.int64)
         masks = self.vector_game.legal_actions_mask()
         rows = np.arange(self.num_envs)
         inside = (actions >= 0) & (actions < masks.shape[1])
@@ -195,11 +198,13 @@ class VikingerSB3VecEnv(VecEnv):
             moving = players != self.seats
             if not moving.any():
                 return
-            rows = np.flatnonzero(moving)
-            slots = self._slots(rows, players[rows])
             terminal_obs = {}
-            if self.opponents == "random":
+            if self.opponents == "random" and self.game.num_players == 2:
+                done = vg.play_random(moving, self._streams[0], observer=self.seats).copy()
+            elif self.opponents == "random":
                 # One call per opponent slot: the slot's streams, advanced in place.
+                rows = np.flatnonzero(moving)
+                slots = self._slots(rows, players[rows])
                 done = np.zeros(self.num_envs, bool)
                 for k in range(self.game.num_players - 1):
                     where = np.zeros(self.num_envs, bool)
@@ -207,6 +212,8 @@ class VikingerSB3VecEnv(VecEnv):
                     if where.any():
                         done |= vg.play_random(where, self._streams[k], observer=self.seats)
             else:
+                rows = np.flatnonzero(moving)
+                slots = self._slots(rows, players[rows])
                 actions = np.zeros(self.num_envs, np.int64)
                 states = {}
                 for i, k in zip(rows, slots):
@@ -217,8 +224,9 @@ class VikingerSB3VecEnv(VecEnv):
                     # The VectorGame sees the end as the mover; the agent's view from the copy.
                     states[i].apply_action(int(actions[i]))
                     terminal_obs[i] = states[i].observation_tensor(int(self.seats[i]))
-            self._finish(np.flatnonzero(done), rewards, dones, infos,
-                         agent_view=self.opponents == "random", terminal_obs=terminal_obs)
+            if done.any():
+                self._finish(np.flatnonzero(done), rewards, dones, infos,
+                             agent_view=self.opponents == "random", terminal_obs=terminal_obs)
 
     def action_masks(self) -> np.ndarray:
         """(num_envs, 2036) bool: the legal actions of the agent in every row."""
