@@ -154,3 +154,20 @@ def test_vector_env_refuses_step_before_reset_and_a_list_of_seeds():
     first = first.copy()
     again, _ = env.reset(seed=4)
     np.testing.assert_array_equal(first, again)
+
+
+@pytest.mark.parametrize("bot", ["RandomBot", "GreedyBot"])
+def test_check_env_with_engine_bots_through_make(engine, bot):
+    """gymnasium.make and check_env copy the env: the engine's bots pickle and deep-copy."""
+    import copy
+    import pickle
+    opponent = getattr(engine, bot)(engine.Game(), 1)
+    if engine.__name__ == "vikinger_fast":   # make copies its kwargs: a module is no kwarg
+        env = gymnasium.make(adapter.ENV_ID, opponents=[opponent]).unwrapped
+    else:
+        env = adapter.VikingerEnv(opponents=[opponent], engine=engine)
+    check_env(env)
+    twin = pickle.loads(pickle.dumps(env))
+    other = copy.deepcopy(env)
+    runs = [play_out(e, 4) + (e.state.history(),) for e in (env, twin, other)]
+    assert runs[0] == runs[1] == runs[2]

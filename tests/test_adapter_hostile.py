@@ -88,7 +88,8 @@ def test_pettingzoo_refuses_non_int_actions_as_the_engine(engine, action):
     env = raw_env(engine=engine)
     env.reset(seed=0)
     history = env.state.history()
-    assert raised(lambda: env.step(action)) == engine_error(engine, lambda s: s.apply_action(action))
+    expected = engine_error(engine, lambda s: s.apply_action(action))
+    assert raised(lambda: env.step(action)) == expected
     assert env.state.history() == history
 
 
