@@ -106,7 +106,7 @@ class VikingerEnv(gymnasium.Env):
             return int(self.np_random.integers(self.game.num_players))
         return self.seat_mode
 
-    def action_masks(self):
+    def action_masks(self) -> np.ndarray:
         """The legal actions as a bool array over the 2036 ids (sb3-contrib's convention)."""
         return self.state.legal_actions_mask().astype(bool)
 

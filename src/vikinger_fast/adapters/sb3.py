@@ -20,6 +20,8 @@ per ply, until the agent is to move everywhere. A finished game restarts at once
 the finished game seen from the agent's seat.
 """
 
+from typing import Any, Dict, List, Tuple, Union
+
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
 from gymnasium import spaces
@@ -56,9 +58,10 @@ def _pick(masks, uniforms):
 class VikingerSB3VecEnv(VecEnv):
     """`num_envs` single-agent games against bots in one `VectorGame` (see the module doc)."""
 
-    def __init__(self, num_envs: int = 16, num_players: int = 2, seat="alternate",
-                 opponents="random", engine=vikinger_fast, reward: str = "win_share",
-                 illegal_action: str = "replace", **modules) -> None:
+    def __init__(self, num_envs: int = 16, num_players: int = 2,
+                 seat: Union[int, str] = "alternate", opponents: Any = "random",
+                 engine: Any = vikinger_fast, reward: str = "win_share",
+                 illegal_action: str = "replace", **modules: bool) -> None:
         self.game = engine.Game(num_players=num_players, **modules)
         self.engine = engine
         n = self.game.num_players
@@ -120,7 +123,7 @@ class VikingerSB3VecEnv(VecEnv):
 
     # --- the VecEnv interface ---------------------------------------------------------------
 
-    def reset(self):
+    def reset(self) -> np.ndarray:
         seed = self._seeds[0] if self._seeds[0] is not None else None
         base = int(seed) if seed is not None else int(np.random.default_rng().integers(2**63))
         self._reset_seeds()
@@ -132,10 +135,10 @@ class VikingerSB3VecEnv(VecEnv):
         self.reset_infos = infos
         return self.vector_game.observation_tensor().copy()
 
-    def step_async(self, actions) -> None:
+    def step_async(self, actions: np.ndarray) -> None:
         self._actions = actions
 
-    def step_wait(self):
+    def step_wait(self) -> Tuple[np.ndarray, np.ndarray, np.ndarray, List[Dict[str, Any]]]:
         if self.vector_game is None:
             raise RuntimeError("call reset() before step()")
         actions = np.asarray(self._actions)
@@ -242,7 +245,8 @@ class VikingerSB3VecEnv(VecEnv):
             return [int(indices)]
         return list(indices)
 
-    def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
+                   **method_kwargs: Any) -> List[Any]:
         """The rows' methods: "action_masks" (each row's bool mask)."""
         rows = self._indices(indices)
         if method_name == "action_masks":
@@ -250,7 +254,7 @@ class VikingerSB3VecEnv(VecEnv):
             return [masks[i] for i in rows]
         raise AttributeError(f"the rows of VikingerSB3VecEnv have no method {method_name!r}")
 
-    def get_attr(self, attr_name, indices=None):
+    def get_attr(self, attr_name: str, indices: Any = None) -> List[Any]:
         rows = self._indices(indices)
         per_row = {"seat": self.seats, "episode": self.episodes}
         if attr_name in per_row:
@@ -261,9 +265,9 @@ class VikingerSB3VecEnv(VecEnv):
             return [getattr(self, attr_name)] * len(rows)
         raise AttributeError(f"the rows of VikingerSB3VecEnv have no attribute {attr_name!r}")
 
-    def set_attr(self, attr_name, value, indices=None) -> None:
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
         raise AttributeError(f"the rows of VikingerSB3VecEnv have no settable attribute "
                              f"{attr_name!r}")
 
-    def env_is_wrapped(self, wrapper_class, indices=None):
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> List[bool]:
         return [False] * len(self._indices(indices))

@@ -4,6 +4,8 @@ rewards. docs/adapters.md derives each bound from the rules; tests/test_adapter_
 them over random games of every configuration.
 """
 
+from typing import Any, Tuple, Union
+
 import numpy as np
 from vikinger_ref import observation as layout
 from vikinger_ref.arguments import check_int, index_value
@@ -98,20 +100,20 @@ def final_rewards(state, reward):
     return [float(mine - max(fame[:p] + fame[p + 1:])) for p, mine in enumerate(fame)]
 
 
-def action_id(action):
+def action_id(action: Any) -> int:
     """An action id as the engines take it: a Python or numpy integer (or anything with
     __index__); bool, float, str and arrays of several entries are a TypeError with the engine's
     message. The range is the caller's to check."""
     return index_value("an action", action)
 
 
-def check_choice(name, value, choices):
+def check_choice(name: str, value: Any, choices: Tuple[str, ...]) -> str:
     if not isinstance(value, str) or value not in choices:
         raise ValueError(f"{name} must be one of {choices}, not {value!r}")
     return value
 
 
-def check_seat(seat, num_players):
+def check_seat(seat: Any, num_players: int) -> Union[int, str]:
     """A seat number in 0..num_players-1 (ints and numpy ints; bool and float refused), or one
     of SEAT_MODES."""
     if isinstance(seat, str):
