@@ -25,7 +25,12 @@ def play_out(env, seed, actions=None):
 
 
 # check_env steps with actions sampled from the whole action space, unmasked: the modes that
-# accept an illegal action pass it; "raise" (the default) refuses it, as documented.
+# accept an illegal action pass it, "replace" being the default; "raise" (the strict mode)
+# refuses it, as documented.
+def test_check_env_on_the_defaults(engine):
+    check_env(adapter.VikingerEnv(engine=engine))
+
+
 @pytest.mark.parametrize("illegal_action", ["replace", "penalize"])
 def test_check_env(engine, illegal_action):
     check_env(adapter.VikingerEnv(engine=engine, illegal_action=illegal_action,
@@ -41,7 +46,7 @@ def test_check_env_through_the_registered_id():
 
 
 def test_illegal_action_modes(engine):
-    env = adapter.VikingerEnv(engine=engine)
+    env = adapter.VikingerEnv(engine=engine, illegal_action="raise")
     _, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     history = env.state.history()
@@ -149,3 +154,20 @@ def test_vector_env_refuses_step_before_reset_and_a_list_of_seeds():
     first = first.copy()
     again, _ = env.reset(seed=4)
     np.testing.assert_array_equal(first, again)
+
+
+@pytest.mark.parametrize("bot", ["RandomBot", "GreedyBot"])
+def test_check_env_with_engine_bots_through_make(engine, bot):
+    """gymnasium.make and check_env copy the env: the engine's bots pickle and deep-copy."""
+    import copy
+    import pickle
+    opponent = getattr(engine, bot)(engine.Game(), 1)
+    if engine.__name__ == "vikinger_fast":   # make copies its kwargs: a module is no kwarg
+        env = gymnasium.make(adapter.ENV_ID, opponents=[opponent]).unwrapped
+    else:
+        env = adapter.VikingerEnv(opponents=[opponent], engine=engine)
+    check_env(env)
+    twin = pickle.loads(pickle.dumps(env))
+    other = copy.deepcopy(env)
+    runs = [play_out(e, 4) + (e.state.history(),) for e in (env, twin, other)]
+    assert runs[0] == runs[1] == runs[2]

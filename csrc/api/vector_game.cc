@@ -128,8 +128,26 @@ const int32_t* VectorGame::WriteCurrentPlayers() {
   return players_.data();
 }
 
-bool VectorGame::Step(const int64_t* actions, Interrupt* interrupt) {
+bool VectorGame::PlayRandom(const bool* where, uint64_t* streams, const int32_t* observers,
+                            Interrupt* interrupt) {
+  std::vector<int64_t> actions(states_.size(), 0);
+  std::vector<uint64_t> next(streams, streams + states_.size());
   for (int i = 0; i < batch_size_; ++i) {
+    if (!where[i]) continue;
+    SplitMix64 stream(streams[i]);
+    const double u = stream.Uniform();
+    actions[i] = legal_[i].Nth(static_cast<int>(u * static_cast<double>(legal_[i].Count())));
+    next[i] = stream.state();
+  }
+  if (!Step(actions.data(), interrupt, where, observers)) return false;
+  std::copy(next.begin(), next.end(), streams);
+  return true;
+}
+
+bool VectorGame::Step(const int64_t* actions, Interrupt* interrupt, const bool* where,
+                      const int32_t* observers) {
+  for (int i = 0; i < batch_size_; ++i) {
+    if (where != nullptr && !where[i]) continue;
     const int64_t action = actions[i];
     if (action < 0 || action >= kNumDistinctActions ||
         !legal_[i].Contains(static_cast<int>(action))) {
@@ -140,7 +158,11 @@ bool VectorGame::Step(const int64_t* actions, Interrupt* interrupt) {
   }
   if (interrupt == nullptr || batch_size_ <= kCheckEvery) {
     std::fill_n(done_.get(), states_.size(), false);
-    for (int i = 0; i < batch_size_; ++i) StepEnvironment(i, actions[i], /*finals=*/nullptr);
+    for (int i = 0; i < batch_size_; ++i) {
+      if (where == nullptr || where[i]) {
+        StepEnvironment(i, actions[i], /*finals=*/nullptr, observers ? observers[i] : -1);
+      }
+    }
     return true;
   }
   if (saved_.size() != states_.size()) saved_.resize(states_.size());
@@ -152,15 +174,18 @@ bool VectorGame::Step(const int64_t* actions, Interrupt* interrupt) {
     }
     saved_[i] = Saved{states_[i], legal_[i], streams_[i], lengths_[i], done_[i]};
     done_[i] = false;
-    StepEnvironment(i, actions[i], &finals);
+    if (where == nullptr || where[i]) {
+      StepEnvironment(i, actions[i], &finals, observers ? observers[i] : -1);
+    }
   }
   return true;
 }
 
-void VectorGame::StepEnvironment(int i, int64_t action, std::vector<SavedFinal>* finals) {
+void VectorGame::StepEnvironment(int i, int64_t action, std::vector<SavedFinal>* finals,
+                                 int observer) {
   const int n = game_.num_players;
   Position& p = states_[i];
-  const int player = CurrentPlayer(p);
+  const int player = observer >= 0 ? observer : CurrentPlayer(p);
   ApplyLegalAction(p, static_cast<int>(action), &legal_[i]);
   ++lengths_[i];
   SampleChance(i);

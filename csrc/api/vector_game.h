@@ -51,7 +51,20 @@ class VectorGame {
   // games. Every action is checked first: an illegal one throws std::invalid_argument naming
   // its environment, and nothing changes. A large batch checks `interrupt` (may be null) as it
   // goes; once it is stopped every environment is put back as it was and Step returns false.
-  bool Step(const int64_t* actions, Interrupt* interrupt = nullptr);
+  // `where` (may be null: every environment) selects the environments that move: the others are
+  // left as they are (their actions unchecked, done[i] false), as single-agent loops need while
+  // opponents play in some environments only.
+  // `observers` (may be null: the mover) names, per environment, the player whose view of a
+  // finished game goes to final_observation.
+  bool Step(const int64_t* actions, Interrupt* interrupt = nullptr, const bool* where = nullptr,
+            const int32_t* observers = nullptr);
+
+  // RandomBot's move in the environments where `where` is true: legal[floor(u * len(legal))],
+  // u the next uniform of the splitmix64 stream whose state is streams[i] (advanced in place
+  // only when the step is done), then Step with those actions. Opponents of a single-agent loop
+  // played without leaving C++.
+  bool PlayRandom(const bool* where, uint64_t* streams, const int32_t* observers = nullptr,
+                  Interrupt* interrupt = nullptr);
 
   // Environment i as pickling writes it: its position, the state of its chance stream and the
   // actions applied in its current game.
@@ -93,7 +106,7 @@ class VectorGame {
   void SampleChance(int i);
   void NewGame(int i);
   // `finals` (may be null) receives the final_* row a finished game overwrites.
-  void StepEnvironment(int i, int64_t action, std::vector<SavedFinal>* finals);
+  void StepEnvironment(int i, int64_t action, std::vector<SavedFinal>* finals, int observer);
   SavedFinal SaveFinal(int i) const;
   void Restore(int end, const std::vector<SavedFinal>& finals);
 

@@ -125,9 +125,23 @@ py::array_t<T> View(py::handle self, T* (VectorGame::*data)(), Columns columns) 
   return py::array_t<T>(std::move(shape), (env.*data)(), self);
 }
 
-// docs/api.md: integer dtypes only (bool refused), shape (batch,), every action legal.
-void StepVectorGame(VectorGame& env, py::handle actions) {
+// docs/api.md: integer dtypes only (bool refused), shape (batch,), every action legal where
+// `where` (None, or a bool array of shape (batch,)) selects the environment.
+void StepVectorGame(VectorGame& env, py::handle actions, py::handle where) {
   py::module_ np = py::module_::import("numpy");
+  std::vector<uint8_t> selected;
+  if (!where.is_none()) {
+    py::array rows = np.attr("asarray")(where);
+    if (rows.dtype().kind() != 'b') {
+      throw py::type_error("where must be a bool array, not " + Text(rows.dtype()));
+    }
+    if (rows.ndim() != 1 || rows.shape(0) != env.batch_size()) {
+      throw py::value_error("where must have shape (" + std::to_string(env.batch_size()) +
+                            ",), not " + Text(rows.attr("shape")));
+    }
+    py::array_t<uint8_t> bytes = rows.attr("astype")(np.attr("uint8"));
+    selected.assign(bytes.data(), bytes.data() + env.batch_size());
+  }
   py::array array = np.attr("asarray")(actions);
   const char kind = array.dtype().kind();
   if (kind != 'i' && kind != 'u') {
@@ -147,9 +161,67 @@ void StepVectorGame(VectorGame& env, py::handle actions) {
   Interrupt interrupt(PythonSignalPoll());
   {
     py::gil_scoped_release release;
-    env.Step(ids.data(), &interrupt);
+    env.Step(ids.data(), &interrupt,
+             selected.empty() ? nullptr : reinterpret_cast<const bool*>(selected.data()));
   }
   ThrowIfInterrupted(interrupt);  // Step put every environment back
+}
+
+// VectorGame.play_random: `where` bool (batch,), `streams` a writable C-contiguous uint64 array
+// (batch,), `observer` None or integers (batch,) in 0..num_players-1.
+void PlayRandomVectorGame(VectorGame& env, py::handle where, py::handle streams,
+                          py::handle observer) {
+  py::module_ np = py::module_::import("numpy");
+  const std::string batch = "(" + std::to_string(env.batch_size()) + ",)";
+  py::array rows = np.attr("asarray")(where);
+  if (rows.dtype().kind() != 'b') {
+    throw py::type_error("where must be a bool array, not " + Text(rows.dtype()));
+  }
+  if (rows.ndim() != 1 || rows.shape(0) != env.batch_size()) {
+    throw py::value_error("where must have shape " + batch + ", not " + Text(rows.attr("shape")));
+  }
+  const py::array_t<uint8_t> selected = rows.attr("astype")(np.attr("uint8"));
+  if (!py::isinstance<py::array>(streams) ||
+      !py::array(streams, true).dtype().equal(py::dtype::of<uint64_t>())) {
+    throw py::type_error("streams must be a numpy array of uint64, not " + TypeName(streams));
+  }
+  py::array_t<uint64_t> states(streams, true);
+  if (states.ndim() != 1 || states.shape(0) != env.batch_size()) {
+    throw py::value_error("streams must have shape " + batch + ", not " +
+                          Text(states.attr("shape")));
+  }
+  if (!states.writeable() || !(states.flags() & py::array::c_style)) {
+    throw py::value_error("streams must be writable and contiguous (they are advanced in place)");
+  }
+  std::vector<int32_t> observers;
+  if (!observer.is_none()) {
+    py::array seats = np.attr("asarray")(observer);
+    if (seats.dtype().kind() != 'i' && seats.dtype().kind() != 'u') {
+      throw py::type_error("observer must be integers, not " + Text(seats.dtype()));
+    }
+    if (seats.ndim() != 1 || seats.shape(0) != env.batch_size()) {
+      throw py::value_error("observer must have shape " + batch + ", not " +
+                            Text(seats.attr("shape")));
+    }
+    const py::array_t<int64_t> values = seats.attr("astype")(np.attr("int64"));
+    const py::array_t<uint64_t> unsigned_values = seats.attr("astype")(np.attr("uint64"));
+    for (int i = 0; i < env.batch_size(); ++i) {
+      const bool negative = seats.dtype().kind() == 'i' && values.at(i) < 0;
+      if (negative || unsigned_values.at(i) >= static_cast<uint64_t>(env.game().num_players)) {
+        throw py::value_error("observer must be players 0.." +
+                              std::to_string(env.game().num_players - 1) + ", not " +
+                              Text(seats.attr("__getitem__")(i)));
+      }
+      observers.push_back(static_cast<int32_t>(values.at(i)));
+    }
+  }
+  Interrupt interrupt(PythonSignalPoll());
+  {
+    py::gil_scoped_release release;
+    env.PlayRandom(reinterpret_cast<const bool*>(selected.data()), states.mutable_data(),
+                   observers.empty() ? nullptr : observers.data(), &interrupt);
+  }
+  ThrowIfInterrupted(interrupt);  // nothing changed, the streams neither
 }
 
 // A method of VectorGame run under the object's lock (ObjectLock), returning the view `data`.
@@ -308,17 +380,54 @@ and restarted at once. The arrays are allocated once and returned as views: copy
           R"doc((batch,) int32: the player to move in each environment.)doc")
       .def(
           "step",
-          [](py::object self, py::handle actions) {
+          [](py::object self, py::handle actions, py::handle where) {
             VectorGame& env = self.cast<VectorGame&>();
             ObjectLock lock(env.mutex());
-            vk::StepVectorGame(env, actions);
+            vk::StepVectorGame(env, actions, where);
             return vk::View(self, &VectorGame::done, Columns::kNone);
           },
-          py::arg("actions"), R"doc(Apply actions[i] in environment i (GIL released); returns done.
+          py::arg("actions"), py::arg("where") = py::none(),
+          R"doc(Apply actions[i] in environment i (GIL released); returns done.
 
-TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an action
-not legal in its environment, and then nothing has changed. KeyboardInterrupt (Ctrl-C) puts every
-environment back as it was.)doc")
+where: None (every environment) or a bool array of shape (batch,): only the environments where it
+is True move, the others stay as they are (their actions unchecked, done False).
+TypeError unless actions are integers (bool refused) and where is bool; ValueError for a wrong
+shape or an action not legal in its environment, and then nothing has changed.
+KeyboardInterrupt (Ctrl-C) puts every environment back as it was.)doc")
+      .def(
+          "play_random",
+          [](py::object self, py::handle where, py::handle streams, py::handle observer) {
+            VectorGame& env = self.cast<VectorGame&>();
+            ObjectLock lock(env.mutex());
+            vk::PlayRandomVectorGame(env, where, streams, observer);
+            return vk::View(self, &VectorGame::done, Columns::kNone);
+          },
+          py::arg("where"), py::arg("streams"), py::arg("observer") = py::none(),
+          R"doc(RandomBot's move in the environments where `where` is True (GIL released); returns done.
+
+Environment i plays legal[floor(u * len(legal))], u the next uniform of the splitmix64 stream
+whose state is streams[i] (a uint64 array, advanced in place), as RandomBot(game, seed) with
+streams[i] = seed does; then chance as in step. observer (None: the mover) names per environment
+the player whose view of a finished game goes to final_observation. KeyboardInterrupt changes
+nothing, the streams neither.)doc")
+      .def(
+          "state",
+          [](VectorGame& env, py::handle index) {
+            ObjectLock lock(env.mutex());
+            vk::RequireInts({{"env", index}});
+            bool huge;
+            const int64_t i = vk::IndexValue(index, "env", &huge);
+            if (huge || i < 0 || i >= env.batch_size()) {
+              throw py::value_error("env must be in 0.." + std::to_string(env.batch_size() - 1) +
+                                    ", not " + vk::Text(index));
+            }
+            State state(env.game().num_players, env.game().options);
+            state.position = env.position(static_cast<int>(i));
+            return state;
+          },
+          py::arg("env"),
+          R"doc(A copy of environment env's state (a decision node; no history): for bots that
+play some seats of the batch.)doc")
       .def_property_readonly(
           "done", [](py::object s) { return vk::View(s, &VectorGame::done, Columns::kNone); })
       .def_property_readonly(

@@ -73,7 +73,32 @@ PyObject* LegalActionsMethod(PyObject* self, PyObject*) {
   });
 }
 
-PyObject* ApplyActionMethod(PyObject* self, PyObject* action) {
+// The one argument of apply_action, given by position or as action= (the reference's signature);
+// nullptr with a TypeError set otherwise.
+PyObject* ActionArgument(PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  const Py_ssize_t nkw = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+  if (nargs == 1 && nkw == 0) return args[0];
+  if (nargs == 0 && nkw == 1 &&
+      PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "action") == 0) {
+    return args[0];
+  }
+  for (Py_ssize_t k = 0; k < nkw; ++k) {
+    PyObject* name = PyTuple_GET_ITEM(kwnames, k);
+    if (PyUnicode_CompareWithASCIIString(name, "action") != 0) {
+      PyErr_Format(PyExc_TypeError, "apply_action() got an unexpected keyword argument '%U'",
+                   name);
+      return nullptr;
+    }
+  }
+  PyErr_Format(PyExc_TypeError, "apply_action() takes exactly one argument, action (%zd given)",
+               nargs + nkw);
+  return nullptr;
+}
+
+PyObject* ApplyActionMethod(PyObject* self, PyObject* const* args, Py_ssize_t nargs,
+                            PyObject* kwnames) {
+  PyObject* action = ActionArgument(args, nargs, kwnames);
+  if (action == nullptr) return nullptr;
   return Guarded([&]() -> PyObject* {
     State& state = Self(self);
     int overflow = 0;
@@ -98,8 +123,10 @@ PyMethodDef methods[] = {
     {"legal_actions", LegalActionsMethod, METH_NOARGS,
      "legal_actions($self, /)\n--\n\nThe sorted legal ids: chance ids at chance nodes, [] at the "
      "end."},
-    {"apply_action", ApplyActionMethod, METH_O,
-     "apply_action($self, action, /)\n--\n\nApply a decision or chance id, then every forced "
+    {"apply_action", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(
+                         ApplyActionMethod)),
+     METH_FASTCALL | METH_KEYWORDS,
+     "apply_action($self, /, action)\n--\n\nApply a decision or chance id, then every forced "
      "decision.\n\nTypeError unless action is an int (Python or numpy; bool refused); ValueError "
      "when the game\nis over or the action is not legal now. The state is unchanged after an "
      "error."},

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -211,6 +212,72 @@ py::list VisitShares(const SearchResult& result) {
   return out;
 }
 
+// --- pickling the bots (docs/search.md "Bots"): plain data rebuilt by module-level functions
+// that check it as the constructors do, so a pickle holds no code.
+
+// The rebuild functions are plain Python functions of vikinger_fast/_bot_pickles.py, which a
+// pickle names by module and name (a function of this module would pickle as a builtins call);
+// the game travels as its player count and option bits.
+py::object Rebuild(const char* name) {
+  return py::module_::import("vikinger_fast._bot_pickles").attr(name);
+}
+
+template <typename Bot>
+py::tuple ReduceSeededBot(const Bot& bot, const char* rebuild) {
+  return py::make_tuple(Rebuild(rebuild),
+                        py::make_tuple(bot.game().num_players, bot.game().options,
+                                       py::int_(bot.seed()), py::int_(bot.stream())));
+}
+
+template <typename Bot>
+Bot SeededBotFromData(py::handle game, py::handle seed, py::handle stream) {
+  const Game& g = GameArg(game);
+  RequireInts({{"seed", seed}, {"stream", stream}});
+  Bot bot(g, Seed(seed));
+  bot.SetStream(Seed(stream));
+  return bot;
+}
+
+py::tuple ReduceMcts(PyMcts& self) {
+  ObjectLock lock(self.mutex);
+  const MctsConfig& c = self.bot.config();
+  py::dict budget(py::arg("iterations") = c.iterations > 0 ? py::object(py::int_(c.iterations))
+                                                           : py::object(py::none()),
+                  py::arg("max_time") = c.max_time > 0.0 ? py::object(py::float_(c.max_time))
+                                                         : py::object(py::none()),
+                  py::arg("uct_c") = c.uct_c,
+                  py::arg("leaf") = c.leaf == Leaf::kPlayout ? "playout" : "evaluation",
+                  py::arg("threads") = c.threads, py::arg("solver_nodes") = c.solver_nodes);
+  return py::make_tuple(Rebuild("mcts_bot"),
+                        py::make_tuple(self.bot.game().num_players, self.bot.game().options,
+                                       py::int_(self.bot.seed()), budget,
+                                       py::int_(self.bot.searches())));
+}
+
+std::unique_ptr<PyMcts> MctsFromData(py::handle game, py::handle seed, py::handle budget,
+                                     py::handle searches) {
+  const Game& g = GameArg(game);
+  RequireInts({{"seed", seed}, {"searches", searches}});
+  if (!PyDict_Check(budget.ptr())) {
+    throw py::type_error("budget must be a dict, not " + TypeName(budget));
+  }
+  const py::dict b = py::reinterpret_borrow<py::dict>(budget);
+  const char* const keys[] = {"iterations", "max_time", "uct_c", "leaf", "threads",
+                              "solver_nodes"};
+  if (py::len(b) != std::size(keys)) {
+    throw py::value_error("budget must hold iterations, max_time, uct_c, leaf, threads, "
+                          "solver_nodes");
+  }
+  for (const char* key : keys) {
+    if (!b.contains(key)) throw py::value_error(std::string("budget lacks ") + key);
+  }
+  const MctsConfig config = MctsConfigOf(b["iterations"], b["max_time"], b["uct_c"], b["leaf"],
+                                         b["threads"], b["solver_nodes"]);
+  auto bot = std::unique_ptr<PyMcts>(new PyMcts{MctsBot(g, Seed(seed), config), {}});
+  bot->bot.SetSearches(Seed(searches));
+  return bot;
+}
+
 }  // namespace
 
 void DefineSearch(py::module_& m) {
@@ -269,7 +336,13 @@ action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed)
       .def("policy", [](const vk::RandomBot& bot, py::handle state) {
              return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
            }, py::arg("state"), R"doc([(action, probability)] over the legal actions.)doc")
-      .def("restart", &vk::RandomBot::Restart, R"doc(Back to the stream of the seed.)doc");
+      .def("restart", &vk::RandomBot::Restart, R"doc(Back to the stream of the seed.)doc")
+      .def("__reduce__", [](const vk::RandomBot& bot) {
+        return vk::ReduceSeededBot(bot, "random_bot");
+      });
+  m.def("_random_bot_from_data", &vk::SeededBotFromData<vk::RandomBot>, py::arg("game"), py::arg("seed"),
+        py::arg("stream"),
+        R"doc(Unpickle a RandomBot: its game, seed and the state of its stream, checked.)doc");
 
   py::class_<vk::GreedyBot>(m, "GreedyBot", R"doc(GreedyBot(game, seed): the legal action whose
 successor has the highest evaluate() value for the mover; exact ties broken by
@@ -286,7 +359,13 @@ splitmix64(seed).)doc")
       .def("policy", [](const vk::GreedyBot& bot, py::handle state) {
              return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
            }, py::arg("state"), R"doc([(action, share)]: the best actions share 1 equally.)doc")
-      .def("restart", &vk::GreedyBot::Restart, R"doc(Back to the stream of the seed.)doc");
+      .def("restart", &vk::GreedyBot::Restart, R"doc(Back to the stream of the seed.)doc")
+      .def("__reduce__", [](const vk::GreedyBot& bot) {
+        return vk::ReduceSeededBot(bot, "greedy_bot");
+      });
+  m.def("_greedy_bot_from_data", &vk::SeededBotFromData<vk::GreedyBot>, py::arg("game"), py::arg("seed"),
+        py::arg("stream"),
+        R"doc(Unpickle a GreedyBot: its game, seed and the state of its stream, checked.)doc");
 
   py::class_<vk::PyMcts>(m, "MCTSBot", R"doc(UCT search over decision nodes (docs/search.md).
 
@@ -326,7 +405,12 @@ nodes. The same seed, iterations and threads give the same visits as vikinger_re
       .def("restart", [](vk::PyMcts& self) {
              vk::ObjectLock lock(self.mutex);
              self.bot.Restart();
-           }, R"doc(Back to the first search's streams.)doc");
+           }, R"doc(Back to the first search's streams.)doc")
+      .def("__reduce__", &vk::ReduceMcts);
+  m.def("_mcts_bot_from_data", &vk::MctsFromData, py::arg("game"), py::arg("seed"),
+        py::arg("budget"), py::arg("searches"),
+        R"doc(Unpickle an MCTSBot: game, seed, budget (the constructor's keywords) and the
+searches done since construction or restart, checked as the constructor does.)doc");
 }
 
 }  // namespace vikinger

@@ -31,6 +31,10 @@ class RandomBot {
   ActionPolicy Policy(const Position& p) const;
   void Restart() { rng_ = SplitMix64(seed_); }
   const Game& game() const { return game_; }
+  // Pickling: the seed and where the stream is; SetStream(stream()) goes on with the same moves.
+  uint64_t seed() const { return seed_; }
+  uint64_t stream() const { return rng_.state(); }
+  void SetStream(uint64_t state) { rng_ = SplitMix64(state); }
 
  private:
   Game game_;
@@ -49,6 +53,10 @@ class GreedyBot {
   ActionPolicy Policy(const Position& p) const;
   void Restart() { rng_ = SplitMix64(seed_); }
   const Game& game() const { return game_; }
+  // Pickling: the seed and where the stream is; SetStream(stream()) goes on with the same moves.
+  uint64_t seed() const { return seed_; }
+  uint64_t stream() const { return rng_.state(); }
+  void SetStream(uint64_t state) { rng_ = SplitMix64(state); }
 
  private:
   // The legal actions and, in `best`, those of the highest value for the mover.

@@ -70,6 +70,10 @@ class MctsBot {
   void Restart() { searches_ = 0; }
   const Game& game() const { return game_; }
   const MctsConfig& config() const { return config_; }
+  // Pickling: the seed and the searches since construction or Restart, which pick the streams.
+  uint64_t seed() const { return seed_; }
+  uint64_t searches() const { return searches_; }
+  void SetSearches(uint64_t searches) { searches_ = searches; }
 
  private:
   Game game_;

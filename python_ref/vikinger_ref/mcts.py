@@ -156,6 +156,16 @@ class MCTSBot:
         self._searches = 0
         self._lock = threading.Lock()
 
+    def __getstate__(self):
+        """Pickling and deepcopy: everything but the lock (a fresh one is made), so the copy
+        goes on with the same searches."""
+        with self._lock:
+            return {name: value for name, value in vars(self).items() if name != "_lock"}
+
+    def __setstate__(self, data):
+        vars(self).update(data)
+        self._lock = threading.Lock()
+
     def _search(self, state, method):
         with self._lock:
             check_decision_node(self._game, state, method)

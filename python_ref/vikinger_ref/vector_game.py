@@ -133,7 +133,26 @@ class VectorGame:
                 self._observation[i] = state.observation_tensor(state.current_player())
             return self._observation
 
-    def _actions(self, actions):
+    def state(self, env):
+        """A copy of environment `env`'s state (a decision node; no history): for bots that play
+        some seats of the batch."""
+        with self._lock:
+            env = check_int("env", env)
+            if not 0 <= env < self.batch_size:
+                raise ValueError(f"env must be in 0..{self.batch_size - 1}, not {env}")
+            return self._game.deserialize_state(to_bytes(self._states[env], with_history=False))
+
+    def _where(self, where):
+        if where is None:
+            return [True] * self.batch_size
+        where = np.asarray(where)
+        if where.dtype != np.bool_:
+            raise TypeError(f"where must be a bool array, not {where.dtype}")
+        if where.shape != (self.batch_size,):
+            raise ValueError(f"where must have shape ({self.batch_size},), not {where.shape}")
+        return [bool(w) for w in where]
+
+    def _actions(self, actions, where):
         actions = np.asarray(actions)
         if actions.dtype == np.bool_ or actions.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, not {actions.dtype}")
@@ -141,42 +160,95 @@ class VectorGame:
             raise ValueError(f"actions must have shape ({self.batch_size},), not {actions.shape}")
         actions = [as_action_id(a) for a in actions]
         for i, (state, action) in enumerate(zip(self._states, actions)):
-            if action not in state.legal_actions():
+            if where[i] and action not in state.legal_actions():
                 raise ValueError(f"action {action} is not legal in environment {i} "
                                  f"(phase {state.phase})")
         return actions
 
-    def step(self, actions):
+    def play_random(self, where, streams, observer=None):
+        """RandomBot's move in the environments where `where` is True: legal[floor(u *
+        len(legal))], u the next uniform of the splitmix64 stream whose state is streams[i] (a
+        uint64 array, advanced in place once the step is done), then chance as in `step`.
+        `observer` (None: the mover) names per environment the player whose view of a finished
+        game goes to final_observation. Returns `done`."""
+        with self._lock:
+            where = self._where(where)
+            if not isinstance(streams, np.ndarray) or streams.dtype != np.uint64:
+                raise TypeError(f"streams must be a numpy array of uint64, not "
+                                f"{type_name(streams)}")
+            if streams.shape != (self.batch_size,):
+                raise ValueError(f"streams must have shape ({self.batch_size},), not "
+                                 f"{streams.shape}")
+            if not streams.flags.writeable or not streams.flags.c_contiguous:
+                raise ValueError("streams must be writable and contiguous (they are advanced "
+                                 "in place)")
+            observers = self._observers(observer)
+            actions, advanced = [0] * self.batch_size, streams.copy()
+            for i, state in enumerate(self._states):
+                if where[i]:
+                    rng = SplitMix64(int(streams[i]))
+                    legal = state.legal_actions()
+                    actions[i] = legal[int(rng.next_double() * len(legal))]
+                    advanced[i] = rng.state
+            self._step(actions, where, observers,
+                       commit=lambda: streams.__setitem__(Ellipsis, advanced))
+            return self.done
+
+    def _observers(self, observer):
+        if observer is None:
+            return None
+        seats = np.asarray(observer)
+        if seats.dtype == np.bool_ or seats.dtype.kind not in "iu":
+            raise TypeError(f"observer must be integers, not {seats.dtype}")
+        if seats.shape != (self.batch_size,):
+            raise ValueError(f"observer must have shape ({self.batch_size},), not {seats.shape}")
+        n = self._game.num_players
+        for seat in seats:
+            if not 0 <= seat < n:
+                raise ValueError(f"observer must be players 0..{n - 1}, not {seat}")
+        return [int(seat) for seat in seats]
+
+    def step(self, actions, where=None):
         """Applies actions[i] in environment i (all are checked first: an illegal one raises
         ValueError and changes nothing), then samples chance; finished games are recorded in
-        the final_* arrays and restarted. Returns `done`. KeyboardInterrupt changes nothing."""
+        the final_* arrays and restarted. Returns `done`. KeyboardInterrupt changes nothing.
+        `where` (None: every environment, or a bool array of shape (batch,)) selects the
+        environments that move; the others stay as they are (actions unchecked, done False)."""
         with self._lock:
-            actions = self._actions(actions)
-            states = [state.clone() for state in self._states]
-            rngs = [SplitMix64(rng.state) for rng in self._rngs]
-            lengths = list(self._lengths)
-            finished = []  # (environment, scores, gold, returns, length, observation)
-            for i, action in enumerate(actions):
-                state = states[i]
-                player = state.current_player()
-                state.apply_action(action)
-                lengths[i] += 1 + self._sample_chance(state, rngs[i])
-                if state.is_terminal():
-                    finished.append((i, state.scores(), state.gold(), state.returns(),
-                                     lengths[i], state.observation_tensor(player)))
-                    states[i] = self._game.new_initial_state()
-                    lengths[i] = self._sample_chance(states[i], rngs[i])
-            with _ctrl_c_held_back():
-                self._states, self._rngs, self._lengths = states, rngs, lengths
-                self.done[:] = False
-                for i, scores, gold, returns, length, observation in finished:
-                    self.done[i] = True
-                    self.final_scores[i] = scores
-                    self.final_gold[i] = gold
-                    self.final_returns[i] = returns
-                    self.final_length[i] = length
-                    self.final_observation[i] = observation
+            where = self._where(where)
+            self._step(self._actions(actions, where), where, None)
             return self.done
+
+    def _step(self, actions, where, observers, commit=lambda: None):
+        """Step's work on checked arguments, under the lock; `commit` runs as the results are
+        put in place (Ctrl-C held back)."""
+        states = [state.clone() for state in self._states]
+        rngs = [SplitMix64(rng.state) for rng in self._rngs]
+        lengths = list(self._lengths)
+        finished = []  # (environment, scores, gold, returns, length, observation)
+        for i, action in enumerate(actions):
+            if not where[i]:
+                continue
+            state = states[i]
+            player = state.current_player() if observers is None else observers[i]
+            state.apply_action(action)
+            lengths[i] += 1 + self._sample_chance(state, rngs[i])
+            if state.is_terminal():
+                finished.append((i, state.scores(), state.gold(), state.returns(),
+                                 lengths[i], state.observation_tensor(player)))
+                states[i] = self._game.new_initial_state()
+                lengths[i] = self._sample_chance(states[i], rngs[i])
+        with _ctrl_c_held_back():
+            self._states, self._rngs, self._lengths = states, rngs, lengths
+            commit()
+            self.done[:] = False
+            for i, scores, gold, returns, length, observation in finished:
+                self.done[i] = True
+                self.final_scores[i] = scores
+                self.final_gold[i] = gold
+                self.final_returns[i] = returns
+                self.final_length[i] = length
+                self.final_observation[i] = observation
 
 
 ARRAY_NAMES = ("done", "final_scores", "final_gold", "final_returns", "final_length",

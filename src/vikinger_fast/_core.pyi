@@ -184,13 +184,29 @@ class VectorGame:
         """(batch, observation size) float32: row i seen by env i's player to move."""
     def current_player(self) -> npt.NDArray[np.int32]:
         """(batch,) int32: the player to move in each environment."""
-    def step(self, actions: npt.ArrayLike) -> npt.NDArray[np.bool_]:
+    def step(self, actions: npt.ArrayLike,
+             where: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.bool_]:
         """Apply actions[i] in environment i (GIL released); returns done.
 
-        TypeError unless actions are integers (bool refused); ValueError for a wrong shape or an action
-        not legal in its environment, and then nothing has changed. KeyboardInterrupt (Ctrl-C) puts every
-        environment back as it was.
+        where: None (every environment) or a bool array of shape (batch,): only the environments where it
+        is True move, the others stay as they are (their actions unchecked, done False).
+        TypeError unless actions are integers (bool refused) and where is bool; ValueError for a wrong
+        shape or an action not legal in its environment, and then nothing has changed.
+        KeyboardInterrupt (Ctrl-C) puts every environment back as it was.
         """
+    def play_random(self, where: npt.ArrayLike, streams: npt.NDArray[np.uint64],
+                    observer: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.bool_]:
+        """RandomBot's move in the environments where `where` is True (GIL released); returns done.
+
+        Environment i plays legal[floor(u * len(legal))], u the next uniform of the splitmix64 stream
+        whose state is streams[i] (a uint64 array, advanced in place), as RandomBot(game, seed) with
+        streams[i] = seed does; then chance as in step. observer (None: the mover) names per environment
+        the player whose view of a finished game goes to final_observation. KeyboardInterrupt changes
+        nothing, the streams neither.
+        """
+    def state(self, env: _Int) -> State:
+        """A copy of environment env's state (a decision node; no history): for bots that
+        play some seats of the batch."""
     @property
     def done(self) -> npt.NDArray[np.bool_]: ...
     @property
@@ -240,6 +256,7 @@ class RandomBot:
     def step(self, state: State) -> int: ...
     def policy(self, state: State) -> List[Tuple[int, float]]: ...
     def restart(self) -> None: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
 
 class GreedyBot:
     """GreedyBot(game, seed): the legal action whose
@@ -249,6 +266,7 @@ class GreedyBot:
     def step(self, state: State) -> int: ...
     def policy(self, state: State) -> List[Tuple[int, float]]: ...
     def restart(self) -> None: ...
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
 
 class MCTSBot:
     """UCT search over decision nodes (docs/search.md).
@@ -271,6 +289,7 @@ class MCTSBot:
         "solved"}."""
     def restart(self) -> None:
         """Back to the first search's streams."""
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
 
 class PuctSearch:
     """PUCT searches of many states, their leaves

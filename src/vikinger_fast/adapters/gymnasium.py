@@ -8,10 +8,25 @@ Chance is sampled from `np_random` too. Observation: the engine's float32 tensor
 seat; `info["action_mask"]`: int8 over the 2036 decision ids. The reward is 0 until the game
 ends, then the win share (B8.9) or, with `reward="fame_margin"`, the Fame margin (spec.py).
 
-`illegal_action` says what an action outside the mask does: "raise" (ValueError, the state
-unchanged), "replace" (a uniform random legal action is played instead; `info["replaced"]`
-holds the action given), or "penalize" (nothing is played, the reward is `illegal_reward`,
-default -1, and `info["illegal"]` is True).
+`illegal_action` says what an integer action outside the mask does: "replace" (the default, so
+that the frameworks' env checkers, which step with random actions, pass: a uniform random legal
+action is played instead; `info["replaced"]` holds the action given), "raise" (the strict mode:
+ValueError, the state unchanged), or "penalize" (nothing is played, the reward is
+`illegal_reward`, default -1, and `info["illegal"]` is True). An action that is not an integer
+(a float, a bool, an array of more than one entry) is a TypeError in every mode, with the
+engine's message; numpy integers are accepted.
+
+`action_masks()` returns the mask as bool (sb3-contrib's MaskablePPO convention).
+
+Seats (`seat`): a player number, "alternate" (episode k plays seat k mod num_players, counted
+from the last seeded reset) or "random" (drawn from `np_random` at each reset);
+`reset(options={"seat": p})` fixes the seat of one episode. The opponents take the other seats in
+ascending order. Bots are restarted at a seeded reset only, so their streams run on across the
+episodes that follow (the same seed gives the same episodes, and the episodes differ).
+
+`chance`: "generator" samples chance from `np_random`; "splitmix64" from the splitmix64 stream
+seeded by `reset(seed=)` (one number per chance node, running on across episodes), exactly as row
+i of a `VectorGame` with seed s - i does: the single-env twin of the SB3 vector env (sb3.py).
 """
 
 import gymnasium
@@ -22,49 +37,83 @@ from gymnasium.vector.utils import batch_space
 
 import vikinger_fast
 
-from .spec import check_reward, final_rewards, observation_bounds
+from .spec import (CHANCE_MODES, SEAT_MODES, action_id, check_choice, check_reward,
+                   check_seat, final_rewards, observation_bounds)
 
 ENV_ID = "vikinger_fast/Vikinger-v0"
-ILLEGAL_ACTIONS = ("raise", "replace", "penalize")
+ILLEGAL_ACTIONS = ("replace", "raise", "penalize")
+GOLDEN = 0x9E3779B97F4A7C15   # the splitmix64 increment (docs/api.md)
 
 
 class VikingerEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, num_players=2, seat=0, opponents=None, engine=vikinger_fast,
-                 reward="win_share", illegal_action="raise", illegal_reward=-1.0,
-                 render_mode=None, **modules):
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTIONS}, "
-                             f"not {illegal_action!r}")
+                 reward="win_share", illegal_action="replace", illegal_reward=-1.0,
+                 render_mode=None, chance="generator", **modules):
+        check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        check_choice("chance", chance, CHANCE_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.game = engine.Game(num_players=num_players, **modules)
-        if not 0 <= seat < num_players:
-            raise ValueError(f"seat {seat} is outside 0..{num_players - 1}")
+        self.seat_mode = check_seat(seat, self.game.num_players)
+        self.seat = 0 if self.seat_mode in SEAT_MODES else self.seat_mode
         opponents = list(opponents) if opponents is not None else [None] * (num_players - 1)
         if len(opponents) != num_players - 1:
             raise ValueError(f"{num_players - 1} opponents needed, got {len(opponents)}")
-        # Seat -> bot (None: the uniform random policy); the agent's own seat has none.
-        self.bots = dict(zip([p for p in range(num_players) if p != seat], opponents))
-        self.seat, self.reward = seat, check_reward(reward)
+        # Bot k (None: the uniform random policy) plays the k-th seat other than the agent's.
+        self.opponents = opponents
+        self.bots = self._seat_bots()
+        self.reward = check_reward(reward)
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
-        self.render_mode = render_mode
+        self.render_mode, self.chance = render_mode, chance
         low, high = observation_bounds(self.game)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.state = None
+        self.episode = 0       # episodes since the last seeded reset (seat "alternate")
+        self._stream = None    # chance "splitmix64": the stream's state
+
+    def _seat_bots(self):
+        """Seat -> bot for the current seat; the agent's own seat has none."""
+        others = [p for p in range(self.game.num_players) if p != self.seat]
+        return dict(zip(others, self.opponents))
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        for bot in self.bots.values():
-            if hasattr(bot, "restart"):
-                bot.restart()
+        if seed is not None:
+            self.episode = 0
+            for bot in self.opponents:
+                if hasattr(bot, "restart"):
+                    bot.restart()
+        if self.chance == "splitmix64" and (seed is not None or self._stream is None):
+            self._stream = int(seed) if seed is not None else int(self.np_random.integers(2**63))
+        self.seat = self._episode_seat(options)
+        self.bots = self._seat_bots()
+        self.episode += 1
         self.state = self.game.new_initial_state()
         self._play_others()
         return self._observation(), self._info()
 
+    def _episode_seat(self, options):
+        if options is not None and "seat" in options:
+            seat = check_seat(options["seat"], self.game.num_players)
+            if seat not in SEAT_MODES:
+                return seat
+        if self.seat_mode == "alternate":
+            return self.episode % self.game.num_players
+        if self.seat_mode == "random":
+            return int(self.np_random.integers(self.game.num_players))
+        return self.seat_mode
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions as a bool array over the 2036 ids (sb3-contrib's convention)."""
+        return self.state.legal_actions_mask().astype(bool)
+
     def step(self, action):
+        action = action_id(action)
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
         if self.state.is_terminal():
             raise ValueError("the game is over: call reset()")
         info = {}
@@ -100,7 +149,11 @@ class VikingerEnv(gymnasium.Env):
         state = self.state
         while not state.is_terminal() and state.current_player() != self.seat:
             if state.is_chance_node():
-                state.apply_random_chance(self.np_random)
+                if self.chance == "splitmix64":
+                    state.apply_random_chance(self._stream)   # u: the stream's next number
+                    self._stream = (self._stream + GOLDEN) % 2**64
+                else:
+                    state.apply_random_chance(self.np_random)
                 continue
             bot = self.bots[state.current_player()]
             state.apply_action(self._random_action() if bot is None else bot.step(state))

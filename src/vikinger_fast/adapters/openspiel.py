@@ -18,7 +18,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 import vikinger_fast
 
-from .spec import max_chance_nodes, max_decisions
+from .spec import action_id, max_chance_nodes, max_decisions
 
 PARAMETERS = {"players": 2, **dict.fromkeys(vikinger_fast.OPTION_NAMES, False)}
 
@@ -148,13 +148,17 @@ class VikingerState(pyspiel.State):
         return self.engine_state.chance_outcomes()
 
     def _apply_action(self, action):
-        self.engine_state.apply_action(int(action))
+        self.engine_state.apply_action(action_id(action))
 
     def _action_to_string(self, player, action):
+        action = action_id(action)
         decisions, chances = action_names(self.engine_state.get_game())
-        if player == pyspiel.PlayerId.CHANCE:
-            return f"chance {chances[action]}"
-        return f"p{player} {decisions[action]}"
+        chance = player == pyspiel.PlayerId.CHANCE
+        names = chances if chance else decisions
+        if not 0 <= action < len(names):   # the engine's message; a negative id never wraps
+            raise ValueError(f"{'chance' if chance else 'decision'} id {action} is outside "
+                             f"0..{len(names) - 1}")
+        return f"chance {names[action]}" if chance else f"p{player} {names[action]}"
 
     def returns(self):
         return self.engine_state.returns()

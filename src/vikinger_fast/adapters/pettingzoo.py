@@ -18,7 +18,7 @@ from pettingzoo.utils import wrappers
 
 import vikinger_fast
 
-from .spec import check_reward, final_rewards, observation_bounds
+from .spec import action_id, check_reward, final_rewards, observation_bounds
 
 
 def env(**kwargs):
@@ -84,8 +84,9 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        action = action_id(action)   # floats, bools, arrays: the engine's TypeError
         self._cumulative_rewards[agent] = 0.0
-        self.state.apply_action(int(action))
+        self.state.apply_action(action)
         self._sample_chance()
         if self.state.is_terminal():
             self.rewards = dict(zip(self.agents, final_rewards(self.state, self.reward)))

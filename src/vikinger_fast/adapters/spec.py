@@ -5,10 +5,11 @@ them over random games of every configuration.
 """
 
 from collections.abc import Mapping
-from typing import Any  # a Game or State of either engine
+from typing import Any, Tuple, Union  # Any: a Game or State of either engine
 
 import numpy as np
 from vikinger_ref import observation as layout
+from vikinger_ref.arguments import check_int, index_value
 from vikinger_ref.actions import MAX_BID
 from vikinger_ref.components import GROUPS_PER_ROUND as GROUPS
 from vikinger_ref.components import NUM_COLUMNS as MAX_COLUMN
@@ -23,6 +24,8 @@ MAX_GOLD = 852 + 267            # + the large scoring of round 6; the final scor
 MIN_FAME = -(46 + 78)           # B8.1 all 14 ships unpaid, B8.6 all 78 Vikings unfed
 MAX_FAME = MAX_GOLD + 22 + 156 + 36   # B8.3-B8.5 bonuses, B8.6 with the fish, A5 buildings
 REWARDS = ("win_share", "fame_margin")
+SEAT_MODES = ("alternate", "random")
+CHANCE_MODES = ("generator", "splitmix64")
 
 
 def max_decisions(num_players: int, options: Mapping[str, bool]) -> int:
@@ -96,3 +99,27 @@ def final_rewards(state: Any, reward: str) -> list[float]:
         return [float(share) for share in state.returns()]
     fame = state.scores()
     return [float(mine - max(fame[:p] + fame[p + 1:])) for p, mine in enumerate(fame)]
+
+
+def action_id(action: Any) -> int:
+    """An action id as the engines take it: a Python or numpy integer (or anything with
+    __index__); bool, float, str and arrays of several entries are a TypeError with the engine's
+    message. The range is the caller's to check."""
+    return index_value("an action", action)
+
+
+def check_choice(name: str, value: Any, choices: Tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, not {value!r}")
+    return value
+
+
+def check_seat(seat: Any, num_players: int) -> Union[int, str]:
+    """A seat number in 0..num_players-1 (ints and numpy ints; bool and float refused), or one
+    of SEAT_MODES."""
+    if isinstance(seat, str):
+        return check_choice("seat", seat, SEAT_MODES)
+    seat = check_int("seat", seat)
+    if not 0 <= seat < num_players:
+        raise ValueError(f"seat {seat} is outside 0..{num_players - 1}")
+    return seat
