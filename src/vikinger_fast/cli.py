@@ -12,6 +12,7 @@ import time
 
 from . import arena_cli, benchmark, differential, pictures_cli, play
 from . import distributed, distributed_cli
+from .safety import flags
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 
@@ -67,6 +68,10 @@ def soak(args):
         print(f"CRASH: {crash}", flush=True)
         return 2
     seconds = time.perf_counter() - start
+    if played != args.games:
+        # A comparison that did not run every game it was asked for proves nothing.
+        print(f"ERROR: {played} of {args.games} games were compared", flush=True)
+        return 1
     print(f"{played} games, no difference: {seconds:.1f} s ({played / max(seconds, 1e-9):.1f} "
           f"games/s)")
     return 0
@@ -77,22 +82,22 @@ def build_parser():
     commands = parser.add_subparsers(dest="command", required=True)
     sim = commands.add_parser("simulate", help="play random games and print statistics")
     sim.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    sim.add_argument("--games", type=int, default=1000)
-    sim.add_argument("--seed", type=int, default=0)
+    sim.add_argument("--games", type=flags.GAMES, default=1000)
+    sim.add_argument("--seed", type=flags.seed, default=0)
     sim.add_argument("--engine", choices=tuple(ENGINES), default="fast")
     distributed_cli.add_arguments(sim, distributed.ROLLOUT_SHARD)
     sim.set_defaults(run=simulate)
     soak_ = commands.add_parser("soak", help="compare the two engines over many seeded games")
-    soak_.add_argument("--games", type=int, default=1000)
-    soak_.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i")
+    soak_.add_argument("--games", type=flags.GAMES, default=1000)
+    soak_.add_argument("--seed", type=flags.seed, default=0, help="game i uses seed SEED + i")
     soak_.add_argument("--players", type=int, choices=(2, 3, 4),
                        help="only this player count (default: every configuration in turn)")
-    soak_.add_argument("--jobs", type=int, default=0,
+    soak_.add_argument("--jobs", type=flags.int_in(0, 1024), default=0,
                        help="worker processes (default: one per core)")
-    soak_.add_argument("--full-every", type=int, default=20, metavar="K",
+    soak_.add_argument("--full-every", type=flags.nonneg_int, default=20, metavar="K",
                        help="games whose seed K divides compare every field at every step (0: "
                             "none); the others the cheap fields, and their final state in full")
-    soak_.add_argument("--report-every", type=float, default=60.0, metavar="SECONDS",
+    soak_.add_argument("--report-every", type=flags.SECONDS, default=60.0, metavar="SECONDS",
                        help="print progress this often")
     soak_.set_defaults(run=soak)
     benchmark.add_parser(commands)

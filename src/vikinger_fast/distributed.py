@@ -25,6 +25,8 @@ from multiprocessing import get_context
 
 import numpy as np
 
+from vikinger_ref.arguments import is_integer
+
 from . import arena as arena_module
 
 SEED_MODULUS = 1 << 64
@@ -86,9 +88,9 @@ class LocalProcesses:
     again, up to RETRIES times."""
 
     def __init__(self, jobs=1):
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        if not is_integer(jobs) or jobs < 1:
             raise ValueError(f"jobs must be an int >= 1, not {jobs!r}")
-        self.jobs = jobs
+        self.jobs = int(jobs)     # numpy ints too
         self.workers = jobs
 
     def __repr__(self):
@@ -186,6 +188,13 @@ class RayCluster:
     max_retries = RETRIES)."""
 
     def __init__(self, address=None, num_cpus=None, cpus_per_shard=1):
+        # Checked before connecting; numpy ints are ints here as everywhere.
+        if not is_integer(cpus_per_shard) or cpus_per_shard < 1:
+            raise ValueError(f"cpus_per_shard must be an int >= 1, not {cpus_per_shard!r}")
+        if num_cpus is not None and (not is_integer(num_cpus) or num_cpus < 1):
+            raise ValueError(f"num_cpus must be None or an int >= 1, not {num_cpus!r}")
+        cpus_per_shard = int(cpus_per_shard)
+        num_cpus = None if num_cpus is None else int(num_cpus)
         local = address in (None, "local")
         # A loopback address too: Ray would otherwise replace it with the host's address.
         self.ray = ray = import_ray(local or _is_loopback(address))
@@ -292,8 +301,9 @@ def run_shards(shards, executor=None, progress=False):
 
 def ranges(total, shard_size):
     """(first, count) of consecutive shards covering 0..total-1."""
-    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
+    if not is_integer(shard_size) or shard_size < 1:
         raise ValueError(f"shard_size must be an int >= 1, not {shard_size!r}")
+    shard_size = int(shard_size)     # numpy ints too
     return [(first, min(shard_size, total - first)) for first in range(0, total, shard_size)]
 
 
@@ -336,7 +346,7 @@ def _playouts_batch_shard(payload):
 
 def _check_counts(num, seed, shard_size):
     for name, value in (("count", num), ("seed", seed)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if not is_integer(value):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if num < 0:
         raise ValueError(f"the number of games must be >= 0, not {num}")

@@ -12,6 +12,7 @@ import sys
 import time
 
 from . import arena, distributed, selfplay
+from .safety import flags, outputs
 
 RAY_HELP = ("run the shards on a Ray cluster: alone, a local cluster on 127.0.0.1; or the "
             "ADDRESS of a running one (auto, HOST:PORT); needs the extra ray")
@@ -20,13 +21,13 @@ RAY_HELP = ("run the shards on a Ray cluster: alone, a local cluster on 127.0.0.
 def add_arguments(parser, shard_size, jobs=True):
     """The flags shared by the sharded commands (`jobs`: also add --jobs)."""
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help=RAY_HELP)
-    parser.add_argument("--shard-size", type=int, default=shard_size, metavar="GAMES",
+    parser.add_argument("--shard-size", type=flags.SHARD_SIZE, default=shard_size, metavar="GAMES",
                         help=f"games per shard (default {shard_size}; the results do not "
                              "depend on it)")
-    parser.add_argument("--cpus-per-shard", type=int, default=1, metavar="N",
+    parser.add_argument("--cpus-per-shard", type=flags.CPUS, default=1, metavar="N",
                         help="on Ray, the CPUs each shard reserves (e.g. 2 for mcts:threads=2)")
     if jobs:
-        parser.add_argument("--jobs", type=int, default=1,
+        parser.add_argument("--jobs", type=flags.JOBS, default=1,
                             help="local worker processes when not on Ray (the results do not "
                                  "depend on it)")
 
@@ -85,9 +86,14 @@ def rollouts(engine, game, args):
 def arena_games(args, players, deals, progress):
     """`vikinger arena`'s games: arena.run in --jobs processes, or shards on Ray."""
     if args.ray is None:
-        # arena.run's own process pool: the same games, game by game.
-        return arena.run(args.engine, args.bots, players, args.seed, deals, jobs=args.jobs,
-                         progress=progress)
+        # arena.run's own process pool: the same games, game by game; a failing bot is one
+        # line naming its game, as on Ray.
+        try:
+            return arena.run(args.engine, args.bots, players, args.seed, deals, jobs=args.jobs,
+                             progress=progress)
+        except arena.GameError as error:
+            print(f"error: {error}", file=sys.stderr)
+            sys.exit(1)
     if args.shard_size < 1:
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
     with _outcome(), _connect(args) as cluster:
@@ -100,16 +106,20 @@ def add_selfplay_parser(commands):
     parser = commands.add_parser(
         "selfplay", help="MCTS self-play games as training data (.npz shards + manifest)",
         description=selfplay.__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, required=True)
-    parser.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=flags.int_in(1, 10_000_000), required=True)
+    parser.add_argument("--out", required=True, metavar="DIR",
+                        help="output folder (new or empty)")
+    parser.add_argument("--force", action="store_true",
+                        help="write into a non-empty --out folder (one without a manifest)")
+    parser.add_argument("--seed", type=flags.seed, default=0)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument("--iterations", type=int, default=200, help="MCTS iterations a move")
-    parser.add_argument("--uct-c", type=float, default=1.4)
+    parser.add_argument("--iterations", type=flags.ITERATIONS, default=200,
+                        help="MCTS iterations a move")
+    parser.add_argument("--uct-c", type=flags.UCT_C, default=1.4)
     parser.add_argument("--leaf", choices=("playout", "evaluation"), default="playout")
-    parser.add_argument("--solver-nodes", type=int, default=0)
-    parser.add_argument("--sample-moves", type=int, default=30, metavar="K",
+    parser.add_argument("--solver-nodes", type=flags.SOLVER_NODES, default=0)
+    parser.add_argument("--sample-moves", type=flags.MOVES, default=30, metavar="K",
                         help="the first K decisions of a game are drawn in proportion to the "
                              "visits, later ones are the most visited action (default 30)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -121,6 +131,10 @@ def add_selfplay_parser(commands):
 def run_selfplay(args, parser):
     if args.games < 1:
         parser.error(f"--games must be >= 1, not {args.games}")
+    try:     # before any game is played
+        outputs.check_output_folder(args.out, force=args.force, what="--out")
+    except outputs.OutputError as error:
+        parser.error(str(error))
     mcts = {"iterations": args.iterations, "uct_c": args.uct_c, "leaf": args.leaf,
             "solver_nodes": args.solver_nodes}
     print(f"selfplay: {args.games} games, {args.players} players, engine "
@@ -135,6 +149,9 @@ def run_selfplay(args, parser):
                 executor=chosen, progress=not args.no_progress)
         except (FileExistsError, ValueError, TypeError) as error:
             parser.error(str(error))
+        except OSError as error:
+            print(f"vikinger selfplay: {error}", file=sys.stderr)
+            sys.exit(1)
     seconds = time.perf_counter() - start
     print(f"{args.games} games, {manifest['samples']} samples in {len(manifest['shards'])} "
           f"shards, {seconds:.1f} s ({args.games / max(seconds, 1e-9):.2f} games/s): "

@@ -5,6 +5,7 @@ import importlib
 import sys
 
 from . import records, render, viewer
+from .safety import flags, outputs
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 
@@ -22,6 +23,8 @@ def replay(args):
     board after it); --html writes the viewer instead."""
     engine = _engine(args.engine)
     try:
+        if args.html:       # before any work: never onto the record being read
+            outputs.check_output_file(args.html, inputs=[args.file], what="--html")
         record = records.load(args.file)
         if args.html:
             size = viewer.write_viewer(record, engine, args.html)
@@ -49,6 +52,8 @@ def render_command(args):
     """One position (record step, dict JSON, bytes or base64) to an SVG or PNG file."""
     engine = _engine(args.engine)
     try:
+        if args.output != "-":
+            outputs.check_output_file(args.output, inputs=[args.input], what="--output")
         state = render.read_position(args.input, engine, step=args.step)
         if args.output == "-":
             sys.stdout.write(render.state_svg(state) + "\n")
@@ -67,7 +72,7 @@ def render_command(args):
 def add_parsers(commands):
     rep = commands.add_parser("replay", help="print or view a game record (docs/records.md)")
     rep.add_argument("file", help="a game record (JSON)")
-    rep.add_argument("--step", type=int, metavar="K",
+    rep.add_argument("--step", type=flags.STEP, metavar="K",
                      help="print only the board after the first K moves")
     rep.add_argument("--html", metavar="OUT",
                      help="write the game viewer, one self-contained HTML file")
@@ -79,7 +84,8 @@ def add_parsers(commands):
                                    "or their base64 text")
     ren.add_argument("-o", "--output", required=True,
                      help="OUT.svg, OUT.png (needs the png extra) or - for SVG on stdout")
-    ren.add_argument("--step", type=int, metavar="K", help="a record's step (default: its end)")
-    ren.add_argument("--scale", type=float, default=1.0, help="PNG scale factor")
+    ren.add_argument("--step", type=flags.STEP, metavar="K",
+                     help="a record's step (default: its end)")
+    ren.add_argument("--scale", type=flags.SCALE, default=1.0, help="PNG scale factor (0..64]")
     ren.add_argument("--engine", choices=tuple(ENGINES), default="fast")
     ren.set_defaults(run=render_command)
