@@ -179,7 +179,9 @@ def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_
         raise ValueError(f"sample_moves must be an int >= 0, not {sample_moves!r}")
     if not is_integer(games) or games < 1:
         raise ValueError(f"games must be an int >= 1, not {games!r}")
-    games, sample_moves = int(games), int(sample_moves)     # numpy ints too
+    if not is_integer(seed):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    games, sample_moves, seed = int(games), int(sample_moves), int(seed)    # numpy ints too
     module = arena.engine_module(engine)
     game = module.Game(num_players=players, **(options or {}))
     module.MCTSBot(game, 0, **mcts)    # the parameters checked here, not in every shard
@@ -189,6 +191,7 @@ def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_
         raise FileExistsError(f"{manifest_path} exists: that folder holds a finished run; "
                               "choose another folder")
     parts = distributed.ranges(games, shard_size)
+    shard_size = int(shard_size)
     shards = [distributed.Shard(_selfplay_shard,
                                 (engine, game, seed, first, count, mcts, sample_moves), count,
                                 f"games {first}..{first + count - 1} of seed {seed}")

@@ -39,6 +39,8 @@ ALLOWED = {
     ("numpy._core.multiarray", "_reconstruct"),
     ("numpy.core.multiarray", "scalar"),
     ("numpy._core.multiarray", "scalar"),
+    ("numpy.core.numeric", "_frombuffer"),      # protocol 5
+    ("numpy._core.numeric", "_frombuffer"),
 }
 
 
