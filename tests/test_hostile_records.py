@@ -199,3 +199,12 @@ def test_strict_writer_refuses_nan():
     with pytest.raises(ValueError, match="strict JSON"):
         json_limits.dumps_strict({"x": math.nan})
     assert json_limits.non_finite_as_text({"x": [math.inf, 1.0]}) == {"x": ["inf", 1.0]}
+
+
+def test_numpy_parameters_are_written_as_json_numbers(engine):
+    entry = records.player_entry({"name": "mcts", "params": {
+        "iterations": np.int64(5), "uct_c": np.float32(1.5), "on": np.bool_(True)}})
+    assert entry["params"] == {"iterations": 5, "uct_c": 1.5, "on": True}
+    assert type(entry["params"]["iterations"]) is int
+    record = records.record_from_state(_played(engine), players=[entry, "random"])
+    assert records.loads(records.dumps(record))["players"][0] == entry

@@ -100,9 +100,6 @@ def _user_class(spec):
         module = importlib.import_module(module_name)
     except ImportError as error:
         _fail(spec.text, f"cannot import module {module_name!r}: {error}")
-    except Exception as error:    # a user's module that fails while loading: one line
-        _fail(spec.text, f"importing module {module_name!r} raised {type(error).__name__}: "
-                         f"{error}")
     cls = getattr(module, class_name, None)
     if cls is None or not callable(cls):
         _fail(spec.text, f"module {module_name!r} has no class {class_name!r}")
@@ -123,8 +120,6 @@ def make_bot(spec, engine, game, seed):
         bot = cls(game, seed, **kwargs)
     except (TypeError, ValueError) as error:
         _fail(spec.text, str(error))
-    except Exception as error:    # a user's class that fails otherwise: one line, not a trace
-        _fail(spec.text, f"{type(error).__name__}: {error}")
     if not callable(getattr(bot, "step", None)):
         _fail(spec.text, f"{type(bot).__name__} has no step(state) method")
     return bot
@@ -134,7 +129,12 @@ def check_spec(text, engine, num_players=2):
     """parse_spec, then one bot built for a `num_players` game: any error is a ValueError
     naming the spec."""
     spec = parse_spec(text)
-    make_bot(spec, engine, engine.Game(num_players=num_players), 0)
+    try:
+        make_bot(spec, engine, engine.Game(num_players=num_players), 0)
+    except ValueError:
+        raise
+    except Exception as error:   # a user's module or class failing otherwise: still one line
+        _fail(text, f"{type(error).__name__}: {error}")
     return spec
 
 

@@ -8,6 +8,7 @@ naming the shard and its games and seeds, and exits 1.
 """
 
 import contextlib
+import os
 import sys
 import time
 
@@ -131,6 +132,10 @@ def add_selfplay_parser(commands):
 def run_selfplay(args, parser):
     if args.games < 1:
         parser.error(f"--games must be >= 1, not {args.games}")
+    manifest_path = os.path.join(args.out, selfplay.MANIFEST)
+    if os.path.exists(manifest_path):     # the sharper message first, as generate() says it
+        parser.error(f"{manifest_path} exists: that folder holds a finished run; choose "
+                     "another folder")
     try:     # before any game is played
         outputs.check_output_folder(args.out, force=args.force, what="--out")
     except outputs.OutputError as error:

@@ -40,7 +40,10 @@ def player_entry(spec):
     {'name': 'mcts', 'params': {'iterations': 2000, 'uct_c': 1.4}}
     """
     if isinstance(spec, dict):
-        entry = {"name": spec.get("name"), "params": dict(spec.get("params", {}))}
+        params = spec.get("params", {})
+        if isinstance(params, dict):    # numpy numbers as the Python ones JSON writes
+            params = {key: _plain(value) for key, value in params.items()}
+        entry = {"name": spec.get("name"), "params": params}
         _check_player(entry, "players")
         return entry
     if not isinstance(spec, str):
@@ -55,6 +58,16 @@ def player_entry(spec):
     entry = {"name": name.strip(), "params": params}
     _check_player(entry, "players")
     return entry
+
+
+def _plain(value):
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer) and not isinstance(value, np.timedelta64):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
 
 
 def _number_or_text(text):
