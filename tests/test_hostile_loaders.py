@@ -50,8 +50,7 @@ def test_pickles_load_through_the_restricted_unpickler(engine):
     env = engine.VectorGame(game, 3, seed=4)
     for obj in (game, state, env):
         data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
-        text = pickletools.dis.__module__ and data
-        assert b"builtins" not in text and b"eval" not in text, _globals(data)
+        assert b"builtins" not in data and b"eval" not in data, _globals(data)
         copy = unpickle.loads(data)
         assert type(copy) is type(obj)
     assert unpickle.loads(pickle.dumps(state)) == state
@@ -64,9 +63,10 @@ def test_bots_of_the_reference_load_through_the_restricted_unpickler():
     import vikinger_ref as ref
     for bot in (ref.RandomBot(ref.Game(num_players=2), 3), ref.GreedyBot(ref.Game(num_players=2), 3)):
         copy = unpickle.loads(pickle.dumps(bot))
-        state = _played(ref).get_game().new_initial_state()
-        assert type(copy) is type(bot)
-        del state
+        state = ref.Game(num_players=2).new_initial_state()
+        while state.is_chance_node():
+            state.apply_random_chance(1)
+        assert type(copy) is type(bot) and copy.step(state) == bot.step(state)
 
 
 def test_restricted_unpickler_refuses_code(tmp_path):
