@@ -42,3 +42,18 @@ def test_hint_with_the_largest_accepted_budget_is_bounded():
         with pytest.raises(SystemExit) as stop:
             cli.main(["play", "--hint-iterations", value])
         assert stop.value.code == 2
+
+
+def test_a_user_bot_raising_mid_game_is_one_line(tmp_path):
+    (tmp_path / "hostile_play_bot.py").write_text(
+        "class Breaks:\n"
+        "    def __init__(self, game, seed):\n        pass\n"
+        "    def step(self, state):\n        raise RuntimeError('the bot broke')\n")
+    child = pexpect.spawn(sys.executable, ["-m", "vikinger_fast.cli", "play", "--seat", "1",
+                                           "--bots", "hostile_play_bot:Breaks"],
+                          cwd=str(tmp_path), encoding="utf-8", timeout=60)
+    child.expect(pexpect.EOF)
+    child.close()
+    output = child.before
+    assert child.exitstatus == 1 and "Traceback" not in output
+    assert "error: game " in output and "RuntimeError: the bot broke" in output

@@ -59,6 +59,9 @@ def run(args, parser):
     except KeyboardInterrupt:
         print("\ninterrupted: bye")
         return 130
+    except arena.GameError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
 
 
 class Session:
@@ -93,7 +96,11 @@ class Session:
                 continue
             player = self.state.current_player()
             spec, bot = self.bots[player]
-            action = bot.step(self.state)
+            try:
+                action = bot.step(self.state)
+            except Exception as error:    # a user's bot: one line, as in vikinger arena
+                raise arena.GameError(len(self.state.history()), f"player {player} "
+                                      f"({spec.text})", error) from error
             text = self.state.action_to_string(action)
             self.state.apply_action(action)
             print(f"player {player} ({spec.text}): {text}")
