@@ -263,7 +263,8 @@ py::tuple ReduceVectorGame(py::object self) {
       copy(View(self, &VectorGame::final_returns, Columns::kPlayers)),
       copy(View(self, &VectorGame::final_length, Columns::kNone)),
       copy(View(self, &VectorGame::final_observation, Columns::kObservation)));
-  return py::make_tuple(py::module_::import("vikinger_fast._core").attr("_vector_game_from_data"),
+  return py::make_tuple(py::module_::import("vikinger_fast.safety.rebuild")
+                            .attr("vector_game_from_data"),
                         data);
 }
 

@@ -252,9 +252,12 @@ TypeError for non-bytes; ValueError for bad bytes or a state state_from_dict wou
            [](const Game& g) { return py::hash(py::make_tuple(g.num_players, g.options)); })
       .def("__repr__", &vk::GameRepr)
       .def("__reduce__", [](const Game& g) {
-        // Rebuilt by _game_from_data, which checks the data as the constructor does.
-        return py::make_tuple(py::module_::import("vikinger_fast._core").attr("_game_from_data"),
-                              py::make_tuple(g.num_players, g.options));
+        // Rebuilt by _game_from_data, which checks the data as the constructor does, through
+        // a plain Python function: a pybind11 function pickles as a call of builtins.eval,
+        // which a restricted unpickler refuses (safety/unpickle.py).
+        return py::make_tuple(
+            py::module_::import("vikinger_fast.safety.rebuild").attr("game_from_data"),
+            py::make_tuple(g.num_players, g.options));
       });
 
   m.def("_game_from_data", &vk::GameFromData, py::arg("num_players"), py::arg("options"),
@@ -327,8 +330,9 @@ scored now, without further boatsman trips; the state is not changed.)doc")
       .def("__str__", [](const State& s) { return vk::RenderText(s.position); })
       .def("__eq__", &vk::StatesEqual)
       .def("__reduce__", [](const State& s) {
-        return py::make_tuple(py::module_::import("vikinger_fast._core").attr("_state_from_bytes"),
-                              py::make_tuple(py::bytes(vk::Serialize(s))));
+        return py::make_tuple(
+            py::module_::import("vikinger_fast.safety.rebuild").attr("state_from_bytes"),
+            py::make_tuple(py::bytes(vk::Serialize(s))));
       });
 
   m.def(

@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <iterator>
 #include <memory>
 #include <mutex>
@@ -162,13 +163,29 @@ MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle u
     return PyFloat_AsDouble(value.ptr());
   };
   if (!max_time.is_none()) {
-    config.max_time = real(max_time, "max_time");
+    // Any real number (numpy floats too); an int beyond the double range is +-inf, as in
+    // the reference's arguments.check_seconds.
+    if (IsBool(max_time) || !(PyFloat_Check(max_time.ptr()) || IsInteger(max_time) ||
+                              py::isinstance(max_time, Numpy().floating_type))) {
+      throw py::type_error("max_time must be a number, not " + TypeName(max_time));
+    }
+    config.max_time = PyFloat_AsDouble(max_time.ptr());
+    if (config.max_time == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      const bool positive = PyObject_RichCompareBool(max_time.ptr(), py::int_(0).ptr(), Py_GT);
+      config.max_time = positive ? HUGE_VAL : -HUGE_VAL;
+    }
     if (!(config.max_time > 0.0)) {
       throw py::value_error("max_time must be > 0, not " + Text(max_time));
     }
   }
   if (iterations.is_none() && max_time.is_none()) {
     throw py::value_error("MCTSBot needs a budget: iterations or max_time");
+  }
+  if (iterations.is_none() && config.max_time >= kMaxSeconds) {
+    throw py::value_error(
+        "MCTSBot needs a finite budget: iterations, or max_time below 1e9 seconds, not " +
+        Text(max_time));
   }
   config.uct_c = real(uct_c, "uct_c");
   if (!(config.uct_c >= 0.0)) throw py::value_error("uct_c must be >= 0, not " + Text(uct_c));
@@ -215,11 +232,11 @@ py::list VisitShares(const SearchResult& result) {
 // --- pickling the bots (docs/search.md "Bots"): plain data rebuilt by module-level functions
 // that check it as the constructors do, so a pickle holds no code.
 
-// The rebuild functions are plain Python functions of vikinger_fast/_bot_pickles.py, which a
+// The rebuild functions are plain Python functions of vikinger_fast/safety/rebuild.py, which a
 // pickle names by module and name (a function of this module would pickle as a builtins call);
 // the game travels as its player count and option bits.
 py::object Rebuild(const char* name) {
-  return py::module_::import("vikinger_fast._bot_pickles").attr(name);
+  return py::module_::import("vikinger_fast.safety.rebuild").attr(name);
 }
 
 template <typename Bot>

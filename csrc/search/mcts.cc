@@ -181,7 +181,7 @@ MctsBot::MctsBot(const Game& game, uint64_t seed, const MctsConfig& config)
     : game_(game), seed_(seed), config_(config) {
   if (config.iterations < 0) throw std::invalid_argument("iterations must be > 0");
   if (!(config.max_time >= 0.0)) throw std::invalid_argument("max_time must be > 0");
-  if (config.iterations == 0 && config.max_time == 0.0) {
+  if (config.iterations == 0 && !(config.max_time > 0.0 && config.max_time < kMaxSeconds)) {
     throw std::invalid_argument("MCTSBot needs a budget: iterations > 0 or max_time > 0");
   }
   if (!(config.uct_c >= 0.0)) throw std::invalid_argument("uct_c must be >= 0");
@@ -218,10 +218,12 @@ bool MctsBot::Search(const Position& p, Interrupt* interrupt, SearchResult* resu
     if (Stopped(interrupt)) return false;
   }
   const uint64_t search_seed = Mix(seed_ + searches_);
+  // A budget of kMaxSeconds or more (inf included) sets no deadline: converted to the clock's
+  // int64 nanoseconds it would overflow (docs/search.md "Budgets").
+  const bool timed = config_.max_time > 0.0 && config_.max_time < kMaxSeconds;
   const auto deadline = std::chrono::steady_clock::now() +
                         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(config_.max_time));
-  const bool timed = config_.max_time > 0.0;
+                            std::chrono::duration<double>(timed ? config_.max_time : 0.0));
   const int threads = config_.threads;
   std::vector<int64_t> done(threads, 0);
   std::vector<std::vector<int64_t>> visits(threads, std::vector<int64_t>(num_legal, 0));
@@ -232,8 +234,9 @@ bool MctsBot::Search(const Position& p, Interrupt* interrupt, SearchResult* resu
         config_.iterations > 0 ? ThreadShare(config_.iterations, threads, t) : INT64_MAX;
     done[t] = tree.Run(share, [&](int64_t i) {
       if (owner ? Checked(interrupt) : Stopped(interrupt)) return true;
-      // The clock is read every 16 iterations: a playout is microseconds.
-      return timed && i % 16 == 0 && std::chrono::steady_clock::now() >= deadline;
+      // The clock is read every 16 iterations (a playout is microseconds), from the 16th on:
+      // however small the time budget, every thread runs at least one iteration.
+      return timed && i > 0 && i % 16 == 0 && std::chrono::steady_clock::now() >= deadline;
     });
     tree.AddRootVisits(&visits[t]);
   };

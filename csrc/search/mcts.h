@@ -38,10 +38,12 @@ namespace vikinger {
 enum class Leaf : uint8_t { kPlayout, kEvaluation };
 
 constexpr int64_t kMaxTreeNodes = 1'000'000;
+// A time budget of this many seconds or more (about 31 years; inf included) sets no deadline.
+constexpr double kMaxSeconds = 1e9;
 
 struct MctsConfig {
   int64_t iterations = 0;  // per search; 0: limited by max_time only
-  double max_time = 0.0;   // seconds per search; 0: limited by iterations only
+  double max_time = 0.0;   // seconds per search; 0 or >= kMaxSeconds: iterations only
   double uct_c = 1.4;
   Leaf leaf = Leaf::kPlayout;
   int threads = 1;

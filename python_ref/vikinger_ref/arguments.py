@@ -39,3 +39,35 @@ def index_value(name, value):
     except Exception:  # noqa: BLE001 -- any failure of a foreign __index__ means "not an int"
         raise TypeError(f"{name} must be an int, not {type_name(value)}") from None
 
+
+
+INT64_MAX = (1 << 63) - 1
+
+
+def check_not_huge(name, value):
+    """ValueError for a count beyond int64, as the C++ module refuses it (its counts are
+    int64): "iterations 9223372036854775808 is too large"."""
+    if value > INT64_MAX:
+        raise ValueError(f"{name} {value} is too large")
+    return value
+
+
+# A time budget at or above this many seconds (about 31 years) sets no deadline: it is the same
+# as float("inf"). The C++ clock could not hold the deadline of a larger one (int64
+# nanoseconds), so both engines treat it alike (docs/search.md "Budgets").
+MAX_SECONDS = 1e9
+
+
+def check_seconds(name, value):
+    """A time budget: an int, float or numpy number > 0 as a float; ints beyond the float range
+    are inf. NaN, 0 and negative values are a ValueError, other types a TypeError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        raise TypeError(f"{name} must be a number, not {type_name(value)}")
+    try:
+        seconds = float(value)
+    except OverflowError:            # an int beyond the float range
+        seconds = float("inf") if value > 0 else float("-inf")
+    if not seconds > 0.0:
+        raise ValueError(f"{name} must be > 0, not {value}")
+    return seconds

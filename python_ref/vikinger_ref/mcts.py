@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from .arguments import check_int
+from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds
 from .bots import check_decision_node, check_game_and_seed
 from .evaluation import _evaluate
 from .playouts import play_random_playout
@@ -131,12 +131,16 @@ class MCTSBot:
                  threads=1, solver_nodes=0):
         self._seed = check_game_and_seed(game, seed)
         self._game = game
-        if iterations is not None and check_int("iterations", iterations) <= 0:
-            raise ValueError(f"iterations must be > 0, not {iterations}")
-        if max_time is not None and not _check_number("max_time", max_time) > 0.0:
-            raise ValueError(f"max_time must be > 0, not {max_time}")
+        if iterations is not None:
+            if check_int("iterations", iterations) <= 0:
+                raise ValueError(f"iterations must be > 0, not {iterations}")
+            check_not_huge("iterations", iterations)
+        seconds = None if max_time is None else check_seconds("max_time", max_time)
         if iterations is None and max_time is None:
             raise ValueError("MCTSBot needs a budget: iterations or max_time")
+        if iterations is None and seconds >= MAX_SECONDS:
+            raise ValueError("MCTSBot needs a finite budget: iterations, or max_time below 1e9 "
+                             f"seconds, not {max_time}")
         if not _check_number("uct_c", uct_c) >= 0.0:
             raise ValueError(f"uct_c must be >= 0, not {uct_c}")
         if not isinstance(leaf, str):
@@ -147,8 +151,10 @@ class MCTSBot:
             raise ValueError(f"threads must be >= 1, not {threads}")
         if check_int("solver_nodes", solver_nodes) < 0:
             raise ValueError(f"solver_nodes must be >= 0, not {solver_nodes}")
+        check_not_huge("solver_nodes", solver_nodes)
         self._iterations = None if iterations is None else int(iterations)
-        self._max_time = None if max_time is None else float(max_time)
+        # A time budget of MAX_SECONDS or more (inf included) sets no deadline.
+        self._max_time = None if seconds is None or seconds >= MAX_SECONDS else seconds
         self._uct_c = float(uct_c)
         self._leaf = leaf
         self._threads = min(int(threads), 256)
@@ -199,7 +205,10 @@ class MCTSBot:
             deadline = time.monotonic() + self._max_time / self._threads
         done = 0
         while share is None or done < share:
-            if deadline is not None and done % 16 == 0 and time.monotonic() >= deadline:
+            # The clock is read after the first iteration: however small the time budget, a
+            # search runs at least one iteration per thread (never a silent no-search).
+            if deadline is not None and done % 16 == 0 and done > 0 and (
+                    time.monotonic() >= deadline):
                 break
             tree.iterate()
             done += 1

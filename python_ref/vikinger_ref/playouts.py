@@ -8,7 +8,7 @@ playout i is rollout game `seed + i`.
 
 from collections.abc import Sequence
 
-from .arguments import check_int
+from .arguments import check_int, check_not_huge
 from .rng import MASK64
 from .rollout import play_out, result_arrays, store_result
 from .state import State
@@ -31,6 +31,7 @@ def _check_counts(num_playouts, seed, threads):
         check_int(name, value)
     if num_playouts < 0:
         raise ValueError(f"num_playouts must be >= 0, not {num_playouts}")
+    check_not_huge("num_playouts", num_playouts)
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
 

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .arguments import check_int
+from .arguments import check_int, check_not_huge
 from .game import Game
 from .rng import SplitMix64
 
@@ -64,6 +64,7 @@ def _check_rollout_args(game, num_games, seed, threads, policy):
         check_int(name, value)
     if num_games < 0:
         raise ValueError(f"num_games must be >= 0, not {num_games}")
+    check_not_huge("num_games", num_games)
     if threads < 1:
         raise ValueError(f"threads must be >= 1, not {threads}")
     if not isinstance(policy, str):

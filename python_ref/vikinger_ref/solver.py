@@ -9,6 +9,7 @@ maximizing its own u (first action in id order on a tie). A node is counted each
 enters one; past `max_nodes`, or at a chance node, the solver gives up (None).
 """
 
+from .arguments import check_int, check_not_huge
 from .components import NUM_ROUNDS
 from .playouts import check_state
 
@@ -113,12 +114,13 @@ def solve(state, max_nodes):
 def solve_endgame(state, max_nodes):
     """The checked entry point of docs/search.md (same errors as vikinger_fast.solve_endgame)."""
     check_state(state)
-    if isinstance(max_nodes, bool) or not isinstance(max_nodes, int):
-        raise TypeError(f"max_nodes must be an int, not {type(max_nodes).__name__}")
-    if max_nodes < 0:
+    # Python and numpy ints, as everywhere in the API (arguments.py).
+    if check_int("max_nodes", max_nodes) < 0:
         raise ValueError(f"max_nodes must be >= 0, not {max_nodes}")
+    check_not_huge("max_nodes", max_nodes)
     if max_nodes == 0:
         raise ValueError("max_nodes must be > 0, not 0")
+    max_nodes = int(max_nodes)
     if not no_chance_ahead(state) or state.is_terminal():
         raise ValueError(
             "solve_endgame needs a decision node of round 6 with its offer on the wheel")

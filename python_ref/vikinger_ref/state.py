@@ -550,4 +550,15 @@ class State:
     __hash__ = None  # type: ignore[assignment]
 
     def __reduce__(self):
-        return self._game.deserialize_state, (self.serialize(),)
+        # A module-level function, not the bound method game.deserialize_state (which pickles
+        # as a call of builtins.getattr, refused by a restricted unpickler).
+        return state_from_bytes, (self._game, self.serialize())
+
+
+def state_from_bytes(game, data):
+    """Unpickle a State: `game`'s state of the serialize() bytes `data`, checked as
+    Game.deserialize_state checks them."""
+    from .game import Game   # game.py imports this module
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a Game, not {type(game).__name__}")
+    return game.deserialize_state(data)

@@ -17,10 +17,13 @@ took it, and the Fame, gold and returns at its end. It is written from any State
 True
 """
 
-import json
 import math
 
+import numpy as np
+
 from vikinger_ref import OPTION_NAMES
+
+from .safety import json_limits, outputs
 
 FORMAT = "vikinger-record"
 VERSION = 1
@@ -37,7 +40,10 @@ def player_entry(spec):
     {'name': 'mcts', 'params': {'iterations': 2000, 'uct_c': 1.4}}
     """
     if isinstance(spec, dict):
-        entry = {"name": spec.get("name"), "params": dict(spec.get("params", {}))}
+        params = spec.get("params", {})
+        if isinstance(params, dict):    # numpy numbers as the Python ones JSON writes
+            params = {key: _plain(value) for key, value in params.items()}
+        entry = {"name": spec.get("name"), "params": params}
         _check_player(entry, "players")
         return entry
     if not isinstance(spec, str):
@@ -54,12 +60,24 @@ def player_entry(spec):
     return entry
 
 
+def _plain(value):
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.integer) and not isinstance(value, np.timedelta64):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    return value
+
+
 def _number_or_text(text):
     for convert in (int, float):
         try:
-            return convert(text)
+            value = convert(text)
         except ValueError:
-            pass
+            continue
+        # "nan" and "inf" stay text: a record is strict JSON, which has no such numbers.
+        return value if convert is int or math.isfinite(value) else text
     return text
 
 
@@ -75,8 +93,10 @@ def record_from_state(state, players=None, seed=None):
     players = [player_entry(p) for p in players]
     if len(players) != n:
         raise ValueError(f"players: {len(players)} entries for a {n}-player game")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(
+            seed, (int, np.integer)) or isinstance(seed, np.timedelta64)):
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
+    seed = None if seed is None else int(seed)     # numpy ints too, written as JSON ints
     walker = game.new_initial_state()
     moves = []
     for index, action in enumerate(state.history()):
@@ -106,19 +126,18 @@ def dumps(record):
     """The record as JSON text: one field per line and one move per line, so that records
     diff and grep well."""
     check_structure(record)
-    lines = [f" {json.dumps(key)}: {json.dumps(record[key])}" for key in TOP_KEYS
-             if key != "moves"]
-    moves = ",\n".join(f"  {json.dumps(move)}" for move in record["moves"])
+    strict = json_limits.dumps_strict    # no NaN or Infinity: other readers refuse them
+    lines = [f" {strict(key)}: {strict(record[key])}" for key in TOP_KEYS if key != "moves"]
+    moves = ",\n".join(f"  {strict(move)}" for move in record["moves"])
     lines.append(f' "moves": [\n{moves}\n ]' if moves else ' "moves": []')
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 def loads(text):
-    """A record from JSON text, its structure checked (ValueError naming the field)."""
-    try:
-        record = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ValueError(f"a record must be JSON: {error}") from None
+    """A record from JSON text, its structure checked (ValueError naming the field). Text
+    beyond json_limits.MAX_BYTES or nested deeper than json_limits.MAX_DEPTH is refused before
+    parsing (ValueError), so a hostile file cannot exhaust the parser's recursion."""
+    record = json_limits.loads_limited(text, "a record")
     check_structure(record)
     return record
 
@@ -126,15 +145,15 @@ def loads(text):
 def save(path, state, players=None, seed=None):
     """Write the record of `state` to `path`; returns the record."""
     record = record_from_state(state, players=players, seed=seed)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(dumps(record))
+    outputs.write_atomic(path, dumps(record))    # the old file or the new one, never half
     return record
 
 
 def load(path):
     """Read a record from `path` (structure checked; replay() checks the moves)."""
-    with open(path, encoding="utf-8") as source:
-        return loads(source.read())
+    with open(path, "rb") as source:
+        data = source.read(json_limits.MAX_BYTES + 1)   # a larger file is refused unread
+    return loads(data)
 
 
 # --- checks --------------------------------------------------------------------------------
@@ -153,6 +172,9 @@ def _check_player(entry, field):
     if not isinstance(entry.get("params"), dict) or not all(
             isinstance(key, str) for key in entry["params"]):
         _fail(field, "'params' must be a dict with str keys")
+    for key, value in entry["params"].items():
+        if isinstance(value, float) and not math.isfinite(value):
+            _fail(field, f"param {key!r} is {value}: a record holds finite numbers only")
 
 
 def check_structure(record):

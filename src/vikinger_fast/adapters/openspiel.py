@@ -3,14 +3,26 @@
 `register()` registers `python_vikinger_fast` (or `python_vikinger_ref` for the reference
 engine) with `pyspiel`; then `pyspiel.load_game("python_vikinger_fast(players=3,auction=True)")`
 works like any OpenSpiel game, for Python and C++ algorithms alike. The OpenSpiel state keeps one
-engine state in `engine_state`: cloning deep-copies it, serialization pickles it (the engine's
-own bytes, docs/state.md), so no action is ever replayed.
+engine state in `engine_state`: cloning deep-copies it, and `state.serialize()` /
+`game.deserialize_state(text)` write and read the engine's own bytes (docs/state.md, in base64)
+with the OpenSpiel history, so no action is ever replayed.
+
+Untrusted text: `game.deserialize_state(text)` called from Python is safe on any text (it parses
+the engine's format and at worst raises ValueError or TypeError). OpenSpiel's C++ entry points
+for Python games -- `pyspiel.deserialize_game_and_state(text)`, and `deserialize_state` reached
+from C++ -- cannot be overridden: they unpickle the text, and a crafted text runs any code.
+Never pass text you did not write yourself to those; use `game.deserialize_state` (docs/
+adapters.md "Serialization and untrusted text").
 
 `as_spiel_bot(bot)` turns any bot with `step(state) -> action` and `restart()` into a
 `pyspiel.Bot`, so OpenSpiel's `evaluate_bots` can play the package's own bots.
 """
 
+import base64
+import binascii
 import importlib
+import pickle
+import re
 
 import numpy as np
 import pyspiel
@@ -82,6 +94,18 @@ class VikingerGame(pyspiel.Game):
     def new_initial_state(self):
         return VikingerState(self, self.engine_game.new_initial_state())
 
+    def deserialize_state(self, text):
+        """The state of `text` as written by `state.serialize()`: the engine's checked loader
+        reads its bytes; nothing is unpickled, so untrusted text at worst raises ValueError
+        (TypeError for a non-str). Not reached by OpenSpiel's C++ deserialization (see the
+        module docstring)."""
+        engine_state, history = _parse_state_text(self, text)
+        # OpenSpiel's own loader restores its C++ history from the fixed text below, whose
+        # pickled attribute dict is the constant EMPTY_DICT; the engine state is set after.
+        state = pyspiel.Game.deserialize_state(self, _spiel_text(history))
+        state.engine_state = engine_state
+        return state
+
     def max_chance_nodes_in_history(self):
         return self._max_chance_nodes
 
@@ -122,6 +146,54 @@ def _load_state(game, data):
     return game.deserialize_state(data)
 
 
+# state.serialize(): a header line, the OpenSpiel history as player:action pairs, and the
+# engine's serialize() bytes (docs/state.md) in base64.
+TEXT_HEADER = "vikinger-state 1"
+MAX_TEXT = 1 << 20        # a state's text is a few KB
+_HISTORY = re.compile(r"(?:-?[0-9]{1,2}:[0-9]{1,5}(?:,-?[0-9]{1,2}:[0-9]{1,5})*)?")
+EMPTY_DICT = base64.b64encode(pickle.dumps({})).decode("ascii")   # a constant: safe to load
+
+
+def _state_text(state):
+    history = ",".join(f"{h.player}:{h.action}" for h in state.full_history())
+    data = base64.b64encode(state.engine_state.serialize()).decode("ascii")
+    return f"{TEXT_HEADER}\nhistory={history}\nstate={data}"
+
+
+def _parse_state_text(game, text):
+    """(engine state, [(player, action)]) of a serialize() text, every part checked."""
+    if not isinstance(text, str):
+        raise TypeError(f"a serialized state must be a str, not {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise ValueError(f"a serialized state is at most {MAX_TEXT} characters, not {len(text)}")
+    lines = text.split("\n")
+    if len(lines) != 3 or lines[0] != TEXT_HEADER or not lines[1].startswith(
+            "history=") or not lines[2].startswith("state="):
+        raise ValueError(f"not a state written by VikingerState.serialize() (it starts with "
+                         f"{TEXT_HEADER!r}); OpenSpiel's pickle format is refused here")
+    pairs = lines[1][len("history="):]
+    if not _HISTORY.fullmatch(pairs):
+        raise ValueError("a serialized state's history must be player:action pairs")
+    history = [tuple(int(v) for v in pair.split(":")) for pair in filter(None, pairs.split(","))]
+    n = game.engine_game.num_players
+    if any(not (p == pyspiel.PlayerId.CHANCE or 0 <= p < n) for p, _ in history):
+        raise ValueError(f"a serialized state's history names a player outside 0..{n - 1} and "
+                         "chance")
+    try:
+        data = base64.b64decode(lines[2][len("state="):], validate=True)
+    except binascii.Error as error:
+        raise ValueError(f"a serialized state's bytes must be base64: {error}") from None
+    engine_state = game.engine_game.deserialize_state(data)     # checked by the engine
+    if [a for _, a in history] != list(engine_state.history()):
+        raise ValueError("a serialized state's history is not its engine state's history")
+    return engine_state, history
+
+
+def _spiel_text(history):
+    pairs = ",".join(f"{p}:{a}" for p, a in history)
+    return f"history={pairs}\nmove_number={len(history)}\n__dict__={EMPTY_DICT}"
+
+
 class VikingerState(pyspiel.State):
     """An OpenSpiel state around one engine state (the only Python attribute, so that
     OpenSpiel's clone and serialization copy and pickle exactly that)."""
@@ -133,6 +205,11 @@ class VikingerState(pyspiel.State):
     def __reduce__(self):
         # Through the game's own pickle, so that a new process registers the game first.
         return _load_state, (self.get_game(), self.serialize())
+
+    def serialize(self):
+        """The engine's bytes (base64) and the OpenSpiel history, read back by
+        `game.deserialize_state` without unpickling (safe on untrusted text)."""
+        return _state_text(self)
 
     def current_player(self):
         # The engine's CHANCE (-1) and TERMINAL (-4) are OpenSpiel's PlayerId values.

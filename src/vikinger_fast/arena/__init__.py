@@ -133,7 +133,12 @@ def check_spec(text, engine, num_players=2):
     """parse_spec, then one bot built for a `num_players` game: any error is a ValueError
     naming the spec."""
     spec = parse_spec(text)
-    make_bot(spec, engine, engine.Game(num_players=num_players), 0)
+    try:
+        make_bot(spec, engine, engine.Game(num_players=num_players), 0)
+    except ValueError:
+        raise
+    except Exception as error:   # a user's module or class failing otherwise: still one line
+        _fail(text, f"{type(error).__name__}: {error}")
     return spec
 
 
@@ -251,8 +256,24 @@ def _ignore_interrupts():
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class GameError(RuntimeError):
+    """A game of the schedule failed (a bot raised): `number` (its place in the schedule),
+    `what` (its table, deal and seats) and `cause`, in one line as distributed.ShardError."""
+
+    def __init__(self, number, what, cause):
+        self.number, self.what, self.cause = number, what, cause
+        super().__init__(f"game {number} ({what}) failed: {type(cause).__name__}: {cause}")
+
+
+def _game_error(number, task, error):
+    table, deal, seats = task[4]
+    return GameError(number, f"table {table} deal {deal} seats {list(seats)}, seed {task[3]}",
+                     error)
+
+
 def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
-    """Play the whole schedule; the games in schedule order, whatever `jobs` (processes)."""
+    """Play the whole schedule; the games in schedule order, whatever `jobs` (processes). A
+    game that raises (a user's bot) raises GameError naming it."""
     tasks = [(engine_name, list(texts), players, seed, task)
              for task in schedule(len(texts), players, deals)]
     bar = _progress(len(tasks), progress)
@@ -260,7 +281,10 @@ def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
     try:
         if jobs <= 1:
             for task in tasks:
-                games.append(play_game(task))
+                try:
+                    games.append(play_game(task))
+                except Exception as error:
+                    raise _game_error(len(games), task, error) from error
                 if bar:
                     bar.update(1)
         else:
@@ -268,10 +292,13 @@ def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
             pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
                                        initializer=_ignore_interrupts)
             try:
-                for result in pool.map(play_game, tasks, chunksize=1):
-                    games.append(result)
-                    if bar:
-                        bar.update(1)
+                try:
+                    for result in pool.map(play_game, tasks, chunksize=1):
+                        games.append(result)
+                        if bar:
+                            bar.update(1)
+                except Exception as error:
+                    raise _game_error(len(games), tasks[len(games)], error) from error
             except BaseException:
                 # Ctrl-C or a failed game: drop the games not started instead of waiting.
                 pool.shutdown(wait=False, cancel_futures=True)

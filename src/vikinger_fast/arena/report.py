@@ -8,11 +8,13 @@ table), and a Bradley-Terry rating on the Elo scale fitted on the pairwise outco
 """
 
 import csv
-import json
+import glob
+import io
 import os
 import statistics
 
 from .. import records
+from ..safety import json_limits, outputs
 from .ratings import bradley_terry, wilson
 
 RATING_NAME = "Elo (Bradley-Terry)"
@@ -99,29 +101,34 @@ def write_outputs(folder, results, games):
     """results.json (the results), results.csv (one row per entrant), games.csv (one row per
     game) and records/game-NNNNN.json (every game's record, docs/records.md)."""
     os.makedirs(os.path.join(folder, "records"), exist_ok=True)
-    with open(os.path.join(folder, "results.json"), "w", encoding="utf-8") as out:
-        json.dump(results, out, indent=1)
-        out.write("\n")
+    # An earlier run's records (a reused folder, --force) would sit beside this run's
+    # games.csv and be taken for its games: removed first.
+    for old in glob.glob(os.path.join(glob.escape(folder), "records", "game-*.json")):
+        os.remove(old)
+    outputs.write_atomic(os.path.join(folder, "results.json"), json_limits.dumps_strict(
+        json_limits.non_finite_as_text(results), indent=1) + "\n")
     columns = ("name", "spec", "games", "win_share", "win_share_low", "win_share_high",
                "mean_fame", "mean_margin", "rating", "rating_low", "rating_high")
-    with open(os.path.join(folder, "results.csv"), "w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(columns)
-        for e in results["entries"]:
-            writer.writerow([e["name"], e["spec"], e["games"], e["win_share"],
-                             *e["win_share_interval"], e["mean_fame"], e["mean_margin"],
-                             e["rating"], *e["rating_interval"]])
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(columns)
+    for e in results["entries"]:
+        writer.writerow([e["name"], e["spec"], e["games"], e["win_share"],
+                         *e["win_share_interval"], e["mean_fame"], e["mean_margin"],
+                         e["rating"], *e["rating_interval"]])
+    outputs.write_atomic(os.path.join(folder, "results.csv"), out.getvalue())
     names = results["names"]
     n = results["players"]
-    with open(os.path.join(folder, "games.csv"), "w", newline="", encoding="utf-8") as out:
-        writer = csv.writer(out)
-        writer.writerow(["game", "table", "deal", "chance_seed", "moves",
-                         *[f"seat{s}" for s in range(n)], *[f"fame{s}" for s in range(n)],
-                         *[f"return{s}" for s in range(n)], "record"])
-        for index, game in enumerate(games):
-            name = f"records/game-{index:05d}.json"
-            writer.writerow([index, game["table"], game["deal"], game["chance_seed"],
-                             game["moves"], *[names[e] for e in game["seats"]], *game["fame"],
-                             *game["returns"], name])
-            with open(os.path.join(folder, name), "w", encoding="utf-8") as record:
-                record.write(records.dumps(game["record"]))
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(["game", "table", "deal", "chance_seed", "moves",
+                     *[f"seat{s}" for s in range(n)], *[f"fame{s}" for s in range(n)],
+                     *[f"return{s}" for s in range(n)], "record"])
+    for index, game in enumerate(games):
+        name = f"records/game-{index:05d}.json"
+        writer.writerow([index, game["table"], game["deal"], game["chance_seed"],
+                         game["moves"], *[names[e] for e in game["seats"]], *game["fame"],
+                         *game["returns"], name])
+        outputs.write_atomic(os.path.join(folder, name), records.dumps(game["record"]))
+    # games.csv last: it lists the records, which are all there once it is.
+    outputs.write_atomic(os.path.join(folder, "games.csv"), out.getvalue())

@@ -8,6 +8,7 @@ import time
 from .. import arena, distributed
 from ..arena import report as arena_report
 from . import sharding
+from ..safety import flags, outputs
 
 DESCRIPTION = """Play every seating permutation of each deal on the same chance stream, between
 bots given as specs: random, greedy, mcts:iterations=200[,threads=2,uct_c=1.4,leaf=evaluation],
@@ -22,15 +23,18 @@ def add_parser(commands):
     parser.add_argument("bots", nargs="+", metavar="SPEC", help="two or more bot specs")
     parser.add_argument("--players", type=int, choices=(2, 3, 4),
                         help="players per game (default: the number of bots, at most 4)")
-    parser.add_argument("--games", type=int, default=100,
+    parser.add_argument("--games", type=flags.int_in(1, 10_000_000), default=100,
                         help="games per table, rounded up to whole deals (a deal is played "
                              "in all players! seatings); default 100")
-    parser.add_argument("--seed", type=int, default=0, help="seeds every deal and bot")
-    parser.add_argument("--jobs", type=int, default=1,
+    parser.add_argument("--seed", type=flags.seed, default=0, help="seeds every deal and bot")
+    parser.add_argument("--jobs", type=flags.JOBS, default=1,
                         help="worker processes (the results do not depend on it)")
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
     parser.add_argument("--out", default="arena-results", metavar="DIR",
-                        help="output folder (default: arena-results)")
+                        help="output folder (default: arena-results); must be new or empty")
+    parser.add_argument("--force", action="store_true",
+                        help="write into a non-empty --out folder, replacing the results and "
+                             "records of an earlier run there")
     parser.add_argument("--plot", metavar="FILE",
                         help="also draw the results (needs the extra plot: matplotlib)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -60,6 +64,13 @@ def run(args, parser):
         if not plots.available():
             print(plots.PLOT_HINT, file=sys.stderr)
             return 3
+    # The outputs are checked before the games are played, not found unwritable after.
+    try:
+        outputs.check_output_folder(args.out, force=args.force, what="--out")
+        if args.plot:
+            outputs.check_output_file(args.plot, what="--plot")
+    except outputs.OutputError as error:
+        parser.error(str(error))
     deals = arena.deals_for(args.games, players)
     config = {"engine": args.engine, "entrants": list(args.bots),
               "names": arena.labels(args.bots), "players": players, "seed": args.seed,
@@ -76,7 +87,11 @@ def run(args, parser):
         return 130
     seconds = time.perf_counter() - start
     results = arena_report.summarize(config, games)
-    arena_report.write_outputs(args.out, results, games)
+    try:
+        arena_report.write_outputs(args.out, results, games)
+    except (OSError, ValueError) as error:
+        print(f"vikinger arena: could not write {args.out}: {error}", file=sys.stderr)
+        return 1
     print(arena_report.format_table(results))
     print(f"{len(games)} games in {seconds:.1f} s; results, games and records in "
           f"{os.path.join(args.out, '')}")

@@ -1,20 +1,26 @@
 """`vikinger bench`: one fixed workload, measured in one run, printed as a table
 (docs/benchmarks.md; the rows are vikinger_fast.benchmarks)."""
 
-import argparse
-import json
 import os
 import sys
 import time
 
 from ..benchmarks import SIZES, build_info, hardware, measure, table
 from ..pictures import plots
+from ..safety import flags, json_limits, outputs
 
 
 def run(args):
     if args.plot and not plots.available():
         print(f"vikinger bench: {plots.PLOT_HINT}", file=sys.stderr)
         return 3
+    try:     # the outputs are checked before minutes of measuring, not after
+        for flag, path in (("--json", args.json), ("--plot", args.plot)):
+            if path:
+                outputs.check_output_file(path, what=flag)
+    except outputs.OutputError as error:
+        print(f"vikinger bench: {error}", file=sys.stderr)
+        return 2
     repeats = args.repeats or SIZES["repeats"][1 if args.quick else 0]
     info = {"hardware": hardware(), "build": build_info(), "quick": args.quick,
             "repeats": repeats}
@@ -35,22 +41,14 @@ def run(args):
           f"average {hw['load_average']:.2f} before, {info['load_average_after']:.2f} after "
           f"(on {hw['cores']} cores)")
     if args.json:
-        with open(args.json, "w") as out:
-            json.dump(info, out, indent=2)
-            out.write("\n")
+        outputs.write_atomic(args.json, json_limits.dumps_strict(
+            json_limits.non_finite_as_text(info), indent=2) + "\n")
     if args.plot:
         plots.plot_bench(results, args.plot)
     return 0
 
 
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, not {value}")
-    return value
+_positive_int = flags.int_in(1, 1000)
 
 
 def add_parser(commands):

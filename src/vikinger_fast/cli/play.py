@@ -7,9 +7,12 @@ same moves give the same game. Wrong input gets a message and the prompt again.
 """
 
 
+import sys
+
 import numpy as np
 
 from .. import arena, records
+from ..safety import flags
 
 HELP = """Type one of:
   a number          the move with that number in the list
@@ -30,11 +33,11 @@ def add_parser(commands):
     parser.add_argument("--bots", nargs="+", default=["random"], metavar="SPEC",
                         help="the bots in the other seats, in seat order (one spec: all of "
                              "them); specs as in vikinger arena; default random")
-    parser.add_argument("--seat", type=int, default=0, help="your seat 0..players-1 (0 starts)")
-    parser.add_argument("--seed", type=int, default=0, help="seeds chance and the bots")
+    parser.add_argument("--seat", type=flags.int_in(0, 3), default=0, help="your seat 0..players-1 (0 starts)")
+    parser.add_argument("--seed", type=flags.seed, default=0, help="seeds chance and the bots")
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument("--hint-iterations", type=int, default=1000, metavar="N",
-                        help="MCTS iterations of a hint (default 1000)")
+    parser.add_argument("--hint-iterations", type=flags.int_in(1, 10_000_000), default=1000,
+                        metavar="N", help="MCTS iterations of a hint (1..10000000, default 1000)")
     parser.add_argument("--hint-bot", default=None, metavar="SPEC",
                         help="a bot with a search() (mcts:..., puct:..., docs/neural.md) to give "
                              "the hints instead of MCTS with --hint-iterations")
@@ -62,6 +65,9 @@ def run(args, parser):
     except KeyboardInterrupt:
         print("\ninterrupted: bye")
         return 130
+    except arena.GameError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
 
 
 class Session:
@@ -96,7 +102,11 @@ class Session:
                 continue
             player = self.state.current_player()
             spec, bot = self.bots[player]
-            action = bot.step(self.state)
+            try:
+                action = bot.step(self.state)
+            except Exception as error:    # a user's bot: one line, as in vikinger arena
+                raise arena.GameError(len(self.state.history()), f"player {player} "
+                                      f"({spec.text})", error) from error
             text = self.state.action_to_string(action)
             self.state.apply_action(action)
             print(f"player {player} ({spec.text}): {text}")
@@ -165,10 +175,11 @@ class Session:
 
     def move(self, line):
         legal, strings = self.state.legal_actions(), self._moves()
-        if line.isdigit():
-            number = int(line)
+        # ASCII digits only: "²".isdigit() is True, but int() refuses it.
+        if line.isascii() and line.isdigit():
+            number = int(line) if len(line) < 10 else 0   # int() refuses 4,300 digits
             if not 1 <= number <= len(legal):
-                print(f"no move number {number}: choose 1..{len(legal)}")
+                print(f"no move number {line}: choose 1..{len(legal)}")
                 return
             action = legal[number - 1]
         elif line in strings:
@@ -225,5 +236,8 @@ class Session:
             records.save(path, self.state, players=self.players, seed=self.args.seed)
         except OSError as error:
             print(f"could not save to {path!r}: {error.strerror or error}")
+            return
+        except ValueError as error:     # a name with a NUL character
+            print(f"could not save to {path!r}: {error}")
             return
         print(f"saved {len(self.state.history())} moves to {path} (vikinger replay {path})")

@@ -4,12 +4,15 @@ import sys
 
 from .. import arena
 from ..pictures import render
+from ..safety import flags, outputs
 
 
 def run(args):
     """One position (record step, dict JSON, bytes or base64) to an SVG or PNG file."""
     engine = arena.engine_module(args.engine)
     try:
+        if args.output != "-":
+            outputs.check_output_file(args.output, inputs=[args.input], what="--output")
         state = render.read_position(args.input, engine, step=args.step)
         if args.output == "-":
             sys.stdout.write(render.state_svg(state) + "\n")
@@ -31,8 +34,9 @@ def add_parser(commands):
                                    "or their base64 text")
     parser.add_argument("-o", "--output", required=True,
                      help="OUT.svg, OUT.png (needs the png extra) or - for SVG on stdout")
-    parser.add_argument("--step", type=int, metavar="K", help="a record's step (default: its end)")
-    parser.add_argument("--scale", type=float, default=1.0, help="PNG scale factor")
+    parser.add_argument("--step", type=flags.STEP, metavar="K",
+                        help="a record's step (default: its end)")
+    parser.add_argument("--scale", type=flags.SCALE, default=1.0, help="PNG scale factor (0..64]")
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
     parser.set_defaults(run=run)
     return parser

@@ -5,6 +5,7 @@ import sys
 
 from .. import arena, records
 from ..pictures import viewer
+from ..safety import flags, outputs
 
 
 def _who(move):
@@ -16,6 +17,8 @@ def run(args):
     board after it); --html writes the viewer instead."""
     engine = arena.engine_module(args.engine)
     try:
+        if args.html:       # before any work: never onto the record being read
+            outputs.check_output_file(args.html, inputs=[args.file], what="--html")
         record = records.load(args.file)
         if args.html:
             size = viewer.write_viewer(record, engine, args.html)
@@ -42,7 +45,7 @@ def run(args):
 def add_parser(commands):
     parser = commands.add_parser("replay", help="print or view a game record (docs/records.md)")
     parser.add_argument("file", help="a game record (JSON)")
-    parser.add_argument("--step", type=int, metavar="K",
+    parser.add_argument("--step", type=flags.STEP, metavar="K",
                      help="print only the board after the first K moves")
     parser.add_argument("--html", metavar="OUT",
                      help="write the game viewer, one self-contained HTML file")

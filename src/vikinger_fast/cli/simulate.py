@@ -4,6 +4,7 @@ import statistics
 import time
 
 from .. import arena, distributed
+from ..safety import flags
 from . import sharding
 
 
@@ -30,8 +31,8 @@ def run(args):
 def add_parser(commands):
     parser = commands.add_parser("simulate", help="play random games and print statistics")
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=flags.GAMES, default=1000)
+    parser.add_argument("--seed", type=flags.seed, default=0)
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
     sharding.add_arguments(parser, distributed.ROLLOUT_SHARD)
     parser.set_defaults(run=run)

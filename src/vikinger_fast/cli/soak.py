@@ -5,6 +5,7 @@ import os
 import time
 
 from .. import differential
+from ..safety import flags
 
 ENGINES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
 
@@ -35,6 +36,10 @@ def run(args):
         print(f"CRASH: {crash}", flush=True)
         return 2
     seconds = time.perf_counter() - start
+    if played != args.games:
+        # A comparison that did not run every game it was asked for proves nothing.
+        print(f"ERROR: {played} of {args.games} games were compared", flush=True)
+        return 1
     print(f"{played} games, no difference: {seconds:.1f} s ({played / max(seconds, 1e-9):.1f} "
           f"games/s)")
     return 0
@@ -42,16 +47,16 @@ def run(args):
 
 def add_parser(commands):
     parser = commands.add_parser("soak", help="compare the two engines over many seeded games")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=0, help="game i uses seed SEED + i")
+    parser.add_argument("--games", type=flags.GAMES, default=1000)
+    parser.add_argument("--seed", type=flags.seed, default=0, help="game i uses seed SEED + i")
     parser.add_argument("--players", type=int, choices=(2, 3, 4),
                         help="only this player count (default: every configuration in turn)")
-    parser.add_argument("--jobs", type=int, default=0,
+    parser.add_argument("--jobs", type=flags.int_in(0, 1024), default=0,
                         help="worker processes (default: one per core)")
-    parser.add_argument("--full-every", type=int, default=20, metavar="K",
+    parser.add_argument("--full-every", type=flags.nonneg_int, default=20, metavar="K",
                         help="games whose seed K divides compare every field at every step (0: "
                              "none); the others the cheap fields, and their final state in full")
-    parser.add_argument("--report-every", type=float, default=60.0, metavar="SECONDS",
+    parser.add_argument("--report-every", type=flags.SECONDS, default=60.0, metavar="SECONDS",
                         help="print progress this often")
     parser.set_defaults(run=run)
     return parser

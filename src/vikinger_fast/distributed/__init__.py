@@ -18,6 +18,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from vikinger_ref.arguments import is_integer
+
 from .. import arena as arena_module
 from .executors import (LocalProcesses, RayCluster, Shard, ShardError, import_ray,  # noqa: F401
                         run_shards)
@@ -29,8 +31,9 @@ ARENA_SHARD = 2          # arena and self-play games take from milliseconds to m
 
 def ranges(total, shard_size):
     """(first, count) of consecutive shards covering 0..total-1."""
-    if isinstance(shard_size, bool) or not isinstance(shard_size, int) or shard_size < 1:
+    if not is_integer(shard_size) or shard_size < 1:
         raise ValueError(f"shard_size must be an int >= 1, not {shard_size!r}")
+    shard_size = int(shard_size)     # numpy ints too
     return [(first, min(shard_size, total - first)) for first in range(0, total, shard_size)]
 
 
@@ -73,7 +76,7 @@ def _playouts_batch_shard(payload):
 
 def _check_counts(num, seed, shard_size):
     for name, value in (("count", num), ("seed", seed)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        if not is_integer(value):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
     if num < 0:
         raise ValueError(f"the number of games must be >= 0, not {num}")

@@ -12,6 +12,8 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 
+from vikinger_ref.arguments import is_integer
+
 from .. import arena as arena_module
 
 RETRIES = 3              # a shard whose worker process died is run again this many times
@@ -70,9 +72,9 @@ class LocalProcesses:
     again, up to RETRIES times."""
 
     def __init__(self, jobs=1):
-        if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        if not is_integer(jobs) or jobs < 1:
             raise ValueError(f"jobs must be an int >= 1, not {jobs!r}")
-        self.jobs = jobs
+        self.jobs = int(jobs)     # numpy ints too
         self.workers = jobs
 
     def __repr__(self):
@@ -170,6 +172,13 @@ class RayCluster:
     max_retries = RETRIES)."""
 
     def __init__(self, address=None, num_cpus=None, cpus_per_shard=1):
+        # Checked before connecting; numpy ints are ints here as everywhere.
+        if not is_integer(cpus_per_shard) or cpus_per_shard < 1:
+            raise ValueError(f"cpus_per_shard must be an int >= 1, not {cpus_per_shard!r}")
+        if num_cpus is not None and (not is_integer(num_cpus) or num_cpus < 1):
+            raise ValueError(f"num_cpus must be None or an int >= 1, not {num_cpus!r}")
+        cpus_per_shard = int(cpus_per_shard)
+        num_cpus = None if num_cpus is None else int(num_cpus)
         local = address in (None, "local")
         # A loopback address too: Ray would otherwise replace it with the host's address.
         self.ray = ray = import_ray(local or _is_loopback(address))

@@ -18,13 +18,15 @@ written last, lists the shards with their SHA-256 and is what makes a folder com
 
 import hashlib
 import io
-import json
 import os
 import zipfile
 
 import numpy as np
 
+from vikinger_ref.arguments import is_integer
+
 from .. import arena, distributed
+from ..safety import json_limits
 
 FORMAT = "vikinger-selfplay"
 VERSION = 1
@@ -173,10 +175,13 @@ def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_
     the Game's module flags. A folder that already holds a manifest is refused; shard files are
     written as they arrive, each under a temporary name first, and the manifest last."""
     mcts = check_mcts({"iterations": 200} if mcts is None else mcts)
-    if isinstance(sample_moves, bool) or not isinstance(sample_moves, int) or sample_moves < 0:
+    if not is_integer(sample_moves) or sample_moves < 0:
         raise ValueError(f"sample_moves must be an int >= 0, not {sample_moves!r}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+    if not is_integer(games) or games < 1:
         raise ValueError(f"games must be an int >= 1, not {games!r}")
+    if not is_integer(seed):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    games, sample_moves, seed = int(games), int(sample_moves), int(seed)    # numpy ints too
     module = arena.engine_module(engine)
     game = module.Game(num_players=players, **(options or {}))
     module.MCTSBot(game, 0, **mcts)    # the parameters checked here, not in every shard
@@ -186,6 +191,7 @@ def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_
         raise FileExistsError(f"{manifest_path} exists: that folder holds a finished run; "
                               "choose another folder")
     parts = distributed.ranges(games, shard_size)
+    shard_size = int(shard_size)
     shards = [distributed.Shard(_selfplay_shard,
                                 (engine, game, seed, first, count, mcts, sample_moves), count,
                                 f"games {first}..{first + count - 1} of seed {seed}")
@@ -214,16 +220,27 @@ def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_
         "sample_arrays": list(SAMPLE_ARRAYS), "game_arrays": list(GAME_ARRAYS),
         "shards": entries,
     }
-    _write_atomically(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode())
+    _write_atomically(manifest_path, (json_limits.dumps_strict(json_limits.non_finite_as_text(manifest), indent=1)
+                                       + "\n").encode())
     return manifest
 
 
 def load_manifest(folder):
     """The manifest of a finished run (FileNotFoundError for an unfinished one)."""
-    with open(os.path.join(folder, MANIFEST), encoding="utf-8") as source:
-        manifest = json.load(source)
-    if manifest.get("format") != FORMAT or manifest.get("version") != VERSION:
+    path = os.path.join(folder, MANIFEST)
+    with open(path, "rb") as source:
+        manifest = json_limits.loads_limited(source.read(json_limits.MAX_BYTES + 1), path)
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or manifest.get(
+            "version") != VERSION:
         raise ValueError(f"{folder}: not a {FORMAT} version {VERSION} manifest")
+    shards = manifest.get("shards")
+    # A manifest names its shard files: only this run's own names, so that a crafted one
+    # cannot make load() read files outside the folder.
+    if not isinstance(shards, list) or not shards or not all(
+            isinstance(entry, dict) and entry.get("file") == shard_name(number)
+            and isinstance(entry.get("sha256"), str) for number, entry in enumerate(shards)):
+        raise ValueError(f"{path}: 'shards' must list shard-00000.npz, shard-00001.npz, ... "
+                         "in order, each with its sha256")
     return manifest
 
 
@@ -238,6 +255,7 @@ def load(folder, check=True):
             data = source.read()
         if check and hashlib.sha256(data).hexdigest() != entry["sha256"]:
             raise ValueError(f"{path}: its SHA-256 is not the manifest's (changed or damaged)")
-        with np.load(io.BytesIO(data)) as arrays:
+        # Never allow_pickle: an object array in a file a user is handed would run code.
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
             parts.append({key: arrays[key] for key in arrays.files})
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}

@@ -7,13 +7,13 @@ optional extra (`pip install "vikinger-fast[png]"`): the SVG itself needs no dep
 
 import base64
 import binascii
-import json
 
 from vikinger_ref import OPTION_NAMES
 from vikinger_ref.serialization import MAGIC
 from vikinger_ref.svg import state_svg
 
 from .. import records
+from ..safety import json_limits, outputs
 
 PNG_HINT = 'PNG output needs the optional converter cairosvg: pip install "vikinger-fast[png]"'
 
@@ -43,7 +43,9 @@ def read_position(path, engine, step=None):
     """The state stored in `path` in any of the four forms, in `engine`; `step` picks a step of
     a record (default its end) and is refused for the other forms."""
     with open(path, "rb") as source:
-        data = source.read()
+        data = source.read(json_limits.MAX_BYTES + 1)
+    if len(data) > json_limits.MAX_BYTES:
+        raise ValueError(f"{path}: larger than {json_limits.MAX_BYTES:,} bytes, not a position")
     if data.startswith(MAGIC):
         kind, state = "bytes", state_from_bytes(data, engine)
     else:
@@ -52,7 +54,7 @@ def read_position(path, engine, step=None):
         except UnicodeDecodeError:
             raise ValueError(f"{path}: neither state bytes, base64 nor JSON") from None
         if text.startswith("{"):
-            document = json.loads(text)
+            document = json_limits.loads_limited(text, str(path))
             if isinstance(document, dict) and document.get("format") == records.FORMAT:
                 records.check_structure(document)
                 return records.replay(document, engine, step=step)
@@ -75,7 +77,8 @@ def svg_to_png(svg_text, path, scale=1.0):
         import cairosvg
     except ImportError:
         raise ImportError(PNG_HINT) from None
-    cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), write_to=str(path), scale=scale)
+    png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), scale=scale)
+    outputs.write_atomic(str(path), png)
 
 
 def write_picture(state, path, scale=1.0):
@@ -84,6 +87,5 @@ def write_picture(state, path, scale=1.0):
     if str(path).lower().endswith(".png"):
         svg_to_png(svg_text, path, scale=scale)
     else:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(svg_text)
+        outputs.write_atomic(str(path), svg_text)
     return svg_text

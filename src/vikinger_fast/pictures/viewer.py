@@ -17,6 +17,7 @@ from vikinger_ref.svg import board_columns, state_svg
 from vikinger_ref.svg_pieces import PLAYER_ACCENT
 
 from .. import records
+from ..safety import outputs
 
 CHART_W, CHART_H, CHART_PAD = 600, 150, 34
 
@@ -93,8 +94,7 @@ def viewer_html(record, engine, title=None):
 
 def write_viewer(record, engine, path, title=None):
     text = viewer_html(record, engine, title=title)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(text)
+    outputs.write_atomic(path, text)    # the old file or the new one, never half
     return len(text)
 
 
