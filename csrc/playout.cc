@@ -176,9 +176,12 @@ class FusedPlayout {
     const int space = Select::Wheel(buys, Choose(PopCount(buys)));
     const int price = p_.wheel.Price(space);
     // A5: the group on the highest occupied space, bought for more than 0, with a tile on display.
-    const bool may_take_special = kModules && special_tiles_ && price > 0 &&
-                                  space == 31 - __builtin_clz(wheel.occupied) &&
-                                  OccupiedSlots(p_.specials) != 0;
+    // The first two conditions combined without a branch: each is random (2.2% of the time of
+    // 2-player A5 rollouts with the branches, docs/performance-notes.md).
+    const bool may_take_special =
+        kModules && special_tiles_ &&
+        ((price > 0) & (space == 31 - __builtin_clz(wheel.occupied))) &&
+        OccupiedSlots(p_.specials) != 0;
     board.Pay(price);  // B5.5
     int tile;
     int viking;
@@ -228,8 +231,11 @@ class FusedPlayout {
       return;
     }
     board.Row(row).Place(tile, col);
-    // A5: a waiting building replaces the middle tile just placed, which leaves the game.
-    if (kModules && special_tiles_ && BuildingForPlacedTile(board, tile, row, col)) {
+    // A5: a waiting building replaces the middle tile just placed, which leaves the game. Asked
+    // only of a board holding a building tile: the tile's kind is random, so the test whether it
+    // is a middle tile was mispredicted at a third of the placements.
+    if (kModules && special_tiles_ && HoldsBuilding(board) &&
+        BuildingForPlacedTile(board, tile, row, col)) {
       ++p_.discarded_tiles;
     }
     PlaceViking(board, row, col, viking);
@@ -341,6 +347,14 @@ class FusedPlayout {
     if (p_.round != kNumRounds) return trips | 1;  // ⚖ stopping is allowed before round 6
     if (!boat) return trips;
     return LegalTripMask(board, p_.round, /*weak_boatsmen=*/true);
+  }
+
+  // A5: the board holds one of the building tiles (placed or waiting).
+  static bool HoldsBuilding(const PlayerBoard& board) {
+    uint32_t held;
+    static_assert(kBuilding1 + kNumBuildings == kNumSpecialKinds, "the last four kinds");
+    std::memcpy(&held, board.specials + kBuilding1, sizeof(held));
+    return held != 0;
   }
 
   // MoveTripViking: a Viking of `colour` from the mainland onto the tile of bit `bit` of its row.

@@ -26,7 +26,7 @@ import vikinger_ref as ref
 
 import vikinger_fast as fast
 
-from . import cython_ref, plots
+from . import cython_ref, module_benchmark, plots
 from .search_benchmark import measure_search, search_table
 from .timing import best_seconds
 
@@ -34,6 +34,7 @@ from .timing import best_seconds
 SIZES = {
     "rollout_games": (100_000, 10_000),
     "rollout_games_4p": (20_000, 2_000),
+    "module_games": (4_000, 500),   # per configuration and round (module_benchmark.py)
     "reference_games": (64, 2),
     "loop_steps_fast": (400_000, 20_000),
     "loop_steps_ref": (12_000, 300),
@@ -223,7 +224,7 @@ def measure(args, repeats):
     # Why an optional row is missing, printed in its place by table().
     results["skipped"] = skipped(args, peers, cython)
     compiled = None
-    tasks = 18 + len(peers) + (2 if cython else 0)
+    tasks = 19 + len(peers) + (2 if cython else 0)
     progress = Progress(tasks)
     game2, game4 = fast.Game(num_players=2), fast.Game(num_players=4, **ALL_MODULES)
 
@@ -261,6 +262,9 @@ def measure(args, repeats):
     results["rollouts_2p_2threads_median_round_ratio"] = float(np.median(round_ratios))
     rollouts("rollouts_2p_generic_1thread", game2, size["rollout_games"], policy="random_generic")
     rollouts("rollouts_4p_all_modules_1thread", game4, size["rollout_games_4p"])
+    progress.task("C++ rollouts: module combinations against the 2-player base game")
+    results["module_rollouts"] = module_benchmark.measure(
+        module_benchmark.REPRESENTATIVE, size["module_games"], repeats + 2)
     progress.task("reference rollouts")
     ref_game = ref.Game(num_players=2)
     games = size["reference_games"]
@@ -354,6 +358,7 @@ def table(results):
          f"{r['rollouts_2p_1thread' + cpu] / r['rollouts_2p_2threads' + cpu]:.2f} of 1 thread"),
         ("C++ rollouts, 4 players, all modules A1-A5, 1 thread",
          f"{r['rollouts_4p_all_modules_1thread']:,.0f} games/s", ""),
+        *module_benchmark.table_rows(r["module_rollouts"]),
         ("reference (pure Python) rollouts, 2 players (CPU time)",
          f"{r['reference_rollouts_2p']:,.1f} games/s",
          f"C++ / reference = x{speedup:,.0f} per CPU second (target >= 1000)"),
