@@ -178,10 +178,9 @@ class FusedPlayout {
     // A5: the group on the highest occupied space, bought for more than 0, with a tile on display.
     // The first two conditions combined without a branch: each is random (2.2% of the time of
     // 2-player A5 rollouts with the branches, docs/performance-notes.md).
-    const bool may_take_special =
-        kModules && special_tiles_ &&
-        ((price > 0) & (space == 31 - __builtin_clz(wheel.occupied))) &&
-        OccupiedSlots(p_.specials) != 0;
+    const bool may_take_special = kModules && special_tiles_ &&
+                                  ((price > 0) & (space == 31 - __builtin_clz(wheel.occupied))) &&
+                                  OccupiedSlots(p_.specials) != 0;
     board.Pay(price);  // B5.5
     int tile;
     int viking;

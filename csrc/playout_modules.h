@@ -50,8 +50,8 @@ struct FusedChoices {
 // The phases of a round before its first purchase (A0; B4.1 and B4.2 without modules).
 constexpr bool IsPreparation(Phase phase) {
   return phase == Phase::kSpecialFill || phase == Phase::kDrawViking ||
-         phase == Phase::kRevealTile || phase == Phase::kAuction ||
-         phase == Phase::kRemoveViking || phase == Phase::kOfferColour;
+         phase == Phase::kRevealTile || phase == Phase::kAuction || phase == Phase::kRemoveViking ||
+         phase == Phase::kOfferColour;
 }
 
 template <class Select>
@@ -84,7 +84,7 @@ class PlayoutModules {
       }
       if (from == Phase::kRemoveViking) RemoveViking();
       RevealTiles();  // none left when entered at offer_colour
-    } else {  // B4.1, B4.2
+    } else {          // B4.1, B4.2
       if (from == Phase::kRevealTile) {
         RevealTiles();
         from = Phase::kDrawViking;
@@ -124,7 +124,8 @@ class PlayoutModules {
     while (DisplayNeedsFill(p_.specials)) {
       const ByteCounts stack = ByteCounts::Load(p_.specials.stack, kNumSpecialKinds);
       ++choices_.length;
-      RevealSpecial(p_.specials, KindAt(stack, kNumSpecialKinds, choices_.rng.Below(stack.Total())));
+      RevealSpecial(p_.specials,
+                    KindAt(stack, kNumSpecialKinds, choices_.rng.Below(stack.Total())));
     }
   }
 
