@@ -358,7 +358,8 @@ def table(results):
          f"{r['rollouts_2p_1thread' + cpu] / r['rollouts_2p_2threads' + cpu]:.2f} of 1 thread"),
         ("C++ rollouts, 4 players, all modules A1-A5, 1 thread",
          f"{r['rollouts_4p_all_modules_1thread']:,.0f} games/s", ""),
-        *module_benchmark.table_rows(r["module_rollouts"]),
+        # .get: results saved before these rows were measured have none.
+        *module_benchmark.table_rows(r.get("module_rollouts", {})),
         ("reference (pure Python) rollouts, 2 players (CPU time)",
          f"{r['reference_rollouts_2p']:,.1f} games/s",
          f"C++ / reference = x{speedup:,.0f} per CPU second (target >= 1000)"),
