@@ -487,9 +487,8 @@ B7.2.1a without A4 differs from the loop it is made from; 0 when they agree ever
         py::arg("threads") = 1, py::arg("policy") = "random",
         R"doc(Play num_games random games in C++ (GIL released); game i uses seed seed + i.
 
-policy "random" plays the base game by a fused playout and games with advanced modules by sampling
-straight from the legal bit masks; "random_generic" goes through the state machine and builds the
-legal list at every decision. Both play the same games, whatever the number of threads.
+policy "random" plays every game, with or without the advanced modules, by a fused playout;
+"random_generic" goes through the state machine and builds the legal list at every decision. Both play the same games, whatever the number of threads.
 
 Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games, n)
 int32, "returns" (num_games, n) float64 win shares, "length" (num_games,) int32 actions applied

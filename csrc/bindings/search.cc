@@ -315,7 +315,7 @@ seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and,
   m.def("_playout_position", &vk::PlayoutPosition, py::arg("state"), py::arg("seed"),
         py::arg("fused") = true,
         R"doc(For tests: the position bytes (docs/state.md, no history) where playout seed from
-state ends, with the base game's hand-over to the fused playout (fused=True) or without it.)doc");
+state ends, with the hand-over to the fused playout (fused=True) or without it.)doc");
   m.def("evaluate", &vk::EvaluateState, py::arg("state"),
         R"doc(The heuristic value of state per player, in [0, 1] and summing to 1 (docs/search.md):
 the returns once terminal, else a softmax of the Fame each player would have after the round's

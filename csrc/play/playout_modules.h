@@ -50,8 +50,8 @@ struct FusedChoices {
 // The phases of a round before its first purchase (A0; B4.1 and B4.2 without modules).
 constexpr bool IsPreparation(Phase phase) {
   return phase == Phase::kSpecialFill || phase == Phase::kDrawViking ||
-         phase == Phase::kRevealTile || phase == Phase::kAuction ||
-         phase == Phase::kRemoveViking || phase == Phase::kOfferColour;
+         phase == Phase::kRevealTile || phase == Phase::kAuction || phase == Phase::kRemoveViking ||
+         phase == Phase::kOfferColour;
 }
 
 template <class Select>
@@ -84,7 +84,7 @@ class PlayoutModules {
       }
       if (from == Phase::kRemoveViking) RemoveViking();
       RevealTiles();  // none left when entered at offer_colour
-    } else {  // B4.1, B4.2
+    } else {          // B4.1, B4.2
       if (from == Phase::kRevealTile) {
         RevealTiles();
         from = Phase::kDrawViking;
@@ -124,7 +124,8 @@ class PlayoutModules {
     while (DisplayNeedsFill(p_.specials)) {
       const ByteCounts stack = ByteCounts::Load(p_.specials.stack, kNumSpecialKinds);
       ++choices_.length;
-      RevealSpecial(p_.specials, KindAt(stack, kNumSpecialKinds, choices_.rng.Below(stack.Total())));
+      RevealSpecial(p_.specials,
+                    KindAt(stack, kNumSpecialKinds, choices_.rng.Below(stack.Total())));
     }
   }
 
@@ -195,17 +196,35 @@ class PlayoutModules {
       std::memset(p_.drawn, 0, sizeof(p_.drawn));
       return;
     }
+    // The spaces without a Viking are 0 .. free - 1: a round starts with none, the offer fills
+    // from space 11 down, and the Vikings still drawn are as many as those spaces. So colour c
+    // takes spaces [free - count, free), written byte-parallel into the wheel's Viking bytes
+    // (a loop over the spaces mispredicted its exit and its test about twice a colour).
+    uint64_t low;   // spaces 0..7
+    uint64_t high;  // spaces 8..11 (and 4 bytes of what follows, written back unchanged)
+    std::memcpy(&low, p_.wheel.vikings, 8);
+    std::memcpy(&high, p_.wheel.vikings + 4, 8);
+    high >>= 32;
+    int free = ByteCounts::Load(p_.drawn, kNumColours).Total();
     for (uint64_t colours = DrawnColours(); colours != 0; colours = DrawnColours()) {
       const int colour = Select::Small(colours, choices_.Choose(PopCount(colours)));
-      int count = p_.drawn[colour];
-      for (int s = kWheelSpaces - 1; s >= 0 && count > 0; --s) {
-        if (p_.wheel.vikings[s] == kNone) {
-          p_.wheel.vikings[s] = static_cast<uint8_t>(colour);
-          --count;
-        }
-      }
+      const int count = p_.drawn[colour];
       p_.drawn[colour] = 0;
+      const uint64_t in_low = OnesFrom(free - count) - OnesFrom(free);  // 1 in each byte taken
+      const uint64_t in_high = OnesFrom(free - count - 8) - OnesFrom(free - 8);
+      low = (low & ~(in_low * 0xFF)) | in_low * static_cast<uint64_t>(colour);
+      high = (high & ~(in_high * 0xFF)) | in_high * static_cast<uint64_t>(colour);
+      free -= count;
     }
+    const uint32_t high_spaces = static_cast<uint32_t>(high);
+    std::memcpy(p_.wheel.vikings, &low, 8);
+    std::memcpy(p_.wheel.vikings + 8, &high_spaces, 4);
+  }
+
+  // A word of byte counters with 1 in bytes k..7 (every byte for k <= 0, none for k >= 8).
+  static uint64_t OnesFrom(int k) {
+    const int shift = k <= 0 ? 0 : k >= 8 ? 32 : 4 * k;
+    return (kByteOnes << shift) << shift;  // twice 4k bits: one shift by 64 would be undefined
   }
 
   Position& p_;

@@ -26,10 +26,10 @@ struct GameResult {
 };
 
 // Two ways of playing the same uniformly random games (docs/api.md "Rollouts"): kRandom plays
-// the base game by the fused playout (playout.h) and games with advanced modules by picking the
-// k-th legal id straight from the legal bit masks; kRandomGeneric goes through the state machine
-// and writes the sorted legal list at every decision and indexes it, as any list-based policy
-// would.
+// every game (any modules, playout.h FusedPlayoutSupports) by the fused playout, and otherwise
+// picks the k-th legal id straight from the legal bit masks; kRandomGeneric goes through the
+// state machine and writes the sorted legal list at every decision and indexes it, as any
+// list-based policy would.
 enum class Policy { kRandom, kRandomGeneric };
 
 // Plays one random game from the initial position; `final_position` may be null. `bit_select`

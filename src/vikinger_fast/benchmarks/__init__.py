@@ -24,7 +24,7 @@ import vikinger_ref as ref
 
 import vikinger_fast as fast
 
-from . import cython_ref
+from . import cython_ref, modules
 from .neural import neural_steps, neural_table
 from .search import search_steps, search_table
 from .timing import best_seconds
@@ -33,6 +33,7 @@ from .timing import best_seconds
 SIZES = {
     "rollout_games": (100_000, 10_000),
     "rollout_games_4p": (20_000, 2_000),
+    "module_games": (4_000, 500),   # per configuration and round (modules.py)
     "reference_games": (64, 2),
     "loop_steps_fast": (400_000, 20_000),
     "loop_steps_ref": (12_000, 300),
@@ -251,6 +252,10 @@ def measure(args, repeats):
         # The typical speed-up of one round, beside the ratio of the best rounds.
         results["rollouts_2p_2threads_median_round_ratio"] = float(np.median(round_ratios))
 
+    def module_rollouts():
+        results["module_rollouts"] = modules.measure(
+            modules.REPRESENTATIVE, size["module_games"], repeats + 2)
+
     def reference_rollouts():
         games = size["reference_games"]
         # The slow rows run once, timed by CPU time: on a shared machine a wall-clock single
@@ -340,6 +345,7 @@ def measure(args, repeats):
         rollouts("rollouts_2p_generic_1thread", game2, size["rollout_games"],
                  policy="random_generic"),
         rollouts("rollouts_4p_all_modules_1thread", game4, size["rollout_games_4p"]),
+        ("C++ rollouts: module combinations against the 2-player base game", module_rollouts),
         ("reference rollouts", reference_rollouts),
     ]
     if cython:
@@ -379,6 +385,8 @@ def table(results):
          f"{r['rollouts_2p_1thread' + cpu] / r['rollouts_2p_2threads' + cpu]:.2f} of 1 thread"),
         ("C++ rollouts, 4 players, all modules A1-A5, 1 thread",
          f"{r['rollouts_4p_all_modules_1thread']:,.0f} games/s", ""),
+        # .get: results saved before these rows were measured have none.
+        *modules.table_rows(r.get("module_rollouts", {})),
         ("reference (pure Python) rollouts, 2 players (CPU time)",
          f"{r['reference_rollouts_2p']:,.1f} games/s",
          f"C++ / reference = x{speedup:,.0f} per CPU second (target >= 1000)"),
