@@ -147,6 +147,9 @@ function render(data) {
     body.appendChild(tr);
   }
   $('board').innerHTML = data.svg;
+  $('explain').textContent = data.your_turn ? 'Point at a dashed outline or a button to read ' +
+    'what it does; click it to play it.' : data.terminal ? 'The game is over.' :
+    'The other players are moving.';
   wireBoard(data);
   showChoices(data);
   const moves = $('last-moves');
@@ -267,7 +270,11 @@ function bidForm(bids) {
   input.setAttribute('aria-label', 'your bid');
   const button = document.createElement('button');
   button.textContent = 'Bid';
-  form.append('Bid ' + input.min + ' to ' + input.max + ': ', input, ' ', button);
+  const words = document.createElement('p');
+  words.className = 'where';
+  words.textContent = 'The highest bidder pays the bid (gold, then Fame) and becomes start ' +
+    'player, who buys first (A1).';
+  form.append(words, 'Bid ' + input.min + ' to ' + input.max + ': ', input, ' ', button);
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const action = 'auction:bid:' + Number(input.value);
