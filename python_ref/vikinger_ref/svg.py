@@ -19,7 +19,7 @@ from .svg_pieces import (CELL, LEGAL, MAINLAND, PLAYER_ACCENT, SAIL_NAME, SEA, S
                          draw_chip, draw_land, draw_ship, draw_tile, draw_viking, el, ship_value,
                          text_el, tooltip)
 
-LABEL_W = 80                  # row names left of the mainland
+LABEL_W = 92                  # row numbers and names left of the mainland
 MAINLAND_W = 86               # the mainland's parking area (B2.3: its edge counts as sea)
 TITLE_H = 28
 BOARD_PAD = 10
@@ -83,14 +83,18 @@ def _board(parent, d, p, x, y, columns, to_move, returns, legal_cells):
     ships, threatened = _threat(player)
     el(board, "rect", x=grid_x, y=grid_y, width=columns * CELL, height=6 * CELL, fill=SEA,
        stroke=SEA_EDGE)
+    # Rows and columns numbered as the moves name them (docs/actions.md: tile:r2c3 is row 2,
+    # column 3; ship:c2 is ship column 2).
     for row, name in enumerate(("ships",) + ROW_NAMES):
         cy = grid_y + row * CELL + CELL / 2
         if row:
             draw_viking(board, x + BOARD_PAD + 7, cy, name, r=5)
-        text_el(board, x + BOARD_PAD + (16 if row else 0), cy + 4, name, size=11, fill="#444")
+        text_el(board, x + BOARD_PAD + (16 if row else 0), cy + 4,
+                f"r{row} {name}" if row else name, size=11, fill="#444", class_="row-label",
+                data_row=row)
     for col in range(1, columns + 1):
-        text_el(board, grid_x + (col - 0.5) * CELL, grid_y + 6 * CELL + 12, col, size=9,
-                anchor="middle", fill="#888")
+        text_el(board, grid_x + (col - 0.5) * CELL, grid_y + 6 * CELL + 12, f"c{col}", size=10,
+                anchor="middle", fill="#666", class_="col-label", data_col=col)
     _mainland(board, player, x + BOARD_PAD + LABEL_W, grid_y)
     for (row, col) in sorted(threatened):
         el(board, "rect", class_="threat", data_row=row, data_col=col,
