@@ -7,7 +7,7 @@ strings of docs/actions.md, so it serves both engines alike.
 """
 
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from vikinger_ref.components import COLOURS, TILE_KINDS, TILE_SHORT
 
@@ -67,9 +67,12 @@ def _row(r: int) -> str:
     return f"row {r} ({plural(ROW_COLOUR[r]) if r in ROW_COLOUR else '?'})"
 
 
-def _cell(text: str) -> Optional[tuple]:
+def _cell(text: str) -> Tuple[int, int]:
+    """'r2c3' -> (2, 3)."""
     match = CELL.fullmatch(text)
-    return (int(match.group(1)), int(match.group(2))) if match else None
+    if not match:
+        raise ValueError(f"not a cell: {text!r}")
+    return int(match.group(1)), int(match.group(2))
 
 
 def _price(d: Dict[str, Any], space: int) -> Optional[int]:
@@ -89,13 +92,13 @@ def describe(state: Any, text: str) -> str:
     """One sentence saying what the decision `text` (an action string) does in `state`."""
     d = state.to_dict()
     player = max(state.current_player(), 0)
-    me = d["players"][player] if d["players"] else None
+    me = d["players"][player]
     kind, _, rest = text.partition(":")
     pending = d.get("pending") or {}
     if kind == "buy":
         space = int(rest)
         group = d["wheel"][space]
-        price = _price(d, space)
+        price = _price(d, space) or 0
         return (f"buy the group on wheel space {space}: a {tile_name(group['tile'])} and a "
                 f"{group['viking']}, price {_pay(price, me['gold'])} (B5)")
     if kind == "start":

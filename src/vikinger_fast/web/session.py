@@ -107,6 +107,9 @@ class WebGame:
             while True:
                 with self.lock:
                     if not self.bots_to_move():
+                        # cleared under the same lock that saw the person's turn, so a move
+                        # sent as soon as the view says "your turn" is never refused
+                        self.thread = None
                         return
                     length = len(self.state.history())
                     if self.state.is_chance_node():
@@ -127,9 +130,8 @@ class WebGame:
                     self._apply(action)
                     self.save()
         except Exception as error:      # shown on the page rather than lost in a thread
-            self.error = f"a bot failed: {type(error).__name__}: {error}"
-        finally:
             with self.lock:
+                self.error = f"a bot failed: {type(error).__name__}: {error}"
                 self.thread = None
 
     def settle(self, seconds: float) -> None:
