@@ -85,7 +85,8 @@ def click_a_choice(driver, number):
     the action clicked."""
     from selenium.webdriver.support.ui import WebDriverWait
     targets = driver.find_elements("css selector", "#board .legal-buy[data-action], "
-                                                   "#board rect.legal[data-action]")
+                                                   "#board rect.legal[data-action], "
+                                                   "#board .legal-viking[data-action]")
     if not targets:
         targets = driver.find_elements("css selector", "button.choice")
     assert targets, "the person's turn offers no choice"
@@ -109,11 +110,18 @@ def test_a_whole_game_is_clicked_to_the_end(browser, server):
             texts = browser.execute_script(
                 "return [...document.querySelectorAll('button.choice')].map(b => b.textContent)")
             assert texts and all(len(text) > 12 for text in texts)
+            # what the page offers (outlines and buttons) is exactly the engine's legal set
+            legal = {c["string"] for c in
+                     server.request("GET", f"/api/games/{game_id}")[1]["choices"]}
+            offered = browser.execute_script(
+                "return [...document.querySelectorAll('#board [data-action], button.choice')]"
+                ".map(n => n.getAttribute('data-action'))")
+            assert set(offered) == legal
         clicked.add(click_a_choice(browser, number).partition(":")[0])
     assert state(browser) == "over"
     assert browser.find_element("id", "sentence").text.startswith("Game over")
     assert browser.find_elements("css selector", "#scores tr.winner")
-    assert {"buy", "tile"} <= clicked
+    assert {"buy", "tile", "viking"} <= clicked
     view = server.request("GET", f"/api/games/{game_id}")[1]
     assert view["terminal"] and view["moves"] == moves(browser)
     errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

@@ -7,7 +7,7 @@ const HEADINGS = {
   start: ['Choose the row of your start tile', 'Click a dashed cell in column 1 of your board.'],
   ship: ['Place your ship', 'Click a dashed cell in the ships row of your board.'],
   tile: ['Place your island tile', 'Click a dashed cell on your board.'],
-  viking: ['Where does your Viking go?', ''],
+  viking: ['Where does your Viking go?', 'Click the dashed ring on the tile, or the dashed mainland.'],
   trip: ['Boatsman trips (large scoring)', ''],
   target: ['Where does the travelling Viking land?', 'Click a dashed tile on your board.'],
   auction: ['Auction for start player', ''],
