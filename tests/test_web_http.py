@@ -4,6 +4,7 @@ as it was (docs/web.md)."""
 
 import json
 import os
+import signal
 import socket
 import sys
 
@@ -166,3 +167,13 @@ def test_the_page_asks_only_the_local_server(server):
             text = source.read()
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "")
         assert "https://" not in text
+
+
+def test_ctrl_c_stops_the_server_cleanly(tmp_path):
+    running = Server(tmp_path)
+    view = new_game(running, seed=31)
+    running.process.send_signal(signal.SIGINT)
+    assert running.process.wait(20) == 0
+    assert "Traceback" not in running.process.stderr.read()
+    running.stop()
+    assert json.loads(stored(running, view["id"]))["history"]      # the game is kept
