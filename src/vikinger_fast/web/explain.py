@@ -126,8 +126,8 @@ def describe(state: Any, text: str) -> str:
         how, _, colour = rest.partition(":")
         row = 5 - COLOURS.index(colour)
         if how == "all":
-            return (f"spend a boatsman to move all your mainland {plural(colour)} onto free tiles of "
-                    f"{_row(row)} (B7.2.1)")
+            return (f"spend a boatsman to move all your mainland {plural(colour)} onto free "
+                    f"tiles of {_row(row)} (B7.2.1)")
         return f"spend a boatsman to move one {colour} onto a free tile of {_row(row)} (A4)"
     if kind == "target":
         r, c = _cell(rest)
