@@ -3,6 +3,7 @@ and one position as SVG or PNG (docs/records.md, docs/pictures.md)."""
 
 import importlib
 import sys
+from typing import Any
 
 from . import records, render, viewer
 
@@ -17,12 +18,12 @@ def _who(move):
     return "chance" if move["player"] < 0 else f"player {move['player']}"
 
 
-def _player_text(entry):
+def _player_text(entry: dict) -> str:
     params = ",".join(f"{k}={v}" for k, v in entry["params"].items())
     return entry["name"] + (f":{params}" if params else "")
 
 
-def summary(record, state, name):
+def summary(record: dict, state: Any, name: str) -> str:
     """The record in a few lines: players, modules, seed, length, scores and the winner."""
     game, moves = record["game"], record["moves"]
     n = game["num_players"]

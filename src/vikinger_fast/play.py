@@ -32,7 +32,7 @@ ROW_WORDS = {"warrior": 1, "w": 1, "noble": 2, "n": 2, "scout": 3, "s": 3, "gold
 NAMED_ROW = re.compile(r"^(start|tile|target|building):([a-z]+)(?:[ :]*(c\d+))?$", re.I)
 
 
-def named_rows(line):
+def named_rows(line: str) -> str:
     """`tile:noble:c3`, `tile:N c3` -> `tile:r2c3`; `start:fisherman` -> `start:r5`; any other
     line as it is."""
     match = NAMED_ROW.match(line.strip())
@@ -202,7 +202,7 @@ class Session:
         self.advance()
         self.show()
 
-    def _well_formed(self, text):
+    def _well_formed(self, text: str) -> bool:
         """A decision string of docs/actions.md (legal or not)."""
         try:
             action = self.state.string_to_action(text)
