@@ -110,3 +110,23 @@ def test_ctrl_c_leaves_cleanly():
     child.close()
     assert "interrupted: bye" in child.before and "Traceback" not in child.before
     assert child.exitstatus == 130
+
+
+def test_legend_named_rows_and_the_reason_for_an_illegal_move():
+    child = _start("--seed", "1", "--bots", "greedy")
+    moves = _moves(child.before)
+    legend = _say(child, "legend")
+    for words in ("0:L/fisherman$0", "F fisherman (row 5)", "B boatsman", "tile:rRcC",
+                  "docs/rules.md"):
+        assert words in legend
+    assert "docs/rules.md" in _say(child, "rules")
+    # well-formed but illegal: the rule that forbids it, not "not a move"
+    assert "tile:r1c3 is not legal now: now is buying groups from the wheel (B5)" in _say(
+        child, "tile:r1c3")
+    # the first purchase asks for the start row, which may be typed by its name
+    screen = _say(child, moves[1])
+    assert "start:r5" in _moves(screen).values()
+    assert "you: start:r5" in _say(child, "start:fisherman")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()

@@ -208,12 +208,36 @@ def test_replay_command_walks_through_the_game(tmp_path, capsys):
     state = play(load_engine("ref"), 2, (), seed=22, stop=40)
     path = tmp_path / "game.json"
     records.save(path, state)
-    assert cli.main(["replay", str(path), "--engine", "ref"]) == 0
+    assert cli.main(["replay", str(path), "--engine", "ref", "--boards"]) == 0
     out = capsys.readouterr().out
     assert out.count("Round 1/6") == 41
     assert out.rstrip("\n").endswith(str(state))
     for move in records.load(path)["moves"][:5]:
         assert move["string"] in out
+
+
+def test_replay_command_summarizes_the_game_by_default(tmp_path, capsys):
+    fast = load_engine("fast")
+    state = play(fast, 3, ("special_tiles",), seed=23)
+    path = tmp_path / "game.json"
+    records.save(path, state, players=["random", "human", "mcts:iterations=20"], seed=23)
+    assert cli.main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert len(lines) == 6
+    assert lines[0] == f"{path}: 3 players, modules: special_tiles, seed 23"
+    assert lines[1] == "players: 0 random | 1 human | 2 mcts:iterations=20"
+    moves = len(state.history())
+    assert lines[2].startswith(f"length: {moves} moves (") and lines[2].endswith("finished")
+    assert f"player 2 Fame {state.scores()[2]}, gold {state.gold()[2]}" in lines[3]
+    winners = [p for p, r in enumerate(state.returns()) if r > 0]
+    assert lines[4].startswith("winner") and f"player {winners[0]} (" in lines[4]
+    assert "--boards" in lines[5]
+    unfinished = play(fast, 2, (), seed=24, stop=30)
+    records.save(path, unfinished, seed=None)
+    assert cli.main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "seed unknown" in out and "not finished: round 1/6" in out and "winner" not in out
 
 
 def test_replay_command_reports_a_bad_record(tmp_path, capsys):

@@ -96,6 +96,8 @@ def check_picture(state):
                                            f"building:r{row}c{col}", f"start:r{row}",
                                            f"ship:c{col}")
         assert node in list(board_of(root, to_move).iter())
+    vikings = sorted(node.get("data-action") for node in marks(root, "legal-viking"))
+    assert vikings == sorted(a for a in legal if a.startswith("viking:"))
     for node in marks(root, "legal-buy"):
         assert node.get("data-action") == f"buy:{node.get('data-space')}"
     offer = [int(node.get("data-space")) for node in marks(root, "special-offer")]

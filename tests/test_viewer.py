@@ -112,6 +112,14 @@ def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
     def counter():
         return browser.find_element(By.ID, "counter").text
 
+    # the page opens on the first decision, not on the empty board of step 0
+    opening = next(k for k, m in enumerate(record["moves"]) if m["player"] >= 0)
+    assert opening > 0 and counter() == f"step {opening} / {last}"
+    assert browser.find_element(By.ID, "move").text.startswith("after chance")
+    legend = browser.find_element(By.ID, "legend-box").text
+    for mark in ("hatching", "shield", "flag", "start player", "boatsman", "r2c3"):
+        assert mark in legend
+    browser.find_element(By.ID, "first").click()
     assert counter() == f"step 0 / {last}"
     first, colours = screenshot_colours(browser)
     assert colours > 40                          # a drawn board, not a blank page

@@ -19,7 +19,7 @@ from .svg_pieces import (CELL, LEGAL, MAINLAND, PLAYER_ACCENT, SAIL_NAME, SEA, S
                          draw_chip, draw_land, draw_ship, draw_tile, draw_viking, el, ship_value,
                          text_el, tooltip)
 
-LABEL_W = 80                  # row names left of the mainland
+LABEL_W = 92                  # row numbers and names left of the mainland
 MAINLAND_W = 86               # the mainland's parking area (B2.3: its edge counts as sea)
 TITLE_H = 28
 BOARD_PAD = 10
@@ -65,7 +65,7 @@ def board_size(columns, special_tiles):
     return width, height
 
 
-def _board(parent, d, p, x, y, columns, to_move, returns, legal_cells):
+def _board(parent, d, p, x, y, columns, to_move, returns, legal_cells, legal_vikings=()):
     player = d["players"][p]
     special_tiles = d["options"]["special_tiles"]
     width, height = board_size(columns, special_tiles)
@@ -83,14 +83,18 @@ def _board(parent, d, p, x, y, columns, to_move, returns, legal_cells):
     ships, threatened = _threat(player)
     el(board, "rect", x=grid_x, y=grid_y, width=columns * CELL, height=6 * CELL, fill=SEA,
        stroke=SEA_EDGE)
+    # Rows and columns numbered as the moves name them (docs/actions.md: tile:r2c3 is row 2,
+    # column 3; ship:c2 is ship column 2).
     for row, name in enumerate(("ships",) + ROW_NAMES):
         cy = grid_y + row * CELL + CELL / 2
         if row:
             draw_viking(board, x + BOARD_PAD + 7, cy, name, r=5)
-        text_el(board, x + BOARD_PAD + (16 if row else 0), cy + 4, name, size=11, fill="#444")
+        text_el(board, x + BOARD_PAD + (16 if row else 0), cy + 4,
+                f"r{row} {name}" if row else name, size=11, fill="#444", class_="row-label",
+                data_row=row)
     for col in range(1, columns + 1):
-        text_el(board, grid_x + (col - 0.5) * CELL, grid_y + 6 * CELL + 12, col, size=9,
-                anchor="middle", fill="#888")
+        text_el(board, grid_x + (col - 0.5) * CELL, grid_y + 6 * CELL + 12, f"c{col}", size=10,
+                anchor="middle", fill="#666", class_="col-label", data_col=col)
     _mainland(board, player, x + BOARD_PAD + LABEL_W, grid_y)
     for (row, col) in sorted(threatened):
         el(board, "rect", class_="threat", data_row=row, data_col=col,
@@ -124,9 +128,27 @@ def _board(parent, d, p, x, y, columns, to_move, returns, legal_cells):
                    width=CELL - 4, height=CELL - 4, rx=5, fill=LEGAL, fill_opacity=0.14,
                    stroke=LEGAL, stroke_width=2, stroke_dasharray="4 3", class_="legal",
                    data_action=action, data_row=row, data_col=col), f"legal: {action}")
+    _viking_choices(board, d, legal_vikings, grid_x, grid_y, x + BOARD_PAD + LABEL_W)
     if special_tiles:
         _held_specials(board, player, x + BOARD_PAD, y + height - BOARD_PAD - 20)
     return width, height
+
+
+def _viking_choices(board, d, legal_vikings, grid_x, grid_y, mainland_x):
+    """B6.4: where the bought Viking may go, outlined like the other choices: a ring on the
+    tile just placed (viking:tile) and the mainland (viking:mainland)."""
+    cell = (d.get("pending") or {}).get("cell")
+    if "viking:tile" in legal_vikings and cell:
+        row, col = cell
+        tooltip(el(board, "circle", cx=grid_x + (col - 1) * CELL + CELL * 0.34,
+                   cy=grid_y + row * CELL + CELL * 0.55, r=11, fill=LEGAL, fill_opacity=0.14,
+                   stroke=LEGAL, stroke_width=2, stroke_dasharray="4 3", class_="legal-viking",
+                   data_action="viking:tile"), "legal: viking:tile")
+    if "viking:mainland" in legal_vikings:
+        tooltip(el(board, "rect", x=mainland_x + 2, y=grid_y + CELL + 2, width=MAINLAND_W - 8,
+                   height=5 * CELL - 4, rx=6, fill=LEGAL, fill_opacity=0.14, stroke=LEGAL,
+                   stroke_width=2, stroke_dasharray="4 3", class_="legal-viking",
+                   data_action="viking:mainland"), "legal: viking:mainland")
 
 
 def _board_title(board, d, p, x, y, width, moving):
@@ -356,7 +378,8 @@ def _header(parent, d, width, to_move):
 def _legal_places(legal):
     """Where the decisions in `legal` (action strings of docs/actions.md) act: {(row, col):
     action} on the mover's board (row 0 is the ship row) and {space: action} on the wheel.
-    Decisions without a place (Viking, trips, bids, colours, specials) are not drawn."""
+    Decisions without a place (trips, bids, colours, specials) are not drawn; the Viking's
+    (B6.4) are drawn by _viking_choices."""
     cells, buys = {}, {}
     for action in legal or ():
         kind, _, where = action.partition(":")
@@ -401,7 +424,8 @@ def board_svg(d, to_move=None, min_columns=8, returns=None, legal=None):
         bx = PANEL_W + GAP + (p % grid_cols) * (board_w + GAP)
         by = HEADER_H + GAP + (p // grid_cols) * (board_h + GAP)
         _board(svg, d, p, bx, by, columns, to_move, returns,
-               legal_cells if p == to_move else {})
+               legal_cells if p == to_move else {},
+               [a for a in legal or () if a.startswith("viking:")] if p == to_move else ())
     return ET.tostring(svg, encoding="unicode")
 
 

@@ -16,7 +16,6 @@ from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, OPTION_NA
                     evaluate, playouts, playouts_batch, rollouts, solve_endgame)
 
 from . import pictures  # noqa: F401  (gives State its _repr_svg_)
-from .neural.bot import PuctBot
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
            "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
@@ -24,3 +23,12 @@ __all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS
            "PuctSearch", "PuctBot"]
 # The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
 __version__ = _metadata.version("vikinger-fast")
+
+
+def __getattr__(name):
+    # PuctBot's logic is shared with the reference (vikinger_ref.puct_bot): imported on first
+    # use, so that `import vikinger_fast` does not load the reference engine.
+    if name == "PuctBot":
+        from .neural.bot import PuctBot
+        return PuctBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -4,14 +4,15 @@ simulate   random games, outcome statistics          soak      both engines comp
 bench      the benchmark table (the main job)        arena     a duplicate tournament between bots
 play       you against the bots in the terminal      replay    a game record as boards or the viewer
 render     one position as SVG or PNG                selfplay  MCTS self-play training data
+serve      play the bots in a browser (web app)
 """
 
 import argparse
 import sys
 
-from . import arena, bench, play, render, replay, selfplay, simulate, soak
+from . import arena, bench, play, render, replay, selfplay, serve, simulate, soak
 
-COMMANDS = (simulate, soak, bench, render, replay, arena, play, selfplay)
+COMMANDS = (simulate, soak, bench, render, replay, arena, play, serve, selfplay)
 
 
 # One module per subcommand, each with add_parser(commands), which registers its flags and run.

@@ -7,16 +7,20 @@ same moves give the same game. Wrong input gets a message and the prompt again.
 """
 
 
+import re
 import sys
 
 import numpy as np
 
 from .. import arena, records
 from ..safety import flags
+from .. import explain
 
 HELP = """Type one of:
   a number          the move with that number in the list
-  a move string     e.g. buy:0, as listed
+  a move string     e.g. buy:0, as listed; a row may be given by its name or letter:
+                    tile:noble:c3 (or tile:N c3) is tile:r2c3
+  legend (or rules) what every symbol of the moves and the board means
   board             show the board and the moves again
   undo              back to your previous decision (chance is drawn again the same way)
   hint              what MCTS would play here, and its share of the visits
@@ -24,6 +28,20 @@ HELP = """Type one of:
   help              this text
   quit              leave the game"""
 COLUMNS = 4
+# Rows by the names the board shows (and their letters): row r holds colour 5 - r (B2.1).
+ROW_WORDS = {"warrior": 1, "w": 1, "noble": 2, "n": 2, "scout": 3, "s": 3, "goldsmith": 4,
+             "g": 4, "fisherman": 5, "f": 5}
+NAMED_ROW = re.compile(r"^(start|tile|target|building):([a-z]+)(?:[ :]*(c\d+))?$", re.I)
+
+
+def named_rows(line: str) -> str:
+    """`tile:noble:c3`, `tile:N c3` -> `tile:r2c3`; `start:fisherman` -> `start:r5`; any other
+    line as it is."""
+    match = NAMED_ROW.match(line.strip())
+    if not match or match.group(2).lower() not in ROW_WORDS:
+        return line
+    return (f"{match.group(1).lower()}:r{ROW_WORDS[match.group(2).lower()]}"
+            + (match.group(3).lower() if match.group(3) else ""))
 
 
 def add_parser(commands):
@@ -159,6 +177,8 @@ class Session:
             return "quit"
         elif command == "help":
             print(HELP)
+        elif command in ("legend", "rules"):
+            print(explain.LEGEND)
         elif command == "board":
             self.show()
         elif command == "undo":
@@ -182,16 +202,29 @@ class Session:
                 print(f"no move number {line}: choose 1..{len(legal)}")
                 return
             action = legal[number - 1]
-        elif line in strings:
-            action = legal[strings.index(line)]
+        elif named_rows(line) in strings:
+            action = legal[strings.index(named_rows(line))]
+        elif self._well_formed(named_rows(line)):
+            print(f"{named_rows(line)} is not legal now: "
+                  f"{explain.why_illegal(self.state, named_rows(line))}")
+            return
         else:
-            print(f"not a move or a command: {line!r} (type help)")
+            print(f"not a move or a command: {line!r} (type help, or legend for the notation)")
             return
         self.snapshots.append((self.state.clone(), self.rng.bit_generator.state))
         print(f"you: {self.state.action_to_string(action)}")
         self.state.apply_action(action)
         self.advance()
         self.show()
+
+    def _well_formed(self, text: str) -> bool:
+        """A decision string of docs/actions.md (legal or not)."""
+        try:
+            action = self.state.string_to_action(text)
+        except (TypeError, ValueError):
+            return False
+        return action < self.game.num_distinct_actions() and ":" in text and not any(
+            text.startswith(kind) for kind in ("reveal:", "draw:", "display:"))
 
     def undo(self):
         if not self.snapshots:

@@ -18,6 +18,7 @@ from vikinger_ref.svg_pieces import PLAYER_ACCENT
 
 from .. import records
 from ..safety import outputs
+from .legend import legend_html
 
 CHART_W, CHART_H, CHART_PAD = 600, 150, 34
 
@@ -47,10 +48,12 @@ def chart_svg(series, label, steps):
              f'data-steps="{steps}" data-left="{CHART_PAD}" data-width="{width}">',
              f'<rect x="{CHART_PAD}" y="8" width="{width}" height="{CHART_H - 16}" '
              f'fill="#fbfaf6" stroke="#ccc"/>',
-             f'<text x="4" y="14" font-size="11" fill="#555">{hi}</text>',
-             f'<text x="4" y="{CHART_H - 8}" font-size="11" fill="#555">{lo}</text>',
-             f'<text x="{CHART_PAD + 6}" y="22" font-size="12" font-weight="bold" '
-             f'fill="#444">{label}</text>']
+             f'<text x="{CHART_PAD - 4}" y="18" font-size="13" fill="#333" '
+             f'text-anchor="end">{hi}</text>',
+             f'<text x="{CHART_PAD - 4}" y="{CHART_H - 8}" font-size="13" fill="#333" '
+             f'text-anchor="end">{lo}</text>',
+             f'<text x="{CHART_PAD + 8}" y="26" font-size="15" font-weight="bold" '
+             f'fill="#333">{label} of each player, by step (click to jump)</text>']
     for p, values in enumerate(series):
         parts.append(f'<polyline fill="none" stroke="{PLAYER_ACCENT[p]}" stroke-width="2" '
                      f'points="{_polyline(values, lo, hi, width, CHART_H)}"/>')
@@ -74,7 +77,10 @@ def viewer_html(record, engine, title=None):
     fame = [[int(state.scores()[p]) for state in states] for p in range(n)]
     gold = [[int(state.gold()[p]) for state in states] for p in range(n)]
     moves = [{"s": m["string"], "p": m["player"]} for m in record["moves"]]
-    data = json.dumps({"svgs": packed, "moves": moves, "fame": fame, "gold": gold})
+    # The page opens on the first decision: before it, only chance has moved (an empty board).
+    first = next((k for k, m in enumerate(record["moves"]) if m["player"] >= 0), 0)
+    data = json.dumps({"svgs": packed, "moves": moves, "fame": fame, "gold": gold,
+                       "first": first})
     options = ", ".join(k for k, on in record["game"]["options"].items() if on) or "base game"
     legend = "".join(f'<span class="who" style="color:{PLAYER_ACCENT[p]}">&#9632; player {p}: '
                      f'{_player_name(entry)}</span>' for p, entry in enumerate(record["players"]))
@@ -89,7 +95,8 @@ def viewer_html(record, engine, title=None):
                                            + summary),
                        fame_chart=chart_svg(fame, "Fame", len(svgs) - 1),
                        gold_chart=chart_svg(gold, "gold", len(svgs) - 1),
-                       data=data.replace("</", "<\\/"), script=SCRIPT, style=STYLE)
+                       data=data.replace("</", "<\\/"), script=SCRIPT, style=STYLE,
+                       marks=legend_html())
 
 
 def write_viewer(record, engine, path, title=None):
@@ -122,6 +129,12 @@ aside { width: 290px; flex: none; }
 #moves li.current { background: #ffd866; }
 #charts { padding: 8px 16px; display: flex; flex-wrap: wrap; gap: 12px; }
 footer { padding: 4px 16px 16px; color: #444; font-size: 13px; }
+#legend-box { padding: 0 16px 16px; }
+#legend-box summary { cursor: pointer; font-weight: bold; }
+.legend { columns: 2; list-style: none; padding: 0; font-size: 14px; max-width: 1200px; }
+.legend li { margin: 3px 0; break-inside: avoid; }
+.legend .sample { display: inline-block; width: 28px; vertical-align: middle; }
+.notation { font-size: 14px; }
 """
 
 SCRIPT = """
@@ -202,7 +215,7 @@ SCRIPT = """
     if (e.key === ' ' && e.target.tagName !== 'BUTTON') { e.preventDefault(); toggle(); }
   });
   const asked = /step=(\\d+)/.exec(location.hash);
-  show(asked ? Number(asked[1]) : 0);
+  show(asked ? Number(asked[1]) : data.first);
   document.body.dataset.ready = 'true';
 })();
 """
@@ -224,6 +237,7 @@ PAGE = """<!DOCTYPE html>
 <main><div id="board"></div><aside><ol id="moves"></ol></aside></main>
 <div id="charts">{fame_chart}{gold_chart}</div>
 <footer><div id="values"></div><div>{summary}</div></footer>
+<details id="legend-box" open><summary>Legend: what the marks mean</summary>{marks}</details>
 <script id="game-data" type="application/json">{data}</script>
 <script>{script}</script>
 </body></html>

@@ -1,0 +1,79 @@
+"""The `vikinger serve` command: the web app on a local port (docs/web.md)."""
+
+import argparse
+import errno
+import os
+import socket
+import sys
+from typing import Any
+
+from .. import arena
+
+DEFAULT_DIR = os.path.join("~", ".vikinger", "games")
+
+
+def add_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "serve", help="play the bots in a browser (a local web app)",
+        description="Serve a web page on which a person plays one to three bots, with any "
+                    "module set. Games are kept in --dir and survive a restart.")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=int, default=8000, help="default 8000; 0 picks a free one")
+    parser.add_argument("--dir", default=DEFAULT_DIR, metavar="FOLDER",
+                        help=f"where the games are kept (default {DEFAULT_DIR})")
+    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    parser.add_argument("--hint-iterations", type=int, default=1000, metavar="N",
+                        help="MCTS iterations of a hint (1..100000, default 1000)")
+    parser.set_defaults(run=lambda args: run(args, parser))
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The bound, listening socket (OSError when the port is taken or the address is bad)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(128)
+    except OSError:
+        sock.close()
+        raise
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    if not 0 <= args.port <= 65535:
+        parser.error(f"--port must be in 0..65535, not {args.port}")
+    if not 1 <= args.hint_iterations <= 100_000:
+        parser.error(f"--hint-iterations must be in 1..100000, not {args.hint_iterations}")
+    try:
+        import uvicorn
+
+        from ..web.app import build_app
+    except ImportError as error:
+        print(f'vikinger serve: needs the web extra: pip install "vikinger-fast[web]" ({error})',
+              file=sys.stderr)
+        return 3
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as error:
+        why = "is in use" if error.errno == errno.EADDRINUSE else \
+            f"cannot be opened ({error.strerror or error})"
+        print(f"vikinger serve: port {args.port} on {args.host} {why}", file=sys.stderr)
+        return 2
+    folder = os.path.expanduser(args.dir)
+    app = build_app(folder, arena.engine_module(args.engine), args.hint_iterations)
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"vikinger serve: http://{shown}:{port}/ (games kept in {folder}; Ctrl-C stops)",
+          flush=True)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sock.close()
+    return 0

@@ -1,0 +1,230 @@
+"""The Starlette application of `vikinger serve`: the page (static files, no build step) and the
+JSON routes that hold the games (docs/web.md).
+
+Routes: GET / (the page), GET /static/* , GET /api/games (stored games), POST /api/games (a new
+game), GET /api/games/{id} (the view), POST /api/games/{id}/move {"action": "buy:3"},
+POST /api/games/{id}/undo, POST /api/games/{id}/hint, GET /api/games/{id}/record (the record of
+docs/records.md, as a download). Every refusal is a 4xx JSON {"error": message} and leaves the
+game as it was.
+"""
+
+import json
+import os
+import threading
+from typing import Any, Dict, Optional
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from vikinger_ref import OPTION_NAMES
+
+from .. import arena
+from ..pictures.legend import legend_html
+from .session import BadRequest, WebGame, load_game
+from .store import Store, valid_id
+
+STATIC = os.path.join(os.path.dirname(__file__), "static")
+SETTLE_SECONDS = 0.25         # a move's answer waits this long for quick bots
+MAX_BODY = 16 * 1024          # a move or a new game is a few hundred bytes
+# A bot spec from a request may name only a built-in bot (a user class would import a module
+# named by the request), with budgets that keep a move within a minute.
+LIMITS = {"iterations": 200_000, "time": 30.0, "max_time": 30.0, "threads": 4,
+          "solver_nodes": 5_000_000}
+
+
+class Games:
+    """The store and the games in memory (loaded from the store on first use)."""
+
+    def __init__(self, folder: str, engine: Any, hint_iterations: int) -> None:
+        self.store = Store(folder)
+        self.engine = engine
+        self.hint_iterations = hint_iterations
+        self.loaded: Dict[str, WebGame] = {}
+        self.lock = threading.Lock()
+
+    def get(self, game_id: str) -> WebGame:
+        with self.lock:
+            game = self.loaded.get(game_id)
+            if game is None:
+                if not valid_id(game_id):
+                    raise BadRequest(f"no game {game_id!r}", 404)
+                try:
+                    game = load_game(self.store, self.engine, game_id)
+                except KeyError:
+                    raise BadRequest(f"no game {game_id!r}", 404) from None
+                except ValueError as error:
+                    raise BadRequest(str(error), 500) from None
+                self.loaded[game_id] = game
+        game.start_bots()               # a game stored while the bots were moving goes on
+        return game
+
+    def create(self, body: Dict[str, Any]) -> WebGame:
+        players = _int(body.get("players", 2), "players")
+        if not 2 <= players <= 4:
+            raise BadRequest(f"'players' must be 2, 3 or 4, not {players}")
+        seat = _int(body.get("seat", 0), "seat")
+        if not 0 <= seat < players:
+            raise BadRequest(f"'seat' must be in 0..{players - 1}, not {seat}")
+        seed = _int(body.get("seed", 0), "seed")
+        if not 0 <= seed < 2 ** 63:
+            raise BadRequest("'seed' must be in 0..2**63-1")
+        bots = body.get("bots", ["greedy"])
+        if isinstance(bots, str):
+            bots = [bots]
+        if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots) or \
+                len(bots) not in (1, players - 1):
+            raise BadRequest(f"'bots' must be a list of 1 or {players - 1} bot specs")
+        if len(bots) == 1:
+            bots = bots * (players - 1)
+        for text in bots:
+            _check_bot(text, self.engine, players)
+        options = body.get("options", {})
+        if not isinstance(options, dict) or set(options) - set(OPTION_NAMES) or \
+                not all(isinstance(v, bool) for v in options.values()):
+            raise BadRequest(f"'options' must map some of {', '.join(OPTION_NAMES)} to true or "
+                             f"false")
+        options = {name: bool(options.get(name, False)) for name in OPTION_NAMES}
+        game = WebGame.create(self.store, self.engine, players, seat, [b.strip() for b in bots],
+                              seed, options)
+        with self.lock:
+            self.loaded[game.id] = game
+        game.start_bots()
+        return game
+
+    def listing(self) -> list:
+        games = []
+        for game_id in list(self.store.ids())[:50]:
+            try:
+                document = self.store.load(game_id)
+            except (KeyError, ValueError):
+                continue
+            games.append({"id": game_id, "num_players": document["num_players"],
+                          "bots": sorted(set(document["bots"].values())),
+                          "moves": len(document["history"]),
+                          "options": [k for k, on in document["options"].items() if on]})
+        return games
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadRequest(f"'{name}' must be an integer, not {value!r}")
+    return value
+
+
+def _check_bot(text: str, engine: Any, players: int) -> None:
+    try:
+        spec = arena.parse_spec(text)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+    if spec.name not in arena.BUILTIN:
+        raise BadRequest(f"bot spec {text!r}: the web app plays the built-in bots "
+                         f"({', '.join(arena.BUILTIN)}) only")
+    for key, value in spec.params.items():
+        if key in LIMITS and isinstance(value, (int, float)) and value > LIMITS[key]:
+            raise BadRequest(f"bot spec {text!r}: {key} at most {LIMITS[key]:g} here")
+    try:
+        arena.check_spec(text, engine, players)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
+async def _json_body(request: Request) -> Dict[str, Any]:
+    """The request's JSON object, read up to MAX_BODY bytes (413 beyond)."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        raise BadRequest("send the body as JSON (Content-Type: application/json)", 415)
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
+        raise BadRequest(f"the body is larger than {MAX_BODY} bytes", 413)
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"the body is larger than {MAX_BODY} bytes", 413)
+    try:
+        value = json.loads(bytes(body) or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise BadRequest(f"the body is not valid JSON: {error}") from None
+    if not isinstance(value, dict):
+        raise BadRequest("the body must be a JSON object")
+    return value
+
+
+def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlette:
+    games = Games(folder, engine, hint_iterations)
+
+    with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as source:
+        page = source.read().replace("<!--LEGEND-->", legend_html())
+
+    async def index(request: Request) -> Response:
+        return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+    async def list_games(request: Request) -> Response:
+        return JSONResponse({"games": await run_in_threadpool(games.listing)})
+
+    async def new_game(request: Request) -> Response:
+        body = await _json_body(request)
+        game = await run_in_threadpool(games.create, body)
+        return JSONResponse(await run_in_threadpool(game.view), status_code=201)
+
+    async def show(request: Request) -> Response:
+        game = await run_in_threadpool(games.get, request.path_params["game_id"])
+        return JSONResponse(await run_in_threadpool(game.view))
+
+    async def move(request: Request) -> Response:
+        game = await run_in_threadpool(games.get, request.path_params["game_id"])
+        body = await _json_body(request)
+        if "action" not in body:
+            raise BadRequest("the body needs 'action', e.g. {\"action\": \"buy:3\"}")
+        await run_in_threadpool(game.play, body["action"])
+        await run_in_threadpool(game.settle, SETTLE_SECONDS)
+        return JSONResponse(await run_in_threadpool(game.view))
+
+    async def undo(request: Request) -> Response:
+        game = await run_in_threadpool(games.get, request.path_params["game_id"])
+        await run_in_threadpool(game.undo)
+        return JSONResponse(await run_in_threadpool(game.view))
+
+    async def hint(request: Request) -> Response:
+        game = await run_in_threadpool(games.get, request.path_params["game_id"])
+        return JSONResponse(await run_in_threadpool(game.hint, games.hint_iterations))
+
+    async def record(request: Request) -> Response:
+        game = await run_in_threadpool(games.get, request.path_params["game_id"])
+        text = await run_in_threadpool(game.record_text)
+        return Response(text, media_type="application/json", headers={
+            "Content-Disposition": f'attachment; filename="vikinger-{game.id}.json"'})
+
+    async def refused(request: Request, error: Exception) -> Response:
+        assert isinstance(error, BadRequest)
+        return JSONResponse({"error": str(error)}, status_code=error.status)
+
+    async def http_error(request: Request, error: Exception) -> Response:
+        assert isinstance(error, HTTPException)
+        return JSONResponse({"error": error.detail}, status_code=error.status_code)
+
+    routes = [
+        Route("/", index),
+        Route("/api/games", list_games, methods=["GET"]),
+        Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/games/{game_id}", show, methods=["GET"]),
+        Route("/api/games/{game_id}/move", move, methods=["POST"]),
+        Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", hint, methods=["POST"]),
+        Route("/api/games/{game_id}/record", record, methods=["GET"]),
+        Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={BadRequest: refused,
+                                                       HTTPException: http_error})
+    app.state.games = games
+    return app
+
+
+def loaded_game(app: Starlette, game_id: str) -> Optional[WebGame]:
+    """For tests and tools: the game in memory, if loaded."""
+    return app.state.games.loaded.get(game_id)

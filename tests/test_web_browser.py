@@ -1,0 +1,170 @@
+"""`vikinger serve` in a real browser (the distribution's headless Chromium driven by selenium,
+as tests/test_viewer.py does): a whole game clicked to the end, a reload in the middle, and two
+games in two tabs (docs/web.md). The server is the real one, started on 127.0.0.1."""
+
+import re
+import shutil
+
+import pytest
+
+from web_server import Server
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not CHROMIUM:
+        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
+    if not CHROMEDRIVER:
+        pytest.fail("Chromium without its driver: apt-get install chromium-driver")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as error:
+        pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000",
+                 "--disable-dev-shm-usage"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
+    running = Server(tmp_path_factory.mktemp("games"))
+    yield running
+    running.stop()
+
+
+def state(driver):
+    return driver.find_element("tag name", "body").get_attribute("data-state")
+
+
+def settle(driver, timeout=60):
+    """Wait until the page waits for the person (or shows the end); returns the state."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(driver, timeout, poll_frequency=0.05).until(
+        lambda d: state(d) in ("your-turn", "over", "setup", "error"))
+    return state(driver)
+
+
+def start_game(driver, server, players=2, bot="random", seed=0, modules=()):
+    from selenium.webdriver.support.ui import Select
+    driver.get(server.url)
+    assert settle(driver) == "setup"
+    Select(driver.find_element("id", "players")).select_by_value(str(players))
+    for field in driver.find_elements("css selector", ".bot-spec"):
+        field.clear()
+        field.send_keys(bot)
+    seed_field = driver.find_element("id", "seed")
+    seed_field.clear()
+    seed_field.send_keys(str(seed))
+    for name in modules:
+        driver.find_element("css selector", f"input[name={name}]").click()
+    driver.find_element("id", "start").click()
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(driver, 60, poll_frequency=0.05).until(
+        lambda d: "game=" in d.current_url and state(d) == "your-turn")
+    return re.search(r"game=([0-9a-f]+)", driver.current_url).group(1)
+
+
+def moves(driver):
+    return int(driver.find_element("tag name", "body").get_attribute("data-moves"))
+
+
+def click_a_choice(driver, number):
+    """Click a legal choice: on the board when the decision has a place there (a wheel group,
+    a cell, a ship column), else one of the buttons; waits for the move to be made and returns
+    the action clicked."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    targets = driver.find_elements("css selector", "#board .legal-buy[data-action], "
+                                                   "#board rect.legal[data-action], "
+                                                   "#board .legal-viking[data-action]")
+    if not targets:
+        targets = driver.find_elements("css selector", "button.choice")
+    assert targets, "the person's turn offers no choice"
+    target = targets[number % len(targets)]
+    action = target.get_attribute("data-action")
+    before = moves(driver)
+    target.click()
+    WebDriverWait(driver, 30, poll_frequency=0.05).until(lambda d: moves(d) > before)
+    return action
+
+
+def test_a_whole_game_is_clicked_to_the_end(browser, server):
+    game_id = start_game(browser, server, bot="random", seed=1)
+    clicked = set()
+    for number in range(400):
+        if settle(browser) == "over":
+            break
+        if number % 10 == 0:
+            assert "you (player 0) are to move" in browser.find_element("id", "sentence").text
+            # every offered choice is explained in words
+            texts = browser.execute_script(
+                "return [...document.querySelectorAll('button.choice')].map(b => b.textContent)")
+            assert texts and all(len(text) > 12 for text in texts)
+            # what the page offers (outlines and buttons) is exactly the engine's legal set
+            legal = {c["string"] for c in
+                     server.request("GET", f"/api/games/{game_id}")[1]["choices"]}
+            offered = browser.execute_script(
+                "return [...document.querySelectorAll('#board [data-action], button.choice')]"
+                ".map(n => n.getAttribute('data-action'))")
+            assert set(offered) == legal
+        clicked.add(click_a_choice(browser, number).partition(":")[0])
+    assert state(browser) == "over"
+    assert browser.find_element("id", "sentence").text.startswith("Game over")
+    assert browser.find_elements("css selector", "#scores tr.winner")
+    assert {"buy", "tile", "viking"} <= clicked
+    view = server.request("GET", f"/api/games/{game_id}")[1]
+    assert view["terminal"] and view["moves"] == moves(browser)
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+
+
+def test_a_reload_in_the_middle_restores_the_game(browser, server):
+    game_id = start_game(browser, server, bot="greedy", seed=2)
+    for number in range(6):
+        click_a_choice(browser, number)
+        settle(browser)
+    board = browser.find_element("id", "board").get_attribute("innerHTML")
+    count, sentence = moves(browser), browser.find_element("id", "sentence").text
+    browser.refresh()
+    assert settle(browser) == "your-turn"
+    assert game_id in browser.current_url
+    assert moves(browser) == count
+    assert browser.find_element("id", "sentence").text == sentence
+    assert browser.find_element("id", "board").get_attribute("innerHTML") == board
+    browser.find_element("id", "undo").click()          # undo works after the reload too
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(browser, 20).until(lambda d: moves(d) < count)
+
+
+def test_two_games_in_two_tabs_do_not_mix(browser, server):
+    first = start_game(browser, server, players=2, bot="random", seed=3)
+    first_tab = browser.current_window_handle
+    browser.switch_to.new_window("tab")
+    second = start_game(browser, server, players=3, bot="random", seed=4,
+                        modules=("special_tiles",))
+    assert first != second
+    for _ in range(3):
+        for handle, game_id in ((first_tab, first), (browser.window_handles[-1], second)):
+            browser.switch_to.window(handle)
+            assert game_id in browser.current_url
+            click_a_choice(browser, 1)
+            settle(browser)
+    for handle, game_id, players in ((first_tab, first, 2), (browser.window_handles[-1], second,
+                                                             3)):
+        browser.switch_to.window(handle)
+        view = server.request("GET", f"/api/games/{game_id}")[1]
+        assert view["num_players"] == players
+        assert moves(browser) == view["moves"]
+        assert len(browser.find_elements("css selector", "#scores tbody tr")) == players
+    browser.close()
+    browser.switch_to.window(first_tab)
