@@ -24,5 +24,6 @@ def pytest_runtest_makereport(item, call):
     report = outcome.get_result()
     if os.environ.get("CI") and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
-        report.longrepr = f"skipped in CI, where every optional component is installed: " \
-                          f"{report.longrepr}"
+        report.longrepr = (
+            f"skipped in CI, where every optional component is installed: {report.longrepr}"
+        )

@@ -52,8 +52,13 @@ def island_cell_state(engine):
 @pytest.fixture(scope="module")
 def round6_buy_state(engine):
     """Round 6 after ten purchases, at a decision node: a full board, ships included."""
-    return play_until(engine, 2, lambda s: s.current_player() >= 0
-                      and s.to_dict()["round"] == 6 and s.to_dict()["purchases"] >= 10)
+    return play_until(
+        engine,
+        2,
+        lambda s: (
+            s.current_player() >= 0 and s.to_dict()["round"] == 6 and s.to_dict()["purchases"] >= 10
+        ),
+    )
 
 
 @pytest.fixture(scope="module")

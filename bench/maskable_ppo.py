@@ -48,8 +48,9 @@ class TimedVecEnv(VecEnvWrapper):
         return self._timed(self.venv.step_wait)
 
     def env_method(self, method_name, *method_args, indices=None, **method_kwargs):
-        return self._timed(self.venv.env_method, method_name, *method_args, indices=indices,
-                           **method_kwargs)
+        return self._timed(
+            self.venv.env_method, method_name, *method_args, indices=indices, **method_kwargs
+        )
 
 
 class CpuBudget(BaseCallback):
@@ -100,14 +101,17 @@ def main() -> None:
     args = parser.parse_args()
     torch.set_num_threads(1)
     env = TimedVecEnv(VikingerSB3VecEnv(num_envs=args.envs, seat="alternate"))
-    model = MaskablePPO("MlpPolicy", env, n_steps=max(1, 2048 // args.envs), seed=args.seed,
-                        verbose=0)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=max(1, 2048 // args.envs), seed=args.seed, verbose=0
+    )
     start_wall = time.perf_counter()
     model.learn(total_timesteps=args.steps, callback=CpuBudget(args.minutes * 60))
     wall = time.perf_counter() - start_wall
-    print(f"trained {model.num_timesteps} steps in {time.process_time() / 60:.2f} CPU-minutes "
-          f"({wall / 60:.2f} wall); env share of the training's wall time "
-          f"{env.seconds / wall:.1%}")
+    print(
+        f"trained {model.num_timesteps} steps in {time.process_time() / 60:.2f} CPU-minutes "
+        f"({wall / 60:.2f} wall); env share of the training's wall time "
+        f"{env.seconds / wall:.1%}"
+    )
     if args.save:
         model.save(args.save)
     for name, opponents in (("RandomBot", "random"), ("GreedyBot", vk.GreedyBot)):

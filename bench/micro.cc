@@ -12,9 +12,9 @@
 #include <thread>
 #include <vector>
 
-#include "rules/legal_set.h"
 #include "base/rng.h"
 #include "play/rollout.h"
+#include "rules/legal_set.h"
 #include "rules/state.h"
 
 namespace {
@@ -64,7 +64,9 @@ double NanosPerCopy(const T& original, int iterations) {
 // The result arrays of `games` rollouts (rollout.h RolloutArrays), allocated before any timing.
 struct RolloutBuffers {
   RolloutBuffers(int64_t games, int num_players)
-      : scores(games * num_players), gold(games * num_players), returns(games * num_players),
+      : scores(games * num_players),
+        gold(games * num_players),
+        returns(games * num_players),
         length(games) {}
   vikinger::RolloutArrays Arrays() {
     return {scores.data(), gold.data(), returns.data(), length.data()};
@@ -84,8 +86,8 @@ void Playouts(const char* name, vikinger::Policy policy, int num_players, int64_
   const double seconds = Seconds(start);
   int64_t actions = 0;
   for (int32_t n : buffers.length) actions += n;
-  std::printf("rollouts %-15s %d players: %9.0f games/s, %5.1f ns per action\n", name,
-              num_players, games / seconds, seconds / actions * 1e9);
+  std::printf("rollouts %-15s %d players: %9.0f games/s, %5.1f ns per action\n", name, num_players,
+              games / seconds, seconds / actions * 1e9);
 }
 
 // --- one thread against two ------------------------------------------------------------------
@@ -140,8 +142,10 @@ void Scaling(const char* name, int rounds, const std::function<void(int)>& work)
     speedup += wall[0] / wall[1];
     cpu_cost += cpu[1] / cpu[0];
   }
-  std::printf("2 threads / 1, mean of %d alternating rounds: %-28s x%.2f (CPU time for the same "
-              "work x%.2f)\n", rounds, name, speedup / rounds, cpu_cost / rounds);
+  std::printf(
+      "2 threads / 1, mean of %d alternating rounds: %-28s x%.2f (CPU time for the same "
+      "work x%.2f)\n",
+      rounds, name, speedup / rounds, cpu_cost / rounds);
 }
 
 }  // namespace

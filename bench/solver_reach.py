@@ -46,9 +46,12 @@ def main(games, num_players):
         times = [t for t, _ in rows[left]]
         nodes = [n for _, n in rows[left] if n is not None]
         within = sum(t < 1.0 and n is not None for t, n in rows[left])
-        print(f"{left} purchases from the end: {within}/{len(times)} solved within 1 s; median "
-              f"{statistics.median(times):.3f} s, median nodes "
-              f"{statistics.median(nodes) if nodes else 'n/a'}", flush=True)
+        print(
+            f"{left} purchases from the end: {within}/{len(times)} solved within 1 s; median "
+            f"{statistics.median(times):.3f} s, median nodes "
+            f"{statistics.median(nodes) if nodes else 'n/a'}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -52,8 +52,10 @@ def main(first, second, games):
     scores = [play(first, second, g) for g in range(games)]
     mean = sum(scores) / games
     low, high = wilson(mean, games)
-    print(f"{first} vs {second}: {mean:.3f} over {games} games, 95% interval "
-          f"[{low:.3f}, {high:.3f}]", flush=True)
+    print(
+        f"{first} vs {second}: {mean:.3f} over {games} games, 95% interval [{low:.3f}, {high:.3f}]",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

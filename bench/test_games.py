@@ -27,7 +27,7 @@ def test_full_random_game(benchmark, engine):
             steps += 1
         return steps
 
-    assert benchmark(play) > 144        # at least the 144 chance nodes of six rounds
+    assert benchmark(play) > 144  # at least the 144 chance nodes of six rounds
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -37,7 +37,7 @@ def test_rollouts(benchmark, engine, threads):
     games = ROLLOUT_GAMES[engine.__name__]
     benchmark.extra_info["games"] = games
     result = benchmark(engine.rollouts, game, games, 0, threads=threads)
-    assert result["returns"].sum() == pytest.approx(games)     # B8.9 one win per game
+    assert result["returns"].sum() == pytest.approx(games)  # B8.9 one win per game
 
 
 @pytest.mark.benchmark(group="VectorGame step")

@@ -12,11 +12,14 @@ from vikinger_fast.benchmarks.modules import every_configuration, label
 GAMES = 1000
 
 
-@pytest.mark.parametrize("num_players, modules", every_configuration(),
-                         ids=[label(*c).replace(" ", "-") for c in every_configuration()])
+@pytest.mark.parametrize(
+    "num_players, modules",
+    every_configuration(),
+    ids=[label(*c).replace(" ", "-") for c in every_configuration()],
+)
 @pytest.mark.benchmark(group="rollouts by module set")
 def test_module_rollouts(benchmark, num_players, modules):
     game = fast.Game(num_players=num_players, **{m: True for m in modules})
     result = benchmark(fast.rollouts, game, GAMES, 0)
     benchmark.extra_info["actions"] = int(result["length"].sum())
-    assert result["returns"].sum() == pytest.approx(GAMES)     # B8.9 one win per game
+    assert result["returns"].sum() == pytest.approx(GAMES)  # B8.9 one win per game

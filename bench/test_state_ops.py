@@ -7,20 +7,20 @@ import pytest
 @pytest.mark.benchmark(group="legal island cells")
 def test_legal_island_cells(benchmark, island_cell_state):
     legal = benchmark(island_cell_state.legal_actions)
-    assert len(legal) >= 2 and all(20 <= a < 340 for a in legal)   # TILE ids, B6.2
+    assert len(legal) >= 2 and all(20 <= a < 340 for a in legal)  # TILE ids, B6.2
 
 
 @pytest.mark.benchmark(group="threat mask")
 def test_threat_mask(benchmark, round6_buy_state):
     player = round6_buy_state.current_player()
     mask = benchmark(round6_buy_state.threatened_mask, player)
-    assert mask.shape == (5, 64) and mask.any()                     # B7.0, ships on the board
+    assert mask.shape == (5, 64) and mask.any()  # B7.0, ships on the board
 
 
 @pytest.mark.benchmark(group="large scoring")
 def test_large_scoring(benchmark, round6_buy_state):
     gains = benchmark(round6_buy_state.large_scoring_gains)
-    assert len(gains) == 2 and any(fame or gold for fame, gold in gains)   # B7.2 steps 2-6
+    assert len(gains) == 2 and any(fame or gold for fame, gold in gains)  # B7.2 steps 2-6
 
 
 @pytest.mark.benchmark(group="clone")

@@ -14,16 +14,45 @@ from vikinger_ref import MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS
 from fuzz.choosers import Recorder
 from fuzz.oracles import Finding, as_compared, describe, outcome
 
-ODD_ACTIONS = (-1, -2**31, 2**31, 2**63 - 1, 2**63, -2**63 - 1, 2**64, NUM_DISTINCT_ACTIONS,
-               NUM_DISTINCT_ACTIONS + 1, MAX_CHANCE_OUTCOMES, 65535, 65536,
-               1.0, 3.0, "0", None, True, False, [0], b"\x00")
+ODD_ACTIONS = (
+    -1,
+    -(2**31),
+    2**31,
+    2**63 - 1,
+    2**63,
+    -(2**63) - 1,
+    2**64,
+    NUM_DISTINCT_ACTIONS,
+    NUM_DISTINCT_ACTIONS + 1,
+    MAX_CHANCE_OUTCOMES,
+    65535,
+    65536,
+    1.0,
+    3.0,
+    "0",
+    None,
+    True,
+    False,
+    [0],
+    b"\x00",
+)
 
 
 def numpy_odd_actions():
     """Numpy scalars: integers are ids (docs/api.md), bools and floats are not."""
     import numpy as np
-    return (np.int64(0), np.int32(-1), np.uint8(5), np.uint64(2**64 - 1), np.int16(340),
-            np.float64(1.0), np.float32(2.0), np.bool_(True), np.array([3]))
+
+    return (
+        np.int64(0),
+        np.int32(-1),
+        np.uint8(5),
+        np.uint64(2**64 - 1),
+        np.int16(340),
+        np.float64(1.0),
+        np.float32(2.0),
+        np.bool_(True),
+        np.array([3]),
+    )
 
 
 def pick_action(state, chooser, numpy_values):
@@ -49,8 +78,20 @@ def _api_probe(state, chooser, numpy_values):
         player = (list(range(-1, n + 1)) + [None, 1.0, True, "0"])[chooser.choose(n + 6)]
         return "observation_tensor", lambda: state.observation_tensor(player).tolist()
     if op == 2:
-        texts = ("buy:0", "tile:r1c1", "reveal:left", "draw:boatsman", "buy:12", "", None, 3,
-                 "special:decline", "auction:bid:1023", "auction:bid:1024", "trip:stop")
+        texts = (
+            "buy:0",
+            "tile:r1c1",
+            "reveal:left",
+            "draw:boatsman",
+            "buy:12",
+            "",
+            None,
+            3,
+            "special:decline",
+            "auction:bid:1023",
+            "auction:bid:1024",
+            "trip:stop",
+        )
         text = texts[chooser.choose(len(texts))]
         return "string_to_action", lambda: state.string_to_action(text)
     if op == 3:
@@ -75,8 +116,9 @@ def run_action_sequence(states, chooser, length, numpy_values=()):
             # The same call on each engine: the second replays the choices of the first.
             recorder = Recorder(chooser)
             name, first = _api_probe(states[0], recorder, numpy_values)
-            calls = [first] + [_api_probe(s, recorder.replay(), numpy_values)[1]
-                               for s in states[1:]]
+            calls = [first] + [
+                _api_probe(s, recorder.replay(), numpy_values)[1] for s in states[1:]
+            ]
         else:
             action = pick_action(states[0], chooser, numpy_values)
             calls = [(lambda s=s: s.apply_action(action)) for s in states]

@@ -1,10 +1,10 @@
 """atheris fuzzer of call sequences on a state: `apply_action` and every call that takes an id,
 a player, a seed or a string, with legal ids, illegal ids and values of wrong types mixed.
 
-The fuzz input drives fuzz/action_sequences.py `run_action_sequence` through atheris.FuzzedDataProvider:
-a seed position (real states of every phase), then up to 60 calls. Each call must give the same
-answer in both engines (the same id applied, the same error type), a refused call must leave the
-state as it was, and the two states must stay byte-identical.
+The fuzz input drives fuzz/action_sequences.py `run_action_sequence` through
+atheris.FuzzedDataProvider: a seed position (real states of every phase), then up to 60 calls.
+Each call must give the same answer in both engines (the same id applied, the same error type),
+a refused call must leave the state as it was, and the two states must stay byte-identical.
 
     python -m fuzz.fuzz_actions -runs=1000000
 """

@@ -2,7 +2,8 @@
 
 The fuzz input is the bytes themselves; the seed corpus (fuzz/make_corpus.py) holds real states
 of every phase. The game is the one the bytes' header names (players, option bits), so mutations
-reach the deep checks; a header out of range is tried on a 2-player game. Oracles (fuzz/oracles.py): ValueError/TypeError only, canonical bytes, a working
+reach the deep checks; a header out of range is tried on a 2-player game.
+Oracles (fuzz/oracles.py): ValueError/TypeError only, canonical bytes, a working
 accepted state, the same answer from the reference; an accepted state is then played on in both
 engines alike (12 actions), and to the end in the C++ engine.
 
@@ -16,7 +17,6 @@ def make_target(run):
     from fuzz import oracles
     from fuzz import seeds
     from vikinger_ref import OPTION_NAMES
-
 
     game = seeds.game_cache()
 

@@ -40,8 +40,9 @@ def make_target(run):
             oracles.play_on(states, steps=12, seed=len(data), round_trip_every=12)
             # Most accepted dicts differ from their seed in little; every 8th plays to the end.
             long_run = run.counts["accepted"] % 8 == 0
-            oracles.play_on(states[-1:], steps=3000 if long_run else 40, seed=len(data),
-                           round_trip_every=50)
+            oracles.play_on(
+                states[-1:], steps=3000 if long_run else 40, seed=len(data), round_trip_every=50
+            )
 
     return one_input
 

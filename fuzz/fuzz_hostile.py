@@ -28,8 +28,9 @@ def make_target(run):
     def one_input(data):
         chooser = choosers.ProviderChooser(atheris.FuzzedDataProvider(data))
         engines = run.engines_for(run.counts["inputs"])
-        hostile.check_game_data(engines, hostile.pick_game_value(chooser),
-                                hostile.pick_game_value(chooser))
+        hostile.check_game_data(
+            engines, hostile.pick_game_value(chooser), hostile.pick_game_value(chooser)
+        )
         n, flags, raw = chance_seeds[chooser.choose(len(chance_seeds))]
         states = [game(m, n, flags).deserialize_state(raw) for m in engines]
         run.record(hostile.check_random_value(states, hostile.pick_random_value(chooser)))

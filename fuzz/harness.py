@@ -12,7 +12,8 @@ command line, counts inputs and outcomes, and prints a summary at exit:
 --engines ref        the reference alone
 --instrument M,...   Python modules instrumented for coverage (default
                      mutations,vikinger_ref: the mutators and the reference's validation
-                     branches guide libFuzzer; `mutations` alone is cheap; `none` for none). Native coverage comes from a
+                     branches guide libFuzzer; `mutations` alone is cheap; `none` for none).
+                     Native coverage comes from a
                      build with VIKINGER_FUZZ=ON (scripts/sanitize.sh)
 --no-python-coverage the same as --instrument none
 --ref-every K        run the reference oracle on every K-th input only (default 1: all)
@@ -30,15 +31,16 @@ import time
 
 # The checkout's reference, not an installed copy (run from the checkout's root as
 # `python -m fuzz.NAME`, which puts the root, and so this package, on the path).
-sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "python_ref"))
+sys.path.insert(
+    1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python_ref")
+)
 
 
 class Run:
     """What the target needs: the engines, the counters."""
 
     def __init__(self, engines, ref_every):
-        self.engines = engines            # modules, reference first when both
+        self.engines = engines  # modules, reference first when both
         self.ref_every = ref_every
         self.counts = collections.Counter()
         self.started = time.time()
@@ -105,6 +107,7 @@ def main(make_target):
     modules = {"ref": vikinger_ref}
     if "fast" in names:
         import vikinger_fast
+
         modules["fast"] = vikinger_fast
     order = [modules[name] for name in ("ref", "fast") if name in names]
     run = Run(order, ref_every)

@@ -11,8 +11,9 @@ import sys
 
 # The checkout's reference, not an installed copy (run from the checkout's root as
 # `python -m fuzz.NAME`, which puts the root, and so this package, on the path).
-sys.path.insert(1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                                "python_ref"))
+sys.path.insert(
+    1, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "python_ref")
+)
 
 import vikinger_ref  # noqa: E402
 

@@ -19,14 +19,69 @@ NAMES = COLOURS + TILE_KINDS + SPECIAL_KINDS + PHASES
 
 # Values that break types and ranges: bool is not an int, floats and numpy scalars are not
 # ints of the dict format, boundaries of u8/u16/i32/i64.
-ODD_VALUES = (None, True, False, 0, 1, -1, 2, 3, 4, 5, 6, 7, 11, 12, 13, 14, 17, 21, 25, 63, 64,
-              65, 72, 78, 255, 256, 1023, 1024, 65535, 65536, 2**30, 2**31 - 1, 2**31, 2**32,
-              -2**31, -2**31 - 1, 2**63, -2**63, 2**64, 1.0, 0.5, float("nan"), "", "0", "L",
-              "x", "fisherman", "ship_red", "buy", [], [0], [1, 1], [None], {}, {"tile": "left"},
-              (1, 1), b"VKNG")
+ODD_VALUES = (
+    None,
+    True,
+    False,
+    0,
+    1,
+    -1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    11,
+    12,
+    13,
+    14,
+    17,
+    21,
+    25,
+    63,
+    64,
+    65,
+    72,
+    78,
+    255,
+    256,
+    1023,
+    1024,
+    65535,
+    65536,
+    2**30,
+    2**31 - 1,
+    2**31,
+    2**32,
+    -(2**31),
+    -(2**31) - 1,
+    2**63,
+    -(2**63),
+    2**64,
+    1.0,
+    0.5,
+    float("nan"),
+    "",
+    "0",
+    "L",
+    "x",
+    "fisherman",
+    "ship_red",
+    "buy",
+    [],
+    [0],
+    [1, 1],
+    [None],
+    {},
+    {"tile": "left"},
+    (1, 1),
+    b"VKNG",
+)
 
 
 # --- dict mutations ----------------------------------------------------------------------------
+
 
 def _random_path(d, chooser):
     """A path from the root down: at each container a child, or (1 in 4) stop there."""
@@ -56,7 +111,7 @@ def _mutate_leaf(d, path, chooser):
     elif isinstance(value, int):
         new = value + (-3, -2, -1, 1, 2, 3, 13, -13)[chooser.choose(8)]
     elif isinstance(value, str):
-        alphabet = (ISLAND_CHARS + SHIP_CHARS + "x*")
+        alphabet = ISLAND_CHARS + SHIP_CHARS + "x*"
         chars = list(value)
         op = chooser.choose(4)
         if op == 0 and chars:
@@ -74,8 +129,11 @@ def _mutate_leaf(d, path, chooser):
         if op == 0 and new:
             del new[chooser.choose(len(new))]
         elif op == 1:
-            extra = copy.deepcopy(new[chooser.choose(len(new))]) if new and chooser.choose(2) \
+            extra = (
+                copy.deepcopy(new[chooser.choose(len(new))])
+                if new and chooser.choose(2)
                 else copy.deepcopy(ODD_VALUES[chooser.choose(len(ODD_VALUES))])
+            )
             new.insert(chooser.choose(len(new) + 1), extra)
         elif op == 2 and len(new) > 1:
             i, j = chooser.choose(len(new)), chooser.choose(len(new))
@@ -102,8 +160,14 @@ def _mutate_leaf(d, path, chooser):
 
 def _counts_paths(d):
     """Paths of every {name: count} table with Vikings or tiles, for conserving moves."""
-    paths = [("bag",), ("drawn",), ("removed",), ("stacks",), ("special_stack",),
-             ("special_removed",)]
+    paths = [
+        ("bag",),
+        ("drawn",),
+        ("removed",),
+        ("stacks",),
+        ("special_stack",),
+        ("special_removed",),
+    ]
     if isinstance(d.get("players"), list):
         for p, player in enumerate(d["players"]):
             if isinstance(player, dict):
@@ -151,7 +215,7 @@ def _move_board_piece(d, chooser):
                 cols.remove(col)
             else:
                 cols.append(col)
-                if all(type(c) is int for c in cols):     # earlier mutations may have left junk
+                if all(type(c) is int for c in cols):  # earlier mutations may have left junk
                     cols.sort()
     elif op == 1 and isinstance(player.get("rows"), list) and player["rows"]:
         row = chooser.choose(len(player["rows"]))
@@ -175,7 +239,7 @@ def mutate_dict(d, chooser, max_mutations=4):
     """A mutated deep copy of `d` (the root itself may be replaced by a non-dict)."""
     if chooser.choose(64) == 63:
         return copy.deepcopy(ODD_VALUES[chooser.choose(len(ODD_VALUES))])
-    d = marshal.loads(marshal.dumps(d))     # a deep copy of plain data, fast
+    d = marshal.loads(marshal.dumps(d))  # a deep copy of plain data, fast
     for _ in range(1 + chooser.choose(max_mutations)):
         op = chooser.choose(8)
         if op <= 3:
@@ -195,6 +259,7 @@ def mutate_dict(d, chooser, max_mutations=4):
 
 # --- byte mutations ----------------------------------------------------------------------------
 
+
 def mutate_bytes(data, chooser, max_mutations=4):
     data = bytearray(data)
     for _ in range(1 + chooser.choose(max_mutations)):
@@ -205,7 +270,7 @@ def mutate_bytes(data, chooser, max_mutations=4):
         elif op == 1 and data:
             data[min(at, len(data) - 1)] ^= 1 << chooser.choose(8)
         elif op == 2:
-            del data[at:at + 1 + chooser.choose(8)]
+            del data[at : at + 1 + chooser.choose(8)]
         elif op == 3:
             data[at:at] = bytes(chooser.choose(256) for _ in range(1 + chooser.choose(4)))
         elif op == 4:

@@ -53,6 +53,7 @@ def _kind_name(result):
 
 # --- checks on one engine ----------------------------------------------------------------------
 
+
 def check_alive(state, steps=0, rng=None):
     """An accepted position can be played: a decision node has legal actions, each a legal id;
     `steps` random actions from it keep that true. Returns the state reached."""
@@ -101,6 +102,7 @@ def check_accepted_state(state, d=None, data=None, steps=0):
 
 # --- state_from_dict and deserialize_state, on one engine and on two ----------------------------
 
+
 def check_dict_one(game, d, steps=0):
     """Oracles of state_from_dict on one engine; returns the outcome."""
     kept = _snapshot(d)
@@ -122,7 +124,7 @@ def check_bytes_one(game, data, steps=0):
 def _snapshot(value):
     """Exact content (types, key order, True apart from 1) of plain data, else its repr."""
     try:
-        return marshal.dumps(value, 2)   # version 2: no back-references (refcount-free)
+        return marshal.dumps(value, 2)  # version 2: no back-references (refcount-free)
     except ValueError:
         return repr(value)
 
@@ -134,13 +136,17 @@ def compare(results, what):
     (action_sequences.py, the soak)."""
     ref, fast = results
     if (ref[0] == "ok") != (fast[0] == "ok") or ref[0] != "ok" and ref != fast:
-        raise Finding(f"{what}: reference gives {_kind_name(ref)} ({describe(ref[1], 200)}), "
-                      f"fast gives {_kind_name(fast)} ({describe(fast[1], 200)})")
+        raise Finding(
+            f"{what}: reference gives {_kind_name(ref)} ({describe(ref[1], 200)}), "
+            f"fast gives {_kind_name(fast)} ({describe(fast[1], 200)})"
+        )
     if ref[0] == "ok":
         found = compare_fields(ref[1], fast[1], FULL_FIELDS)
         if found:
-            raise Finding(f"{what}: both accept, but {found[0]} differs: {describe(found[1], 200)}"
-                          f" against {describe(found[2], 200)}")
+            raise Finding(
+                f"{what}: both accept, but {found[0]} differs: {describe(found[1], 200)}"
+                f" against {describe(found[2], 200)}"
+            )
 
 
 def play_on(states, steps, seed=0, round_trip_every=10):
@@ -174,8 +180,10 @@ def _agree(states, when):
     for other in states[1:]:
         found = compare_fields(states[0], other, CHEAP_FIELDS)
         if found:
-            raise Finding(f"{when} the engines' {found[0]} differs: {describe(found[1], 200)} "
-                          f"against {describe(found[2], 200)}")
+            raise Finding(
+                f"{when} the engines' {found[0]} differs: {describe(found[1], 200)} "
+                f"against {describe(found[2], 200)}"
+            )
 
 
 def _check_reads_back(states, what):

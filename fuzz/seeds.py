@@ -12,7 +12,9 @@ from tools.random_games import random_game_states
 
 _ALL = dict.fromkeys(OPTION_NAMES, True)
 CONFIGS = (
-    (2, {}), (3, {}), (4, {}),
+    (2, {}),
+    (3, {}),
+    (4, {}),
     (2, _ALL),
     (3, {"auction": True, "special_tiles": True}),
     (4, {"draw13": True, "offer_by_colour": True, "weak_boatsmen": True}),

@@ -30,7 +30,7 @@ from vikinger_fast.pictures import render, viewer
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 IMG = ROOT / "docs" / "img"
-NOTEBOOK_CELL = '''import random
+NOTEBOOK_CELL = """import random
 import vikinger_fast as vk
 
 game = vk.Game(num_players=2, special_tiles=True)
@@ -38,7 +38,7 @@ state = game.new_initial_state()
 rng = random.Random(3)
 while state.to_dict()["round"] < 5:
     state.apply_action(rng.choice(state.legal_actions()))
-state            # a notebook shows the board: State._repr_svg_()'''
+state            # a notebook shows the board: State._repr_svg_()"""
 
 
 def seeded_game(seed=12):
@@ -57,17 +57,31 @@ def save_small(png, path, width=None):
 
 
 def screenshot(chromium, url, size, out):
-    subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu",
-                    f"--window-size={size}", f"--screenshot={out}", "--virtual-time-budget=5000",
-                    url], check=True, capture_output=True)
+    subprocess.run(
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            f"--window-size={size}",
+            f"--screenshot={out}",
+            "--virtual-time-budget=5000",
+            url,
+        ],
+        check=True,
+        capture_output=True,
+    )
 
 
 def main():
     chromium = shutil.which("chromium") or sys.exit("needs chromium (apt-get install chromium)")
     record = seeded_game()
     # A late step where a tile is being placed: the picture shows its legal cells.
-    step = next(k for k, state in enumerate(records.states(record, vk))
-                if k >= 225 and state.to_dict()["phase"] == "island_cell")
+    step = next(
+        k
+        for k, state in enumerate(records.states(record, vk))
+        if k >= 225 and state.to_dict()["phase"] == "island_cell"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         board = tmp / "board.png"
@@ -80,8 +94,20 @@ def main():
         notebook = nbformat.v4.new_notebook()
         notebook.cells = [nbformat.v4.new_code_cell(NOTEBOOK_CELL)]
         nbformat.write(notebook, tmp / "board.ipynb")
-        subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html",
-                        "--execute", str(tmp / "board.ipynb")], check=True, capture_output=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "jupyter",
+                "nbconvert",
+                "--to",
+                "html",
+                "--execute",
+                str(tmp / "board.ipynb"),
+            ],
+            check=True,
+            capture_output=True,
+        )
         screenshot(chromium, (tmp / "board.html").as_uri(), "1000,830", tmp / "notebook.png")
         save_small(str(tmp / "notebook.png"), IMG / "notebook.png")
     print(f"wrote {', '.join(p.name for p in sorted(IMG.glob('*.png')))} in {IMG}")

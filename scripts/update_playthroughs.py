@@ -15,7 +15,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python_ref"))  # the checkout's reference, not an installed copy
-sys.path.insert(1, str(ROOT))                 # tools/, which is not installed
+sys.path.insert(1, str(ROOT))  # tools/, which is not installed
 
 import vikinger_ref  # noqa: E402
 from tools.playthrough import CONFIGURATIONS, file_name, first_change, render  # noqa: E402
@@ -51,8 +51,9 @@ def update(check):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 when a playthrough would change")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when a playthrough would change"
+    )
     args = parser.parse_args(argv)
     changes = update(args.check)
     return 1 if args.check and changes else 0

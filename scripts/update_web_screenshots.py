@@ -23,10 +23,17 @@ from web_server import Server  # noqa: E402
 def driver():
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1050",
-                 "--disable-dev-shm-usage", "--hide-scrollbars"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1400,1050",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+    ):
         options.add_argument(flag)
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
 
@@ -56,6 +63,7 @@ def shoot(browser, server, game_id, path, hover=None):
     wait_for(browser, "your-turn", "over")
     if hover:
         from selenium.webdriver.common.action_chains import ActionChains
+
         targets = browser.find_elements("css selector", hover)
         if targets:
             ActionChains(browser).move_to_element(targets[len(targets) // 2]).perform()
@@ -75,14 +83,26 @@ def main():
         browser.get(server.url)
         wait_for(browser, "setup")
         browser.save_screenshot(os.path.join(args.out, "web_new_game.png"))
-        tile = play(server, {"bots": ["greedy"], "seed": 7},
-                    lambda v: v["phase"] == "island_cell" and v["round"] >= 2)
-        shoot(browser, server, tile, os.path.join(args.out, "web_place_tile.png"),
-              hover="#board rect.legal")
-        every = dict.fromkeys(("auction", "draw13", "offer_by_colour", "weak_boatsmen",
-                               "special_tiles"), True)
-        auction = play(server, {"players": 3, "bots": ["greedy"], "seed": 4, "options": every},
-                       lambda v: v["phase"] == "auction" or v["terminal"])
+        tile = play(
+            server,
+            {"bots": ["greedy"], "seed": 7},
+            lambda v: v["phase"] == "island_cell" and v["round"] >= 2,
+        )
+        shoot(
+            browser,
+            server,
+            tile,
+            os.path.join(args.out, "web_place_tile.png"),
+            hover="#board rect.legal",
+        )
+        every = dict.fromkeys(
+            ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles"), True
+        )
+        auction = play(
+            server,
+            {"players": 3, "bots": ["greedy"], "seed": 4, "options": every},
+            lambda v: v["phase"] == "auction" or v["terminal"],
+        )
         shoot(browser, server, auction, os.path.join(args.out, "web_modules.png"))
         over = play(server, {"bots": ["random"], "seed": 9}, lambda v: v["terminal"])
         shoot(browser, server, over, os.path.join(args.out, "web_game_over.png"))

@@ -40,8 +40,11 @@ def load_engine(which):
         return module
     if which == "fast" and ONLY_REF:
         pytest.skip(f"vikinger_fast not importable ({error}); VIKINGER_ONLY_REF=1")
-    pytest.fail(f"{MODULES[which]} cannot be imported: {error!r} "
-                f"(set VIKINGER_ONLY_REF=1 to test the reference alone)", pytrace=False)
+    pytest.fail(
+        f"{MODULES[which]} cannot be imported: {error!r} "
+        f"(set VIKINGER_ONLY_REF=1 to test the reference alone)",
+        pytrace=False,
+    )
 
 
 @pytest.fixture(params=["ref", "fast"])
@@ -54,4 +57,3 @@ def engine(request):
 def engines():
     """Both modules, (ref, fast), for tests that compare them step by step."""
     return load_engine("ref"), load_engine("fast")
-

@@ -31,7 +31,7 @@ def count_tiles(d):
     start_tiles = 0
     for p in d["players"]:
         buildings = {tuple(cell) for cell in p["buildings"] if cell is not None}
-        row = p["start_row"]   # None before the start tile is placed
+        row = p["start_row"]  # None before the start tile is placed
         if row is not None and p["rows"][row - 1][0] != "." and (row, 1) not in buildings:
             start_tiles += 1
     return counts, start_tiles

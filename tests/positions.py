@@ -42,22 +42,77 @@ from vikinger_ref import OPTION_NAMES as FLAGS  # noqa: F401  (the Game flags, A
 
 COLOURS = ("fisherman", "goldsmith", "scout", "noble", "warrior", "boatsman")
 SHORT_COLOURS = dict(zip("FGSNWB", COLOURS))
-KINDS = ("left", "middle1", "middle2", "middle3", "middle4", "right",
-         "ship_red", "ship_green", "ship_yellow", "ship_blue")
-ROW_CHARS = {"L": "left", "1": "middle1", "2": "middle2", "3": "middle3", "4": "middle4",
-             "R": "right"}
+KINDS = (
+    "left",
+    "middle1",
+    "middle2",
+    "middle3",
+    "middle4",
+    "right",
+    "ship_red",
+    "ship_green",
+    "ship_yellow",
+    "ship_blue",
+)
+ROW_CHARS = {
+    "L": "left",
+    "1": "middle1",
+    "2": "middle2",
+    "3": "middle3",
+    "4": "middle4",
+    "R": "right",
+}
 SHIP_CHARS = {"r": "ship_red", "g": "ship_green", "y": "ship_yellow", "b": "ship_blue"}
 SHORT_KINDS = {**ROW_CHARS, **SHIP_CHARS}
-PRINTED = {"left": 17, "middle1": 5, "middle2": 5, "middle3": 5, "middle4": 5, "right": 21,
-           "ship_red": 3, "ship_green": 4, "ship_yellow": 4, "ship_blue": 3}   # B1.2-B1.4
-STACK_TILES = sum(PRINTED.values())                                               # 72, B1.4
-VIKINGS_PER_COLOUR = 13                                                           # B1.1
-SPECIALS = ("gold5", "goldsmith1", "goldsmith2", "boat", "noble1", "scout1", "fisherman1", "horn",
-            "fish", "treasury", "building1", "building2", "building3", "building4")   # A5
-PHASES = ("reveal_tile", "draw_viking", "buy", "start_row", "ship_column", "island_cell",
-          "viking", "trip", "trip_target", "game_over", "special_fill", "auction",
-          "remove_viking", "offer_colour", "take_special", "building_replace")
-START_GOLD = {2: 30, 3: 25, 4: 20}                                                # B1.5
+PRINTED = {
+    "left": 17,
+    "middle1": 5,
+    "middle2": 5,
+    "middle3": 5,
+    "middle4": 5,
+    "right": 21,
+    "ship_red": 3,
+    "ship_green": 4,
+    "ship_yellow": 4,
+    "ship_blue": 3,
+}  # B1.2-B1.4
+STACK_TILES = sum(PRINTED.values())  # 72, B1.4
+VIKINGS_PER_COLOUR = 13  # B1.1
+SPECIALS = (
+    "gold5",
+    "goldsmith1",
+    "goldsmith2",
+    "boat",
+    "noble1",
+    "scout1",
+    "fisherman1",
+    "horn",
+    "fish",
+    "treasury",
+    "building1",
+    "building2",
+    "building3",
+    "building4",
+)  # A5
+PHASES = (
+    "reveal_tile",
+    "draw_viking",
+    "buy",
+    "start_row",
+    "ship_column",
+    "island_cell",
+    "viking",
+    "trip",
+    "trip_target",
+    "game_over",
+    "special_fill",
+    "auction",
+    "remove_viking",
+    "offer_colour",
+    "take_special",
+    "building_replace",
+)
+START_GOLD = {2: 30, 3: 25, 4: 20}  # B1.5
 START_FAME = 10
 
 NUM_DISTINCT_ACTIONS = 2036
@@ -67,6 +122,7 @@ TERMINAL = -4
 
 
 # --- action ids (docs/actions.md) ------------------------------------------------------------
+
 
 def BUY(space):
     return space
@@ -113,6 +169,7 @@ def row_of(colour):
 
 # --- writing positions -----------------------------------------------------------------------
 
+
 def colour_counts(text=""):
     """'B2 S1' -> {'fisherman': 0, ..., 'scout': 1, ..., 'boatsman': 2} (all six, B1.1 order)."""
     counts = dict.fromkeys(COLOURS, 0)
@@ -133,8 +190,16 @@ def parse_row(text):
     return cells.rstrip("."), vikings
 
 
-def player(gold=0, fame=START_FAME, ships="", rows=None, mainland="", start_row="auto",
-           specials=None, buildings=None):
+def player(
+    gold=0,
+    fame=START_FAME,
+    ships="",
+    rows=None,
+    mainland="",
+    start_row="auto",
+    specials=None,
+    buildings=None,
+):
     """One entry of to_dict()['players'], written as described in the module docstring.
 
     A5 (docs/advanced.md): `specials` maps a special tile kind to the count held (placed and
@@ -144,15 +209,22 @@ def player(gold=0, fame=START_FAME, ships="", rows=None, mainland="", start_row=
     parsed = [parse_row((rows or {}).get(r, "")) for r in range(1, 6)]
     if start_row == "auto":
         start_row = next((r + 1 for r, (cells, _) in enumerate(parsed) if cells[:1] == "L"), None)
-    p = {"gold": gold, "fame": fame, "start_row": start_row,
-         "mainland": colour_counts(mainland), "ships": ships.rstrip("."),
-         "rows": [cells for cells, _ in parsed], "vikings": [v for _, v in parsed]}
+    p = {
+        "gold": gold,
+        "fame": fame,
+        "start_row": start_row,
+        "mainland": colour_counts(mainland),
+        "ships": ships.rstrip("."),
+        "rows": [cells for cells, _ in parsed],
+        "vikings": [v for _, v in parsed],
+    }
     if specials is not None or buildings is not None:
         held = dict.fromkeys(SPECIALS, 0)
         held.update(specials or {})
         p["specials"] = held
-        p["buildings"] = [None if (buildings or {}).get(b) is None else list(buildings[b])
-                          for b in range(1, 5)]
+        p["buildings"] = [
+            None if (buildings or {}).get(b) is None else list(buildings[b]) for b in range(1, 5)
+        ]
     return p
 
 
@@ -188,7 +260,7 @@ def used_tiles(d):
         if entry is not None:
             used[entry["tile"]] += 1
     if d["pending"] is not None and d["pending"]["cell"] is None:
-        used[d["pending"]["tile"]] += 1   # in phase viking the tile already lies on the board
+        used[d["pending"]["tile"]] += 1  # in phase viking the tile already lies on the board
     for p in d["players"]:
         placed = {tuple(cell) for cell in p.get("buildings", ()) if cell is not None}
         for r, cells in enumerate(p["rows"], start=1):
@@ -202,10 +274,27 @@ def used_tiles(d):
     return used
 
 
-def position_dict(engine, players, *, round=1, phase="buy", start_player=None, purchases=None,
-                  scoring_index=0, wheel=None, pending=None, trip=None, removed="",
-                  drawn="", history=(), filler=None, options=None, display=None,
-                  special_removed=None, auction=None):
+def position_dict(
+    engine,
+    players,
+    *,
+    round=1,
+    phase="buy",
+    start_player=None,
+    purchases=None,
+    scoring_index=0,
+    wheel=None,
+    pending=None,
+    trip=None,
+    removed="",
+    drawn="",
+    history=(),
+    filler=None,
+    options=None,
+    display=None,
+    special_removed=None,
+    auction=None,
+):
     """A to_dict() of a constructed position that `state_from_dict` accepts.
 
     `wheel` maps an original space to a group (see `group`). In phase buy, `purchases` defaults
@@ -230,33 +319,55 @@ def position_dict(engine, players, *, round=1, phase="buy", start_player=None, p
     wheel = wheel or {}
     if purchases is None:
         purchases = 12 - len(wheel) if phase == "buy" else 0
-    d.update({
-        "round": round, "phase": phase,
-        "start_player": (round - 1) % n if start_player is None else start_player,
-        "purchases": purchases, "scoring_index": scoring_index,
-        "drawn": colour_counts(drawn), "removed": colour_counts(removed),
-        "discarded_tiles": 0,
-        "wheel": [wheel.get(s) for s in range(12)],
-        "pending": pending, "trip": trip, "history": list(history), "auction": auction,
-        # keys a spec leaves out (docs/advanced.md) keep their initial values
-        "players": [{**copy.deepcopy(d["players"][0]), **copy.deepcopy(p)} for p in players],
-    })
+    d.update(
+        {
+            "round": round,
+            "phase": phase,
+            "start_player": (round - 1) % n if start_player is None else start_player,
+            "purchases": purchases,
+            "scoring_index": scoring_index,
+            "drawn": colour_counts(drawn),
+            "removed": colour_counts(removed),
+            "discarded_tiles": 0,
+            "wheel": [wheel.get(s) for s in range(12)],
+            "pending": pending,
+            "trip": trip,
+            "history": list(history),
+            "auction": auction,
+            # keys a spec leaves out (docs/advanced.md) keep their initial values
+            "players": [{**copy.deepcopy(d["players"][0]), **copy.deepcopy(p)} for p in players],
+        }
+    )
     if display is not None:
         d["display"] = list(display)
     if special_removed is not None:
         d["special_removed"].update(special_removed)
     if game.options["special_tiles"]:
         _fill_specials(d)
-    first = game.options["auction"] or game.options["draw13"]              # A0
-    per_round = 13 if game.options["draw13"] else 12                        # A2
-    empty_wheel = phase in ("special_fill", "auction") or first and phase in ("draw_viking",
-                                                                              "remove_viking")
-    revealed = (0 if empty_wheel else sum(w is not None for w in d["wheel"])
-                if phase == "reveal_tile" else 12)
-    drawn_now = (0 if phase == "special_fill" or phase == "reveal_tile" and not first
-                 else sum(d["drawn"].values()) if phase == "draw_viking" else per_round)
-    _fill_vikings(d, 78 - per_round * (round - 1) - drawn_now,
-                  d["players"][n - 1 if filler is None else filler])
+    first = game.options["auction"] or game.options["draw13"]  # A0
+    per_round = 13 if game.options["draw13"] else 12  # A2
+    empty_wheel = (
+        phase in ("special_fill", "auction") or first and phase in ("draw_viking", "remove_viking")
+    )
+    revealed = (
+        0
+        if empty_wheel
+        else sum(w is not None for w in d["wheel"])
+        if phase == "reveal_tile"
+        else 12
+    )
+    drawn_now = (
+        0
+        if phase == "special_fill" or phase == "reveal_tile" and not first
+        else sum(d["drawn"].values())
+        if phase == "draw_viking"
+        else per_round
+    )
+    _fill_vikings(
+        d,
+        78 - per_round * (round - 1) - drawn_now,
+        d["players"][n - 1 if filler is None else filler],
+    )
     _fill_tiles(d, 72 - 12 * (round - 1) - revealed)
     return d
 
@@ -267,7 +378,7 @@ def _fill_vikings(d, bag_total, filler):
     if min(bag.values()) < 0 or sum(bag.values()) < bag_total:
         raise ValueError("the position uses more Vikings than exist or than the round allows")
     while sum(bag.values()) > bag_total:
-        colour = max(COLOURS[:5], key=lambda c: bag[c])   # first of the fullest, B1.1 order
+        colour = max(COLOURS[:5], key=lambda c: bag[c])  # first of the fullest, B1.1 order
         if bag[colour]:
             filler["mainland"][colour] += 1
         else:
@@ -279,7 +390,7 @@ def _fill_vikings(d, bag_total, filler):
 
 def _fill_specials(d):
     """A5: the special stack holds what is not shown, held or removed (25 tiles in all)."""
-    stack = dict(d["special_stack"])          # the initial stack: all 25 tiles
+    stack = dict(d["special_stack"])  # the initial stack: all 25 tiles
     for kind in SPECIALS:
         stack[kind] -= d["special_removed"][kind] + d["display"].count(kind)
         stack[kind] -= sum(p["specials"][kind] for p in d["players"])
@@ -310,7 +421,7 @@ def build_state(engine, players, **fields):
 
 DUMMY = player(gold=0, fame=0, rows={1: "L"})
 LAST_SPACE = 11
-LAST_GROUP = group("1", "F")   # middle1: the dummy's only legal cell is r1c2; fisherman -> mainland
+LAST_GROUP = group("1", "F")  # middle1: the dummy's only legal cell is r1c2; fisherman -> mainland
 
 
 @dataclass
@@ -348,8 +459,15 @@ def scoring_table(engine, round, players, **fields):
     seats = [s for s in range(n) if s != dummy_seat]
     everyone = list(players)
     everyone.insert(dummy_seat, DUMMY)
-    state = build_state(engine, everyone, round=round, phase="buy",
-                        wheel={LAST_SPACE: LAST_GROUP}, filler=dummy_seat, **fields)
+    state = build_state(
+        engine,
+        everyone,
+        round=round,
+        phase="buy",
+        wheel={LAST_SPACE: LAST_GROUP},
+        filler=dummy_seat,
+        **fields,
+    )
     return Table(state, seats)
 
 

@@ -10,7 +10,6 @@ import random
 from positions import FLAGS
 
 
-
 def config(index):
     """Configuration `index` of the 96: (num_players, flags dict)."""
     index %= 96
@@ -34,7 +33,7 @@ def random_history(ref, num_players, flags, seed, steps, decision=False):
         return history
     if state.current_player() >= 0:
         return history
-    return history[:at_decision[-1]] if at_decision else None
+    return history[: at_decision[-1]] if at_decision else None
 
 
 def replay(engine, num_players, flags, history):
@@ -51,10 +50,16 @@ def position_pairs(engines, count, seed=0, decision=False, max_steps=700):
     pairs = []
     while len(pairs) < count:
         num_players, flags = config(rng.randrange(96))
-        history = random_history(ref, num_players, flags, rng.getrandbits(32),
-                                 rng.randrange(max_steps), decision)
+        history = random_history(
+            ref, num_players, flags, rng.getrandbits(32), rng.randrange(max_steps), decision
+        )
         if history is None:
             continue
-        pairs.append(((num_players, flags), replay(ref, num_players, flags, history),
-                      replay(fast, num_players, flags, history)))
+        pairs.append(
+            (
+                (num_players, flags),
+                replay(ref, num_players, flags, history),
+                replay(fast, num_players, flags, history),
+            )
+        )
     return pairs

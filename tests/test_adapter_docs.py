@@ -24,4 +24,4 @@ def test_example_runs(example):
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(example, str(DOC), "exec"), {})
-    assert out.getvalue()          # every example prints its result
+    assert out.getvalue()  # every example prints its result

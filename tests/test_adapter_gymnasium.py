@@ -33,10 +33,20 @@ def test_check_env_on_the_defaults(engine):
 
 @pytest.mark.parametrize("illegal_action", ["replace", "penalize"])
 def test_check_env(engine, illegal_action):
-    check_env(adapter.VikingerEnv(engine=engine, illegal_action=illegal_action,
-                                  render_mode="ansi"), skip_render_check=False)
-    check_env(adapter.VikingerEnv(num_players=4, seat=2, engine=engine, auction=True,
-                                  special_tiles=True, illegal_action=illegal_action))
+    check_env(
+        adapter.VikingerEnv(engine=engine, illegal_action=illegal_action, render_mode="ansi"),
+        skip_render_check=False,
+    )
+    check_env(
+        adapter.VikingerEnv(
+            num_players=4,
+            seat=2,
+            engine=engine,
+            auction=True,
+            special_tiles=True,
+            illegal_action=illegal_action,
+        )
+    )
 
 
 def test_check_env_through_the_registered_id():
@@ -90,8 +100,9 @@ class FirstLegal:
 
 def test_opponent_bots_play_the_other_seats(engine):
     bots = [FirstLegal(), FirstLegal()]
-    env = adapter.VikingerEnv(num_players=3, seat=0, opponents=bots, engine=engine,
-                              reward="fame_margin")
+    env = adapter.VikingerEnv(
+        num_players=3, seat=0, opponents=bots, engine=engine, reward="fame_margin"
+    )
     reward, _ = play_out(env, 1)
     fame = env.state.scores()
     assert reward == fame[0] - max(fame[1:])
@@ -129,15 +140,17 @@ def test_vector_env_steps_as_vector_game(engine):
             finished += done.sum()
             np.testing.assert_array_equal(infos["_final_obs"], done)
             np.testing.assert_array_equal(infos["final_obs"][done], raw.final_observation[done])
-            np.testing.assert_array_equal(infos["final_info"]["returns"][done],
-                                          raw.final_returns[done])
+            np.testing.assert_array_equal(
+                infos["final_info"]["returns"][done], raw.final_returns[done]
+            )
         else:
             assert "final_obs" not in infos
 
 
 def test_vector_env_through_make_vec():
-    env = gymnasium.make_vec(adapter.ENV_ID, num_envs=3, vectorization_mode="vector_entry_point",
-                             num_players=3)
+    env = gymnasium.make_vec(
+        adapter.ENV_ID, num_envs=3, vectorization_mode="vector_entry_point", num_players=3
+    )
     observation, infos = env.reset(seed=1)
     assert observation.shape == env.observation_space.shape and observation.shape[0] == 3
     assert env.metadata["autoreset_mode"] == gymnasium.vector.AutoresetMode.SAME_STEP
@@ -161,8 +174,9 @@ def test_check_env_with_engine_bots_through_make(engine, bot):
     """gymnasium.make and check_env copy the env: the engine's bots pickle and deep-copy."""
     import copy
     import pickle
+
     opponent = getattr(engine, bot)(engine.Game(), 1)
-    if engine.__name__ == "vikinger_fast":   # make copies its kwargs: a module is no kwarg
+    if engine.__name__ == "vikinger_fast":  # make copies its kwargs: a module is no kwarg
         env = gymnasium.make(adapter.ENV_ID, opponents=[opponent]).unwrapped
     else:
         env = adapter.VikingerEnv(opponents=[opponent], engine=engine)

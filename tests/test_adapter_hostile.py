@@ -11,8 +11,7 @@ from vikinger_fast.adapters.gymnasium import VikingerEnv  # noqa: E402
 from vikinger_fast.adapters.pettingzoo import raw_env  # noqa: E402
 
 NOT_INTS = [2.5, 1.0, True, np.bool_(True), np.float32(3), "3", None, np.array([1, 2]), [1]]
-INT_TYPES = [int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
-             np.uint64]
+INT_TYPES = [int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64]
 
 
 def engine_error(engine, call):
@@ -48,7 +47,7 @@ def test_gymnasium_takes_every_numpy_integer(engine, kind):
     env = VikingerEnv(engine=engine, illegal_action="raise")
     env.reset(seed=0)
     env.step(kind(int(np.flatnonzero(env.action_masks())[0])))
-    env.step(np.array(int(np.flatnonzero(env.action_masks())[0])))   # a 0-d array is an int
+    env.step(np.array(int(np.flatnonzero(env.action_masks())[0])))  # a 0-d array is an int
 
 
 def test_gymnasium_negative_and_huge_ids_are_illegal_not_wrapped(engine):
@@ -59,15 +58,18 @@ def test_gymnasium_negative_and_huge_ids_are_illegal_not_wrapped(engine):
             env.step(action)
 
 
-@pytest.mark.parametrize("seat, error, message", [
-    (1.5, TypeError, "seat must be an int, not float"),
-    (True, TypeError, "seat must be an int, not bool"),
-    (None, TypeError, "seat must be an int, not NoneType"),
-    (np.array([1]), TypeError, "seat must be an int, not ndarray"),
-    (-1, ValueError, "seat -1 is outside 0..1"),
-    (2, ValueError, "seat 2 is outside 0..1"),
-    ("left", ValueError, "seat must be one of"),
-])
+@pytest.mark.parametrize(
+    "seat, error, message",
+    [
+        (1.5, TypeError, "seat must be an int, not float"),
+        (True, TypeError, "seat must be an int, not bool"),
+        (None, TypeError, "seat must be an int, not NoneType"),
+        (np.array([1]), TypeError, "seat must be an int, not ndarray"),
+        (-1, ValueError, "seat -1 is outside 0..1"),
+        (2, ValueError, "seat 2 is outside 0..1"),
+        ("left", ValueError, "seat must be one of"),
+    ],
+)
 def test_gymnasium_refuses_bad_seats_at_construction(engine, seat, error, message):
     with pytest.raises(error, match=message):
         VikingerEnv(engine=engine, seat=seat)
@@ -107,6 +109,7 @@ def test_pettingzoo_does_not_truncate_floats(engine):
 def test_sb3_vector_env_refuses_non_int_actions_as_the_engine(engine):
     pytest.importorskip("stable_baselines3")
     from vikinger_fast.adapters.sb3 import VikingerSB3VecEnv
+
     env = VikingerSB3VecEnv(num_envs=2, engine=engine)
     env.seed(0)
     env.reset()
@@ -129,6 +132,7 @@ def test_sb3_vector_env_refuses_non_int_actions_as_the_engine(engine):
 def test_openspiel_names_no_id_outside_the_space(engine, player_is_chance, action):
     pyspiel = pytest.importorskip("pyspiel")
     from vikinger_fast.adapters import openspiel as adapter
+
     state = pyspiel.load_game(adapter.register(engine), {}).new_initial_state()
     player = pyspiel.PlayerId.CHANCE if player_is_chance else 0
     space = "chance" if player_is_chance else "decision"

@@ -41,8 +41,9 @@ def advance(state, rng, decisions):
     return state
 
 
-@pytest.mark.parametrize("params", CONFIGS,
-                         ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items()))
+@pytest.mark.parametrize(
+    "params", CONFIGS, ids=lambda p: ",".join(f"{k}={v}" for k, v in p.items())
+)
 @pytest.mark.parametrize("serialize", [False, True])
 def test_random_sim_test(engine, params, serialize):
     game = load(engine, **params)
@@ -111,8 +112,11 @@ def test_serialization_restores_from_engine_bytes_without_replay(engine, monkeyp
     state = advance(game.new_initial_state(), np.random.default_rng(3), 40)
     text = state.serialize()
     # Replaying would call _apply_action: make it fail, deserialization must not need it.
-    monkeypatch.setattr(adapter.VikingerState, "_apply_action",
-                        lambda self, action: pytest.fail("an action was replayed"))
+    monkeypatch.setattr(
+        adapter.VikingerState,
+        "_apply_action",
+        lambda self, action: pytest.fail("an action was replayed"),
+    )
     copy = game.deserialize_state(text)
     assert copy.engine_state == state.engine_state
     assert copy.history() == state.history() and str(copy) == str(state)
@@ -135,10 +139,17 @@ def test_pickle_and_clone(engine):
 def test_pickle_loads_in_a_new_process(engine):
     game = load(engine, players=2)
     state = advance(game.new_initial_state(), np.random.default_rng(5), 10)
-    code = ("import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
-            "print(s.get_game().get_type().short_name, s.engine_state.hash_key())")
-    out = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(state),
-                         capture_output=True, check=True).stdout.decode().split()
+    code = (
+        "import pickle, sys; s = pickle.loads(sys.stdin.buffer.read()); "
+        "print(s.get_game().get_type().short_name, s.engine_state.hash_key())"
+    )
+    out = (
+        subprocess.run(
+            [sys.executable, "-c", code], input=pickle.dumps(state), capture_output=True, check=True
+        )
+        .stdout.decode()
+        .split()
+    )
     assert out == [f"python_{engine.__name__}", str(state.engine_state.hash_key())]
 
 
@@ -161,29 +172,40 @@ def test_python_mcts_bot_plays_a_game_with_evaluate_bots(engine):
     game = load(engine, players=2)
     rng = np.random.RandomState(0)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
-    search = mcts.MCTSBot(game, uct_c=2.0, max_simulations=2 if engine.__name__ ==
-                          "vikinger_ref" else 8, evaluator=evaluator, random_state=rng)
+    search = mcts.MCTSBot(
+        game,
+        uct_c=2.0,
+        max_simulations=2 if engine.__name__ == "vikinger_ref" else 8,
+        evaluator=evaluator,
+        random_state=rng,
+    )
     ours = FirstLegal(engine)
-    returns = evaluate_bots.evaluate_bots(game.new_initial_state(),
-                                          [search, adapter.as_spiel_bot(ours)], rng)
+    returns = evaluate_bots.evaluate_bots(
+        game.new_initial_state(), [search, adapter.as_spiel_bot(ours)], rng
+    )
     assert sum(returns) == pytest.approx(1.0) and ours.restarts == 1 and ours.steps > 20
 
 
 def test_cpp_mcts_bot_plays_a_game(engine):
     game = load(engine, players=2, draw13=True)
     simulations = 3 if engine.__name__ == "vikinger_ref" else 10
-    search = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, simulations,
-                             100, False, 0, False)
-    returns = pyspiel.evaluate_bots(game.new_initial_state(),
-                                    [search, pyspiel.make_uniform_random_bot(1, 1)], 3)
+    search = pyspiel.MCTSBot(
+        game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, simulations, 100, False, 0, False
+    )
+    returns = pyspiel.evaluate_bots(
+        game.new_initial_state(), [search, pyspiel.make_uniform_random_bot(1, 1)], 3
+    )
     assert sorted(returns) in ([0.0, 1.0], [0.5, 0.5])
 
 
 def test_wrapped_bot_plays_in_cpp_evaluate_bots(engine):
     game = load(engine, players=3, special_tiles=True)
     ours = FirstLegal(engine)
-    bots = [adapter.as_spiel_bot(ours), pyspiel.make_uniform_random_bot(1, 7),
-            pyspiel.make_uniform_random_bot(2, 8)]
+    bots = [
+        adapter.as_spiel_bot(ours),
+        pyspiel.make_uniform_random_bot(1, 7),
+        pyspiel.make_uniform_random_bot(2, 8),
+    ]
     returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 11)
     assert sum(returns) == pytest.approx(1.0) and ours.steps > 20 and ours.restarts == 1
     assert isinstance(bots[0], pyspiel.Bot)
@@ -191,16 +213,20 @@ def test_wrapped_bot_plays_in_cpp_evaluate_bots(engine):
 
 def test_register_is_idempotent_and_accepts_a_name():
     import vikinger_fast
+
     assert adapter.register() == adapter.register() == "python_vikinger_fast"
     name = adapter.register(vikinger_fast, "python_vikinger_fast_alias")
     assert pyspiel.load_game(name).get_type().short_name == name
 
 
-@pytest.mark.parametrize("make_bot", [
-    lambda engine, game: engine.GreedyBot(game, 3),
-    lambda engine, game: engine.MCTSBot(game, 3, iterations=30),
-    lambda engine, game: engine.PuctBot(game, 3, simulations=4),   # docs/neural.md
-])
+@pytest.mark.parametrize(
+    "make_bot",
+    [
+        lambda engine, game: engine.GreedyBot(game, 3),
+        lambda engine, game: engine.MCTSBot(game, 3, iterations=30),
+        lambda engine, game: engine.PuctBot(game, 3, simulations=4),  # docs/neural.md
+    ],
+)
 def test_the_packages_own_bots_play_as_spiel_bots(engine, make_bot):
     """GreedyBot and MCTSBot of the engine, wrapped, play a whole game in OpenSpiel's loop
     (which refuses an illegal action)."""

@@ -72,7 +72,8 @@ def test_rewards_at_the_end(engine):
     margins = play_out(margin_env, 3)
     fame = margin_env.state.scores()
     assert [margins[f"player_{p}"] for p in range(3)] == [
-        fame[p] - max(fame[q] for q in range(3) if q != p) for p in range(3)]
+        fame[p] - max(fame[q] for q in range(3) if q != p) for p in range(3)
+    ]
 
 
 def test_observation_is_the_engine_tensor_and_mask(engine):

@@ -55,10 +55,10 @@ def test_the_strict_vector_env_refuses_an_action_outside_the_mask():
     env = VikingerSB3VecEnv(num_envs=2, illegal_action="raise")
     env.seed(0)
     env.reset()
-    actions = np.argmin(get_action_masks(env), axis=1)   # an illegal id in each row
+    actions = np.argmin(get_action_masks(env), axis=1)  # an illegal id in each row
     with pytest.raises(ValueError, match="not legal in environment 0"):
         env.step(actions)
-    env = VikingerSB3VecEnv(num_envs=2)                   # "replace": played instead
+    env = VikingerSB3VecEnv(num_envs=2)  # "replace": played instead
     env.seed(0)
     env.reset()
     _, _, _, infos = env.step(actions)
@@ -139,8 +139,8 @@ def test_seats_and_opponent_streams_across_episodes(engines):
             env.step(int(np.flatnonzero(env.action_masks())[0]))
         histories.append(env.state.history())
     assert seats == [0, 1, 0]
-    assert histories[0] != histories[2]            # the opponent's stream ran on
-    env.reset(seed=9)                              # the same seed: the same first episode
+    assert histories[0] != histories[2]  # the opponent's stream ran on
+    env.reset(seed=9)  # the same seed: the same first episode
     while not env.state.is_terminal():
         env.step(int(np.flatnonzero(env.action_masks())[0]))
     assert env.state.history() == histories[0]

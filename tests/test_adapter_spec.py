@@ -12,9 +12,12 @@ from positions import FLAGS
 from tools.random_games import random_game
 from vikinger_fast.adapters import spec
 
-ALL_CONFIGS = [(n, dict(zip(FLAGS, bits)))
-               for n in (2, 3, 4) for bits in itertools.product((False, True), repeat=5)]
-FIRST_BID = 675   # docs/actions.md: BID k is 675 + k
+ALL_CONFIGS = [
+    (n, dict(zip(FLAGS, bits)))
+    for n in (2, 3, 4)
+    for bits in itertools.product((False, True), repeat=5)
+]
+FIRST_BID = 675  # docs/actions.md: BID k is 675 + k
 
 
 def play(engine, num_players, modules, seed, long_auctions):
@@ -52,23 +55,29 @@ def play(engine, num_players, modules, seed, long_auctions):
 def check_config(engine, num_players, modules, games):
     for seed in range(games):
         decisions, chances, seen_low, seen_high, (low, high) = play(
-            engine, num_players, modules, seed, long_auctions=seed % 2 == 1)
+            engine, num_players, modules, seed, long_auctions=seed % 2 == 1
+        )
         assert decisions <= spec.max_decisions(num_players, modules), (num_players, modules)
         assert chances <= spec.max_chance_nodes(modules), (num_players, modules)
         outside = np.flatnonzero((seen_low < low) | (seen_high > high))
         assert outside.size == 0, f"observation entries {outside[:10]} out of bounds"
 
 
-@pytest.mark.parametrize("num_players,modules", ALL_CONFIGS,
-                         ids=[f"{n}p-" + "".join(str(int(v)) for v in m.values())
-                              for n, m in ALL_CONFIGS])
+@pytest.mark.parametrize(
+    "num_players,modules",
+    ALL_CONFIGS,
+    ids=[f"{n}p-" + "".join(str(int(v)) for v in m.values()) for n, m in ALL_CONFIGS],
+)
 def test_bounds_hold_in_random_games_of_every_configuration(num_players, modules):
     import vikinger_fast
+
     check_config(vikinger_fast, num_players, modules, games=16)
 
 
-@pytest.mark.parametrize("num_players,modules", [(2, {}), (3, dict.fromkeys(FLAGS, True)),
-                                                 (4, {"auction": True, "draw13": True})])
+@pytest.mark.parametrize(
+    "num_players,modules",
+    [(2, {}), (3, dict.fromkeys(FLAGS, True)), (4, {"auction": True, "draw13": True})],
+)
 def test_bounds_hold_on_both_engines(engine, num_players, modules):
     check_config(engine, num_players, modules, games=2)
 
@@ -82,7 +91,7 @@ def test_chance_nodes_are_exact_without_special_tiles(engine):
 
 def test_length_bound_counts_each_module():
     base = spec.max_decisions(2, dict.fromkeys(FLAGS, False))
-    assert base == 6 * 12 * 3 + 2 + 13 + 65 + 3 * 2 == 302       # docs/adapters.md's table
+    assert base == 6 * 12 * 3 + 2 + 13 + 65 + 3 * 2 == 302  # docs/adapters.md's table
     assert spec.max_decisions(4, dict.fromkeys(FLAGS, True)) == 3132
     assert sum(money + 1 for money in spec.MONEY_AT_AUCTION) == 2692
     for flag in FLAGS:

@@ -7,7 +7,7 @@ Every expected number is worked out by hand from the rules in the comments.
 
 import pytest
 
-from positions import (BUY, COLOURS, DRAW, REVEAL, build_state, group, player, score)
+from positions import BUY, COLOURS, DRAW, REVEAL, build_state, group, player, score
 
 PASS = 674
 
@@ -32,10 +32,17 @@ def auction_state(engine, players, start_player=0):
     """Round 1, phase auction, nothing bid yet (docs/advanced.md: leader = turn = start); A0:
     the round's 12 Vikings are drawn, the wheel is empty."""
     n = len(players)
-    return build_state(engine, players, round=1, phase="auction", start_player=start_player,
-                       purchases=0, options=AUCTION, drawn=TWELVE_DRAWN,
-                       auction={"high": None, "leader": start_player, "passed": [False] * n,
-                                "turn": start_player})
+    return build_state(
+        engine,
+        players,
+        round=1,
+        phase="auction",
+        start_player=start_player,
+        purchases=0,
+        options=AUCTION,
+        drawn=TWELVE_DRAWN,
+        auction={"high": None, "leader": start_player, "passed": [False] * n, "turn": start_player},
+    )
 
 
 def money(state):
@@ -44,6 +51,7 @@ def money(state):
 
 
 # --- A1 auction ----------------------------------------------------------------------------------
+
 
 def test_a1_the_round_opens_with_the_start_players_bid_0_allowed_no_pass(engine):
     """A1: after the 12 Vikings are drawn (A0) the start player bids first, 0 allowed; the
@@ -63,13 +71,14 @@ def test_a1_raise_or_pass_clockwise_passed_players_are_out_winner_pays_and_start
     """A1: p0 (start) opens 2, p1 raises to 4, p2 passes (out), p0 raises to 6, p1 raises to 8
     (its whole gold + Fame), p2 is skipped, p0 passes: p1 is the last bidder, pays 8 -- its 3
     gold first, then 5 Fame (B5.5) -- and becomes start player."""
-    state = auction_state(engine, [player(gold=5, fame=10), player(gold=3, fame=5),
-                                   player(gold=20, fame=10)])
+    state = auction_state(
+        engine, [player(gold=5, fame=10), player(gold=3, fame=5), player(gold=20, fame=10)]
+    )
     assert state.current_player() == 0
-    assert state.legal_actions() == [BID(k) for k in range(16)]         # 5 + 10, no PASS
+    assert state.legal_actions() == [BID(k) for k in range(16)]  # 5 + 10, no PASS
     state.apply_action(BID(2))
     assert state.current_player() == 1
-    assert state.legal_actions() == [PASS] + [BID(k) for k in range(3, 9)]   # above 2, <= 3 + 5
+    assert state.legal_actions() == [PASS] + [BID(k) for k in range(3, 9)]  # above 2, <= 3 + 5
     state.apply_action(BID(4))
     assert state.current_player() == 2
     state.apply_action(PASS)
@@ -78,8 +87,12 @@ def test_a1_raise_or_pass_clockwise_passed_players_are_out_winner_pays_and_start
     state.apply_action(BID(6))
     assert state.current_player() == 1
     state.apply_action(BID(8))
-    assert state.to_dict()["auction"] == {"high": 8, "leader": 1, "passed": [False, False, True],
-                                          "turn": 0}                  # p2 is out: skipped
+    assert state.to_dict()["auction"] == {
+        "high": 8,
+        "leader": 1,
+        "passed": [False, False, True],
+        "turn": 0,
+    }  # p2 is out: skipped
     assert state.current_player() == 0
     state.apply_action(PASS)
     d = state.to_dict()
@@ -91,8 +104,8 @@ def test_a1_raise_or_pass_clockwise_passed_players_are_out_winner_pays_and_start
 def test_a1_winner_with_enough_gold_pays_only_gold(engine):
     """A1 / B5.5: p1 wins with 7 holding 12 gold: 12 - 7 = 5 gold, Fame untouched."""
     state = auction_state(engine, [player(gold=0, fame=3), player(gold=12, fame=4)])
-    state.apply_action(BID(3))                     # p0: 3 = all its gold + Fame
-    state.apply_action(BID(7))                     # p1 raises; p0 cannot raise: PASS is forced
+    state.apply_action(BID(3))  # p0: 3 = all its gold + Fame
+    state.apply_action(BID(7))  # p1 raises; p0 cannot raise: PASS is forced
     d = state.to_dict()
     assert d["phase"] == "reveal_tile" and d["start_player"] == 1
     assert money(state) == [(0, 3), (5, 4)]
@@ -100,8 +113,7 @@ def test_a1_winner_with_enough_gold_pays_only_gold(engine):
 
 def test_a1_nobody_raising_keeps_the_start_player_for_0(engine):
     """A1: start player 1 opens 0, p2 and p0 pass: p1 stays start player and pays nothing."""
-    state = auction_state(engine, [player(gold=9), player(gold=9), player(gold=9)],
-                          start_player=1)
+    state = auction_state(engine, [player(gold=9), player(gold=9), player(gold=9)], start_player=1)
     assert state.current_player() == 1
     state.apply_action(BID(0))
     assert state.current_player() == 2
@@ -124,17 +136,16 @@ def test_a1_bid_capped_by_gold_plus_fame_and_a_broke_bidder_is_forced_out(engine
     assert money(state) == [(1, 1), (0, 0)]
 
 
-@pytest.mark.parametrize("round_", [1, 2])        # small (B7.1) and large (B7.2) scoring
+@pytest.mark.parametrize("round_", [1, 2])  # small (B7.1) and large (B7.2) scoring
 @pytest.mark.parametrize("auction, passes", [(False, True), (True, False)])
-def test_a1_replaces_b3_3_the_marker_does_not_pass_after_scoring(engine, round_, auction,
-                                                                 passes):
+def test_a1_replaces_b3_3_the_marker_does_not_pass_after_scoring(engine, round_, auction, passes):
     """B3.3: the marker passes clockwise after the scoring; ⚖ A1: not with the auction on --
     the next round draws its 12 Vikings (A0), then holds an auction led by the same start
     player."""
     table = score(engine, round_, [player(rows={1: "L"})], options={"auction": auction})
     d = table.state.to_dict()
     n = 2
-    before = (round_ - 1) % n                       # scoring_table's start player
+    before = (round_ - 1) % n  # scoring_table's start player
     assert d["round"] == round_ + 1
     assert d["start_player"] == ((before + 1) % n if passes else before)
     if auction:
@@ -143,8 +154,12 @@ def test_a1_replaces_b3_3_the_marker_does_not_pass_after_scoring(engine, round_,
             table.state.apply_action(table.state.legal_actions()[0])
         d = table.state.to_dict()
         assert d["phase"] == "auction"
-        assert d["auction"] == {"high": None, "leader": before, "passed": [False, False],
-                                "turn": before}
+        assert d["auction"] == {
+            "high": None,
+            "leader": before,
+            "passed": [False, False],
+            "turn": before,
+        }
         assert table.state.current_player() == before
 
 
@@ -165,20 +180,27 @@ def test_a2_thirteen_draws_then_the_start_player_removes_one_by_colour(engine):
     d = state.to_dict()
     assert d["phase"] == "remove_viking"
     assert state.current_player() == d["start_player"] == 0
-    assert state.legal_actions() == [REMOVE(c) for c in
-                                     ("fisherman", "goldsmith", "scout", "warrior", "boatsman")]
+    assert state.legal_actions() == [
+        REMOVE(c) for c in ("fisherman", "goldsmith", "scout", "warrior", "boatsman")
+    ]
     state.apply_action(REMOVE("scout"))
     assert state.to_dict()["phase"] == "reveal_tile"
     for kind in ISLANDS_AND_SHIPS:
         state.apply_action(REVEAL(kind))
     d = state.to_dict()
     assert d["phase"] == "buy"
-    assert d["removed"] == {"fisherman": 0, "goldsmith": 0, "scout": 1, "noble": 0,
-                            "warrior": 0, "boatsman": 0}
+    assert d["removed"] == {
+        "fisherman": 0,
+        "goldsmith": 0,
+        "scout": 1,
+        "noble": 0,
+        "warrior": 0,
+        "boatsman": 0,
+    }
     assert d["drawn"] == dict.fromkeys(COLOURS, 0)
-    assert [w["viking"] for w in d["wheel"]] == (["fisherman"] * 2 + ["goldsmith"]
-                                                  + ["scout"] * 2 + ["warrior"] * 4
-                                                  + ["boatsman"] * 3)
+    assert [w["viking"] for w in d["wheel"]] == (
+        ["fisherman"] * 2 + ["goldsmith"] + ["scout"] * 2 + ["warrior"] * 4 + ["boatsman"] * 3
+    )
     assert sum(d["bag"].values()) == 78 - 13
     assert d["bag"]["scout"] == 10
 
@@ -187,9 +209,16 @@ def test_a2_the_remove_decision_is_the_start_players_not_player_0(engine):
     """A2: with start player 1 the 13th draw hands REMOVE to player 1; the wheel is still empty
     (A0), the removal is followed by the tiles, and they by the 12 Vikings."""
     p = player(rows={1: "L"})
-    state = build_state(engine, [p, p], round=1, phase="draw_viking", start_player=1,
-                        drawn="F3 N4 W5", options={"draw13": True})
-    state.apply_action(DRAW("noble"))                       # the 13th
+    state = build_state(
+        engine,
+        [p, p],
+        round=1,
+        phase="draw_viking",
+        start_player=1,
+        drawn="F3 N4 W5",
+        options={"draw13": True},
+    )
+    state.apply_action(DRAW("noble"))  # the 13th
     assert state.to_dict()["phase"] == "remove_viking"
     assert state.current_player() == 1
     assert state.legal_actions() == [REMOVE("fisherman"), REMOVE("noble"), REMOVE("warrior")]
@@ -205,11 +234,20 @@ def test_a2_the_remove_decision_is_the_start_players_not_player_0(engine):
 
 # --- A3 offer by colour --------------------------------------------------------------------------
 
+
 def offer_state(engine, players, drawn, start_player, **options):
     wheel = {s: group("L" if s < 8 else "r" if s < 10 else "g", None) for s in range(12)}
-    return build_state(engine, players, round=1, phase="offer_colour", purchases=0,
-                       start_player=start_player, wheel=wheel, drawn=drawn,
-                       options={"offer_by_colour": True, **options})
+    return build_state(
+        engine,
+        players,
+        round=1,
+        phase="offer_colour",
+        purchases=0,
+        start_player=start_player,
+        wheel=wheel,
+        drawn=drawn,
+        options={"offer_by_colour": True, **options},
+    )
 
 
 def test_a3_colours_picked_clockwise_from_the_start_player_fill_from_space_11_down(engine):
@@ -219,7 +257,7 @@ def test_a3_colours_picked_clockwise_from_the_start_player_fill_from_space_11_do
     p = player(gold=20, rows={1: "L"})
     state = offer_state(engine, [p, p, p], "F2 G3 S2 W3 B2", start_player=1)
     picks = [(1, "goldsmith"), (2, "warrior"), (0, "fisherman"), (1, "boatsman")]
-    legal = ["fisherman", "goldsmith", "scout", "warrior", "boatsman"]     # no noble drawn
+    legal = ["fisherman", "goldsmith", "scout", "warrior", "boatsman"]  # no noble drawn
     for who, colour in picks:
         assert state.to_dict()["phase"] == "offer_colour"
         assert state.current_player() == who
@@ -229,9 +267,9 @@ def test_a3_colours_picked_clockwise_from_the_start_player_fill_from_space_11_do
     d = state.to_dict()
     assert d["phase"] == "buy" and state.current_player() == 1
     assert d["drawn"] == dict.fromkeys(COLOURS, 0)
-    assert [w["viking"] for w in d["wheel"]] == (["scout"] * 2 + ["boatsman"] * 2
-                                                  + ["fisherman"] * 2 + ["warrior"] * 3
-                                                  + ["goldsmith"] * 3)
+    assert [w["viking"] for w in d["wheel"]] == (
+        ["scout"] * 2 + ["boatsman"] * 2 + ["fisherman"] * 2 + ["warrior"] * 3 + ["goldsmith"] * 3
+    )
     # B5.2 on the unsorted wheel: the scout at price 0 has a twin on space 1 -> not buyable;
     # gold 20 + Fame 10 covers every other price 1..11
     assert state.legal_actions() == [BUY(s) for s in range(1, 12)]
@@ -244,20 +282,32 @@ def test_a3_partial_offer_fills_from_the_highest_free_space(engine):
     for s, colour in ((11, "G"), (10, "G"), (9, "G"), (8, "W"), (7, "W")):
         wheel[s] = group(wheel[s]["tile"], colour)
     p = player(rows={1: "L"})
-    state = build_state(engine, [p, p], round=1, phase="offer_colour", purchases=0,
-                        wheel=wheel, drawn="F3 N4", options={"offer_by_colour": True})
-    assert state.current_player() == 0            # two colours placed: (0 + 2) % 2
-    state.apply_action(OFFER("noble"))            # then the fishermen are forced onto 2, 1, 0
+    state = build_state(
+        engine,
+        [p, p],
+        round=1,
+        phase="offer_colour",
+        purchases=0,
+        wheel=wheel,
+        drawn="F3 N4",
+        options={"offer_by_colour": True},
+    )
+    assert state.current_player() == 0  # two colours placed: (0 + 2) % 2
+    state.apply_action(OFFER("noble"))  # then the fishermen are forced onto 2, 1, 0
     d = state.to_dict()
-    assert [w["viking"] for w in d["wheel"]] == (["fisherman"] * 3 + ["noble"] * 4
-                                                  + ["warrior"] * 2 + ["goldsmith"] * 3)
+    assert [w["viking"] for w in d["wheel"]] == (
+        ["fisherman"] * 3 + ["noble"] * 4 + ["warrior"] * 2 + ["goldsmith"] * 3
+    )
 
 
-@pytest.mark.parametrize("gold, fame, legal", [
-    (20, 10, [5, 9]),          # B5.2: the fisherman on 3 (price 0) has a twin on space 9
-    (1, 10, [3, 5, 9]),        # B5.3: 1 gold < prices 2 and 6 -> the 0 group is allowed
-    (0, 1, [3]),               # B5.3, and only price <= gold + Fame = 1 otherwise: none
-])
+@pytest.mark.parametrize(
+    "gold, fame, legal",
+    [
+        (20, 10, [5, 9]),  # B5.2: the fisherman on 3 (price 0) has a twin on space 9
+        (1, 10, [3, 5, 9]),  # B5.3: 1 gold < prices 2 and 6 -> the 0 group is allowed
+        (0, 1, [3]),  # B5.3, and only price <= gold + Fame = 1 otherwise: none
+    ],
+)
 def test_a3_b5_2_and_b5_3_apply_to_the_unsorted_wheel(engine, gold, fame, legal):
     """A3 / B5.2 / B5.3: wheel 3: fisherman, 5: goldsmith, 9: fisherman (not colour-sorted,
     possible only with A3); prices 0, 2, 6 (B4.3)."""
@@ -265,8 +315,9 @@ def test_a3_b5_2_and_b5_3_apply_to_the_unsorted_wheel(engine, gold, fame, legal)
     buyer = player(gold=gold, fame=fame, rows={1: "L"})
     other = player(rows={1: "L"})
     # purchases 9, start player 0 of 2: buyer seat 1
-    state = build_state(engine, [other, buyer], round=1, wheel=wheel,
-                        options={"offer_by_colour": True})
+    state = build_state(
+        engine, [other, buyer], round=1, wheel=wheel, options={"offer_by_colour": True}
+    )
     assert state.current_player() == 1
     assert state.legal_actions() == [BUY(s) for s in legal]
 
@@ -280,14 +331,19 @@ def test_a_colour_split_into_two_blocks_on_the_wheel_is_refused_by_both_engines(
 
     import vikinger_fast
     import vikinger_ref
+
     options = {"offer_by_colour": True}
     rng = random.Random(0)
     state = vikinger_ref.Game(num_players=2, **options).new_initial_state()
     while True:
         d = state.to_dict()
         vikings = [w["viking"] for w in d["wheel"] if w and w["viking"]]
-        if d["phase"] == "offer_colour" and len(vikings) >= 3 and vikings[0] != vikings[1] \
-                and vikings[1] == vikings[2]:
+        if (
+            d["phase"] == "offer_colour"
+            and len(vikings) >= 3
+            and vikings[0] != vikings[1]
+            and vikings[1] == vikings[2]
+        ):
             break
         if state.is_chance_node():
             state.apply_random_chance(rng.getrandbits(64))
@@ -298,5 +354,6 @@ def test_a_colour_split_into_two_blocks_on_the_wheel_is_refused_by_both_engines(
     for engine in (vikinger_ref, vikinger_fast):
         with pytest.raises(ValueError) as refused:
             engine.Game(num_players=2, **options).state_from_dict(copy.deepcopy(d))
-        assert str(refused.value) == ("invalid state: A3 Vikings stand on the highest spaces, "
-                                      "one colour block at a time")
+        assert str(refused.value) == (
+            "invalid state: A3 Vikings stand on the highest spaces, one colour block at a time"
+        )

@@ -28,8 +28,9 @@ def _run(tmp_path, name, *argv):
 
 
 def _files(folder):
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file()}
+    return {
+        str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
 
 
 def test_parse_spec():
@@ -39,23 +40,25 @@ def test_parse_spec():
     assert arena.parse_spec("random").params == {}
     user = arena.parse_spec("my.bots:Deep:depth=3,style=calm")
     assert (user.name, user.params) == ("my.bots:Deep", {"depth": 3, "style": "calm"})
-    assert user.player_entry() == {"name": "my.bots:Deep", "params": {"depth": 3,
-                                                                      "style": "calm"}}
+    assert user.player_entry() == {"name": "my.bots:Deep", "params": {"depth": 3, "style": "calm"}}
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty"),
-    ("minimax", "not a bot"),
-    ("mcts:depth=3", "unknown parameter 'depth' for mcts"),
-    ("greedy:5", "'5' is not key=value"),
-    ("random:seed=1", "unknown parameter 'seed' for random"),
-    ("mcts:iterations=0", "iterations must be > 0"),
-    ("mcts:leaf=deep,iterations=10", "leaf must be one of"),
-    ("mcts", "needs a budget"),
-    ("mcts:time=1,max_time=2", "given twice"),
-    ("no_such_module_here:Bot", "cannot import module 'no_such_module_here'"),
-    ("vikinger_fast.arena:NoSuchBot", "has no class 'NoSuchBot'"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("minimax", "not a bot"),
+        ("mcts:depth=3", "unknown parameter 'depth' for mcts"),
+        ("greedy:5", "'5' is not key=value"),
+        ("random:seed=1", "unknown parameter 'seed' for random"),
+        ("mcts:iterations=0", "iterations must be > 0"),
+        ("mcts:leaf=deep,iterations=10", "leaf must be one of"),
+        ("mcts", "needs a budget"),
+        ("mcts:time=1,max_time=2", "given twice"),
+        ("no_such_module_here:Bot", "cannot import module 'no_such_module_here'"),
+        ("vikinger_fast.arena:NoSuchBot", "has no class 'NoSuchBot'"),
+    ],
+)
 def test_bad_specs_name_the_spec(text, message):
     for engine_name in arena.ENGINES:
         with pytest.raises(ValueError, match=message) as caught:
@@ -75,10 +78,16 @@ def test_bad_spec_on_the_command_line(tmp_path, capsys):
 
 def test_schedule_plays_every_seating_of_every_deal():
     tasks = arena.schedule(entrants=4, players=3, deals=2)
-    assert len(tasks) == 4 * 2 * 6                    # C(4, 3) tables x deals x 3! seatings
+    assert len(tasks) == 4 * 2 * 6  # C(4, 3) tables x deals x 3! seatings
     first = [seats for table, deal, seats in tasks if (table, deal) == (0, 1)]
-    assert sorted(map(tuple, first)) == [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1),
-                                         (2, 1, 0)]
+    assert sorted(map(tuple, first)) == [
+        (0, 1, 2),
+        (0, 2, 1),
+        (1, 0, 2),
+        (1, 2, 0),
+        (2, 0, 1),
+        (2, 1, 0),
+    ]
     assert arena.deals_for(games=5, players=2) == 3 and arena.deals_for(1, 4) == 1
     with pytest.raises(ValueError, match="at least 3 entrants"):
         arena.schedule(entrants=2, players=3, deals=1)
@@ -86,15 +95,21 @@ def test_schedule_plays_every_seating_of_every_deal():
 
 def test_seatings_of_a_deal_share_the_chance_stream():
     games = arena.run("fast", ["random", "greedy"], 2, seed=5, deals=2)
-    assert [(g["deal"], g["seats"]) for g in games] == [(0, [0, 1]), (0, [1, 0]), (1, [0, 1]),
-                                                        (1, [1, 0])]
+    assert [(g["deal"], g["seats"]) for g in games] == [
+        (0, [0, 1]),
+        (0, [1, 0]),
+        (1, [0, 1]),
+        (1, [1, 0]),
+    ]
     assert games[0]["chance_seed"] == games[1]["chance_seed"] == arena.chance_seed(5, 0)
     assert games[2]["chance_seed"] != games[0]["chance_seed"]
 
-    def opening(game):                     # the chance outcomes before the first decision
+    def opening(game):  # the chance outcomes before the first decision
         moves = game["record"]["moves"]
-        return [m["action"] for m in moves[:next(i for i, m in enumerate(moves)
-                                                 if m["player"] >= 0)]]
+        return [
+            m["action"] for m in moves[: next(i for i, m in enumerate(moves) if m["player"] >= 0)]
+        ]
+
     assert opening(games[0]) == opening(games[1]) != opening(games[2])
     # The bots follow their entrant, not the seat: entrant 0 plays seat 0, then seat 1.
     assert games[0]["record"]["players"][0]["name"] == "random"
@@ -103,15 +118,18 @@ def test_seatings_of_a_deal_share_the_chance_stream():
 
 def test_results_do_not_depend_on_jobs(tmp_path):
     bots = ["random", "greedy", "mcts:iterations=20"]
-    one = _run(tmp_path, "one", *bots, "--players", "2", "--games", "2", "--seed", "3",
-               "--jobs", "1")
-    two = _run(tmp_path, "two", *bots, "--players", "2", "--games", "2", "--seed", "3",
-               "--jobs", "2")
+    one = _run(
+        tmp_path, "one", *bots, "--players", "2", "--games", "2", "--seed", "3", "--jobs", "1"
+    )
+    two = _run(
+        tmp_path, "two", *bots, "--players", "2", "--games", "2", "--seed", "3", "--jobs", "2"
+    )
     first, second = _files(one), _files(two)
     assert len([name for name in first if name.startswith("records")]) == 3 * 2
     assert first == second
-    other_seed = _files(_run(tmp_path, "three", *bots, "--players", "2", "--games", "2",
-                             "--seed", "4"))
+    other_seed = _files(
+        _run(tmp_path, "three", *bots, "--players", "2", "--games", "2", "--seed", "4")
+    )
     assert other_seed["games.csv"] != first["games.csv"]
 
 
@@ -130,8 +148,16 @@ def test_both_engines_give_the_same_tournament(tmp_path):
 def test_outputs_records_and_user_bot(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "arena_user_bots.py").write_text(USER_BOT)
-    out = _run(tmp_path, "out", "arena_user_bots:FirstLegal:index=1", "greedy", "--games", "4",
-               "--seed", "1")
+    out = _run(
+        tmp_path,
+        "out",
+        "arena_user_bots:FirstLegal:index=1",
+        "greedy",
+        "--games",
+        "4",
+        "--seed",
+        "1",
+    )
     table = capsys.readouterr().out
     assert "arena_user_bots:FirstLegal:index=1" in table and "Elo (BT)" in table
     results = json.loads((out / "results.json").read_text())
@@ -144,13 +170,14 @@ def test_outputs_records_and_user_bot(tmp_path, monkeypatch, capsys):
     score, meetings = results["head_to_head"]["score"], results["head_to_head"]["meetings"]
     assert meetings == [[0, 4], [4, 0]] and score[0][1] + score[1][0] == 4
     shares = sum(e["win_share"] * e["games"] for e in results["entries"])
-    assert shares == pytest.approx(4)                       # one win shared per game
+    assert shares == pytest.approx(4)  # one win shared per game
     assert (out / "results.csv").read_text().splitlines()[0].startswith("name,spec,games")
     record = records.load(out / "records" / "game-00001.json")
     assert record["players"][0] == {"name": "greedy", "params": {}}
     assert record["players"][1] == {"name": "arena_user_bots:FirstLegal", "params": {"index": 1}}
     assert record["seed"] == arena.chance_seed(1, 0)
     import vikinger_ref
+
     final = records.replay(record, vikinger_ref)
     assert final.is_terminal() and final.scores() == record["result"]["fame"]
 
@@ -164,8 +191,15 @@ def test_plot(tmp_path):
 
 def test_docs_describe_the_command():
     text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "arena.md").read_text()
-    for needle in ("vikinger arena", "vikinger play", "Wilson", "Bradley-Terry", "chance_seed",
-                   "--jobs", "## Ladder"):
+    for needle in (
+        "vikinger arena",
+        "vikinger play",
+        "Wilson",
+        "Bradley-Terry",
+        "chance_seed",
+        "--jobs",
+        "## Ladder",
+    ):
         assert needle in text
 
 
@@ -173,6 +207,6 @@ def test_progress_with_and_without_tqdm(monkeypatch, capsys):
     pytest.importorskip("tqdm", reason="the arena extra is not installed")
     arena.run("fast", ["random", "random"], 2, seed=0, deals=2, progress=True)
     assert "4/4" in capsys.readouterr().err
-    monkeypatch.setitem(sys.modules, "tqdm", None)         # import tqdm fails
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails
     arena.run("fast", ["random", "random"], 2, seed=0, deals=2, progress=True)
     assert capsys.readouterr().err.splitlines() == [f"  {n}/4 games" for n in (1, 2, 3, 4)]

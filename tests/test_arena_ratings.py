@@ -41,8 +41,9 @@ def test_bradley_terry_two_entrants_without_prior():
     fit = bradley_terry(2, [(0, 1, 1.0)] * 3 + [(0, 1, 0.0)], prior=0.0)
     assert fit["rating"] == pytest.approx([95.424, -95.424], abs=1e-3)
     assert fit["stderr"] == pytest.approx([100.30, 100.30], abs=1e-2)
-    assert fit["interval"][0] == pytest.approx([95.424 - 1.96 * 100.296, 95.424 + 1.96 * 100.296],
-                                               abs=1e-2)
+    assert fit["interval"][0] == pytest.approx(
+        [95.424 - 1.96 * 100.296, 95.424 + 1.96 * 100.296], abs=1e-2
+    )
 
 
 def test_bradley_terry_prior_is_virtual_draws():
@@ -67,8 +68,14 @@ def test_bradley_terry_symmetric_cycle_is_level():
 
 def test_bradley_terry_is_the_likelihood_maximum():
     # At the MLE every entrant's expected score equals its observed score.
-    outcomes = ([(0, 1, 1.0)] * 5 + [(0, 1, 0.0)] * 2 + [(1, 2, 1.0)] * 4 + [(1, 2, 0.5)] * 2
-                + [(2, 0, 1.0)] * 1 + [(0, 2, 1.0)] * 6)
+    outcomes = (
+        [(0, 1, 1.0)] * 5
+        + [(0, 1, 0.0)] * 2
+        + [(1, 2, 1.0)] * 4
+        + [(1, 2, 0.5)] * 2
+        + [(2, 0, 1.0)] * 1
+        + [(0, 2, 1.0)] * 6
+    )
     fit = bradley_terry(3, outcomes, prior=0.0)
     theta = [r / ELO_PER_NATURAL for r in fit["rating"]]
     observed, expected = [0.0] * 3, [0.0] * 3

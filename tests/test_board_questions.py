@@ -25,19 +25,22 @@ def expected_mask(threatened):
     return mask
 
 
-@pytest.mark.parametrize("ships, row1, threatened", [
-    ("", "L", {}),                                   # no ship, no threat
-    ("rgyb", "L", {1: 2, 2: 3, 3: 4, 4: 5}),         # B1.3 each sail reaches its row
-    ("byy", "L*", {2: 4, 3: 4}),                     # warrior r1c1 repels the blue ship
-    ("byy", "L*1R*", {2: 4}),                        # warriors r1c1, r1c3
-    (".g", "L1", {2: 3}),                            # a tile without a warrior repels nothing
-])
+@pytest.mark.parametrize(
+    "ships, row1, threatened",
+    [
+        ("", "L", {}),  # no ship, no threat
+        ("rgyb", "L", {1: 2, 2: 3, 3: 4, 4: 5}),  # B1.3 each sail reaches its row
+        ("byy", "L*", {2: 4, 3: 4}),  # warrior r1c1 repels the blue ship
+        ("byy", "L*1R*", {2: 4}),  # warriors r1c1, r1c3
+        (".g", "L1", {2: 3}),  # a tile without a warrior repels nothing
+    ],
+)
 def test_b7_0_threatened_mask(engine, ships, row1, threatened):
     state = position(engine, player(ships=ships, mainland="W2", rows={1: row1}))
     mask = state.threatened_mask(0)
     assert mask.dtype == np.bool_ and mask.shape == (5, 64)
     assert np.array_equal(mask, expected_mask(threatened))
-    assert not state.threatened_mask(1).any()        # the other player has no ship
+    assert not state.threatened_mask(1).any()  # the other player has no ship
 
 
 def test_threatened_mask_is_per_player_and_numpy_ints_are_players(engine):
@@ -46,8 +49,17 @@ def test_threatened_mask_is_per_player_and_numpy_ints_are_players(engine):
     assert np.array_equal(state.threatened_mask(1), expected_mask({1: 5}))
 
 
-@pytest.mark.parametrize("bad, error", [(2, ValueError), (-1, ValueError), (1.0, TypeError),
-                                        (True, TypeError), ("0", TypeError), (None, TypeError)])
+@pytest.mark.parametrize(
+    "bad, error",
+    [
+        (2, ValueError),
+        (-1, ValueError),
+        (1.0, TypeError),
+        (True, TypeError),
+        ("0", TypeError),
+        (None, TypeError),
+    ],
+)
 def test_threatened_mask_argument_errors(engine, bad, error):
     state = position(engine, player(rows={1: "L"}))
     with pytest.raises(error):
@@ -60,12 +72,15 @@ def test_b9_1_large_scoring_gains_of_nessi(engine):
     assert table.state.large_scoring_gains()[table.seats[0]] == (3 + 4 + 4 + 3 + 2, 3 + 12)
 
 
-@pytest.mark.parametrize("spec", [
-    NESSI,
-    player(ships="rgyb", rows={1: "L*1*2*R*", 2: "L*1*", 3: "L*1*", 4: "L*1*2*"}),
-    player(ships="bb", rows={1: "L", 3: "L*1*R*", 4: "L*.1*", 5: "L*"}),
-    player(rows={5: "L*1*2*"}),
-])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        NESSI,
+        player(ships="rgyb", rows={1: "L*1*2*R*", 2: "L*1*", 3: "L*1*", 4: "L*1*2*"}),
+        player(ships="bb", rows={1: "L", 3: "L*1*R*", 4: "L*.1*", 5: "L*"}),
+        player(rows={5: "L*1*2*"}),
+    ],
+)
 def test_large_scoring_gains_are_what_the_large_scoring_pays(engine, spec):
     """Without trips the gains are exactly the changes of the round-4 large scoring, and asking
     changes nothing."""

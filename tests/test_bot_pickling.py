@@ -22,8 +22,11 @@ class NoBuiltins(pickle.Unpickler):
     numpy only: no builtins, no other function of vikinger_fast."""
 
     def find_class(self, module, name):
-        if not (module.startswith("vikinger_ref") or module == "vikinger_fast.safety.rebuild"
-                or module.split(".")[0] in ("numpy", "copyreg")):
+        if not (
+            module.startswith("vikinger_ref")
+            or module == "vikinger_fast.safety.rebuild"
+            or module.split(".")[0] in ("numpy", "copyreg")
+        ):
             raise pickle.UnpicklingError(f"refused {module}.{name}")
         return super().find_class(module, name)
 
@@ -49,9 +52,12 @@ def test_a_copied_bot_plays_on_as_the_original(engine, kind, how):
     bot = BOTS[kind](engine, engine.Game())
     states = decision_states(engine, 8)
     for state in states[:3]:
-        bot.step(state)                                     # the streams have moved
-    twin = {"pickle": lambda b: NoBuiltins(io.BytesIO(pickle.dumps(b))).load(),
-            "deepcopy": copy.deepcopy, "copy": copy.copy}[how](bot)
+        bot.step(state)  # the streams have moved
+    twin = {
+        "pickle": lambda b: NoBuiltins(io.BytesIO(pickle.dumps(b))).load(),
+        "deepcopy": copy.deepcopy,
+        "copy": copy.copy,
+    }[how](bot)
     assert type(twin) is type(bot)
     assert [twin.step(s) for s in states[3:]] == [bot.step(s) for s in states[3:]]
     twin.restart()
@@ -72,25 +78,46 @@ def test_both_engines_pickle_the_same_future(engines):
         assert moves[0] == moves[1], kind
 
 
-@pytest.mark.parametrize("call, error, message", [
-    (lambda c, g: c._random_bot_from_data(g, 1.5, 0), TypeError, "seed must be an int"),
-    (lambda c, g: c._greedy_bot_from_data("game", 1, 0), TypeError, "game must be a Game"),
-    (lambda c, g: c._random_bot_from_data(g, 1, "x"), TypeError, "stream must be an int"),
-    (lambda c, g: c._mcts_bot_from_data(g, 1, [], 0), TypeError, "budget must be a dict"),
-    (lambda c, g: c._mcts_bot_from_data(g, 1, {"iterations": 5}, 0), ValueError,
-     "budget must hold"),
-    (lambda c, g: c._mcts_bot_from_data(
-        g, 1, {"iterations": -5, "max_time": None, "uct_c": 1.4, "leaf": "playout",
-               "threads": 1, "solver_nodes": 0}, 0), ValueError, "iterations must be > 0"),
-])
+@pytest.mark.parametrize(
+    "call, error, message",
+    [
+        (lambda c, g: c._random_bot_from_data(g, 1.5, 0), TypeError, "seed must be an int"),
+        (lambda c, g: c._greedy_bot_from_data("game", 1, 0), TypeError, "game must be a Game"),
+        (lambda c, g: c._random_bot_from_data(g, 1, "x"), TypeError, "stream must be an int"),
+        (lambda c, g: c._mcts_bot_from_data(g, 1, [], 0), TypeError, "budget must be a dict"),
+        (
+            lambda c, g: c._mcts_bot_from_data(g, 1, {"iterations": 5}, 0),
+            ValueError,
+            "budget must hold",
+        ),
+        (
+            lambda c, g: c._mcts_bot_from_data(
+                g,
+                1,
+                {
+                    "iterations": -5,
+                    "max_time": None,
+                    "uct_c": 1.4,
+                    "leaf": "playout",
+                    "threads": 1,
+                    "solver_nodes": 0,
+                },
+                0,
+            ),
+            ValueError,
+            "iterations must be > 0",
+        ),
+    ],
+)
 def test_the_rebuild_checks_its_data(engines, call, error, message):
     fast = engines[1]
     with pytest.raises(error, match=message):
         call(fast._core, fast.Game())
 
 
-@pytest.mark.parametrize("call", [lambda s, a: s.apply_action(a),
-                                  lambda s, a: s.apply_action(action=a)])
+@pytest.mark.parametrize(
+    "call", [lambda s, a: s.apply_action(a), lambda s, a: s.apply_action(action=a)]
+)
 def test_apply_action_by_position_or_keyword(engine, call):
     state = engine.Game().new_initial_state()
     call(state, state.legal_actions()[0])
@@ -104,15 +131,20 @@ def errors(engine, call):
     return str(caught.value)
 
 
-@pytest.mark.parametrize("call", [lambda s: s.apply_action(),
-                                  lambda s: s.apply_action(1, 2),
-                                  lambda s: s.apply_action(actions=1),
-                                  lambda s: s.apply_action(1, action=1),
-                                  lambda s: s.apply_action(action=2.5),
-                                  lambda s: s.apply_action(action=True)])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s: s.apply_action(),
+        lambda s: s.apply_action(1, 2),
+        lambda s: s.apply_action(actions=1),
+        lambda s: s.apply_action(1, action=1),
+        lambda s: s.apply_action(action=2.5),
+        lambda s: s.apply_action(action=True),
+    ],
+)
 def test_apply_action_refuses_other_arguments_alike(engines, call):
     ref_message, fast_message = (errors(e, call) for e in engines)
-    if "must be an int" in ref_message:    # the engines' own message: word for word
+    if "must be an int" in ref_message:  # the engines' own message: word for word
         assert fast_message == ref_message
-    else:                                  # the signature's: both name the call
+    else:  # the signature's: both name the call
         assert "apply_action()" in ref_message and "apply_action()" in fast_message

@@ -17,8 +17,11 @@ from search_positions import config, position_pairs, random_history, replay
 
 
 def bots(engine, game, seed):
-    return [engine.RandomBot(game, seed), engine.GreedyBot(game, seed),
-            engine.MCTSBot(game, seed, iterations=8, leaf="evaluation")]
+    return [
+        engine.RandomBot(game, seed),
+        engine.GreedyBot(game, seed),
+        engine.MCTSBot(game, seed, iterations=8, leaf="evaluation"),
+    ]
 
 
 def test_bots_never_return_an_illegal_action(engines):
@@ -58,8 +61,10 @@ def test_random_and_greedy_choices_equal_between_engines(engines):
             assert bot_ref.policy(a) == bot_fast.policy(b)
 
 
-@pytest.mark.parametrize("leaf, iterations, threads", [("playout", 10, 1), ("evaluation", 60, 1),
-                                                       ("playout", 9, 2), ("evaluation", 41, 3)])
+@pytest.mark.parametrize(
+    "leaf, iterations, threads",
+    [("playout", 10, 1), ("evaluation", 60, 1), ("playout", 9, 2), ("evaluation", 41, 3)],
+)
 def test_mcts_visit_counts_equal_between_engines(engines, leaf, iterations, threads):
     ref, fast = engines
     for index, (_, a, b) in enumerate(position_pairs(engines, 10, seed=iterations, decision=True)):
@@ -93,18 +98,24 @@ def test_mcts_with_a_time_budget_stops(engine):
     assert bot.step(state) in state.legal_actions()
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    (dict(iterations=0), ValueError, "iterations must be > 0, not 0"),
-    (dict(iterations=-3), ValueError, "iterations must be > 0, not -3"),
-    (dict(max_time=0.0), ValueError, "max_time must be > 0, not 0.0"),
-    (dict(), ValueError, "MCTSBot needs a budget: iterations or max_time"),
-    (dict(iterations=1.5), TypeError, "iterations must be an int, not float"),
-    (dict(iterations=5, max_time="1"), TypeError, "max_time must be a number, not str"),
-    (dict(iterations=5, leaf="net"), ValueError,
-     "leaf must be one of playout, evaluation, not 'net'"),
-    (dict(iterations=5, threads=0), ValueError, "threads must be >= 1, not 0"),
-    (dict(iterations=5, uct_c=-1.0), ValueError, "uct_c must be >= 0, not -1.0"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        (dict(iterations=0), ValueError, "iterations must be > 0, not 0"),
+        (dict(iterations=-3), ValueError, "iterations must be > 0, not -3"),
+        (dict(max_time=0.0), ValueError, "max_time must be > 0, not 0.0"),
+        (dict(), ValueError, "MCTSBot needs a budget: iterations or max_time"),
+        (dict(iterations=1.5), TypeError, "iterations must be an int, not float"),
+        (dict(iterations=5, max_time="1"), TypeError, "max_time must be a number, not str"),
+        (
+            dict(iterations=5, leaf="net"),
+            ValueError,
+            "leaf must be one of playout, evaluation, not 'net'",
+        ),
+        (dict(iterations=5, threads=0), ValueError, "threads must be >= 1, not 0"),
+        (dict(iterations=5, uct_c=-1.0), ValueError, "uct_c must be >= 0, not -1.0"),
+    ],
+)
 def test_mcts_argument_errors(engine, kwargs, error, message):
     with pytest.raises(error, match=message):
         engine.MCTSBot(engine.Game(2), 0, **kwargs)
@@ -116,7 +127,8 @@ def test_bots_refuse_bad_states(engine):
     terminal = game.new_initial_state()
     while not terminal.is_terminal():
         terminal.apply_random_chance(1) if terminal.is_chance_node() else terminal.apply_action(
-            terminal.legal_actions()[0])
+            terminal.legal_actions()[0]
+        )
     other = engine.Game(3).new_initial_state()
     while other.is_chance_node():
         other.apply_random_chance(1)
@@ -125,8 +137,11 @@ def test_bots_refuse_bad_states(engine):
             bot.step(chance)
         with pytest.raises(ValueError, match="step needs a decision node, not a terminal state"):
             bot.step(terminal)
-        with pytest.raises(ValueError, match=r"step got a state of Game\(num_players=3\), the "
-                                             r"bot plays Game\(num_players=2\)"):
+        with pytest.raises(
+            ValueError,
+            match=r"step got a state of Game\(num_players=3\), the "
+            r"bot plays Game\(num_players=2\)",
+        ):
             bot.step(other)
         with pytest.raises(TypeError, match="state must be a State, not int"):
             bot.policy(5)
@@ -142,8 +157,11 @@ def test_one_mcts_bot_from_many_threads(which):
     state = engine.Game(2).new_initial_state()
     while state.is_chance_node():
         state.apply_random_chance(4)
-    options = dict(iterations=400, threads=2) if which == "fast" else dict(
-        iterations=12, leaf="evaluation", threads=2)
+    options = (
+        dict(iterations=400, threads=2)
+        if which == "fast"
+        else dict(iterations=12, leaf="evaluation", threads=2)
+    )
     bot = engine.MCTSBot(state.get_game(), 5, **options)
     results, errors = [], []
 
@@ -199,8 +217,12 @@ except KeyboardInterrupt:
 @pytest.mark.parametrize("call", ["search", "playouts"])
 def test_ctrl_c_stops_a_long_call(call):
     load_engine("fast")
-    with subprocess.Popen([sys.executable, "-c", CTRL_C_SCRIPT, call],
-                          stdout=subprocess.PIPE, text=True, env=dict(os.environ)) as process:
+    with subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_SCRIPT, call],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=dict(os.environ),
+    ) as process:
         assert process.stdout.readline().strip() == "running"
         time.sleep(0.3)
         sent = time.monotonic()

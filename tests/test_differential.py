@@ -57,6 +57,7 @@ def test_many_random_games_agree(engines, config):
 
 # --- the harness finds planted bugs ----------------------------------------------------------
 
+
 @pytest.fixture
 def ref():
     return load_engine("ref")
@@ -65,8 +66,9 @@ def ref():
 def engine_with(ref, **methods):
     """An engine module: the reference with some State methods replaced."""
     state_class = type("PlantedState", (ref.State,), methods)
-    game_class = type("PlantedGame", (ref.Game,),
-                      {"new_initial_state": lambda self: state_class(self)})
+    game_class = type(
+        "PlantedGame", (ref.Game,), {"new_initial_state": lambda self: state_class(self)}
+    )
     return types.SimpleNamespace(__name__="planted", Game=game_class)
 
 
@@ -82,19 +84,30 @@ def _late(state):
 
 BUGS = {
     "legal order": ("legal_actions", lambda s, v: v[::-1] if _late(s) else v, "legal_actions[0]"),
-    "probability": ("chance_outcomes",
-                    lambda s, v: [(a, float(np.float32(p))) for a, p in v] if _late(s) else v,
-                    "chance_outcomes[0][1]"),
+    "probability": (
+        "chance_outcomes",
+        lambda s, v: [(a, float(np.float32(p))) for a, p in v] if _late(s) else v,
+        "chance_outcomes[0][1]",
+    ),
     "player type": ("current_player", lambda s, v: np.int64(v), "current_player (type)"),
-    "final Fame": ("scores", lambda s, v: [v[0] + 1, *v[1:]] if s.is_terminal() else v,
-                   "scores[0]"),      # cheap mode too: the final state is always compared in full
+    "final Fame": (
+        "scores",
+        lambda s, v: [v[0] + 1, *v[1:]] if s.is_terminal() else v,
+        "scores[0]",
+    ),  # cheap mode too: the final state is always compared in full
     "returns": ("returns", lambda s, v: [0.5] * len(v) if s.is_terminal() else v, "returns[0]"),
     "hash": ("hash_key", lambda s, v: v ^ 1 if _late(s) else v, "hash_key"),
     "text": ("__str__", lambda s, v: v + " " if _late(s) else v, "str lines["),
-    "mask dtype": ("legal_actions_mask", lambda s, v: v.astype(np.uint8),
-                   "legal_actions_mask (dtype, shape)"),
-    "observation": ("observation_tensor", lambda s, v: v + (np.arange(v.size) == 7),
-                    "observation_tensor[0][7]"),
+    "mask dtype": (
+        "legal_actions_mask",
+        lambda s, v: v.astype(np.uint8),
+        "legal_actions_mask (dtype, shape)",
+    ),
+    "observation": (
+        "observation_tensor",
+        lambda s, v: v + (np.arange(v.size) == 7),
+        "observation_tensor[0][7]",
+    ),
     "dict key order": ("to_dict", lambda s, v: dict(reversed(v.items())), "to_dict (keys)"),
     "action string": ("action_to_string", lambda s, v: v.upper(), "action_to_string("),
 }
@@ -104,8 +117,9 @@ BUGS = {
 def test_a_planted_bug_is_found(ref, bug):
     method, change, field = BUGS[bug]
     full = method not in ("scores", "returns")
-    found = differential.play(ref, planted(ref, method, change), differential.Config(2), seed=3,
-                              full=full)
+    found = differential.play(
+        ref, planted(ref, method, change), differential.Config(2), seed=3, full=full
+    )
     assert found is not None and found.field.startswith(field), found
 
 
@@ -118,8 +132,9 @@ def test_a_wrong_error_type_is_found(ref):
             raise IndexError(action)
         return original(self, action)
 
-    found = differential.play(ref, engine_with(ref, apply_action=apply_action),
-                              differential.Config(3), seed=0)
+    found = differential.play(
+        ref, engine_with(ref, apply_action=apply_action), differential.Config(3), seed=0
+    )
     assert found is not None and "should raise ValueError" in found.field, found
     assert found.value_b.error == "IndexError"
 
@@ -142,6 +157,7 @@ def test_a_state_changed_by_an_illegal_action_is_found(ref):
 
 def test_a_configuration_one_engine_lacks_is_a_difference(ref):
     """A flag set joins differential.FLAG_SETS only when both engines play it."""
+
     class Game(ref.Game):
         def __init__(self, num_players=2, **flags):
             if flags:
@@ -193,10 +209,12 @@ def Game(**kwargs):
 def fake_fast(ref, tmp_path, monkeypatch):
     """Makes `vikinger soak` compare the reference with an engine module written to tmp_path;
     worker processes find it (and the reference: `ref`) through sys.path, which they inherit."""
+
     def install(name, source):
         (tmp_path / f"{name}.py").write_text(source)
         monkeypatch.syspath_prepend(str(tmp_path))
         monkeypatch.setitem(soak.ENGINES, "fast", name)
+
     return install
 
 

@@ -34,8 +34,7 @@ def test_rollouts_in_two_processes_across_the_seed_wrap(engine):
     # of the single call does.
     game = engine.Game(num_players=2)
     seed = (1 << 64) - 5
-    got = distributed.rollouts(game, 10, seed, shard_size=3,
-                               executor=distributed.LocalProcesses(2))
+    got = distributed.rollouts(game, 10, seed, shard_size=3, executor=distributed.LocalProcesses(2))
     assert_same_arrays(engine.rollouts(game, 10, seed), got)
 
 
@@ -55,8 +54,7 @@ def test_playouts_in_shards_are_the_single_call(engine):
             state.apply_random_chance(rng)
         else:
             state.apply_action(state.legal_actions()[0])
-    got = distributed.playouts(state, 9, 21, shard_size=4,
-                               executor=distributed.LocalProcesses(2))
+    got = distributed.playouts(state, 9, 21, shard_size=4, executor=distributed.LocalProcesses(2))
     assert_same_arrays(engine.playouts(state, 9, 21), got)
 
 
@@ -64,8 +62,9 @@ def test_arena_in_shards_is_arena_run(engine):
     name = "ref" if engine.__name__ == "vikinger_ref" else "fast"
     texts = ["random", "greedy", "random"]
     expected = arena.run(name, texts, 2, 5, 2)
-    got = distributed.arena(name, texts, 2, 5, 2, shard_size=5,
-                            executor=distributed.LocalProcesses(2))
+    got = distributed.arena(
+        name, texts, 2, 5, 2, shard_size=5, executor=distributed.LocalProcesses(2)
+    )
     assert got == expected
 
 
@@ -81,7 +80,8 @@ def test_bad_shard_size_and_jobs():
 
 def failing_bot_module(folder, bad_seed):
     """A user bot that cannot be built with one seed: a shard failing on its input."""
-    (folder / "failbot.py").write_text(textwrap.dedent(f"""
+    (folder / "failbot.py").write_text(
+        textwrap.dedent(f"""
         import vikinger_fast
 
         class FailBot(vikinger_fast.RandomBot):
@@ -89,7 +89,8 @@ def failing_bot_module(folder, bad_seed):
                 if seed == {bad_seed}:
                     raise RuntimeError("FailBot cannot play with seed {bad_seed}")
                 super().__init__(game, seed)
-        """))
+        """)
+    )
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
@@ -99,8 +100,15 @@ def test_a_failing_shard_is_named_with_its_games_and_seed(tmp_path, monkeypatch,
     failing_bot_module(tmp_path, arena.bot_seed(8, 3, 0))
     monkeypatch.chdir(tmp_path)
     with pytest.raises(distributed.ShardError) as caught:
-        distributed.arena("fast", ["failbot:FailBot", "random"], 2, 8, 5, shard_size=2,
-                          executor=distributed.LocalProcesses(jobs))
+        distributed.arena(
+            "fast",
+            ["failbot:FailBot", "random"],
+            2,
+            8,
+            5,
+            shard_size=2,
+            executor=distributed.LocalProcesses(jobs),
+        )
     error = caught.value
     assert error.shard == 3
     assert str(error).startswith("shard 3 (games 6..7: table 0 deal 3 to table 0 deal 3, seed 8)")
@@ -110,10 +118,15 @@ def test_a_failing_shard_is_named_with_its_games_and_seed(tmp_path, monkeypatch,
 
 def test_a_rollouts_shard_error_names_its_seeds():
     game = load_engine("fast").Game(num_players=2)
-    shards = [distributed.Shard(distributed._rollouts_shard, (game, 2, 0), 2, "games 0..1"),
-              distributed.Shard(distributed._rollouts_shard, (game, -1, 2), 1, "games 2..2")]
-    with pytest.raises(distributed.ShardError, match=r"shard 1 \(games 2..2\) failed: "
-                                                     r"ValueError: num_games must be >= 0"):
+    shards = [
+        distributed.Shard(distributed._rollouts_shard, (game, 2, 0), 2, "games 0..1"),
+        distributed.Shard(distributed._rollouts_shard, (game, -1, 2), 1, "games 2..2"),
+    ]
+    with pytest.raises(
+        distributed.ShardError,
+        match=r"shard 1 \(games 2..2\) failed: "
+        r"ValueError: num_games must be >= 0",
+    ):
         distributed.run_shards(shards, distributed.LocalProcesses(2))
 
 
@@ -130,9 +143,11 @@ def test_a_killed_worker_has_its_shards_run_again(tmp_path):
     vk = load_engine("fast")
     game = vk.Game(num_players=2)
     marker = str(tmp_path / "died")
-    shards = [distributed.Shard(distributed._rollouts_shard, (game, 5, 0), 5, "games 0..4"),
-              distributed.Shard(die_once, (marker, game, 5, 5), 5, "games 5..9"),
-              distributed.Shard(distributed._rollouts_shard, (game, 5, 10), 5, "games 10..14")]
+    shards = [
+        distributed.Shard(distributed._rollouts_shard, (game, 5, 0), 5, "games 0..4"),
+        distributed.Shard(die_once, (marker, game, 5, 5), 5, "games 5..9"),
+        distributed.Shard(distributed._rollouts_shard, (game, 5, 10), 5, "games 10..14"),
+    ]
     parts = distributed.run_shards(shards, distributed.LocalProcesses(2))
     assert os.path.exists(marker)
     merged = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
@@ -145,21 +160,43 @@ def kill_always(payload):
 
 def test_a_shard_that_always_kills_its_worker_fails_after_the_retries():
     game = load_engine("fast").Game(num_players=2)
-    shards = [distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0"),
-              distributed.Shard(distributed._rollouts_shard, (game, 1, 1), 1, "games 1..1")]
-    with pytest.raises(distributed.ShardError, match=r"shard 0 \(games 0..0, seeds 0..0\) "
-                                                     r"failed: BrokenProcessPool"):
+    shards = [
+        distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0"),
+        distributed.Shard(distributed._rollouts_shard, (game, 1, 1), 1, "games 1..1"),
+    ]
+    with pytest.raises(
+        distributed.ShardError,
+        match=r"shard 0 \(games 0..0, seeds 0..0\) "
+        r"failed: BrokenProcessPool",
+    ):
         distributed.run_shards(shards, distributed.LocalProcesses(2))
 
 
 def test_simulate_in_local_processes_prints_the_same_statistics(capsys):
     from vikinger_fast import cli
+
     assert cli.main(["simulate", "--games", "3000", "--seed", "2", "--players", "3"]) == 0
     plain = capsys.readouterr().out.splitlines()
-    assert cli.main(["simulate", "--games", "3000", "--seed", "2", "--players", "3",
-                     "--jobs", "2", "--shard-size", "400"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "--games",
+                "3000",
+                "--seed",
+                "2",
+                "--players",
+                "3",
+                "--jobs",
+                "2",
+                "--shard-size",
+                "400",
+            ]
+        )
+        == 0
+    )
     sharded = capsys.readouterr().out.splitlines()
-    assert len(plain) == 6 and sharded[1:] == plain[1:]     # all but the timing line
+    assert len(plain) == 6 and sharded[1:] == plain[1:]  # all but the timing line
 
 
 def test_ctrl_c_stops_the_local_workers_and_exits_130():
@@ -167,10 +204,24 @@ def test_ctrl_c_stops_the_local_workers_and_exits_130():
     import subprocess
     import sys
     import time
+
     child = subprocess.Popen(
-        [sys.executable, "-m", "vikinger_fast.cli", "simulate", "--jobs", "2", "--games",
-         "100000000", "--shard-size", "100000"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "vikinger_fast.cli",
+            "simulate",
+            "--jobs",
+            "2",
+            "--games",
+            "100000000",
+            "--shard-size",
+            "100000",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         # The progress bar's first update: the workers are playing.
         assert child.stderr.read(1), "the child printed nothing"
@@ -205,17 +256,26 @@ def test_stopping_mid_run_never_hangs_the_interpreter_at_exit(tmp_path):
     # waiting for the rest for ever, and the interpreter hung at exit (18 runs of 20).
     import subprocess
     import sys
+
     (tmp_path / "big_results.py").write_text("def big(payload):\n    return b'x' * (8 << 20)\n")
     (tmp_path / "child.py").write_text(STOPPED_EARLY)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    env = dict(os.environ, TMPDIR=str(scratch),
-               PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    env = dict(
+        os.environ,
+        TMPDIR=str(scratch),
+        PYTHONPATH=os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]),
+    )
     for _ in range(3):
-        done = subprocess.run([sys.executable, str(tmp_path / "child.py")], env=env,
-                              capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, str(tmp_path / "child.py")],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0 and done.stdout == "stopped\n", done.stderr
-    assert list(scratch.iterdir()) == []   # the result files went with the run
+    assert list(scratch.iterdir()) == []  # the result files went with the run
 
 
 @pytest.mark.parametrize("shard_size", [1, 10, 1000])
@@ -230,19 +290,25 @@ def test_playouts_batch_in_shards_is_the_single_call(engine, shard_size):
             state.apply_action(state.legal_actions()[-1])
             if len(state.history()) % 17 == 0:
                 states.append(state.clone())
-    seed = (1 << 64) - 12        # the streams of states 2.. wrap around 2^64
-    got = distributed.playouts_batch(states, 4, seed, shard_size=shard_size,
-                                     executor=distributed.LocalProcesses(2))
+    seed = (1 << 64) - 12  # the streams of states 2.. wrap around 2^64
+    got = distributed.playouts_batch(
+        states, 4, seed, shard_size=shard_size, executor=distributed.LocalProcesses(2)
+    )
     assert_same_arrays(engine.playouts_batch(states, 4, seed), got)
-    assert_same_arrays(engine.playouts_batch(states, 0, seed),
-                       distributed.playouts_batch(states, 0, seed))
+    assert_same_arrays(
+        engine.playouts_batch(states, 0, seed), distributed.playouts_batch(states, 0, seed)
+    )
 
 
 def test_playouts_batch_refuses_what_the_single_call_refuses(engine):
     state = engine.Game(num_players=2).new_initial_state()
     other = engine.Game(num_players=3).new_initial_state()
-    for states, count, error in (([], 3, ValueError), ("abc", 3, TypeError),
-                                 ([state, other], 3, ValueError), ([state], -1, ValueError),
-                                 ([state, 7], 3, TypeError)):
+    for states, count, error in (
+        ([], 3, ValueError),
+        ("abc", 3, TypeError),
+        ([state, other], 3, ValueError),
+        ([state], -1, ValueError),
+        ([state, 7], 3, TypeError),
+    ):
         with pytest.raises(error):
             distributed.playouts_batch(states, count, 0)

@@ -26,7 +26,7 @@ from vikinger_fast.distributed import executors, selfplay  # noqa: E402
 from conftest import load_engine  # noqa: E402
 from test_distributed_local import assert_same_arrays, failing_bot_module  # noqa: E402
 
-LIVENESS_BOUND = 15.0   # seconds: loose, this is a shared loaded machine
+LIVENESS_BOUND = 15.0  # seconds: loose, this is a shared loaded machine
 
 
 def child_env():
@@ -34,8 +34,11 @@ def child_env():
     must keep Ray from turning that address into the host's (which nothing listens on). They
     keep what Ray set in this process's environment when it started the cluster (its
     authentication mode)."""
-    return {key: value for key, value in os.environ.items()
-            if key != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
+    return {
+        key: value
+        for key, value in os.environ.items()
+        if key != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
+    }
 
 
 @pytest.fixture(scope="module")
@@ -83,11 +86,11 @@ def _address(hex_address):
     raw = bytes.fromhex(host)
     if len(raw) == 4:
         return ".".join(str(b) for b in raw[::-1]), int(port, 16)
-    words = [raw[i:i + 4][::-1] for i in range(0, 16, 4)]   # four little-endian words
+    words = [raw[i : i + 4][::-1] for i in range(0, 16, 4)]  # four little-endian words
     flat = b"".join(words)
     if flat[:12] == b"\0" * 10 + b"\xff\xff":
         return ".".join(str(b) for b in flat[12:]), int(port, 16)
-    return ":".join(flat[i:i + 2].hex() for i in range(0, 16, 2)), int(port, 16)
+    return ":".join(flat[i : i + 2].hex() for i in range(0, 16, 2)), int(port, 16)
 
 
 def _loopback(host):
@@ -107,9 +110,9 @@ def test_every_socket_of_the_cluster_is_on_loopback(cluster):
                 seen += 1
                 local, remote = _address(fields[1]), _address(fields[2])
                 assert _loopback(local[0]), (table, local)
-                if remote[1]:                     # a connected socket: its peer too
+                if remote[1]:  # a connected socket: its peer too
                     assert _loopback(remote[0]), (table, remote)
-    assert len(pids) > 3 and seen > 5     # the GCS, the raylet, workers: all found and checked
+    assert len(pids) > 3 and seen > 5  # the GCS, the raylet, workers: all found and checked
     assert ray.util.get_node_ip_address() == "127.0.0.1"
     assert ray.get_runtime_context().gcs_address.startswith("127.0.0.1:")
 
@@ -142,12 +145,12 @@ def test_arena_on_ray_is_the_local_tournament(cluster):
 def test_selfplay_on_ray_writes_the_local_files(cluster, tmp_path):
     mcts = {"iterations": 8}
     local = selfplay.generate(tmp_path / "local", 3, 5, mcts=mcts, shard_size=1)
-    remote = selfplay.generate(tmp_path / "ray", 3, 5, mcts=mcts, shard_size=1,
-                               executor=cluster)
+    remote = selfplay.generate(tmp_path / "ray", 3, 5, mcts=mcts, shard_size=1, executor=cluster)
     assert remote == local
     for entry in local["shards"]:
-        assert ((tmp_path / "ray" / entry["file"]).read_bytes()
-                == (tmp_path / "local" / entry["file"]).read_bytes())
+        assert (tmp_path / "ray" / entry["file"]).read_bytes() == (
+            tmp_path / "local" / entry["file"]
+        ).read_bytes()
 
 
 def _ray_task_pids():
@@ -182,7 +185,7 @@ def test_a_killed_worker_is_retried_and_the_result_is_the_same(cluster):
     try:
         got = distributed.rollouts(game, 200_000, 13, shard_size=10_000, executor=cluster)
     finally:
-        killed.append(None)      # stops the killer if it found nothing
+        killed.append(None)  # stops the killer if it found nothing
         killer.join()
     assert isinstance(killed[0], int), "no busy worker was found to kill"
     assert_same_arrays(vk.rollouts(game, 200_000, 13), got)
@@ -192,8 +195,9 @@ def test_a_failing_shard_on_ray_is_named(cluster, tmp_path, monkeypatch):
     failing_bot_module(tmp_path, arena.bot_seed(8, 3, 0))
     monkeypatch.chdir(tmp_path)
     with pytest.raises(distributed.ShardError) as caught:
-        distributed.arena("fast", ["failbot:FailBot", "random"], 2, 8, 5, shard_size=2,
-                          executor=cluster)
+        distributed.arena(
+            "fast", ["failbot:FailBot", "random"], 2, 8, 5, shard_size=2, executor=cluster
+        )
     assert str(caught.value).startswith("shard 3 (games 6..7: table 0 deal 3")
     assert "FailBot cannot play with seed" in str(caught.value)
 
@@ -212,7 +216,7 @@ def test_a_failing_shard_lets_its_running_neighbour_finish(cluster, tmp_path):
     # itself; cancelling it as its reply arrived is what aborted Ray's driver in CI.
     started, finished = tmp_path / "started", tmp_path / "finished"
 
-    def neighbour(seconds):          # pickled by value: a local function
+    def neighbour(seconds):  # pickled by value: a local function
         started.write_text("")
         time.sleep(seconds)
         finished.write_text("")
@@ -222,11 +226,13 @@ def test_a_failing_shard_lets_its_running_neighbour_finish(cluster, tmp_path):
         deadline = time.monotonic() + 60
         while not started.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-        return distributed._rollouts_shard(payload)     # 0 games - 1: a ValueError
+        return distributed._rollouts_shard(payload)  # 0 games - 1: a ValueError
 
     game = load_engine("fast").Game(num_players=2)
-    shards = [distributed.Shard(neighbour, 0.05, 1, "the neighbour"),
-              distributed.Shard(failing, (game, -1, 0), 1, "the failing shard")]
+    shards = [
+        distributed.Shard(neighbour, 0.05, 1, "the neighbour"),
+        distributed.Shard(failing, (game, -1, 0), 1, "the failing shard"),
+    ]
     assert 0.05 < executors.CANCEL_GRACE
     with pytest.raises(distributed.ShardError) as caught:
         list(cluster.run(shards))
@@ -240,9 +246,15 @@ def test_failing_shards_among_shards_of_milliseconds_leave_the_driver_alive(clus
     # within these 300 runs in 4 tries of 5 here; an abort ends this whole process.
     game = load_engine("fast").Game(num_players=2)
     for run in range(300):
-        shards = [distributed.Shard(distributed._rollouts_shard,
-                                    (game, -1 if i == 5 else 200, run * 12 + i), 200, f"shard {i}")
-                  for i in range(12)]
+        shards = [
+            distributed.Shard(
+                distributed._rollouts_shard,
+                (game, -1 if i == 5 else 200, run * 12 + i),
+                200,
+                f"shard {i}",
+            )
+            for i in range(12)
+        ]
         with pytest.raises(distributed.ShardError) as caught:
             list(cluster.run(shards))
         assert caught.value.shard == 5
@@ -252,8 +264,12 @@ def test_failing_shards_among_shards_of_milliseconds_leave_the_driver_alive(clus
 def test_an_interrupted_collection_cancels_its_tasks(cluster):
     game = load_engine("fast").Game(num_players=2)
     # 40 shards of 1-3 s each: without the cancel the CPUs would stay busy for 20-60 s.
-    shards = [distributed.Shard(distributed._rollouts_shard, (game, 300_000, i * 300_000),
-                                300_000, f"shard {i}") for i in range(40)]
+    shards = [
+        distributed.Shard(
+            distributed._rollouts_shard, (game, 300_000, i * 300_000), 300_000, f"shard {i}"
+        )
+        for i in range(40)
+    ]
     results = cluster.run(shards)
     next(results)
     with pytest.raises(KeyboardInterrupt):
@@ -264,9 +280,23 @@ def test_an_interrupted_collection_cancels_its_tasks(cluster):
 def test_ctrl_c_cancels_a_cli_run_and_exits_130(cluster):
     address = ray.get_runtime_context().gcs_address
     child = subprocess.Popen(
-        [sys.executable, "-m", "vikinger_fast.cli", "simulate", "--ray", address, "--games",
-         "100000000", "--shard-size", "100000"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
+        [
+            sys.executable,
+            "-m",
+            "vikinger_fast.cli",
+            "simulate",
+            "--ray",
+            address,
+            "--games",
+            "100000000",
+            "--shard-size",
+            "100000",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=child_env(),
+    )
     try:
         # The CLI prints "ray: N CPUs" once connected, then the shards start.
         line = child.stderr.readline()
@@ -290,19 +320,34 @@ def test_cli_simulate_and_arena_on_ray_print_the_local_results(cluster, tmp_path
     address = ray.get_runtime_context().gcs_address
 
     def run(*args):
-        done = subprocess.run([sys.executable, "-m", "vikinger_fast.cli", *args],
-                              capture_output=True, text=True, timeout=120, env=child_env())
+        done = subprocess.run(
+            [sys.executable, "-m", "vikinger_fast.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=child_env(),
+        )
         assert done.returncode == 0, done.stderr
         assert ("ray: 2 CPUs" in done.stderr) == ("--ray" in args)
         return done.stdout
 
     plain = run("simulate", "--games", "5000", "--seed", "4")
-    on_ray = run("simulate", "--games", "5000", "--seed", "4", "--ray", address,
-                 "--shard-size", "700")
-    assert on_ray.splitlines()[1:] == plain.splitlines()[1:]      # all but the timing line
+    on_ray = run(
+        "simulate", "--games", "5000", "--seed", "4", "--ray", address, "--shard-size", "700"
+    )
+    assert on_ray.splitlines()[1:] == plain.splitlines()[1:]  # all but the timing line
     arena_args = ["arena", "random", "greedy", "--games", "6", "--seed", "3", "--no-progress"]
     run(*arena_args, "--out", str(tmp_path / "local"))
-    run(*arena_args, "--out", str(tmp_path / "ray"), "--ray", address, "--shard-size", "1",
-        "--cpus-per-shard", "2")
+    run(
+        *arena_args,
+        "--out",
+        str(tmp_path / "ray"),
+        "--ray",
+        address,
+        "--shard-size",
+        "1",
+        "--cpus-per-shard",
+        "2",
+    )
     for name in ("results.json", "games.csv", "records/game-00005.json"):
         assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()

@@ -68,8 +68,9 @@ def printed_numbers(pattern):
 
 
 def test_action_space_size_in_the_docs(engine):
-    printed = (printed_numbers(SIZE.format(name="num_distinct_actions"))
-               + printed_numbers(r"Discrete\((\d+)\)"))
+    printed = printed_numbers(SIZE.format(name="num_distinct_actions")) + printed_numbers(
+        r"Discrete\((\d+)\)"
+    )
     assert len(printed) >= 4
     for n in PLAYERS:
         actual = engine.Game(num_players=n).num_distinct_actions()
@@ -89,7 +90,7 @@ def id_table(heading):
     """The rows (first id, last id, row text, string pattern) of the table under `heading` in
     docs/actions.md."""
     text = doc_text("actions.md")
-    section = text[text.index(heading):]
+    section = text[text.index(heading) :]
     rows = []
     for line in section.splitlines()[1:]:
         if line.startswith("## "):
@@ -112,8 +113,6 @@ def pattern_regex(pattern):
     for i, part in enumerate(parts):
         regex += re.escape(part) if i % 2 == 0 else rf"(?P<{part}>[a-z0-9_]+)"
     return re.compile(regex)
-
-
 
 
 def check_id_rows(rows, state, total):
@@ -141,8 +140,9 @@ def check_id_rows(rows, state, total):
 
 def test_decision_id_table_of_the_docs(engine):
     rows = id_table("## Decision ids")
-    heading = re.search(r"## Decision ids \(`num_distinct_actions\(\) == (\d+)`\)",
-                        doc_text("actions.md"))
+    heading = re.search(
+        r"## Decision ids \(`num_distinct_actions\(\) == (\d+)`\)", doc_text("actions.md")
+    )
     assert int(heading.group(1)) == engine.NUM_DISTINCT_ACTIONS
     check_id_rows(rows, opening_decision(engine), engine.NUM_DISTINCT_ACTIONS)
 

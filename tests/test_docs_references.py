@@ -13,15 +13,35 @@ import pytest
 from vikinger_fast import cli
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-DOCS = sorted([ROOT / "README.md", ROOT / "CHANGELOG.md", ROOT / "tools" / "README.md",
-               ROOT / "fuzz" / "README.md", *(ROOT / "docs").glob("*.md")])
-TOP_FOLDERS = ("csrc/", "src/", "python_ref/", "tests/", "tools/", "fuzz/", "scripts/", "bench/",
-               "docs/", ".ci/", ".github/")
+DOCS = sorted(
+    [
+        ROOT / "README.md",
+        ROOT / "CHANGELOG.md",
+        ROOT / "tools" / "README.md",
+        ROOT / "fuzz" / "README.md",
+        *(ROOT / "docs").glob("*.md"),
+    ]
+)
+TOP_FOLDERS = (
+    "csrc/",
+    "src/",
+    "python_ref/",
+    "tests/",
+    "tools/",
+    "fuzz/",
+    "scripts/",
+    "bench/",
+    "docs/",
+    ".ci/",
+    ".github/",
+)
 SUFFIXES = (".py", ".h", ".cc", ".pyi", ".md", ".toml", ".sh", ".txt", ".yaml", ".json", ".png")
 CODE = re.compile(r"`([^`\n]+)`")
 # Files written by the code a doc describes (outputs, examples of a user's files), not ours.
-NOT_OURS = re.compile(r"(^|/)(OUT|FILE|DIR|PATH|my_|games?\.|g\.|h\.|run/|out/|data/selfplay|build/|"
-                      r"records/|_build_info)")
+NOT_OURS = re.compile(
+    r"(^|/)(OUT|FILE|DIR|PATH|my_|games?\.|g\.|h\.|run/|out/|data/selfplay|build/|"
+    r"records/|_build_info)"
+)
 # Where a path that starts inside a package or csrc/ is looked for.
 BASES = (ROOT, ROOT / "src" / "vikinger_fast", ROOT / "python_ref" / "vikinger_ref", ROOT / "csrc")
 
@@ -35,9 +55,16 @@ def code_spans():
 
 
 def looks_like_path(span):
-    if span.startswith(".") or " " in span or "://" in span or NOT_OURS.search(span) or "{" in span or "<" in span:
+    if (
+        span.startswith(".")
+        or " " in span
+        or "://" in span
+        or NOT_OURS.search(span)
+        or "{" in span
+        or "<" in span
+    ):
         return False
-    if re.fullmatch(r"[a-z_]+\.h/\.cc", span):   # a pair named without its layer folder
+    if re.fullmatch(r"[a-z_]+\.h/\.cc", span):  # a pair named without its layer folder
         return True
     return span.startswith(TOP_FOLDERS) or (span.endswith(SUFFIXES) and "/" in span)
 
@@ -49,24 +76,29 @@ def path_exists(span, doc):
     span = span.split("#")[0].split("::")[0]
     candidates = [span]
     if span.endswith("/.cc"):
-        stem = span[:-len(".h/.cc")]
+        stem = span[: -len(".h/.cc")]
         candidates = [stem + ".h", stem + ".cc"]
-    if "/" not in span.replace("/.cc", ""):   # `state.h/.cc`: in one of the layer folders
+    if "/" not in span.replace("/.cc", ""):  # `state.h/.cc`: in one of the layer folders
         return all(any((ROOT / "csrc").glob(f"*/{c}")) for c in candidates)
     return all(any((base / c).exists() for base in (*BASES, doc.parent)) for c in candidates)
 
 
 def test_doc_paths_exist():
-    missing = [f"{doc.relative_to(ROOT)}:{number}: {span}" for doc, number, span in code_spans()
-               if looks_like_path(span) and not path_exists(span, doc)]
+    missing = [
+        f"{doc.relative_to(ROOT)}:{number}: {span}"
+        for doc, number, span in code_spans()
+        if looks_like_path(span) and not path_exists(span, doc)
+    ]
     assert not missing, "paths named in the docs that do not exist:\n" + "\n".join(missing)
 
 
 def subcommand_flags():
     parser = cli.build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    return {name: {option for action in p._actions for option in action.option_strings}
-            for name, p in sub.choices.items()}
+    return {
+        name: {option for action in p._actions for option in action.option_strings}
+        for name, p in sub.choices.items()
+    }
 
 
 def test_doc_commands_exist():
@@ -109,10 +141,15 @@ def test_doc_python_names_exist():
     assert not wrong, "names in the docs that do not import:\n" + "\n".join(wrong)
 
 
-@pytest.mark.parametrize("span, real", [("csrc/rules/state.h/.cc", True),
-                                        ("csrc/state.h", False),
-                                        ("src/vikinger_fast/cli/*.py", True),
-                                        ("tests/test_nothing_here.py", False)])
+@pytest.mark.parametrize(
+    "span, real",
+    [
+        ("csrc/rules/state.h/.cc", True),
+        ("csrc/state.h", False),
+        ("src/vikinger_fast/cli/*.py", True),
+        ("tests/test_nothing_here.py", False),
+    ],
+)
 def test_the_path_check_tells_real_from_stale(span, real):
     assert looks_like_path(span)
     assert path_exists(span, ROOT / "README.md") is real
@@ -125,10 +162,16 @@ def test_the_name_check_tells_real_from_stale():
 
 def test_reading_paths_state_true_line_counts():
     """docs/architecture.md's reading paths give each file's length: within 15 % of today's."""
-    rows = re.findall(r"^\| \d+ \| `([^`]+)` \| (\d+) \|", (ROOT / "docs" / "architecture.md")
-                      .read_text(), re.MULTILINE)
+    rows = re.findall(
+        r"^\| \d+ \| `([^`]+)` \| (\d+) \|",
+        (ROOT / "docs" / "architecture.md").read_text(),
+        re.MULTILINE,
+    )
     assert len(rows) >= 15
-    wrong = [f"{path}: {stated} stated, {actual} now" for path, stated in rows
-             if abs((actual := len((ROOT / path).read_text().splitlines())) - int(stated))
-             > 0.15 * actual]
+    wrong = [
+        f"{path}: {stated} stated, {actual} now"
+        for path, stated in rows
+        if abs((actual := len((ROOT / path).read_text().splitlines())) - int(stated))
+        > 0.15 * actual
+    ]
     assert not wrong, "\n".join(wrong)

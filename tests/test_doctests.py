@@ -28,8 +28,9 @@ def modules_with_examples(package):
     return names
 
 
-CASES = [(which, name) for which, package in PACKAGES.items()
-         for name in modules_with_examples(package)]
+CASES = [
+    (which, name) for which, package in PACKAGES.items() for name in modules_with_examples(package)
+]
 
 
 def test_both_packages_have_examples():

@@ -8,8 +8,18 @@ import numpy as np
 import pytest
 
 from fuzz.hostile import FixedGenerator  # one Generator stub, shared with the fuzzers
-from positions import (BUY, CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, build_state,
-                       group, player, position_dict, score, used_tiles)
+from positions import (
+    BUY,
+    CHANCE,
+    MAX_CHANCE_OUTCOMES,
+    NUM_DISTINCT_ACTIONS,
+    build_state,
+    group,
+    player,
+    position_dict,
+    score,
+    used_tiles,
+)
 
 
 def offer_players():
@@ -33,6 +43,7 @@ def unchanged_after(state, call, error):
 
 # --- apply_action -------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("action", [3, 0, 12, 340, 342, NUM_DISTINCT_ACTIONS, -1, 2**40])
 def test_illegal_decision_raises_value_error_and_changes_nothing(engine, action):
     state = offer(engine)
@@ -43,7 +54,7 @@ def test_illegal_decision_raises_value_error_and_changes_nothing(engine, action)
 
 @pytest.mark.parametrize("action", [10, 15, 16, 29, MAX_CHANCE_OUTCOMES, 2035, -1])
 def test_illegal_chance_outcome_raises_value_error(engine, action):
-    state = engine.Game(num_players=2).new_initial_state()    # reveal_tile: ids 0..9 only
+    state = engine.Game(num_players=2).new_initial_state()  # reveal_tile: ids 0..9 only
     unchanged_after(state, lambda: state.apply_action(action), ValueError)
 
 
@@ -79,18 +90,22 @@ def test_apply_random_chance_errors(engine):
 
 # --- Game --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("kwargs, error", [
-    ({"num_players": 1}, ValueError),
-    ({"num_players": 5}, ValueError),
-    ({"num_players": 0}, ValueError),
-    ({"num_players": "2"}, TypeError),
-    ({"num_players": 2.0}, TypeError),
-    ({"num_players": True}, TypeError),
-    ({"num_players": None}, TypeError),
-    ({"num_players": 2, "auction": 1}, TypeError),
-    ({"num_players": 2, "special_tiles": "yes"}, TypeError),
-    ({"num_players": 2, "expansion": True}, TypeError),
-])
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        ({"num_players": 1}, ValueError),
+        ({"num_players": 5}, ValueError),
+        ({"num_players": 0}, ValueError),
+        ({"num_players": "2"}, TypeError),
+        ({"num_players": 2.0}, TypeError),
+        ({"num_players": True}, TypeError),
+        ({"num_players": None}, TypeError),
+        ({"num_players": 2, "auction": 1}, TypeError),
+        ({"num_players": 2, "special_tiles": "yes"}, TypeError),
+        ({"num_players": 2, "expansion": True}, TypeError),
+    ],
+)
 def test_game_parameter_errors(engine, kwargs, error):
     with pytest.raises(error):
         engine.Game(**kwargs)
@@ -100,8 +115,13 @@ def test_game_parameter_errors(engine, kwargs, error):
 def test_game_basics(engine, n):
     game = engine.Game(num_players=n)
     assert game.num_players == n
-    assert game.options == {"auction": False, "draw13": False, "offer_by_colour": False,
-                            "weak_boatsmen": False, "special_tiles": False}
+    assert game.options == {
+        "auction": False,
+        "draw13": False,
+        "offer_by_colour": False,
+        "weak_boatsmen": False,
+        "special_tiles": False,
+    }
     assert game.num_distinct_actions() == 2036
     assert game.max_chance_outcomes() == 30
     assert tuple(game.observation_shape()) == (294 + 1545 * n + 80 + 22 * n,)  # advanced.md
@@ -113,23 +133,57 @@ def test_game_basics(engine, n):
 # --- action strings ----------------------------------------------------------------------------
 
 DECISION_STRINGS = {
-    0: "buy:0", 11: "buy:11", 12: "start:r1", 16: "start:r5", 17: "ship:c1", 19: "ship:c3",
-    20: "tile:r1c1", 21: "tile:r1c2", 84: "tile:r2c1", 339: "tile:r5c64",
-    340: "viking:tile", 341: "viking:mainland", 342: "trip:stop",
-    343: "trip:all:fisherman", 347: "trip:all:warrior", 348: "trip:each",
-    349: "trip:one:fisherman", 353: "trip:one:warrior",
-    354: "target:r1c1", 673: "target:r5c64", 674: "auction:pass",
-    675: "auction:bid:0", 1698: "auction:bid:1023", 1699: "remove:fisherman",
-    1704: "remove:boatsman", 1705: "offer:fisherman", 1710: "offer:boatsman",
-    1711: "special:take:0", 1714: "special:take:3", 1715: "special:decline",
-    1716: "building:r1c1", 2035: "building:r5c64",
+    0: "buy:0",
+    11: "buy:11",
+    12: "start:r1",
+    16: "start:r5",
+    17: "ship:c1",
+    19: "ship:c3",
+    20: "tile:r1c1",
+    21: "tile:r1c2",
+    84: "tile:r2c1",
+    339: "tile:r5c64",
+    340: "viking:tile",
+    341: "viking:mainland",
+    342: "trip:stop",
+    343: "trip:all:fisherman",
+    347: "trip:all:warrior",
+    348: "trip:each",
+    349: "trip:one:fisherman",
+    353: "trip:one:warrior",
+    354: "target:r1c1",
+    673: "target:r5c64",
+    674: "auction:pass",
+    675: "auction:bid:0",
+    1698: "auction:bid:1023",
+    1699: "remove:fisherman",
+    1704: "remove:boatsman",
+    1705: "offer:fisherman",
+    1710: "offer:boatsman",
+    1711: "special:take:0",
+    1714: "special:take:3",
+    1715: "special:decline",
+    1716: "building:r1c1",
+    2035: "building:r5c64",
 }
 CHANCE_STRINGS = {
-    0: "reveal:left", 1: "reveal:middle1", 4: "reveal:middle4", 5: "reveal:right",
-    6: "reveal:ship_red", 7: "reveal:ship_green", 8: "reveal:ship_yellow", 9: "reveal:ship_blue",
-    10: "draw:fisherman", 12: "draw:scout", 15: "draw:boatsman",
-    16: "display:gold5", 19: "display:boat", 24: "display:fish", 25: "display:treasury",
-    26: "display:building1", 29: "display:building4",
+    0: "reveal:left",
+    1: "reveal:middle1",
+    4: "reveal:middle4",
+    5: "reveal:right",
+    6: "reveal:ship_red",
+    7: "reveal:ship_green",
+    8: "reveal:ship_yellow",
+    9: "reveal:ship_blue",
+    10: "draw:fisherman",
+    12: "draw:scout",
+    15: "draw:boatsman",
+    16: "display:gold5",
+    19: "display:boat",
+    24: "display:fish",
+    25: "display:treasury",
+    26: "display:building1",
+    29: "display:building4",
 }
 
 
@@ -162,17 +216,44 @@ def test_string_to_action_reads_either_space_at_any_node(engine):
 
 def test_action_to_string_outside_the_node_space(engine):
     decision, chance = offer(engine), engine.Game(num_players=2).new_initial_state()
-    for state, bad in ((decision, NUM_DISTINCT_ACTIONS), (decision, -1),
-                       (chance, MAX_CHANCE_OUTCOMES), (chance, 2035), (chance, -1)):
+    for state, bad in (
+        (decision, NUM_DISTINCT_ACTIONS),
+        (decision, -1),
+        (chance, MAX_CHANCE_OUTCOMES),
+        (chance, 2035),
+        (chance, -1),
+    ):
         unchanged_after(state, lambda: state.action_to_string(bad), ValueError)
 
 
-@pytest.mark.parametrize("text", ["", "buy", "buy:12", "buy:-1", "buy:01", " buy:0", "buy:0 ",
-                                  "BUY:0", "start:r6", "start:r0", "ship:c4", "tile:r6c1",
-                                  "tile:r1c65", "tile:r1c0", "target:r0c1", "trip:all:boatsman",
-                                  "trip:one:boatsman", "auction:bid:1024", "special:take:4",
-                                  "reveal:ship_purple", "draw:boatsmen", "display:horn5",
-                                  "viking:nowhere"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "buy",
+        "buy:12",
+        "buy:-1",
+        "buy:01",
+        " buy:0",
+        "buy:0 ",
+        "BUY:0",
+        "start:r6",
+        "start:r0",
+        "ship:c4",
+        "tile:r6c1",
+        "tile:r1c65",
+        "tile:r1c0",
+        "target:r0c1",
+        "trip:all:boatsman",
+        "trip:one:boatsman",
+        "auction:bid:1024",
+        "special:take:4",
+        "reveal:ship_purple",
+        "draw:boatsmen",
+        "display:horn5",
+        "viking:nowhere",
+    ],
+)
 def test_string_to_action_rejects_non_action_strings(engine, text):
     state = offer(engine)
     unchanged_after(state, lambda: state.string_to_action(text), ValueError)
@@ -186,14 +267,18 @@ def test_string_to_action_needs_a_str(engine, value):
 
 # --- observation_tensor -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("observer, error", [("0", TypeError), (1.0, TypeError), (None, TypeError),
-                                             (2, ValueError), (-1, ValueError)])
+
+@pytest.mark.parametrize(
+    "observer, error",
+    [("0", TypeError), (1.0, TypeError), (None, TypeError), (2, ValueError), (-1, ValueError)],
+)
 def test_observation_tensor_errors(engine, observer, error):
     state = offer(engine)
     unchanged_after(state, lambda: state.observation_tensor(observer), error)
 
 
 # --- state_from_dict ----------------------------------------------------------------------------
+
 
 def valid_dict(engine):
     return position_dict(engine, offer_players(), round=1, wheel=OFFER)
@@ -211,6 +296,7 @@ def _mutate(path, value):
         for key in parents:
             target = target[key]
         target[last] = value
+
     return change
 
 
@@ -222,6 +308,7 @@ def _shift(name, less, more):
     def change(d):
         d[name][less] -= 1
         d[name][more] += 1
+
     return change
 
 
@@ -232,6 +319,7 @@ def _add(path, amount):
         for key in parents:
             target = target[key]
         target[last] += amount
+
     return change
 
 
@@ -259,7 +347,7 @@ MUTATIONS = {
     "negative gold": _mutate(["players", 0, "gold"], -1),
     "gold is a str": _mutate(["players", 0, "gold"], "20"),
     "gold 2**30": _mutate(["players", 0, "gold"], 2**30),
-    "fame -(2**30)": _mutate(["players", 0, "fame"], -2**30),
+    "fame -(2**30)": _mutate(["players", 0, "fame"], -(2**30)),
     "fame is a bool": _mutate(["players", 1, "fame"], False),
     "79 Vikings": _add(["bag", "fisherman"], 1),
     "14 fishermen and 12 goldsmiths": _shift("bag", "goldsmith", "fisherman"),
@@ -274,8 +362,9 @@ MUTATIONS = {
     "ship character": _mutate(["players", 0, "ships"], "x"),
     "negative history": _mutate(["history"], [-1]),
     "history not a list": _mutate(["history"], "0"),
-    "pending in phase buy": _mutate(["pending"], {"tile": "left", "viking": "fisherman",
-                                                  "cell": None}),
+    "pending in phase buy": _mutate(
+        ["pending"], {"tile": "left", "viking": "fisherman", "cell": None}
+    ),
     "trip in phase buy": _mutate(["trip"], {"queue": [], "last_col": 0}),
 }
 
@@ -288,13 +377,15 @@ def test_state_from_dict_rejects_a_malformed_dict(engine, name):
         engine.Game(num_players=2).state_from_dict(d)
 
 
-OTHER = player(rows={1: "L"})     # seat 1 takes the Vikings the round needs (positions.py)
+OTHER = player(rows={1: "L"})  # seat 1 takes the Vikings the round needs (positions.py)
 BAD_POSITIONS = {
     "Viking on an empty cell": dict(players=[player(rows={1: "L.*"}), OTHER]),
     "start_row without a left piece there": dict(
-        players=[player(rows={1: "L"}, start_row=2), OTHER]),
+        players=[player(rows={1: "L"}, start_row=2), OTHER]
+    ),
     "island tiles without a start tile": dict(
-        players=[player(rows={1: "L1"}, start_row=None), OTHER]),
+        players=[player(rows={1: "L1"}, start_row=None), OTHER]
+    ),
     "ships without a start tile": dict(players=[player(ships="r"), OTHER]),
     "land next to sea": dict(players=[player(rows={1: "LL"}), OTHER]),
     "sea next to land": dict(players=[player(rows={1: "LRR"}), OTHER]),
@@ -305,13 +396,23 @@ BAD_POSITIONS = {
     "Vikings drawn in phase buy": dict(players=[player(rows={1: "L"}), OTHER], drawn="F1"),
     "wheel Viking missing in phase buy": dict(
         players=[player(rows={1: "L"}), OTHER],
-        wheel={3: group("L", None), 5: group("1", "F"), 8: group("R", "S"), 11: group("r", "B")}),
+        wheel={3: group("L", None), 5: group("1", "F"), 8: group("R", "S"), 11: group("r", "B")},
+    ),
     "island_cell for a tile without a legal cell": dict(
-        players=[player(rows={r: "LR" for r in range(1, 6)}), OTHER], round=3,
-        phase="island_cell", purchases=8, wheel=dict(list(OFFER.items())[1:]),
-        pending={"tile": "middle2", "viking": "noble", "cell": None}),
-    "trip_target without a trip": dict(players=[player(mainland="B1 N1", rows={2: "L"}), OTHER],
-                                       round=2, phase="trip_target", purchases=12, wheel={}),
+        players=[player(rows={r: "LR" for r in range(1, 6)}), OTHER],
+        round=3,
+        phase="island_cell",
+        purchases=8,
+        wheel=dict(list(OFFER.items())[1:]),
+        pending={"tile": "middle2", "viking": "noble", "cell": None},
+    ),
+    "trip_target without a trip": dict(
+        players=[player(mainland="B1 N1", rows={2: "L"}), OTHER],
+        round=2,
+        phase="trip_target",
+        purchases=12,
+        wheel={},
+    ),
 }
 
 
@@ -325,9 +426,15 @@ def test_state_from_dict_rejects_an_inconsistent_position(engine, name):
 
 def test_state_from_dict_accepts_a_placement_in_progress(engine):
     """The valid twin of "island_cell for a tile without a legal cell": a left piece fits."""
-    d = position_dict(engine, [player(rows={r: "LR" for r in range(1, 6)}), OTHER], round=3,
-                      phase="island_cell", purchases=8, wheel=dict(list(OFFER.items())[1:]),
-                      pending={"tile": "left", "viking": "noble", "cell": None})
+    d = position_dict(
+        engine,
+        [player(rows={r: "LR" for r in range(1, 6)}), OTHER],
+        round=3,
+        phase="island_cell",
+        purchases=8,
+        wheel=dict(list(OFFER.items())[1:]),
+        pending={"tile": "left", "viking": "noble", "cell": None},
+    )
     state = engine.Game(num_players=2).state_from_dict(d)
     assert state.legal_actions() == [20 + (r - 1) * 64 + 2 for r in range(1, 6)]
 
@@ -378,7 +485,7 @@ def test_state_from_dict_does_not_keep_the_callers_dict(engine):
 
 # --- deserialize_state --------------------------------------------------------------------------
 
-BAG_FISHERMAN = 5 + 7 + 10       # header, 7 bytes, 10 stacks (docs/state.md)
+BAG_FISHERMAN = 5 + 7 + 10  # header, 7 bytes, 10 stacks (docs/state.md)
 BAD_BYTES = {
     "wrong magic": lambda b: b"VKNX" + b[4:],
     "unknown version": lambda b: b[:4] + bytes([3]) + b[5:],
@@ -386,11 +493,12 @@ BAD_BYTES = {
     "truncated": lambda b: b[:-1],
     "trailing": lambda b: b + b"\x00",
     "empty": lambda b: b"",
-    "79 Vikings": lambda b: b[:BAG_FISHERMAN] + bytes([b[BAG_FISHERMAN] + 1])
-    + b[BAG_FISHERMAN + 1:],
+    "79 Vikings": lambda b: (
+        b[:BAG_FISHERMAN] + bytes([b[BAG_FISHERMAN] + 1]) + b[BAG_FISHERMAN + 1 :]
+    ),
     "another number of players": lambda b: b[:5] + bytes([3]) + b[6:],
-    "pending row without a pending group": lambda b: b[:5 + 62] + bytes([1]) + b[5 + 63:],
-    "trip last_col without a trip": lambda b: b[:5 + 65] + bytes([3]) + b[5 + 66:],
+    "pending row without a pending group": lambda b: b[: 5 + 62] + bytes([1]) + b[5 + 63 :],
+    "trip last_col without a trip": lambda b: b[: 5 + 65] + bytes([3]) + b[5 + 66 :],
 }
 
 
@@ -423,19 +531,23 @@ def test_deserialize_needs_bytes(engine, value):
 
 # --- hostile rngs and integers (docs/api.md "Errors") ------------------------------------------
 
-@pytest.mark.parametrize("value, error, message", [
-    (-1e6, ValueError, "rng.random() returned -1000000.0, outside [0, 1)"),
-    (-0.5, ValueError, "rng.random() returned -0.5, outside [0, 1)"),
-    (1.0, ValueError, "rng.random() returned 1.0, outside [0, 1)"),
-    (float("nan"), ValueError, "rng.random() returned nan, outside [0, 1)"),
-    (float("inf"), ValueError, "rng.random() returned inf, outside [0, 1)"),
-    (np.float32(1.0), ValueError, "rng.random() returned np.float32(1.0), outside [0, 1)"),
-    ("0.5", TypeError, "rng.random() must return a float, not str"),
-    (1, TypeError, "rng.random() must return a float, not int"),
-    (True, TypeError, "rng.random() must return a float, not bool"),
-    (None, TypeError, "rng.random() must return a float, not NoneType"),
-    (np.array([0.5]), TypeError, "rng.random() must return a float, not ndarray"),
-])
+
+@pytest.mark.parametrize(
+    "value, error, message",
+    [
+        (-1e6, ValueError, "rng.random() returned -1000000.0, outside [0, 1)"),
+        (-0.5, ValueError, "rng.random() returned -0.5, outside [0, 1)"),
+        (1.0, ValueError, "rng.random() returned 1.0, outside [0, 1)"),
+        (float("nan"), ValueError, "rng.random() returned nan, outside [0, 1)"),
+        (float("inf"), ValueError, "rng.random() returned inf, outside [0, 1)"),
+        (np.float32(1.0), ValueError, "rng.random() returned np.float32(1.0), outside [0, 1)"),
+        ("0.5", TypeError, "rng.random() must return a float, not str"),
+        (1, TypeError, "rng.random() must return a float, not int"),
+        (True, TypeError, "rng.random() must return a float, not bool"),
+        (None, TypeError, "rng.random() must return a float, not NoneType"),
+        (np.array([0.5]), TypeError, "rng.random() must return a float, not ndarray"),
+    ],
+)
 def test_out_of_range_rng_values_are_refused_and_change_nothing(engine, value, error, message):
     state = engine.Game(2, special_tiles=True).new_initial_state()
     before = state.serialize()
@@ -448,8 +560,9 @@ def test_out_of_range_rng_values_are_refused_and_change_nothing(engine, value, e
 @pytest.mark.parametrize("value", [0.0, 0.5, np.float32(0.25), np.float64(0.999999)])
 def test_in_range_rng_values_draw_the_same_outcome_in_both_engines(engines, value):
     ref, fast = (engine.Game(3).new_initial_state() for engine in engines)
-    assert ref.apply_random_chance(FixedGenerator(value)) == \
-        fast.apply_random_chance(FixedGenerator(value))
+    assert ref.apply_random_chance(FixedGenerator(value)) == fast.apply_random_chance(
+        FixedGenerator(value)
+    )
 
 
 class _RaisingIndex:
@@ -484,9 +597,14 @@ def test_a_huge_batch_is_refused_before_any_allocation(engine):
 
 def test_huge_ints_are_named_with_their_value_by_both_engines(engines):
     """Ints beyond 64 bits: the message shows the number itself, as the reference's does."""
-    for path, value in ((["version"], 2**64), (["version"], 2**63), (["round"], 2**63),
-                        (["round"], -2**64), (["players", 0, "gold"], 2**100),
-                        (["history"], [2**64])):
+    for path, value in (
+        (["version"], 2**64),
+        (["version"], 2**63),
+        (["round"], 2**63),
+        (["round"], -(2**64)),
+        (["players", 0, "gold"], 2**100),
+        (["history"], [2**64]),
+    ):
         refused = []
         for engine in engines:
             d = valid_dict(engine)

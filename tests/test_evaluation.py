@@ -32,7 +32,8 @@ def test_evaluation_at_the_end_is_the_returns(engine):
     state = game.new_initial_state()
     while not state.is_terminal():
         state.apply_random_chance(5) if state.is_chance_node() else state.apply_action(
-            state.legal_actions()[0])
+            state.legal_actions()[0]
+        )
     assert engine.evaluate(state) == state.returns()
     assert state.final_scoring_gains() == [(0, 0), (0, 0)]
     assert state.pending_scoring_gains() == [(0, 0), (0, 0)]
@@ -68,8 +69,9 @@ def test_small_scoring_pays_goldsmith_gold(engine):
     history = random_history(load_engine("ref"), 3, {}, 11, 30)
     state = replay(engine, 3, {}, history)
     assert state.to_dict()["round"] == 1
-    assert all(fame == 0 and gold >= 0 and gold % 3 == 0 for fame, gold in
-               state.pending_scoring_gains())
+    assert all(
+        fame == 0 and gold >= 0 and gold % 3 == 0 for fame, gold in state.pending_scoring_gains()
+    )
 
 
 def test_evaluate_refuses_a_non_state(engine):

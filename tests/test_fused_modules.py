@@ -1,4 +1,5 @@
-"""The fused playout (csrc/play/playout.cc, csrc/play/playout_modules.h) with the advanced modules A1-A5:
+"""The fused playout (csrc/play/playout.cc, csrc/play/playout_modules.h) with the advanced
+modules A1-A5:
 for every one of the 96 configurations (2, 3 and 4 players, each of the 32 module sets) it must
 play exactly the games of the state machine, whichever way it finds the k-th legal action, and
 take over from the state machine at any node it may enter (csrc/play/playout.h
@@ -23,34 +24,40 @@ def flags_of(bits):
 
 def label(configuration):
     num_players, bits = configuration
-    return f"{num_players}p-" + ("+".join(m for i, m in enumerate(MODULES) if bits >> i & 1)
-                                 or "base")
+    return f"{num_players}p-" + (
+        "+".join(m for i, m in enumerate(MODULES) if bits >> i & 1) or "base"
+    )
 
 
 @pytest.fixture(scope="module")
 def core():
     load_engine("fast")
     from vikinger_fast import _core
+
     return _core
 
 
-@pytest.mark.parametrize("num_players, bits", CONFIGURATIONS,
-                         ids=[label(c) for c in CONFIGURATIONS])
+@pytest.mark.parametrize(
+    "num_players, bits", CONFIGURATIONS, ids=[label(c) for c in CONFIGURATIONS]
+)
 def test_fused_rollouts_end_where_the_state_machine_ends(core, num_players, bits):
     game = core.Game(num_players=num_players, **flags_of(bits))
     for seed in range(40):
         generic = core._rollout_position(game, seed, "random_generic")
         for bit_select in core._bit_select()["available"]:
-            assert core._rollout_position(game, seed, "random", bit_select) == generic, \
-                (seed, bit_select)
+            assert core._rollout_position(game, seed, "random", bit_select) == generic, (
+                seed,
+                bit_select,
+            )
     fused = core.rollouts(game, 300, 10**6, policy="random")
     generic = core.rollouts(game, 300, 10**6, policy="random_generic")
     for key in fused:
         np.testing.assert_array_equal(fused[key], generic[key], err_msg=key)
 
 
-@pytest.mark.parametrize("num_players, bits", CONFIGURATIONS,
-                         ids=[label(c) for c in CONFIGURATIONS])
+@pytest.mark.parametrize(
+    "num_players, bits", CONFIGURATIONS, ids=[label(c) for c in CONFIGURATIONS]
+)
 def test_fused_hand_over_at_every_node(core, num_players, bits):
     """Playouts from every node of a random game: the generic loop hands over to the fused
     playout at the first node it may enter (the round's preparation with modules: the display,
@@ -60,8 +67,9 @@ def test_fused_hand_over_at_every_node(core, num_players, bits):
     rng = random.Random(num_players * 100 + bits)
     step = 0
     while not state.is_terminal():
-        assert (core._playout_position(state, step, fused=True)
-                == core._playout_position(state, step, fused=False)), (step, state.history())
+        assert core._playout_position(state, step, fused=True) == core._playout_position(
+            state, step, fused=False
+        ), (step, state.history())
         if state.is_chance_node():
             state.apply_random_chance(rng.getrandbits(64))
         else:

@@ -3,9 +3,10 @@
 Mutated state dicts (`state_from_dict`), mutated bytes (`deserialize_state`) and random call
 sequences mixing legal ids, illegal ids and values of wrong types (`apply_action` and the other
 calls that take an argument). The mutators and oracles are those of the atheris fuzzers,
-fuzz/ (mutations.py, oracles.py, action_sequences.py): every call returns or raises ValueError/TypeError; a refused call changes
-nothing; an accepted dict round-trips, accepted bytes are canonical, an accepted position can be
-played on; and the two engines give the same answers.
+fuzz/ (mutations.py, oracles.py, action_sequences.py): every call returns or raises
+ValueError/TypeError; a refused call changes nothing; an accepted dict round-trips, accepted
+bytes are canonical, an accepted position can be played on; and the two engines give the same
+answers.
 
 Hypothesis drives the mutators' choices, so a failure shrinks to few, simple mutations. Set
 VIKINGER_FUZZ_EXAMPLES to run more examples (e.g. 5000 locally).
@@ -24,9 +25,15 @@ from fuzz import oracles
 from fuzz import seeds as fuzz_seeds
 
 EXAMPLES = int(os.environ.get("VIKINGER_FUZZ_EXAMPLES", "60"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
-                                       HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
 _SEEDS = {}
 
 
@@ -63,6 +70,7 @@ def pick_seed(ref, data):
 
 # --- state_from_dict ----------------------------------------------------------------------------
 
+
 @FUZZ
 @given(data=st.data())
 def test_state_from_dict_on_mutated_dicts(engines, data):
@@ -85,6 +93,7 @@ def test_state_from_dict_unmutated_seeds_round_trip(engines, data):
 
 # --- deserialize_state --------------------------------------------------------------------------
 
+
 @FUZZ
 @given(data=st.data())
 def test_deserialize_state_on_mutated_bytes(engines, data):
@@ -106,6 +115,7 @@ def test_deserialize_state_on_random_bytes(engines, junk, framed):
 
 # --- action sequences ---------------------------------------------------------------------------
 
+
 @FUZZ
 @given(data=st.data())
 def test_random_call_sequences_mixing_legal_and_illegal(engines, data):
@@ -113,8 +123,9 @@ def test_random_call_sequences_mixing_legal_and_illegal(engines, data):
     n, flags, _, raw = pick_seed(ref, data)
     states = [game.deserialize_state(raw) for game in games((ref, fast), n, flags)]
     chooser = choosers.DataChooser(data, st)
-    action_sequences.run_action_sequence(states, chooser, length=40,
-                                         numpy_values=action_sequences.numpy_odd_actions())
+    action_sequences.run_action_sequence(
+        states, chooser, length=40, numpy_values=action_sequences.numpy_odd_actions()
+    )
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4])
@@ -124,6 +135,7 @@ def test_long_random_call_sequences_to_the_end(engines, num_players):
     for seed in range(2):
         states = [game.new_initial_state() for game in games((ref, fast), num_players, {})]
         chooser = choosers.RandomChooser(seed * 10 + num_players)
-        action_sequences.run_action_sequence(states, chooser, length=1500,
-                                             numpy_values=action_sequences.numpy_odd_actions())
+        action_sequences.run_action_sequence(
+            states, chooser, length=1500, numpy_values=action_sequences.numpy_odd_actions()
+        )
         assert states[0].to_dict() == states[1].to_dict()

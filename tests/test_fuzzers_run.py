@@ -14,7 +14,12 @@ FUZZERS = sorted(path.stem for path in (ROOT / "fuzz").glob("fuzz_*.py"))
 
 @pytest.mark.parametrize("name", FUZZERS)
 def test_fuzzer_runs(name):
-    run = subprocess.run([sys.executable, "-m", f"fuzz.{name}", "-runs=30", "-seed=1"], cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [sys.executable, "-m", f"fuzz.{name}", "-runs=30", "-seed=1"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr[-2000:]
     assert "Done 30 runs" in run.stderr

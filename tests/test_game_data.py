@@ -31,21 +31,24 @@ def test_pickle_and_copy_round_trip_every_game(engine, n, bits):
     assert rebuild(engine)(n, bits) == game
 
 
-@pytest.mark.parametrize("data, error, message", [
-    ((5, 0), ValueError, "num_players must be 2, 3 or 4, not 5"),
-    ((8, 0), ValueError, "num_players must be 2, 3 or 4, not 8"),
-    ((0, 0), ValueError, "num_players must be 2, 3 or 4, not 0"),
-    ((-1, 0), ValueError, "num_players must be 2, 3 or 4, not -1"),
-    ((64, 0), ValueError, "num_players must be 2, 3 or 4, not 64"),
-    ((2, 32), ValueError, "options must be a bit set of the 5 modules (0..31), not 32"),
-    ((2, -1), ValueError, "options must be a bit set of the 5 modules (0..31), not -1"),
-    ((2, 255), ValueError, "options must be a bit set of the 5 modules (0..31), not 255"),
-    (("2", 0), TypeError, "num_players must be an int, not str"),
-    ((True, 0), TypeError, "num_players must be an int, not bool"),
-    ((2.0, 0), TypeError, "num_players must be an int, not float"),
-    ((2, None), TypeError, "options must be an int, not NoneType"),
-    ((np.timedelta64(2), 0), TypeError, "num_players must be an int, not timedelta64"),
-])
+@pytest.mark.parametrize(
+    "data, error, message",
+    [
+        ((5, 0), ValueError, "num_players must be 2, 3 or 4, not 5"),
+        ((8, 0), ValueError, "num_players must be 2, 3 or 4, not 8"),
+        ((0, 0), ValueError, "num_players must be 2, 3 or 4, not 0"),
+        ((-1, 0), ValueError, "num_players must be 2, 3 or 4, not -1"),
+        ((64, 0), ValueError, "num_players must be 2, 3 or 4, not 64"),
+        ((2, 32), ValueError, "options must be a bit set of the 5 modules (0..31), not 32"),
+        ((2, -1), ValueError, "options must be a bit set of the 5 modules (0..31), not -1"),
+        ((2, 255), ValueError, "options must be a bit set of the 5 modules (0..31), not 255"),
+        (("2", 0), TypeError, "num_players must be an int, not str"),
+        ((True, 0), TypeError, "num_players must be an int, not bool"),
+        ((2.0, 0), TypeError, "num_players must be an int, not float"),
+        ((2, None), TypeError, "options must be an int, not NoneType"),
+        ((np.timedelta64(2), 0), TypeError, "num_players must be an int, not timedelta64"),
+    ],
+)
 def test_edited_game_data_is_refused_with_the_same_message(engine, data, error, message):
     with pytest.raises(error) as raised:
         rebuild(engine)(*data)
@@ -90,9 +93,14 @@ def test_game_is_immutable(engine):
 def test_an_uninitialised_game_is_refused_not_used(engine):
     """Game.__new__(Game) without __init__: every use is an error, never a crash."""
     game = engine.Game.__new__(engine.Game)
-    for use in (lambda: game.num_players, lambda: game.new_initial_state(),
-                lambda: engine.rollouts(game, 2, 0), lambda: engine.VectorGame(game, 2, 0),
-                lambda: repr(game), lambda: hash(game)):
+    for use in (
+        lambda: game.num_players,
+        lambda: game.new_initial_state(),
+        lambda: engine.rollouts(game, 2, 0),
+        lambda: engine.VectorGame(game, 2, 0),
+        lambda: repr(game),
+        lambda: hash(game),
+    ):
         with pytest.raises((TypeError, AttributeError)):
             use()
 
@@ -100,8 +108,15 @@ def test_an_uninitialised_game_is_refused_not_used(engine):
 def test_uninitialised_states_and_vector_games_are_refused(engine):
     state = engine.State.__new__(engine.State)
     env = engine.VectorGame.__new__(engine.VectorGame)
-    for use in (state.is_terminal, state.legal_actions, state.serialize, lambda: state.clone(),
-                lambda: env.step([0]), env.legal_actions_mask, env.observation_tensor):
+    for use in (
+        state.is_terminal,
+        state.legal_actions,
+        state.serialize,
+        lambda: state.clone(),
+        lambda: env.step([0]),
+        env.legal_actions_mask,
+        env.observation_tensor,
+    ):
         with pytest.raises((TypeError, AttributeError)):
             use()
 
@@ -109,8 +124,9 @@ def test_uninitialised_states_and_vector_games_are_refused(engine):
 HEADER_SIZE = 5  # b"VKNG" and the format version (docs/state.md); then players, option bits
 
 
-@pytest.mark.parametrize("offset, value", [(0, 0), (0, 1), (0, 5), (0, 8), (0, 255),
-                                           (1, 32), (1, 64), (1, 255)])
+@pytest.mark.parametrize(
+    "offset, value", [(0, 0), (0, 1), (0, 5), (0, 8), (0, 255), (1, 32), (1, 64), (1, 255)]
+)
 def test_the_game_part_of_bytes_is_checked(engine, offset, value):
     data = bytearray(engine.Game(2).new_initial_state().serialize())
     assert data[HEADER_SIZE] == 2 and data[HEADER_SIZE + 1] == 0

@@ -55,8 +55,7 @@ def test_sequential_halving_schedule(engine, opening):
     """m = 8 considered, n = 24: P = 3 phases; 8 x max(1, 24 // 24) = 8 visits, then 4 x
     24 // 12 = 2 each (8), then 2 x 24 // 6 = 4 each (8): 24 in all, the visits of the
     survivors 1, 3, 7 and the last selected among the two of the final phase."""
-    search = engine.PuctSearch([opening], simulations=24, gumbel=True, max_considered=8,
-                               seed=11)
+    search = engine.PuctSearch([opening], simulations=24, gumbel=True, max_considered=8, seed=11)
     search.run(Projection(search.observation_size, 3), 5)
     result = search.results()[0]
     assert sorted(v for v in result["visits"] if v) == [1, 1, 1, 1, 3, 3, 7, 7]
@@ -69,8 +68,14 @@ def test_twin_gumbel_over_positions(engines):
     for (n, flags), ref_state, fast_state in pairs:
         results = []
         for engine, state in zip(engines, (ref_state, fast_state)):
-            search = engine.PuctSearch([state, state.clone()], simulations=20, gumbel=True,
-                                       max_considered=6, seed=4, c_base=19652.0)
+            search = engine.PuctSearch(
+                [state, state.clone()],
+                simulations=20,
+                gumbel=True,
+                max_considered=6,
+                seed=4,
+                c_base=19652.0,
+            )
             search.run(Projection(search.observation_size, n, seed=1), 7)
             results.append(search.results())
         assert results[0] == results[1]

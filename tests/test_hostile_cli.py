@@ -12,8 +12,22 @@ from hypothesis import strategies as st
 
 from vikinger_fast import cli, records
 
-BAD_NUMBERS = ["-1", "-5", "0", "1e22", "inf", "nan", "-inf", "abc", "²", "1.5", "",
-               "99999999999999999999999999999", "0x10", "٣"]
+BAD_NUMBERS = [
+    "-1",
+    "-5",
+    "0",
+    "1e22",
+    "inf",
+    "nan",
+    "-inf",
+    "abc",
+    "²",
+    "1.5",
+    "",
+    "99999999999999999999999999999",
+    "0x10",
+    "٣",
+]
 
 # (command line before the flag, flag, values refused) for every numeric flag of the CLI.
 FLAGS = [
@@ -54,10 +68,10 @@ def _exit(argv):
         return stop.code
 
 
-@pytest.mark.parametrize("before,flag,values", FLAGS, ids=lambda v: v if isinstance(v, str)
-                         else None)
-def test_bad_flag_values_exit_2_with_one_line(before, flag, values, capsys, tmp_path,
-                                              monkeypatch):
+@pytest.mark.parametrize(
+    "before,flag,values", FLAGS, ids=lambda v: v if isinstance(v, str) else None
+)
+def test_bad_flag_values_exit_2_with_one_line(before, flag, values, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for value in values:
         code = _exit([*before, f"{flag}={value}"])
@@ -66,7 +80,7 @@ def test_bad_flag_values_exit_2_with_one_line(before, flag, values, capsys, tmp_
         assert "Traceback" not in err
         last = err.strip().splitlines()[-1]
         assert flag in last and "error" in last, (flag, value, err)
-    assert os.listdir(tmp_path) == []          # nothing started, nothing written
+    assert os.listdir(tmp_path) == []  # nothing started, nothing written
 
 
 def test_soak_never_reports_success_for_nothing(capsys):
@@ -77,6 +91,7 @@ def test_soak_never_reports_success_for_nothing(capsys):
 
 def _record(tmp_path):
     import vikinger_ref as ref
+
     state = ref.Game(num_players=2).new_initial_state()
     for _ in range(8):
         if state.is_chance_node():
@@ -123,13 +138,15 @@ def test_outputs_checked_before_any_work(tmp_path, capsys):
     assert "is a folder" in capsys.readouterr().err
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    for argv in (["arena", "random", "random", "--games", "2", "--out", str(blocker)],
-                 ["selfplay", "--games", "1", "--out", str(blocker)],
-                 ["arena", "random", "random", "--out", str(blocker / "sub")]):
+    for argv in (
+        ["arena", "random", "random", "--games", "2", "--out", str(blocker)],
+        ["selfplay", "--games", "1", "--out", str(blocker)],
+        ["arena", "random", "random", "--out", str(blocker / "sub")],
+    ):
         assert _exit(argv) == 2
         err = capsys.readouterr().err
         assert "--out" in err and "Traceback" not in err
-        assert "arena:" not in capsys.readouterr().out      # no game was played
+        assert "arena:" not in capsys.readouterr().out  # no game was played
 
 
 def test_arena_out_folder_reuse_needs_force_and_leaves_no_old_records(tmp_path, capsys):
@@ -144,19 +161,21 @@ def test_arena_out_folder_reuse_needs_force_and_leaves_no_old_records(tmp_path, 
     assert _exit([*base, "--games", "2", "--force"]) == 0
     assert sorted(os.listdir(out / "records")) == ["game-00000.json", "game-00001.json"]
     assert (out / "games.csv").read_text().count("\n") == 3
-    assert (out / "notes.txt").read_text() == "mine"      # not one of the arena's files
+    assert (out / "notes.txt").read_text() == "mine"  # not one of the arena's files
 
 
 def test_selfplay_out_folder_must_be_new_or_empty(tmp_path, capsys):
     out = tmp_path / "sp"
     out.mkdir()
     (out / "x").write_text("old")
-    assert _exit(["selfplay", "--games", "1", "--iterations", "2", "--out", str(out),
-                  "--no-progress"]) == 2
+    assert (
+        _exit(["selfplay", "--games", "1", "--iterations", "2", "--out", str(out), "--no-progress"])
+        == 2
+    )
     assert "not empty" in capsys.readouterr().err
 
 
-USER_BOTS = '''
+USER_BOTS = """
 class Explodes:
     def __init__(self, game, seed):
         self.moves = 0
@@ -169,22 +188,34 @@ class Explodes:
 class BadInit:
     def __init__(self, game, seed):
         raise KeyError("no")
-'''
+"""
 
 
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_user_bot_raising_mid_game_is_one_line(tmp_path, capsys, monkeypatch, jobs):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "hostile_user_bots.py").write_text(USER_BOTS)
-    code = _exit(["arena", "hostile_user_bots:Explodes", "random", "--games", "2",
-                  "--no-progress", "--jobs", jobs, "--out", str(tmp_path / "o")])
+    code = _exit(
+        [
+            "arena",
+            "hostile_user_bots:Explodes",
+            "random",
+            "--games",
+            "2",
+            "--no-progress",
+            "--jobs",
+            jobs,
+            "--out",
+            str(tmp_path / "o"),
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 1 and "Traceback" not in err
-    assert err.strip().splitlines() == [line for line in err.strip().splitlines()
-                                        if "RuntimeError: the bot broke" in line]
+    assert err.strip().splitlines() == [
+        line for line in err.strip().splitlines() if "RuntimeError: the bot broke" in line
+    ]
     assert "game 0" in err
-    code = _exit(["arena", "hostile_user_bots:BadInit", "random", "--out",
-                  str(tmp_path / "p")])
+    code = _exit(["arena", "hostile_user_bots:BadInit", "random", "--out", str(tmp_path / "p")])
     err = capsys.readouterr().err
     assert code == 2 and "KeyError" in err and "Traceback" not in err
 
@@ -196,17 +227,39 @@ COMMANDS = {
     "simulate": ["--games", "--seed", "--jobs", "--shard-size", "--players", "--engine"],
     "soak": ["--games", "--seed", "--jobs", "--full-every", "--report-every", "--players"],
     "arena": ["--games", "--seed", "--jobs", "--players", "--shard-size", "--engine"],
-    "selfplay": ["--games", "--iterations", "--seed", "--uct-c", "--solver-nodes",
-                 "--sample-moves", "--players", "--shard-size"],
+    "selfplay": [
+        "--games",
+        "--iterations",
+        "--seed",
+        "--uct-c",
+        "--solver-nodes",
+        "--sample-moves",
+        "--players",
+        "--shard-size",
+    ],
     "replay": ["--step", "--engine"],
     "render": ["--step", "--scale", "--engine"],
     "play": ["--seed", "--seat", "--hint-iterations", "--players"],
     "bench": ["--repeats"],
 }
-SPECS = st.sampled_from(["random", "greedy", "mcts:iterations=1e22", "mcts:time=inf",
-                         "mcts:time=nan", "mcts:iterations=-1", "mcts:threads=0",
-                         "nosuch.module:Bot", "mcts:iterations=2,time=1e-12", "mcts:x=1",
-                         "", ":", "random:", "mcts:iterations=²"])
+SPECS = st.sampled_from(
+    [
+        "random",
+        "greedy",
+        "mcts:iterations=1e22",
+        "mcts:time=inf",
+        "mcts:time=nan",
+        "mcts:iterations=-1",
+        "mcts:threads=0",
+        "nosuch.module:Bot",
+        "mcts:iterations=2,time=1e-12",
+        "mcts:x=1",
+        "",
+        ":",
+        "random:",
+        "mcts:iterations=²",
+    ]
+)
 
 
 @st.composite
@@ -216,19 +269,41 @@ def argv_vectors(draw, folder):
     if command == "arena":
         argv += draw(st.lists(SPECS, min_size=1, max_size=3))
     if command in ("replay", "render"):
-        argv.append(draw(st.sampled_from([str(folder / "deep.json"), str(folder / "none.json"),
-                                          str(folder), str(folder / "g.json")])))
+        argv.append(
+            draw(
+                st.sampled_from(
+                    [
+                        str(folder / "deep.json"),
+                        str(folder / "none.json"),
+                        str(folder),
+                        str(folder / "g.json"),
+                    ]
+                )
+            )
+        )
     if command == "render":
-        argv += ["-o", draw(st.sampled_from([str(folder / "g.json"), str(folder / "o.svg"),
-                                             str(folder / "no" / "o.svg"), "-"]))]
+        argv += [
+            "-o",
+            draw(
+                st.sampled_from(
+                    [
+                        str(folder / "g.json"),
+                        str(folder / "o.svg"),
+                        str(folder / "no" / "o.svg"),
+                        "-",
+                    ]
+                )
+            ),
+        ]
     if command == "selfplay":
         argv += ["--out", str(folder / "sp")]
     flags = draw(st.lists(st.sampled_from(COMMANDS[command]), min_size=1, max_size=3))
     values = [draw(VALUES) for _ in flags]
     # At least one value that no flag takes, so that every vector is refused quickly: the
     # fuzzer checks the refusals, not the games.
-    values[draw(st.integers(0, len(values) - 1))] = draw(st.sampled_from(
-        ["-1", "abc", "²", "nan", "1e22", ""]))
+    values[draw(st.integers(0, len(values) - 1))] = draw(
+        st.sampled_from(["-1", "abc", "²", "nan", "1e22", ""])
+    )
     for flag, value in zip(flags, values):
         argv.append(f"{flag}={value}")
     return argv
@@ -243,15 +318,17 @@ def fuzz_folder(tmp_path_factory):
 
 
 def test_fuzz_argument_vectors(fuzz_folder, capsys):
-    @settings(max_examples=250, deadline=None,
-              suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @settings(
+        max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    )
     @given(argv_vectors(fuzz_folder))
     def run(argv):
         code = _exit(argv)
         err = capsys.readouterr().err
         assert "Traceback" not in err
-        if isinstance(code, str):               # sys.exit("message")
+        if isinstance(code, str):  # sys.exit("message")
             assert len(code.strip().splitlines()) == 1
         else:
             assert code in (0, 1, 2, 3), (argv, code)
+
     run()

@@ -27,14 +27,19 @@ def test_numpy_ints_everywhere(engine, kind):
 
 def test_local_processes_two_numpy_jobs():
     import vikinger_fast as fast
+
     game = fast.Game(num_players=2)
-    result = distributed.rollouts(game, 6, 3, shard_size=np.int64(2),
-                                  executor=distributed.LocalProcesses(np.int64(2)))
+    result = distributed.rollouts(
+        game, 6, 3, shard_size=np.int64(2), executor=distributed.LocalProcesses(np.int64(2))
+    )
     np.testing.assert_array_equal(result["scores"], fast.rollouts(game, 6, 3)["scores"])
 
 
-@pytest.mark.parametrize("value", [0, -1, 1.0, 2.5, True, np.bool_(True), "2", None,
-                                   np.float64(2), np.timedelta64(2)], ids=repr)
+@pytest.mark.parametrize(
+    "value",
+    [0, -1, 1.0, 2.5, True, np.bool_(True), "2", None, np.float64(2), np.timedelta64(2)],
+    ids=repr,
+)
 def test_bad_sizes_refused(value):
     with pytest.raises(ValueError, match="jobs must be an int >= 1"):
         distributed.LocalProcesses(value)
@@ -67,7 +72,14 @@ def test_negative_count_refused(engine):
 
 def test_selfplay_numpy_counts(tmp_path):
     from vikinger_fast.distributed import selfplay
-    manifest = selfplay.generate(str(tmp_path / "run"), np.int64(1), 0, mcts={"iterations": 2},
-                                 sample_moves=np.int32(3), shard_size=np.int64(1))
+
+    manifest = selfplay.generate(
+        str(tmp_path / "run"),
+        np.int64(1),
+        0,
+        mcts={"iterations": 2},
+        sample_moves=np.int32(3),
+        shard_size=np.int64(1),
+    )
     assert manifest["games"] == 1 and manifest["sample_moves"] == 3
     assert type(manifest["games"]) is int

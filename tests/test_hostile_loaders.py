@@ -55,13 +55,16 @@ def test_pickles_load_through_the_restricted_unpickler(engine):
         assert type(copy) is type(obj)
     assert unpickle.loads(pickle.dumps(state)) == state
     assert unpickle.loads(pickle.dumps(game)) == game
-    np.testing.assert_array_equal(unpickle.loads(pickle.dumps(env)).final_scores,
-                                  env.final_scores)
+    np.testing.assert_array_equal(unpickle.loads(pickle.dumps(env)).final_scores, env.final_scores)
 
 
 def test_bots_of_the_reference_load_through_the_restricted_unpickler():
     import vikinger_ref as ref
-    for bot in (ref.RandomBot(ref.Game(num_players=2), 3), ref.GreedyBot(ref.Game(num_players=2), 3)):
+
+    for bot in (
+        ref.RandomBot(ref.Game(num_players=2), 3),
+        ref.GreedyBot(ref.Game(num_players=2), 3),
+    ):
         copy = unpickle.loads(pickle.dumps(bot))
         state = ref.Game(num_players=2).new_initial_state()
         while state.is_chance_node():
@@ -113,7 +116,7 @@ def test_openspiel_text_round_trip_is_the_engine_format(engine):
     assert [(h.player, h.action) for h in copy.full_history()] == pairs
     assert copy.move_number() == state.move_number()
     assert copy.legal_actions() == state.legal_actions()
-    copy.apply_action(copy.legal_actions()[0])      # it plays on
+    copy.apply_action(copy.legal_actions()[0])  # it plays on
 
 
 def test_openspiel_deserialize_never_unpickles_crafted_text(engine, tmp_path):
@@ -122,20 +125,32 @@ def test_openspiel_deserialize_never_unpickles_crafted_text(engine, tmp_path):
     game, _ = _spiel_state(engine)
     marker = tmp_path / "ran"
     payload = base64.b64encode(pickle.dumps(_Marker(marker))).decode()
-    crafted = [f"history=\nmove_number=0\n__dict__={payload}",
-               f"{adapter.TEXT_HEADER}\nhistory=\nstate={payload}",
-               f"{adapter.TEXT_HEADER}\nhistory=\n__dict__={payload}"]
+    crafted = [
+        f"history=\nmove_number=0\n__dict__={payload}",
+        f"{adapter.TEXT_HEADER}\nhistory=\nstate={payload}",
+        f"{adapter.TEXT_HEADER}\nhistory=\n__dict__={payload}",
+    ]
     for text in crafted:
         with pytest.raises(ValueError):
             game.deserialize_state(text)
     assert not marker.exists()
 
 
-@pytest.mark.parametrize("text", [
-    "", "x", "vikinger-state 1", "vikinger-state 1\nhistory=\nstate=",
-    "vikinger-state 1\nhistory=0:1\nstate=AAAA", "vikinger-state 1\nhistory=9:1\nstate=",
-    "vikinger-state 1\nhistory=a:b\nstate=", "vikinger-state 1\nhistory=\nstate=!!!",
-    "vikinger-state 1\nhistory=\nstate=" + "A" * (1 << 21)], ids=lambda t: t[:40])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "x",
+        "vikinger-state 1",
+        "vikinger-state 1\nhistory=\nstate=",
+        "vikinger-state 1\nhistory=0:1\nstate=AAAA",
+        "vikinger-state 1\nhistory=9:1\nstate=",
+        "vikinger-state 1\nhistory=a:b\nstate=",
+        "vikinger-state 1\nhistory=\nstate=!!!",
+        "vikinger-state 1\nhistory=\nstate=" + "A" * (1 << 21),
+    ],
+    ids=lambda t: t[:40],
+)
 def test_openspiel_deserialize_bad_text_is_a_value_error(engine, text):
     game, _ = _spiel_state(engine, steps=0)
     with pytest.raises(ValueError):
@@ -145,7 +160,7 @@ def test_openspiel_deserialize_bad_text_is_a_value_error(engine, text):
 def test_openspiel_deserialize_checks_history_and_game(engine):
     game, state = _spiel_state(engine)
     header, history, data = state.serialize().split("\n")
-    pairs = history[len("history="):].split(",")
+    pairs = history[len("history=") :].split(",")
     with pytest.raises(ValueError, match="not its engine state's history"):
         game.deserialize_state("\n".join([header, "history=" + ",".join(pairs[:-1]), data]))
     other = pyspiel.load_game(adapter.register(engine), {"players": 2})
@@ -158,8 +173,10 @@ def test_openspiel_deserialize_checks_history_and_game(engine):
 
 # --- self-play files ---------------------------------------------------------------------------
 
+
 def test_selfplay_manifest_cannot_point_outside_its_folder(tmp_path):
     from vikinger_fast.distributed import selfplay
+
     out = tmp_path / "run"
     selfplay.generate(str(out), 1, 0, mcts={"iterations": 2}, engine="fast")
     assert selfplay.load(str(out))["player"].size > 0
@@ -176,6 +193,7 @@ def test_selfplay_manifest_cannot_point_outside_its_folder(tmp_path):
 
 def test_selfplay_shards_are_read_without_pickle(tmp_path):
     from vikinger_fast.distributed import selfplay
+
     out = tmp_path / "run"
     selfplay.generate(str(out), 1, 0, mcts={"iterations": 2}, engine="fast")
     manifest = json.loads((out / selfplay.MANIFEST).read_text())
@@ -183,6 +201,7 @@ def test_selfplay_shards_are_read_without_pickle(tmp_path):
     marker = tmp_path / "ran"
     evil = {"player": np.array([_Marker(marker)], dtype=object)}
     import io
+
     buffer = io.BytesIO()
     np.savez(buffer, **evil)
     (out / manifest["shards"][0]["file"]).write_bytes(buffer.getvalue())

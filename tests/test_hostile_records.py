@@ -48,8 +48,9 @@ def test_deep_nesting_is_a_value_error(tmp_path, depth, bracket):
 
 def test_deep_nesting_inside_a_record_field(engine):
     record = records.record_from_state(_played(engine))
-    text = records.dumps(record).replace('"params": {}', '"params": {"x": ' + "[" * 3000 +
-                                         "]" * 3000 + "}", 1)
+    text = records.dumps(record).replace(
+        '"params": {}', '"params": {"x": ' + "[" * 3000 + "]" * 3000 + "}", 1
+    )
     with pytest.raises(ValueError, match="levels deep"):
         records.loads(text)
 
@@ -89,19 +90,21 @@ def test_non_finite_dict_parameters_refused(engine, value):
     with pytest.raises(ValueError, match="finite numbers only"):
         records.player_entry({"name": "mcts", "params": {"uct_c": value}})
     with pytest.raises(ValueError, match="finite numbers only"):
-        records.record_from_state(_played(engine), players=[
-            {"name": "mcts", "params": {"uct_c": value}}, "random"])
+        records.record_from_state(
+            _played(engine), players=[{"name": "mcts", "params": {"uct_c": value}}, "random"]
+        )
 
 
-@pytest.mark.parametrize("seed", [np.int64(5), np.uint64(2 ** 63), np.int8(-3), 5])
+@pytest.mark.parametrize("seed", [np.int64(5), np.uint64(2**63), np.int8(-3), 5])
 def test_numpy_seeds_are_ints(engine, seed):
     record = records.record_from_state(_played(engine), seed=seed)
     assert type(record["seed"]) is int and record["seed"] == int(seed)
     assert records.loads(records.dumps(record))["seed"] == int(seed)
 
 
-@pytest.mark.parametrize("seed", [np.float64(5), 5.0, True, np.bool_(True), "5",
-                                  np.timedelta64(5)], ids=repr)
+@pytest.mark.parametrize(
+    "seed", [np.float64(5), 5.0, True, np.bool_(True), "5", np.timedelta64(5)], ids=repr
+)
 def test_non_int_seeds_refused(engine, seed):
     with pytest.raises(TypeError, match="seed must be an int or None"):
         records.record_from_state(_played(engine), seed=seed)
@@ -110,24 +113,29 @@ def test_non_int_seeds_refused(engine, seed):
 def test_save_is_atomic_and_keeps_the_old_file_on_failure(engine, tmp_path):
     path = tmp_path / "game.json"
     path.write_text("old")
-    with pytest.raises(ValueError):     # a constructed history fails before anything is written
+    with pytest.raises(ValueError):  # a constructed history fails before anything is written
         records.save(str(path), _played(engine), players=["a"])
     assert path.read_text() == "old"
     records.save(str(path), _played(engine))
     assert records.load(path)["moves"]
-    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]    # no temporary left
+    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]  # no temporary left
 
 
 # --- the fuzzer --------------------------------------------------------------------------------
 
 JSON_LEAVES = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
-JSON_VALUES = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                           max_leaves=30)
+JSON_VALUES = st.recursive(
+    JSON_LEAVES,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=30,
+)
 
 
 def _valid_text():
     import vikinger_ref as ref
+
     return records.dumps(records.record_from_state(_played(ref, moves=12)))
 
 
@@ -161,6 +169,7 @@ def test_fuzz_mutated_records(data):
     """A valid record with one field replaced by any JSON value, or its text cut, spliced or
     nested: loads refuses with ValueError or returns a record whose replay is checked."""
     import vikinger_ref as ref
+
     record = json.loads(VALID)
     kind = data.draw(st.sampled_from(["field", "move", "cut", "nest"]))
     if kind == "field":
@@ -172,7 +181,7 @@ def test_fuzz_mutated_records(data):
         record["moves"][index][key] = data.draw(JSON_VALUES)
         text = json.dumps(record)
     elif kind == "cut":
-        text = VALID[:data.draw(st.integers(0, len(VALID)))]
+        text = VALID[: data.draw(st.integers(0, len(VALID)))]
     else:
         depth = data.draw(st.integers(1, 3000))
         text = VALID.replace('"seed": null', '"seed": ' + "[" * depth + "]" * depth)
@@ -188,6 +197,7 @@ def test_fuzz_mutated_records(data):
 @given(st.binary(max_size=200))
 def test_fuzz_position_files(tmp_path_factory, data):
     import vikinger_ref as ref
+
     path = tmp_path_factory.mktemp("pos") / "p.bin"
     path.write_bytes(data)
     try:
@@ -203,8 +213,12 @@ def test_strict_writer_refuses_nan():
 
 
 def test_numpy_parameters_are_written_as_json_numbers(engine):
-    entry = records.player_entry({"name": "mcts", "params": {
-        "iterations": np.int64(5), "uct_c": np.float32(1.5), "on": np.bool_(True)}})
+    entry = records.player_entry(
+        {
+            "name": "mcts",
+            "params": {"iterations": np.int64(5), "uct_c": np.float32(1.5), "on": np.bool_(True)},
+        }
+    )
     assert entry["params"] == {"iterations": 5, "uct_c": 1.5, "on": True}
     assert type(entry["params"]["iterations"]) is int
     record = records.record_from_state(_played(engine), players=[entry, "random"])

@@ -23,7 +23,7 @@ def _decision(vk, players=2, seed=3):
 
 def _round6_bytes():
     """A round-6 decision node that the solver settles within 2,000 nodes (serialized)."""
-    vk = load_engine("fast")     # found by the fast engine; both read its bytes
+    vk = load_engine("fast")  # found by the fast engine; both read its bytes
     state = vk.Game(num_players=2).new_initial_state()
     rng = np.random.default_rng(5)
     while not state.is_terminal():
@@ -66,11 +66,27 @@ def _mcts_search(kw):
         result = bot.search(_decision(vk))
         shares = [share for _, share in bot.policy(_decision(vk))]
         return result["iterations"], result["visits"], shares
+
     return make
 
 
-ITERATION_VALUES = [0, -1, -(2 ** 70), 2 ** 63, 2 ** 64, 10 ** 40, INF, NAN, 1e-12, 2.0, True,
-                    np.bool_(True), np.float64(3.0), "5", None]
+ITERATION_VALUES = [
+    0,
+    -1,
+    -(2**70),
+    2**63,
+    2**64,
+    10**40,
+    INF,
+    NAN,
+    1e-12,
+    2.0,
+    True,
+    np.bool_(True),
+    np.float64(3.0),
+    "5",
+    None,
+]
 
 
 @pytest.mark.parametrize("value", ITERATION_VALUES, ids=repr)
@@ -85,7 +101,7 @@ def test_iterations_numpy_ints_run_alike(value):
     assert ref == fast and ref[1][0] == 3 and sum(ref[1][1]) == 3
 
 
-TIME_VALUES = [0, -1.0, NAN, -INF, -(10 ** 400), True, np.bool_(False), "0.1", 1j]
+TIME_VALUES = [0, -1.0, NAN, -INF, -(10**400), True, np.bool_(False), "0.1", 1j]
 
 
 @pytest.mark.parametrize("value", TIME_VALUES, ids=repr)
@@ -94,8 +110,7 @@ def test_max_time_refused_alike(value):
     assert ref[0] in ("TypeError", "ValueError") and ref == fast
 
 
-@pytest.mark.parametrize("value", [INF, 1e300, 1e9, 10 ** 400, 2 ** 64, np.float64(INF)],
-                         ids=repr)
+@pytest.mark.parametrize("value", [INF, 1e300, 1e9, 10**400, 2**64, np.float64(INF)], ids=repr)
 def test_max_time_without_deadline_needs_iterations(value):
     """A time budget of 1e9 s or more sets no deadline: alone it is refused, beside an
     iteration budget the iterations decide (the C++ clock once overflowed and ran 0)."""
@@ -112,8 +127,9 @@ def test_tiny_max_time_still_searches(engine, value):
     """However small the time, at least one iteration per thread: a policy of finite shares
     summing to 1 (it was NaN in C++ and ZeroDivisionError in the reference)."""
     for threads in (1, 3):
-        bot = engine.MCTSBot(engine.Game(num_players=2), 1, max_time=value, threads=threads,
-                             leaf="evaluation")
+        bot = engine.MCTSBot(
+            engine.Game(num_players=2), 1, max_time=value, threads=threads, leaf="evaluation"
+        )
         result = bot.search(_decision(engine))
         assert result["iterations"] >= threads and sum(result["visits"]) >= threads
         shares = [share for _, share in bot.policy(_decision(engine))]
@@ -126,53 +142,58 @@ def test_tiny_time_with_iterations_runs_the_iterations_or_stops_on_time(engine):
     assert 1 <= result["iterations"] <= 3
 
 
-@pytest.mark.parametrize("value", [-1, 2 ** 63, 2 ** 64, 10 ** 30, 1.5, INF, NAN, True, "1"],
-                         ids=repr)
+@pytest.mark.parametrize("value", [-1, 2**63, 2**64, 10**30, 1.5, INF, NAN, True, "1"], ids=repr)
 def test_solver_nodes_alike(value):
-    ref, fast = _both(lambda vk: vk.MCTSBot(vk.Game(num_players=2), 0, iterations=2,
-                                            solver_nodes=value))
+    ref, fast = _both(
+        lambda vk: vk.MCTSBot(vk.Game(num_players=2), 0, iterations=2, solver_nodes=value)
+    )
     assert ref[0] != "ok" and ref == fast
 
 
-@pytest.mark.parametrize("value", [0, -1, 2 ** 63, 2 ** 64, 1.0, INF, NAN, True, None],
-                         ids=repr)
+@pytest.mark.parametrize("value", [0, -1, 2**63, 2**64, 1.0, INF, NAN, True, None], ids=repr)
 def test_solve_endgame_budget_refused_alike(value):
     ref, fast = _both(lambda vk: vk.solve_endgame(_round6(vk), value))
     assert ref[0] != "ok" and ref == fast
 
 
-@pytest.mark.parametrize("value", [np.int64(1), np.int32(10 ** 6), np.uint64(1), 1, 2 ** 63 - 1],
-                         ids=repr)
+@pytest.mark.parametrize(
+    "value", [np.int64(1), np.int32(10**6), np.uint64(1), 1, 2**63 - 1], ids=repr
+)
 def test_solve_endgame_accepts_every_int_alike(value):
     """np.int64 was accepted by C++ and refused by the reference: both accept now."""
     ref, fast = _both(lambda vk: vk.solve_endgame(_round6(vk), value))
     assert ref[0] == "ok" and ref == fast
 
 
-@pytest.mark.parametrize("value", [-1, 2 ** 63, 2 ** 64, 1.0, INF, NAN, True], ids=repr)
+@pytest.mark.parametrize("value", [-1, 2**63, 2**64, 1.0, INF, NAN, True], ids=repr)
 def test_playout_and_rollout_counts_refused_alike(value):
-    for make in (lambda vk: vk.playouts(_decision(vk), value, 0),
-                 lambda vk: vk.playouts_batch([_decision(vk)], value, 0),
-                 lambda vk: vk.rollouts(vk.Game(num_players=2), value, 0)):
+    for make in (
+        lambda vk: vk.playouts(_decision(vk), value, 0),
+        lambda vk: vk.playouts_batch([_decision(vk)], value, 0),
+        lambda vk: vk.rollouts(vk.Game(num_players=2), value, 0),
+    ):
         ref, fast = _both(make)
         assert ref[0] != "ok" and ref == fast
 
 
 @pytest.mark.parametrize("value", [0, 1, np.int64(2), np.uint8(1)], ids=repr)
 def test_small_playout_and_rollout_counts_alike(value):
-    for make in (lambda vk: vk.playouts(_decision(vk), value, 0)["scores"].tolist(),
-                 lambda vk: vk.rollouts(vk.Game(num_players=2), value, 0)["scores"].tolist()):
+    for make in (
+        lambda vk: vk.playouts(_decision(vk), value, 0)["scores"].tolist(),
+        lambda vk: vk.rollouts(vk.Game(num_players=2), value, 0)["scores"].tolist(),
+    ):
         ref, fast = _both(make)
         assert ref[0] == "ok" and ref == fast and len(ref[1]) == int(value)
 
 
 @pytest.mark.parametrize("threads", [0, -1, 1.0, True, INF], ids=repr)
 def test_threads_refused_alike(threads):
-    ref, fast = _both(lambda vk: vk.MCTSBot(vk.Game(num_players=2), 0, iterations=2,
-                                            threads=threads))
+    ref, fast = _both(
+        lambda vk: vk.MCTSBot(vk.Game(num_players=2), 0, iterations=2, threads=threads)
+    )
     assert ref[0] != "ok" and ref == fast
 
 
 def test_huge_threads_capped_alike():
-    ref, fast = _both(_mcts_search({"iterations": 4, "threads": 2 ** 70}))
+    ref, fast = _both(_mcts_search({"iterations": 4, "threads": 2**70}))
     assert ref == fast and ref[0] == "ok" and ref[1][0] == 4

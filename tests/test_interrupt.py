@@ -49,13 +49,23 @@ sys.exit(3)
 def interrupt_child(engine_name, body, setup="", after="", delay=0.5):
     """Runs `body` in a child, sends SIGINT `delay` s after it is ready; returns (latency in s,
     the child's output after the interrupt)."""
-    source = CHILD.format(engine=engine_name, setup=setup,
-                          body=textwrap.indent(textwrap.dedent(body), "    "),
-                          after=textwrap.indent(textwrap.dedent(after), "    "))
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(ROOT / "python_ref"), os.environ.get("PYTHONPATH", "")]))
-    child = subprocess.Popen([sys.executable, "-c", source], stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
+    source = CHILD.format(
+        engine=engine_name,
+        setup=setup,
+        body=textwrap.indent(textwrap.dedent(body), "    "),
+        after=textwrap.indent(textwrap.dedent(after), "    "),
+    )
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(ROOT / "python_ref"), os.environ.get("PYTHONPATH", "")]),
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", source],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
     try:
         assert child.stdout.readline().strip() == "ready", child.stderr.read()
         time.sleep(delay)
@@ -84,13 +94,15 @@ def engine_name(request):
 @pytest.mark.parametrize("threads", [1, 2])
 def test_ctrl_c_stops_a_long_rollouts_call(engine_name, threads):
     latency, _ = interrupt_child(
-        engine_name, f"vk.rollouts(vk.Game(2), 10**7, seed=0, threads={threads})")
+        engine_name, f"vk.rollouts(vk.Game(2), 10**7, seed=0, threads={threads})"
+    )
     assert latency < LIVENESS_BOUND
 
 
 def test_ctrl_c_stops_a_large_vector_game_construction():
-    latency, _ = interrupt_child("vikinger_fast", "vk.VectorGame(vk.Game(2), 60_000, seed=0)",
-                                 delay=0.3)
+    latency, _ = interrupt_child(
+        "vikinger_fast", "vk.VectorGame(vk.Game(2), 60_000, seed=0)", delay=0.3
+    )
     assert latency < LIVENESS_BOUND
 
 

@@ -15,7 +15,10 @@ COMPILER = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
 @pytest.mark.skipif(COMPILER is None, reason="no C++ compiler on PATH")
 def test_micro_bench_compiles_against_the_core_headers():
     source = ROOT / "bench" / "micro.cc"
-    run = subprocess.run([COMPILER, "-std=c++17", "-fsyntax-only", "-I", str(ROOT / "csrc"),
-                          str(source)],
-                         capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [COMPILER, "-std=c++17", "-fsyntax-only", "-I", str(ROOT / "csrc"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr

@@ -3,8 +3,19 @@ docs/actions.md."""
 
 import pytest
 
-from positions import (BUY, DRAW, SHIP, START, TILE, VIKING_ON_TILE, VIKING_TO_MAINLAND,
-                       build_state, colour_counts, group, player)
+from positions import (
+    BUY,
+    DRAW,
+    SHIP,
+    START,
+    TILE,
+    VIKING_ON_TILE,
+    VIKING_TO_MAINLAND,
+    build_state,
+    colour_counts,
+    group,
+    player,
+)
 
 # The board of player 0 in the B6.2 tests (columns from 1; ships do not touch row 1):
 #   ships  r g y
@@ -16,9 +27,9 @@ from positions import (BUY, DRAW, SHIP, START, TILE, VIKING_ON_TILE, VIKING_TO_M
 BOARD = {1: "L", 3: "L12", 4: ".L1", 5: "L.R"}
 # Empty cells touching the mainland or an island tile: r1c2, r2c1, r2c2, r2c3, r3c4, r4c1, r4c4,
 # r5c2, r5c4.  (r1c3 touches only a ship, r2c4 only diagonally.)  Edge checks (B6.2c, B2.3):
-LEFT_CELLS = [(2, 1), (2, 2), (2, 3), (5, 4)]      # r4c1: its right neighbour L shows sea
-MIDDLE_CELLS = [(1, 2), (2, 2), (2, 3), (3, 4), (4, 4), (5, 2)]   # never column 1; r5c4: R left
-RIGHT_CELLS = [(1, 2), (2, 2), (2, 3), (3, 4), (4, 4)]    # r5c2: its right neighbour R shows land
+LEFT_CELLS = [(2, 1), (2, 2), (2, 3), (5, 4)]  # r4c1: its right neighbour L shows sea
+MIDDLE_CELLS = [(1, 2), (2, 2), (2, 3), (3, 4), (4, 4), (5, 2)]  # never column 1; r5c4: R left
+RIGHT_CELLS = [(1, 2), (2, 2), (2, 3), (3, 4), (4, 4)]  # r5c2: its right neighbour R shows land
 
 
 def placing(engine, tile, viking="W", board=BOARD, ships="rgy", start_row="auto"):
@@ -33,8 +44,9 @@ def placing(engine, tile, viking="W", board=BOARD, ships="rgy", start_row="auto"
     return build_state(engine, [buyer, other], round=3, wheel=wheel)
 
 
-@pytest.mark.parametrize("tile, cells", [("L", LEFT_CELLS), ("2", MIDDLE_CELLS),
-                                         ("R", RIGHT_CELLS)])
+@pytest.mark.parametrize(
+    "tile, cells", [("L", LEFT_CELLS), ("2", MIDDLE_CELLS), ("R", RIGHT_CELLS)]
+)
 def test_b6_2_legal_cells_touch_and_match_edges(engine, tile, cells):
     state = placing(engine, tile, viking="B")
     state.apply_action(BUY(0))
@@ -67,7 +79,7 @@ def test_b6_2_b2_3_only_left_pieces_stand_in_column_1(engine):
 
 @pytest.mark.parametrize("tile", ["2", "R"])
 def test_b6_3_unplaceable_tile_is_discarded_and_viking_goes_to_mainland(engine, tile):
-    board = {r: "LR" for r in range(1, 6)}     # every free neighbour is right of a sea edge
+    board = {r: "LR" for r in range(1, 6)}  # every free neighbour is right of a sea edge
     state = placing(engine, tile, viking="N", board=board, ships="")
     discarded = state.to_dict()["discarded_tiles"]
     state.apply_action(BUY(0))
@@ -90,7 +102,7 @@ def test_b6_3_left_piece_fits_that_board(engine):
 def test_b6_4_viking_in_its_own_row_may_stand_on_the_tile(engine):
     state = placing(engine, "2", viking="N")
     state.apply_action(BUY(0))
-    state.apply_action(TILE(2, 2))                   # row 2 is the nobles' row
+    state.apply_action(TILE(2, 2))  # row 2 is the nobles' row
     d = state.to_dict()
     assert d["phase"] == "viking"
     assert d["pending"] == {"tile": "middle2", "viking": "noble", "cell": [2, 2]}
@@ -107,10 +119,13 @@ def test_b6_4_viking_in_its_own_row_may_stand_on_the_tile(engine):
     assert state.current_player() == 1
 
 
-@pytest.mark.parametrize("tile, viking, cell", [
-    ("2", "N", (1, 2)),     # tile in another row than the noble's
-    ("2", "B", (2, 2)),     # boatsmen have no row
-])
+@pytest.mark.parametrize(
+    "tile, viking, cell",
+    [
+        ("2", "N", (1, 2)),  # tile in another row than the noble's
+        ("2", "B", (2, 2)),  # boatsmen have no row
+    ],
+)
 def test_b6_4_viking_goes_to_mainland_without_a_decision(engine, tile, viking, cell):
     state = placing(engine, tile, viking=viking)
     state.apply_action(BUY(0))
@@ -131,6 +146,7 @@ def test_b6_4_viking_bought_with_a_ship_goes_to_mainland(engine):
 
 
 # --- B6.0 the start tile -----------------------------------------------------------------------
+
 
 def test_b6_0_first_purchase_places_the_start_tile_first(engine):
     state = placing(engine, "R", viking="S", board={}, ships="", start_row=None)
@@ -159,8 +175,10 @@ def test_b6_0_start_tile_comes_before_a_ship_too(engine):
 
 # --- B6.1 ships --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("ships, legal", [("", [1, 2, 3]), (".r", [1, 3]), ("g.r", [2]),
-                                          ("..b", [1, 2])])
+
+@pytest.mark.parametrize(
+    "ships, legal", [("", [1, 2, 3]), (".r", [1, 3]), ("g.r", [2]), ("..b", [1, 2])]
+)
 def test_b6_1_first_three_ships_go_to_a_free_column_of_1_to_3(engine, ships, legal):
     state = placing(engine, "y", viking="B", ships=ships)
     state.apply_action(BUY(0))
@@ -186,10 +204,11 @@ def test_b6_1_later_ships_go_to_the_next_column(engine, ships):
 
 # --- automatic decisions (docs/actions.md) ------------------------------------------------------
 
+
 def test_forced_decisions_are_applied_and_not_recorded(engine):
     """The third ship goes to the last free column; the round's last purchase buys itself."""
     buyer = player(gold=10, ships="r.g", rows={1: "L"})
-    last = player(gold=10, rows={1: "L"})     # middle piece: only r1c2; fisherman -> mainland
+    last = player(gold=10, rows={1: "L"})  # middle piece: only r1c2; fisherman -> mainland
     wheel = {9: group("1", "F"), 11: group("y", "B")}
     state = build_state(engine, [buyer, last], round=1, wheel=wheel)
     fishermen = state.to_dict()["players"][1]["mainland"]["fisherman"]
@@ -209,8 +228,10 @@ def test_chance_nodes_are_never_automatic(engine):
     """Round 6, 5 fishermen drawn: a bag holding only boatsmen still asks for the draw."""
     tiles = ["L"] * 4 + ["R"] * 4 + ["b", "y", "g", "r"]
     wheel = {s: group(t, None) for s, t in enumerate(tiles)}
-    players = [player(mainland="F8 G13 S9", rows={1: "L"}),
-               player(mainland="S4 N13 W13", rows={1: "L"})]
+    players = [
+        player(mainland="F8 G13 S9", rows={1: "L"}),
+        player(mainland="S4 N13 W13", rows={1: "L"}),
+    ]
     state = build_state(engine, players, round=6, phase="draw_viking", wheel=wheel, drawn="F5")
     assert state.is_chance_node() and state.to_dict()["phase"] == "draw_viking"
     assert state.chance_outcomes() == [(DRAW("boatsman"), 1.0)]

@@ -14,8 +14,13 @@ PROMPT = "\r\n> "
 
 
 def _start(*argv):
-    child = pexpect.spawn(sys.executable, ["-m", "vikinger_fast.cli", "play", *argv],
-                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "vikinger_fast.cli", "play", *argv],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 200),
+    )
     child.expect(PROMPT)
     return child
 
@@ -29,7 +34,7 @@ def _say(child, line):
 
 def _moves(screen):
     """The numbered moves listed last on the screen: {number: string}."""
-    listing = screen[screen.rindex("your moves:"):]
+    listing = screen[screen.rindex("your moves:") :]
     return {int(n): s for n, s in re.findall(r"(\d+)\. (\S+)", listing)}
 
 
@@ -66,23 +71,25 @@ def test_bad_input_undo_hint_save(tmp_path):
     assert moves[1].startswith("buy:")
     assert "not a move or a command: 'fly away'" in _say(child, "fly away")
     assert f"no move number {len(moves) + 1}: choose 1..{len(moves)}" in _say(
-        child, str(len(moves) + 1))
+        child, str(len(moves) + 1)
+    )
     assert "type a move number" in _say(child, "")
     assert "nothing to undo" in _say(child, "undo")
     assert "save needs a file name" in _say(child, "save")
     assert "could not save" in _say(child, f"save {tmp_path / 'no' / 'such' / 'dir.json'}")
     assert "undo" in _say(child, "help")
     hint = _say(child, "hint")
-    number, string, share = re.search(r"hint: (\d+)\. (\S+) \(MCTS, 50 iterations: (\d+)% of",
-                                      hint).groups()
+    number, string, share = re.search(
+        r"hint: (\d+)\. (\S+) \(MCTS, 50 iterations: (\d+)% of", hint
+    ).groups()
     assert moves[int(number)] == string and 0 < int(share) <= 100
     # A move by its string, then undo back to the same decision and the same listing.
     second = _say(child, moves[2])
     assert f"you: {moves[2]}" in second
-    board_before = first[first.index("Round"):first.index("your moves:")]
+    board_before = first[first.index("Round") : first.index("your moves:")]
     undone = _say(child, "undo")
-    assert undone[undone.index("Round"):undone.index("your moves:")] == board_before
-    _say(child, moves[2])                         # the same chance again after the undo
+    assert undone[undone.index("Round") : undone.index("your moves:")] == board_before
+    _say(child, moves[2])  # the same chance again after the undo
     saved = tmp_path / "game.json"
     assert "saved" in _say(child, f"save {saved}")
     record = records.load(saved)
@@ -95,8 +102,12 @@ def test_bad_input_undo_hint_save(tmp_path):
 
 
 def test_bad_options_are_argparse_errors():
-    child = pexpect.spawn(sys.executable, ["-m", "vikinger_fast.cli", "play", "--bots",
-                                           "mcts:depth=2"], encoding="utf-8", timeout=60)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "vikinger_fast.cli", "play", "--bots", "mcts:depth=2"],
+        encoding="utf-8",
+        timeout=60,
+    )
     child.expect(pexpect.EOF)
     child.close()
     assert "bot spec 'mcts:depth=2': unknown parameter 'depth'" in child.before
@@ -116,13 +127,19 @@ def test_legend_named_rows_and_the_reason_for_an_illegal_move():
     child = _start("--seed", "1", "--bots", "greedy")
     moves = _moves(child.before)
     legend = _say(child, "legend")
-    for words in ("0:L/fisherman$0", "F fisherman (row 5)", "B boatsman", "tile:rRcC",
-                  "docs/rules.md"):
+    for words in (
+        "0:L/fisherman$0",
+        "F fisherman (row 5)",
+        "B boatsman",
+        "tile:rRcC",
+        "docs/rules.md",
+    ):
         assert words in legend
     assert "docs/rules.md" in _say(child, "rules")
     # well-formed but illegal: the rule that forbids it, not "not a move"
     assert "tile:r1c3 is not legal now: now is buying groups from the wheel (B5)" in _say(
-        child, "tile:r1c3")
+        child, "tile:r1c3"
+    )
     # the first purchase asks for the start row, which may be typed by its name
     screen = _say(child, moves[1])
     assert "start:r5" in _moves(screen).values()

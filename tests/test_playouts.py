@@ -33,9 +33,11 @@ def test_playouts_from_the_initial_state_are_rollouts(engine):
 
 def test_fast_playouts_match_rollouts_at_scale():
     import vikinger_fast as fast
+
     game = fast.Game(2)
-    assert same(fast.playouts(game.new_initial_state(), 3000, 77, threads=2),
-                fast.rollouts(game, 3000, 77))
+    assert same(
+        fast.playouts(game.new_initial_state(), 3000, 77, threads=2), fast.rollouts(game, 3000, 77)
+    )
 
 
 def test_base_game_playouts_hand_over_to_the_fused_playout_identically(engines):
@@ -51,8 +53,10 @@ def test_base_game_playouts_hand_over_to_the_fused_playout_identically(engines):
 
 def test_batch_rows_are_the_single_state_playouts(engine):
     ref = load_engine("ref")
-    states = [replay(engine, 3, {"draw13": True}, random_history(ref, 3, {"draw13": True}, s, s))
-              for s in (10, 200, 400)]
+    states = [
+        replay(engine, 3, {"draw13": True}, random_history(ref, 3, {"draw13": True}, s, s))
+        for s in (10, 200, 400)
+    ]
     batch = engine.playouts_batch(states, 2, 40)
     assert batch["scores"].shape == (3, 2, 3) and batch["length"].shape == (3, 2)
     for j, state in enumerate(states):
@@ -64,7 +68,8 @@ def test_playouts_do_not_change_the_state(engine):
     state = engine.Game(3).new_initial_state()
     for _ in range(30):
         state.apply_random_chance(3) if state.is_chance_node() else state.apply_action(
-            state.legal_actions()[-1])
+            state.legal_actions()[-1]
+        )
     before = state.serialize()
     engine.playouts(state, 2, 9)
     assert state.serialize() == before
@@ -78,12 +83,15 @@ def test_length_counts_the_playouts_own_actions(engine):
     assert engine.playouts(state, 1, 3)["length"][0] < full
 
 
-@pytest.mark.parametrize("args, error, message", [
-    (("not a state", 1, 0), TypeError, "state must be a State, not str"),
-    (("STATE", 1.0, 0), TypeError, "num_playouts must be an int, not float"),
-    (("STATE", -1, 0), ValueError, "num_playouts must be >= 0, not -1"),
-    (("STATE", 1, 0, 0), ValueError, "threads must be >= 1, not 0"),
-])
+@pytest.mark.parametrize(
+    "args, error, message",
+    [
+        (("not a state", 1, 0), TypeError, "state must be a State, not str"),
+        (("STATE", 1.0, 0), TypeError, "num_playouts must be an int, not float"),
+        (("STATE", -1, 0), ValueError, "num_playouts must be >= 0, not -1"),
+        (("STATE", 1, 0, 0), ValueError, "threads must be >= 1, not 0"),
+    ],
+)
 def test_playout_errors(engine, args, error, message):
     state = engine.Game(2).new_initial_state()
     args = tuple(state if a == "STATE" else a for a in args)
@@ -110,6 +118,7 @@ def test_fused_hand_over_ends_where_the_generic_loop_does(engines):
         history = random_history(ref, num_players, {}, num_players, 10_000)
         state = fast.Game(num_players).new_initial_state()
         for k, action in enumerate(history):
-            assert (fast._core._playout_position(state, k, fused=True)
-                    == fast._core._playout_position(state, k, fused=False)), k
+            assert fast._core._playout_position(
+                state, k, fused=True
+            ) == fast._core._playout_position(state, k, fused=False), k
             state.apply_action(action)

@@ -32,14 +32,19 @@ def test_engine_reproduces_the_playthrough(engine, config):
         pytest.fail(f"no playthrough {path.name} for configuration {config}: {UPDATE}")
     expected = path.read_text()
     actual = playthrough.render(engine, config)
-    assert actual == expected, (f"{engine.__name__} differs from {path.name} at "
-                                f"{playthrough.first_change(expected, actual)} (if the rules "
-                                f"changed on purpose: {UPDATE})")
+    assert actual == expected, (
+        f"{engine.__name__} differs from {path.name} at "
+        f"{playthrough.first_change(expected, actual)} (if the rules "
+        f"changed on purpose: {UPDATE})"
+    )
 
 
 def test_every_configuration_has_a_playthrough():
-    missing = [config.name for config in CONFIGS
-               if not (DIRECTORY / playthrough.file_name(config)).exists()]
+    missing = [
+        config.name
+        for config in CONFIGS
+        if not (DIRECTORY / playthrough.file_name(config)).exists()
+    ]
     assert not missing, f"configurations without a playthrough: {missing}; {UPDATE}"
 
 

@@ -41,8 +41,10 @@ def test_bots_play_the_same_moves_in_both_engines(engines, reuse):
     mlp = MLPEvaluator.random(fast.Game(2), hidden=(8,), seed=3)
     moves = []
     for engine in engines:
-        bots = [engine.PuctBot(engine.Game(2), 5, simulations=12, evaluator=mlp, reuse=reuse),
-                engine.PuctBot(engine.Game(2), 6, simulations=12, reuse=reuse)]
+        bots = [
+            engine.PuctBot(engine.Game(2), 5, simulations=12, evaluator=mlp, reuse=reuse),
+            engine.PuctBot(engine.Game(2), 6, simulations=12, reuse=reuse),
+        ]
         moves.append(play(engine, bots, seed=1))
     assert moves[0] == moves[1] and len(moves[0]) == 12
 
@@ -85,8 +87,10 @@ def test_the_weights_file_round_trip_and_checks(tmp_path):
     legal = np.ones((4, 2036), bool)
     for a, b in zip(mlp(obs, legal), loaded(obs, legal)):
         assert a.dtype == np.float32 and np.array_equal(a, b)
-    with pytest.raises(ValueError, match="weights for 3 players with modules \\['auction'\\], "
-                                         "the game has 3 with \\[\\]"):
+    with pytest.raises(
+        ValueError,
+        match="weights for 3 players with modules \\['auction'\\], the game has 3 with \\[\\]",
+    ):
         MLPEvaluator.load(path, vikinger_fast.Game(3))
     np.savez(tmp_path / "objects.npz", format=np.array([{"a": 1}], dtype=object))
     with pytest.raises(ValueError, match="allow_pickle"):
@@ -103,8 +107,7 @@ def test_arena_spec_with_a_model(tmp_path):
     bot = arena.make_bot(spec, vikinger_fast, vikinger_fast.Game(2), 0)
     assert isinstance(bot, PuctBot)
     with pytest.raises(ValueError, match="cannot read model"):
-        arena.check_spec(f"puct:simulations=8,model={tmp_path / 'missing.npz'}",
-                         vikinger_fast, 2)
+        arena.check_spec(f"puct:simulations=8,model={tmp_path / 'missing.npz'}", vikinger_fast, 2)
     arena.check_spec("puct:time=0.01", arena.engine_module("ref"), 3)
 
 
@@ -117,8 +120,10 @@ def test_a_bot_shared_by_threads_gives_the_same_answers():
     sequential = [fresh.search(state)["visits"] for _ in range(4)]
     bot = PuctBot(game, 0, simulations=16, reuse=False)
     answers = []
-    threads = [threading.Thread(target=lambda: answers.append(bot.search(state)["visits"]))
-               for _ in range(4)]
+    threads = [
+        threading.Thread(target=lambda: answers.append(bot.search(state)["visits"]))
+        for _ in range(4)
+    ]
     for t in threads:
         t.start()
     for t in threads:
@@ -130,8 +135,11 @@ def test_high_level_search(engines):
     outs = []
     for engine in engines:
         states = [opening(engine), opening(engine, 3)]
-        outs.append(neural.search(states, "heuristic", simulations=10, batch_size=4,
-                                  engine=engine, temperature=0.0))
+        outs.append(
+            neural.search(
+                states, "heuristic", simulations=10, batch_size=4, engine=engine, temperature=0.0
+            )
+        )
     assert outs[0] == outs[1]
     assert outs[0][0]["policy"].count(1.0) == 1
     const = neural.search([opening(vikinger_fast)], ConstantEvaluator(3), simulations=6)
@@ -173,14 +181,29 @@ def test_play_hint_from_a_puct_bot():
     pexpect = pytest.importorskip("pexpect", reason="the test extra is not installed")
     import re
     import sys
-    child = pexpect.spawn(sys.executable, ["-m", "vikinger_fast.cli", "play", "--seed", "1",
-                                           "--bots", "greedy", "--hint-bot",
-                                           "puct:simulations=20"],
-                          encoding="utf-8", timeout=60, dimensions=(50, 200))
+
+    child = pexpect.spawn(
+        sys.executable,
+        [
+            "-m",
+            "vikinger_fast.cli",
+            "play",
+            "--seed",
+            "1",
+            "--bots",
+            "greedy",
+            "--hint-bot",
+            "puct:simulations=20",
+        ],
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 200),
+    )
     child.expect("\r\n> ")
     child.sendline("hint")
     child.expect("\r\n> ")
-    assert re.search(r"hint: \d+\. \S+ \(puct:simulations=20: \d+% of the visits\)",
-                     child.before), child.before
+    assert re.search(
+        r"hint: \d+\. \S+ \(puct:simulations=20: \d+% of the visits\)", child.before
+    ), child.before
     child.sendline("quit")
     child.expect(pexpect.EOF)

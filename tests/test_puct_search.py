@@ -38,8 +38,11 @@ class Projection:
 def uniform(num_players):
     def evaluate(observations, legal):
         rows = len(observations)
-        return (np.zeros((rows, A), np.float32),
-                np.full((rows, num_players), 1.0 / num_players, np.float32))
+        return (
+            np.zeros((rows, A), np.float32),
+            np.full((rows, num_players), 1.0 / num_players, np.float32),
+        )
+
     return evaluate
 
 
@@ -66,9 +69,14 @@ def test_twin_over_positions_of_every_phase_and_module_set(engines):
     phases = set()
     for (n, _), (ref_states, fast_states) in by_game.items():
         phases |= {s.phase for s in ref_states}
-        out = run_both(engines, (ref_states, fast_states),
-                       lambda s: Projection(s.observation_size, n), simulations=24, seed=5,
-                       c_base=19652.0)
+        out = run_both(
+            engines,
+            (ref_states, fast_states),
+            lambda s: Projection(s.observation_size, n),
+            simulations=24,
+            seed=5,
+            c_base=19652.0,
+        )
         (ref_results, ref_eval), (fast_results, fast_eval) = out
         assert ref_results == fast_results
         assert ref_eval.calls == fast_eval.calls
@@ -86,12 +94,14 @@ def test_twin_in_every_configuration(engines):
         n, flags = config(index)
         history = None
         while history is None:
-            history = random_history(ref, n, flags, rng.getrandbits(32), rng.randrange(600),
-                                     decision=True)
+            history = random_history(
+                ref, n, flags, rng.getrandbits(32), rng.randrange(600), decision=True
+            )
         results = []
         for engine in engines:
-            search = engine.PuctSearch([replay(engine, n, flags, history)], simulations=6,
-                                       seed=index, c_base=500.0)
+            search = engine.PuctSearch(
+                [replay(engine, n, flags, history)], simulations=6, seed=index, c_base=500.0
+            )
             search.run(Projection(search.observation_size, n, seed=index % 5), 4)
             results.append(search.results())
         assert results[0] == results[1], (n, flags, history)
@@ -100,10 +110,17 @@ def test_twin_in_every_configuration(engines):
 def test_twin_with_dirichlet_noise_virtual_loss_and_tree_reuse(engines):
     pairs = position_pairs(engines, 3, seed=7, decision=True)
     n, flags = pairs[0][0]
-    searches = [engine.PuctSearch([pair[1 + k] for pair in pairs if pair[0] == (n, flags)],
-                                  simulations=16, seed=9, dirichlet_alpha=0.3,
-                                  dirichlet_fraction=0.25, virtual_loss=3)
-                for k, engine in enumerate(engines)]
+    searches = [
+        engine.PuctSearch(
+            [pair[1 + k] for pair in pairs if pair[0] == (n, flags)],
+            simulations=16,
+            seed=9,
+            dirichlet_alpha=0.3,
+            dirichlet_fraction=0.25,
+            virtual_loss=3,
+        )
+        for k, engine in enumerate(engines)
+    ]
     evaluators = [Projection(s.observation_size, n, seed=2) for s in searches]
     for search, evaluator in zip(searches, evaluators):
         search.run(evaluator, 5)
@@ -158,8 +175,10 @@ def test_puct_choices_by_hand(engine, opening):
         search.run(evaluate, 1)
         # The same selection on paper (N counts the root's own evaluation).
         total = 1 + sum(visits)
-        scores = [(v if visits[i] else 0.0) + c * prior[i] * math.sqrt(total) / (1 + visits[i])
-                  for i in range(k)]
+        scores = [
+            (v if visits[i] else 0.0) + c * prior[i] * math.sqrt(total) / (1 + visits[i])
+            for i in range(k)
+        ]
         visits[scores.index(max(scores))] += 1
         assert search.results()[0]["visits"] == visits
     # On paper, with k = 11 and D = e + 10: legal[1] (prior e / D) wins while 0.05 + e sqrt(N) /
@@ -174,11 +193,11 @@ def test_virtual_loss_spreads_one_tree_over_a_batch(engine, opening):
     the same batch sees n = 1, Q = 0 on the edge taken and goes elsewhere."""
     search = engine.PuctSearch([opening], simulations=3, c_init=1.0)
     observations, legal = search.gather(8)
-    assert len(observations) == 1          # the root alone: its own evaluation first
+    assert len(observations) == 1  # the root alone: its own evaluation first
     n = 3
     search.backup(np.zeros((1, A), np.float32), np.full((1, n), 1 / 3, np.float32))
     observations, legal = search.gather(8)
-    assert len(observations) == 3          # three different children, no collision
+    assert len(observations) == 3  # three different children, no collision
     assert observations.dtype == np.float32 and legal.dtype == np.bool_
     assert observations.shape == (3, search.observation_size) and legal.shape == (3, A)
     search.backup(np.zeros((3, A), np.float32), np.full((3, n), 1 / 3, np.float32))
@@ -188,16 +207,25 @@ def test_virtual_loss_spreads_one_tree_over_a_batch(engine, opening):
 
 
 BAD_OUTPUTS = [
-    (lambda l, v: (l.astype(np.float64), v), TypeError, "logits must be float32, not float64"),
-    (lambda l, v: (l[:, :5], v), ValueError, "logits must have shape ({rows}, 2036), not "
-                                             "({rows}, 5)"),
-    (lambda l, v: (l[:1], v[:1]), ValueError, "logits must have shape ({rows}, 2036), not "
-                                              "(1, 2036)"),
-    (lambda l, v: (l, v[:, :1]), ValueError, "values must have shape ({rows}, 3), not "
-                                             "({rows}, 1)"),
-    (lambda l, v: (l.tolist(), v), TypeError, "logits must be a numpy.ndarray, not list"),
-    (lambda l, v: (l, np.full_like(v, np.nan)), ValueError, "values row 0 is not finite"),
-    (lambda l, v: [l, v], TypeError, "evaluator must return (logits, values), not list"),
+    (lambda lg, v: (lg.astype(np.float64), v), TypeError, "logits must be float32, not float64"),
+    (
+        lambda lg, v: (lg[:, :5], v),
+        ValueError,
+        "logits must have shape ({rows}, 2036), not ({rows}, 5)",
+    ),
+    (
+        lambda lg, v: (lg[:1], v[:1]),
+        ValueError,
+        "logits must have shape ({rows}, 2036), not (1, 2036)",
+    ),
+    (
+        lambda lg, v: (lg, v[:, :1]),
+        ValueError,
+        "values must have shape ({rows}, 3), not ({rows}, 1)",
+    ),
+    (lambda lg, v: (lg.tolist(), v), TypeError, "logits must be a numpy.ndarray, not list"),
+    (lambda lg, v: (lg, np.full_like(v, np.nan)), ValueError, "values row 0 is not finite"),
+    (lambda lg, v: [lg, v], TypeError, "evaluator must return (logits, values), not list"),
 ]
 
 
@@ -232,7 +260,7 @@ def test_nonfinite_logits_only_matter_where_legal(engine, opening):
     search = engine.PuctSearch([opening], simulations=2)
     observations, legal = search.gather()
     logits = np.where(legal, 0.0, -np.inf).astype(np.float32)
-    search.backup(logits, np.full((1, 3), 1 / 3, np.float32))      # -inf on illegal: fine
+    search.backup(logits, np.full((1, 3), 1 / 3, np.float32))  # -inf on illegal: fine
     observations, legal = search.gather()
     logits = np.zeros((len(legal), A), np.float32)
     first = int(np.flatnonzero(legal[0])[0])
@@ -261,15 +289,21 @@ def test_an_evaluator_exception_reaches_the_caller_unchanged(engine, opening):
     assert sum(search.results()[0]["visits"]) == 4
 
 
-@pytest.mark.parametrize("kwargs, error, message", [
-    ({"simulations": 0}, ValueError, "simulations must be >= 1"),
-    ({"simulations": 1.5}, TypeError, "simulations must be an int, not float"),
-    ({"simulations": 4, "c_init": -1.0}, ValueError, "c_init must be finite and >= 0"),
-    ({"simulations": 4, "dirichlet_fraction": 2}, ValueError,
-     "dirichlet_fraction must be in [0, 1]"),
-    ({"simulations": 4, "virtual_loss": -1}, ValueError, "virtual_loss must be >= 0"),
-    ({"simulations": 4, "c_base": "x"}, TypeError, "c_base must be a number, not str"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, message",
+    [
+        ({"simulations": 0}, ValueError, "simulations must be >= 1"),
+        ({"simulations": 1.5}, TypeError, "simulations must be an int, not float"),
+        ({"simulations": 4, "c_init": -1.0}, ValueError, "c_init must be finite and >= 0"),
+        (
+            {"simulations": 4, "dirichlet_fraction": 2},
+            ValueError,
+            "dirichlet_fraction must be in [0, 1]",
+        ),
+        ({"simulations": 4, "virtual_loss": -1}, ValueError, "virtual_loss must be >= 0"),
+        ({"simulations": 4, "c_base": "x"}, TypeError, "c_base must be a number, not str"),
+    ],
+)
 def test_bad_arguments(engine, opening, kwargs, error, message):
     with pytest.raises(error, match="^" + message.replace("[", r"\[").replace("]", r"\]") + "$"):
         engine.PuctSearch([opening], **kwargs)
@@ -278,8 +312,11 @@ def test_bad_arguments(engine, opening, kwargs, error, message):
 def test_bad_roots(engine, opening):
     with pytest.raises(ValueError, match=r"^states must not be empty$"):
         engine.PuctSearch([], simulations=1)
-    with pytest.raises(ValueError, match=r"^PuctSearch needs decision nodes, states\[1\] is a "
-                                         r"chance node$"):
+    with pytest.raises(
+        ValueError,
+        match=r"^PuctSearch needs decision nodes, states\[1\] is a "
+        r"chance node$",
+    ):
         engine.PuctSearch([opening, engine.Game(3).new_initial_state()], simulations=1)
     with pytest.raises(TypeError, match=r"^states must be a sequence of State, not generator$"):
         engine.PuctSearch((s for s in [opening]), simulations=1)
@@ -311,7 +348,6 @@ def test_pending_leaves_block_gather_until_backup_or_cancel(engine, opening):
     assert search.done
 
 
-
 def test_tree_reuse_keeps_the_subtree_in_both_engines(engines):
     """advance to the child of the most visited action keeps its visits (the root's own and its
     edges'), and the next search adds to them, the same in both engines."""
@@ -328,12 +364,12 @@ def test_tree_reuse_keeps_the_subtree_in_both_engines(engines):
         result = search.results()[0]
         child = state.clone()
         child.apply_action(result["actions"][result["visits"].index(max(result["visits"]))])
-        assert not child.is_chance_node()        # a child of the root without chance between
+        assert not child.is_chance_node()  # a child of the root without chance between
         reused = search.advance(0, child)
         kept = sum(search.results()[0]["visits"])
         search.run(evaluator, 4)
         outs.append((reused, kept, search.results()))
         assert reused and kept > 0 and sum(search.results()[0]["visits"]) == kept + 30
-        assert not search.advance(0, state)      # not a child: a new tree
+        assert not search.advance(0, state)  # not a child: a new tree
         assert sum(search.results()[0]["visits"]) == 0
     assert outs[0] == outs[1]

@@ -13,8 +13,17 @@ import numpy as np
 import pytest
 
 from conservation import count_tiles, count_vikings
-from positions import (CHANCE, COLOURS, KINDS, NUM_DISTINCT_ACTIONS, PRINTED, REVEAL, STACK_TILES,
-                       TERMINAL, VIKINGS_PER_COLOUR)
+from positions import (
+    CHANCE,
+    COLOURS,
+    KINDS,
+    NUM_DISTINCT_ACTIONS,
+    PRINTED,
+    REVEAL,
+    STACK_TILES,
+    TERMINAL,
+    VIKINGS_PER_COLOUR,
+)
 from tools.random_games import step_random
 
 M64 = 2**64 - 1
@@ -25,23 +34,23 @@ def check_invariants(game, state):
     n = game.num_players
     over = d["phase"] == "game_over"
 
-    assert count_vikings(d) == dict.fromkeys(COLOURS, VIKINGS_PER_COLOUR)    # B1.1
+    assert count_vikings(d) == dict.fromkeys(COLOURS, VIKINGS_PER_COLOUR)  # B1.1
     tiles, start_tiles = count_tiles(d)
-    assert all(tiles[k] <= PRINTED[k] for k in KINDS)                          # B1.2-B1.4
+    assert all(tiles[k] <= PRINTED[k] for k in KINDS)  # B1.2-B1.4
     assert sum(tiles.values()) + d["discarded_tiles"] == STACK_TILES
     assert start_tiles == sum(p["start_row"] is not None for p in d["players"])
     for p in d["players"]:
         if p["start_row"] is None:
             assert p["rows"] == [""] * 5
         else:
-            assert p["rows"][p["start_row"] - 1][:1] == "L"                     # B6.0
+            assert p["rows"][p["start_row"] - 1][:1] == "L"  # B6.0
         for r, (cells, columns) in enumerate(zip(p["rows"], p["vikings"]), start=1):
-            assert columns == sorted(set(columns))                              # one per tile
+            assert columns == sorted(set(columns))  # one per tile
             assert all(1 <= c <= len(cells) and cells[c - 1] != "." for c in columns)
-            assert cells[:1] in ("", ".", "L")                                  # B2.3
+            assert cells[:1] in ("", ".", "L")  # B2.3
         assert p["gold"] >= 0
         if not over:
-            assert p["fame"] >= 0                                               # B5.5, B8.8
+            assert p["fame"] >= 0  # B5.5, B8.8
 
     legal = state.legal_actions()
     mask = state.legal_actions_mask()
@@ -71,7 +80,7 @@ def check_invariants(game, state):
     assert copy == state
     if not over:
         step_random(copy, random.Random(0))
-        assert state.to_dict() == d                                            # independent
+        assert state.to_dict() == d  # independent
 
 
 def play_checked(engine, num_players, seed):
@@ -108,6 +117,7 @@ def test_many_random_games_keep_the_invariants(engine, num_players, seed):
 
 # --- the engines agree step by step ------------------------------------------------------------
 
+
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_engines_agree_on_a_random_game(engines, num_players):
     """Every field of the soak's full comparison (vikinger_fast.differential) after every action
@@ -127,6 +137,7 @@ def test_engines_agree_on_a_random_game(engines, num_players):
 
 
 # --- apply_random_chance follows docs/api.md exactly ---------------------------------------------
+
 
 def mix(x):
     """splitmix64 finaliser (docs/state.md)."""
@@ -172,6 +183,6 @@ def test_generator_draws_rng_random(engine):
         state.apply_action(REVEAL(kind))
     rng = np.random.default_rng(2024)
     twin = np.random.default_rng(2024)
-    expected = documented_outcome([13] * 6, twin.random())        # chance ids 10..15
+    expected = documented_outcome([13] * 6, twin.random())  # chance ids 10..15
     assert state.apply_random_chance(rng) == 10 + expected
-    assert rng.random() == twin.random()                          # exactly one draw taken
+    assert rng.random() == twin.random()  # exactly one draw taken

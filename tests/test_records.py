@@ -13,8 +13,9 @@ from vikinger_fast import cli, records
 
 # Players 2-4 x {no module, each module alone, all of them}: every flag is seen on and off
 # with every player count.
-CONFIGS = [(n, frozenset(flags)) for n in (2, 3, 4)
-           for flags in [()] + [(f,) for f in FLAGS] + [FLAGS]]
+CONFIGS = [
+    (n, frozenset(flags)) for n in (2, 3, 4) for flags in [()] + [(f,) for f in FLAGS] + [FLAGS]
+]
 
 
 def config_id(config):
@@ -24,8 +25,9 @@ def config_id(config):
 
 def play(engine, n, flags, seed, stop=None):
     """A seeded random game on `engine`, to the end or until `stop` actions are applied."""
-    return random_game(engine, seed, n, flags,
-                       None if stop is None else lambda state: len(state.history()) >= stop)
+    return random_game(
+        engine, seed, n, flags, None if stop is None else lambda state: len(state.history()) >= stop
+    )
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=config_id)
@@ -33,8 +35,11 @@ def test_a_whole_game_replays_to_the_same_state_in_both_engines(engine, config):
     n, flags = config
     seed = 100 + CONFIGS.index(config)
     state = play(engine, n, flags, seed)
-    record = records.loads(records.dumps(records.record_from_state(
-        state, players=["human"] + ["random"] * (n - 1), seed=seed)))
+    record = records.loads(
+        records.dumps(
+            records.record_from_state(state, players=["human"] + ["random"] * (n - 1), seed=seed)
+        )
+    )
     assert record["result"]["terminal"] and len(record["moves"]) == len(state.history())
     assert record["result"]["fame"] == list(state.scores())
     assert abs(sum(record["result"]["returns"]) - 1.0) < 1e-9
@@ -71,17 +76,20 @@ def test_every_step_of_a_record_is_the_state_after_that_many_moves(engine, confi
 
 def test_moves_carry_their_string_and_player(engine):
     state = play(engine, 3, FLAGS, seed=3, stop=60)
-    record = records.record_from_state(state, players=["mcts:iterations=2000,uct_c=1.4",
-                                                       {"name": "greedy"}, "human"], seed=3)
+    record = records.record_from_state(
+        state, players=["mcts:iterations=2000,uct_c=1.4", {"name": "greedy"}, "human"], seed=3
+    )
     walker = state.get_game().new_initial_state()
     for move in record["moves"]:
         assert move["string"] == walker.action_to_string(move["action"])
         assert move["player"] == walker.current_player()
         walker.apply_action(move["action"])
     assert record["moves"][0]["player"] == engine.CHANCE
-    assert record["players"] == [{"name": "mcts", "params": {"iterations": 2000, "uct_c": 1.4}},
-                                 {"name": "greedy", "params": {}},
-                                 {"name": "human", "params": {}}]
+    assert record["players"] == [
+        {"name": "mcts", "params": {"iterations": 2000, "uct_c": 1.4}},
+        {"name": "greedy", "params": {}},
+        {"name": "human", "params": {}},
+    ]
     assert record["seed"] == 3 and record["version"] == records.VERSION
 
 
@@ -97,8 +105,11 @@ def test_save_and_load_a_file(engine, tmp_path):
 
 @pytest.fixture(scope="module")
 def record():
-    return records.record_from_state(play(load_engine("ref"), 2, ("special_tiles",), seed=5),
-                                     players=["random", "random"], seed=5)
+    return records.record_from_state(
+        play(load_engine("ref"), 2, ("special_tiles",), seed=5),
+        players=["random", "random"],
+        seed=5,
+    )
 
 
 def broken(record, change):
@@ -107,24 +118,27 @@ def broken(record, change):
     return copied
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda r: r.pop("moves"), "'moves': missing"),
-    (lambda r: r.update(extra=1), "'extra': unknown field"),
-    (lambda r: r.update(format="chess-pgn"), "'format'"),
-    (lambda r: r.update(version=2), "'version'"),
-    (lambda r: r["game"].update(num_players=5), "'game.num_players'"),
-    (lambda r: r["game"]["options"].update(auction="yes"), "'game.options.auction'"),
-    (lambda r: r["game"]["options"].pop("draw13"), "'game.options'"),
-    (lambda r: r["players"].pop(), "'players'"),
-    (lambda r: r["players"][1].update(name=""), "'players[1]'"),
-    (lambda r: r.update(seed="7"), "'seed'"),
-    (lambda r: r["moves"][3].update(action=-2), "'moves[3].action'"),
-    (lambda r: r["moves"][4].update(action=True), "'moves[4].action'"),
-    (lambda r: r["moves"][5].pop("string"), "'moves[5]'"),
-    (lambda r: r["moves"][6].update(player="0"), "'moves[6].player'"),
-    (lambda r: r["result"].update(fame=[1]), "'result.fame'"),
-    (lambda r: r["result"].update(terminal=1), "'result.terminal'"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda r: r.pop("moves"), "'moves': missing"),
+        (lambda r: r.update(extra=1), "'extra': unknown field"),
+        (lambda r: r.update(format="chess-pgn"), "'format'"),
+        (lambda r: r.update(version=2), "'version'"),
+        (lambda r: r["game"].update(num_players=5), "'game.num_players'"),
+        (lambda r: r["game"]["options"].update(auction="yes"), "'game.options.auction'"),
+        (lambda r: r["game"]["options"].pop("draw13"), "'game.options'"),
+        (lambda r: r["players"].pop(), "'players'"),
+        (lambda r: r["players"][1].update(name=""), "'players[1]'"),
+        (lambda r: r.update(seed="7"), "'seed'"),
+        (lambda r: r["moves"][3].update(action=-2), "'moves[3].action'"),
+        (lambda r: r["moves"][4].update(action=True), "'moves[4].action'"),
+        (lambda r: r["moves"][5].pop("string"), "'moves[5]'"),
+        (lambda r: r["moves"][6].update(player="0"), "'moves[6].player'"),
+        (lambda r: r["result"].update(fame=[1]), "'result.fame'"),
+        (lambda r: r["result"].update(terminal=1), "'result.terminal'"),
+    ],
+)
 def test_a_malformed_record_names_the_field(engine, record, change, message):
     with pytest.raises(ValueError, match=message.replace("[", r"\[").replace("]", r"\]")):
         records.replay(broken(record, change), engine)

@@ -73,7 +73,7 @@ def test_bad_inputs_give_a_message_and_exit_2(state, tmp_path, capsys):
 def test_png_without_the_converter_says_how_to_get_it(state, tmp_path, capsys, monkeypatch):
     path = tmp_path / "position"
     path.write_bytes(state.serialize())
-    monkeypatch.setitem(sys.modules, "cairosvg", None)      # import fails as if not installed
+    monkeypatch.setitem(sys.modules, "cairosvg", None)  # import fails as if not installed
     assert cli.main(["render", str(path), "-o", str(tmp_path / "board.png")]) == 3
     assert 'pip install "vikinger-fast[png]"' in capsys.readouterr().err
     assert not (tmp_path / "board.png").exists()

@@ -25,10 +25,31 @@ from tools.random_games import random_game_states
 
 ALL_FLAGS = dict.fromkeys(FLAGS, True)
 CONFIGS = {"2p": (2, {}), "3p": (3, {}), "4p": (4, {}), "3p-all": (3, ALL_FLAGS)}
-BASE_PHASES = {"reveal_tile", "draw_viking", "buy", "start_row", "ship_column", "island_cell",
-               "viking", "trip", "trip_target", "game_over"}
+BASE_PHASES = {
+    "reveal_tile",
+    "draw_viking",
+    "buy",
+    "start_row",
+    "ship_column",
+    "island_cell",
+    "viking",
+    "trip",
+    "trip_target",
+    "game_over",
+}
 ADVANCED_PHASES = {"special_fill", "auction", "remove_viking", "offer_colour", "take_special"}
-HUGE_IDS = (2**31 - 1, 2**31, 2**32, 2**63 - 1, 2**63, 2**64, 2**200, -2**31, -2**63 - 1, -2**64)
+HUGE_IDS = (
+    2**31 - 1,
+    2**31,
+    2**32,
+    2**63 - 1,
+    2**63,
+    2**64,
+    2**200,
+    -(2**31),
+    -(2**63) - 1,
+    -(2**64),
+)
 
 _STATES = {}
 
@@ -72,8 +93,9 @@ def reading_error(game, method, argument):
     if not isinstance(game, vikinger_ref.Game):
         twin = vikinger_ref.Game(num_players=game.num_players, **game.options)
         expected = error_of(lambda: getattr(twin, method)(copy.deepcopy(argument)))
-        assert (type(error), str(error)) == (type(expected), str(expected)), \
+        assert (type(error), str(error)) == (type(expected), str(expected)), (
             f"{method}: fast {error!r}, reference {expected!r}"
+        )
     return error
 
 
@@ -90,9 +112,43 @@ def raises(call, kind, *words):
 # --- apply_action: every id, every phase --------------------------------------------------------
 
 # First and last id of every block of docs/actions.md, and their neighbours.
-BLOCK_EDGES = (0, 9, 10, 15, 16, 29, 11, 12, 16, 17, 19, 20, 339, 340, 341, 342, 343, 347, 348,
-               349, 353, 354, 673, 674, 675, 1698, 1699, 1704, 1705, 1710, 1711, 1714, 1715, 1716,
-               2035)
+BLOCK_EDGES = (
+    0,
+    9,
+    10,
+    15,
+    16,
+    29,
+    11,
+    12,
+    16,
+    17,
+    19,
+    20,
+    339,
+    340,
+    341,
+    342,
+    343,
+    347,
+    348,
+    349,
+    353,
+    354,
+    673,
+    674,
+    675,
+    1698,
+    1699,
+    1704,
+    1705,
+    1710,
+    1711,
+    1714,
+    1715,
+    1716,
+    2035,
+)
 
 
 def ids_to_try(config, legal):
@@ -101,8 +157,9 @@ def ids_to_try(config, legal):
         return [*range(-3, NUM_DISTINCT_ACTIONS + 3), *HUGE_IDS]
     sample = random.Random(config).sample(range(NUM_DISTINCT_ACTIONS), 150)
     near = {a + d for a in legal for d in (-1, 1)}
-    return sorted({*BLOCK_EDGES, *(e + 1 for e in BLOCK_EDGES), *sample, *near, -1,
-                   NUM_DISTINCT_ACTIONS}) + list(HUGE_IDS)
+    return sorted(
+        {*BLOCK_EDGES, *(e + 1 for e in BLOCK_EDGES), *sample, *near, -1, NUM_DISTINCT_ACTIONS}
+    ) + list(HUGE_IDS)
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
@@ -151,13 +208,14 @@ def test_game_over_refuses_every_action(engine, config):
         raises(lambda: state.apply_action(action), ValueError, "over")
     for seed in (0, 1, np.random.default_rng(1)):
         raises(lambda: state.apply_random_chance(seed), ValueError)
-    for wrong in (1.0, "0", None, True):          # the type is checked first (docs/api.md)
+    for wrong in (1.0, "0", None, True):  # the type is checked first (docs/api.md)
         raises(lambda: state.apply_action(wrong), TypeError)
     assert state.serialize() == before
     assert sum(state.returns()) == pytest.approx(1.0)
 
 
 # --- odd Python values --------------------------------------------------------------------------
+
 
 class Indexable:
     """Not an int, but usable as one (operator.index): accepted like an int."""
@@ -174,21 +232,39 @@ class Colour(enum.IntEnum):
 
 
 NOT_INTS = {
-    "float": 1.0, "float-nan": float("nan"), "float-inf": float("inf"), "str": "0",
-    "None": None, "bool": True, "bool-false": False, "numpy-bool": np.bool_(True),
-    "numpy-float64": np.float64(2.0), "numpy-float32": np.float32(2.0),
-    "Decimal": decimal.Decimal(2), "Fraction": fractions.Fraction(2), "complex": 2 + 0j,
-    "list": [2], "tuple": (2,), "bytes": b"\x02", "object": object(),
-    "numpy-array-1d": np.array([2]), "surrogate-str": "\ud800",
+    "float": 1.0,
+    "float-nan": float("nan"),
+    "float-inf": float("inf"),
+    "str": "0",
+    "None": None,
+    "bool": True,
+    "bool-false": False,
+    "numpy-bool": np.bool_(True),
+    "numpy-float64": np.float64(2.0),
+    "numpy-float32": np.float32(2.0),
+    "Decimal": decimal.Decimal(2),
+    "Fraction": fractions.Fraction(2),
+    "complex": 2 + 0j,
+    "list": [2],
+    "tuple": (2,),
+    "bytes": b"\x02",
+    "object": object(),
+    "numpy-array-1d": np.array([2]),
+    "surrogate-str": "\ud800",
 }
 INTS = {
-    "numpy-int8": np.int8(2), "numpy-int16": np.int16(2), "numpy-int32": np.int32(2),
-    "numpy-int64": np.int64(2), "numpy-uint8": np.uint8(2), "numpy-uint16": np.uint16(2),
-    "numpy-uint32": np.uint32(2), "numpy-uint64": np.uint64(2), "IntEnum": Colour.SCOUT,
+    "numpy-int8": np.int8(2),
+    "numpy-int16": np.int16(2),
+    "numpy-int32": np.int32(2),
+    "numpy-int64": np.int64(2),
+    "numpy-uint8": np.uint8(2),
+    "numpy-uint16": np.uint16(2),
+    "numpy-uint32": np.uint32(2),
+    "numpy-uint64": np.uint64(2),
+    "IntEnum": Colour.SCOUT,
     "__index__": Indexable(2),
 }
-TYPE_NAMES = {"float": "float", "str": "str", "None": "NoneType", "bool": "bool",
-              "list": "list"}
+TYPE_NAMES = {"float": "float", "str": "str", "None": "NoneType", "bool": "bool", "list": "list"}
 
 
 @pytest.mark.parametrize("name", list(NOT_INTS))
@@ -215,8 +291,10 @@ def test_integer_likes_are_ids(engine, name):
     assert state.action_to_string(value) == state.action_to_string(target)
 
 
-@pytest.mark.parametrize("value", [np.uint64(2**64 - 1), np.int64(-2**63), np.int64(2036),
-                                   np.int8(-1), np.uint16(65535)])
+@pytest.mark.parametrize(
+    "value",
+    [np.uint64(2**64 - 1), np.int64(-(2**63)), np.int64(2036), np.int8(-1), np.uint16(65535)],
+)
 def test_numpy_ids_out_of_range_are_value_errors(engine, value):
     state = states_by_phase(engine, "2p")["buy"]
     before = state.serialize()
@@ -225,7 +303,7 @@ def test_numpy_ids_out_of_range_are_value_errors(engine, value):
     assert state.serialize() == before
 
 
-@pytest.mark.parametrize("value", [-1, 2036, 2**64, -2**64, 2**200])
+@pytest.mark.parametrize("value", [-1, 2036, 2**64, -(2**64), 2**200])
 def test_action_to_string_out_of_range(engine, value):
     decision = states_by_phase(engine, "2p")["buy"]
     chance = states_by_phase(engine, "2p")["reveal_tile"]
@@ -234,14 +312,15 @@ def test_action_to_string_out_of_range(engine, value):
     raises(lambda: chance.action_to_string(MAX_CHANCE_OUTCOMES), ValueError, MAX_CHANCE_OUTCOMES)
 
 
-@pytest.mark.parametrize("value", [-1, 2, 3, 2**64, -2**64, np.int64(5), np.uint64(2**64 - 1)])
+@pytest.mark.parametrize("value", [-1, 2, 3, 2**64, -(2**64), np.int64(5), np.uint64(2**64 - 1)])
 def test_observation_player_out_of_range(engine, value):
     state = states_by_phase(engine, "2p")["buy"]
     raises(lambda: state.observation_tensor(value), ValueError, int(value))
 
 
-@pytest.mark.parametrize("name", ["float", "str", "None", "bool", "numpy-bool", "numpy-float64",
-                                  "list", "Decimal"])
+@pytest.mark.parametrize(
+    "name", ["float", "str", "None", "bool", "numpy-bool", "numpy-float64", "list", "Decimal"]
+)
 def test_observation_player_of_a_wrong_type(engine, name):
     state = states_by_phase(engine, "2p")["buy"]
     raises(lambda: state.observation_tensor(NOT_INTS[name]), TypeError, TYPE_NAMES.get(name, ""))
@@ -257,6 +336,7 @@ def test_apply_random_chance_seeds_are_taken_modulo_2_64(engine):
     def outcome(seed):
         state = states_by_phase(engine, "2p")["draw_viking"]
         return state.apply_random_chance(seed), state.serialize()
+
     for seed in (0, 1, 12345, 2**63, 2**64 - 1):
         assert outcome(seed) == outcome(seed + 2**64) == outcome(np.uint64(seed))
         assert outcome(seed) == outcome(seed - 2**64) == outcome(seed + 5 * 2**64)
@@ -264,8 +344,10 @@ def test_apply_random_chance_seeds_are_taken_modulo_2_64(engine):
     assert outcome(np.int64(-1)) == outcome(2**64 - 1)
 
 
-@pytest.mark.parametrize("name", ["float", "str", "None", "bool", "numpy-bool", "numpy-float64",
-                                  "list", "Decimal", "object"])
+@pytest.mark.parametrize(
+    "name",
+    ["float", "str", "None", "bool", "numpy-bool", "numpy-float64", "list", "Decimal", "object"],
+)
 def test_apply_random_chance_rng_of_a_wrong_type(engine, name):
     chance = states_by_phase(engine, "2p")["reveal_tile"]
     before = chance.serialize()
@@ -284,9 +366,19 @@ def test_apply_random_chance_at_a_decision_node(engine):
 
 # --- the same answer from both engines ----------------------------------------------------------
 
-ODD_VALUES = {**NOT_INTS, **INTS, "int": 2, "negative": -1, "2**64": 2**64, "-2**64": -2**64,
-              "2**200": 2**200, "dict": {}, "bytearray": bytearray(b"\x02"),
-              "memoryview": memoryview(b"\x02"), "numpy-array-0d": np.array(2)}
+ODD_VALUES = {
+    **NOT_INTS,
+    **INTS,
+    "int": 2,
+    "negative": -1,
+    "2**64": 2**64,
+    "-2**64": -(2**64),
+    "2**200": 2**200,
+    "dict": {},
+    "bytearray": bytearray(b"\x02"),
+    "memoryview": memoryview(b"\x02"),
+    "numpy-array-0d": np.array(2),
+}
 
 
 def _calls(module, value):
@@ -305,8 +397,10 @@ def _calls(module, value):
         "action_to_string@decision": lambda: decision.action_to_string(value),
         "string_to_action": lambda: decision.string_to_action(value),
         "observation_tensor": lambda: decision.observation_tensor(value).tolist(),
-        "apply_random_chance@chance": lambda: (chance.apply_random_chance(value),
-                                               chance.serialize()),
+        "apply_random_chance@chance": lambda: (
+            chance.apply_random_chance(value),
+            chance.serialize(),
+        ),
         "apply_random_chance@decision": lambda: decision.apply_random_chance(value),
         "state_from_dict": lambda: game.state_from_dict(value).serialize(),
         "deserialize_state": lambda: game.deserialize_state(value).serialize(),
@@ -332,7 +426,8 @@ def test_odd_values_get_the_same_answer_from_both_engines(engines, name):
 
 # --- Game parameters ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("value", [-1, 0, 1, 5, 100, 2**31, 2**64, -2**64, 2**200])
+
+@pytest.mark.parametrize("value", [-1, 0, 1, 5, 100, 2**31, 2**64, -(2**64), 2**200])
 def test_num_players_out_of_range(engine, value):
     raises(lambda: engine.Game(num_players=value), ValueError, "num_players", value)
 
@@ -356,11 +451,14 @@ def test_unknown_keywords_and_extra_positionals(engine):
 
 # --- state_from_dict: every key, every value ----------------------------------------------------
 
+
 def rich_dicts(engine):
     """Full state dicts whose optional parts (pending, trip, auction, display) are filled."""
     dicts = []
-    for config, phases in (("3p-all", ("auction", "take_special")),
-                           ("2p", ("viking", "trip_target"))):
+    for config, phases in (
+        ("3p-all", ("auction", "take_special")),
+        ("2p", ("viking", "trip_target")),
+    ):
         states = states_by_phase(engine, config)
         dicts += [(config, states[phase].to_dict()) for phase in phases]
     return dicts
@@ -434,8 +532,11 @@ def _wrong_values(path, value):
         wrong = WRONG_FOR_STR
     else:
         return ()
-    nullable = path[-1] in NULLABLE or path[0] in ("display", "wheel") or \
-        (len(path) > 3 and path[2] == "buildings")
+    nullable = (
+        path[-1] in NULLABLE
+        or path[0] in ("display", "wheel")
+        or (len(path) > 3 and path[2] == "buildings")
+    )
     return tuple(v for v in wrong if not (v is None and nullable))
 
 
@@ -460,11 +561,18 @@ def test_state_from_dict_out_of_range_ints_at_every_leaf(engine):
                 assert type(error) is ValueError, (path, wrong, error)
 
 
-@pytest.mark.parametrize("key, lengths", [
-    (("wheel",), (11, 13, 0)), (("display",), (3, 5)), (("players",), (1, 2, 4)),
-    (("players", 0, "rows"), (4, 6)), (("players", 0, "vikings"), (4, 6)),
-    (("players", 0, "buildings"), (3, 5)), (("auction", "passed"), (2, 4)),
-])
+@pytest.mark.parametrize(
+    "key, lengths",
+    [
+        (("wheel",), (11, 13, 0)),
+        (("display",), (3, 5)),
+        (("players",), (1, 2, 4)),
+        (("players", 0, "rows"), (4, 6)),
+        (("players", 0, "vikings"), (4, 6)),
+        (("players", 0, "buildings"), (3, 5)),
+        (("auction", "passed"), (2, 4)),
+    ],
+)
 def test_state_from_dict_lists_of_a_wrong_length(engine, key, lengths):
     states = states_by_phase(engine, "3p-all")
     d = states["auction"].to_dict()
@@ -500,19 +608,24 @@ def test_refused_dicts_leave_the_dict_and_the_game_as_they_were(engine):
         raises(lambda: game.state_from_dict(bad), ValueError, "gold")
         assert bad == kept
         assert game == game_of(engine, config) and game.options == CONFIGS[config][1] | {
-            flag: False for flag in ALL_FLAGS if flag not in CONFIGS[config][1]}
+            flag: False for flag in ALL_FLAGS if flag not in CONFIGS[config][1]
+        }
 
 
 # --- state_from_dict: impossible positions (the issue's list) ----------------------------------
+
 
 def mid_game_dict(engine, phase="buy"):
     """A 2-player dict in `phase` of round 2 or later (some Vikings and tiles on the boards)."""
     for seed in range(20):
         for state in random_game_states(engine, 2, {}, seed=seed):
             d = state.to_dict()
-            if d["phase"] == phase and d["round"] >= 2 and \
-                    any(any(p["vikings"]) for p in d["players"]) and \
-                    all(p["ships"] for p in d["players"]):
+            if (
+                d["phase"] == phase
+                and d["round"] >= 2
+                and any(any(p["vikings"]) for p in d["players"])
+                and all(p["ships"] for p in d["players"])
+            ):
                 return d
     raise AssertionError(f"no mid-game state in phase {phase}")
 
@@ -575,8 +688,15 @@ def test_a_ship_in_column_5_with_column_4_empty(engine):
 
 def test_negative_gold_and_money_beyond_the_bound(engine):
     d = mid_game_dict(engine)
-    for key, value in (("gold", -1), ("gold", -2**31), ("gold", 2**30), ("gold", 2**31),
-                       ("fame", 2**30), ("fame", -2**30), ("fame", 2**31)):
+    for key, value in (
+        ("gold", -1),
+        ("gold", -(2**31)),
+        ("gold", 2**30),
+        ("gold", 2**31),
+        ("fame", 2**30),
+        ("fame", -(2**30)),
+        ("fame", 2**31),
+    ):
         edited = copy.deepcopy(d)
         edited["players"][1][key] = value
         _refuse(engine, edited, key)
@@ -592,18 +712,20 @@ def test_a_wheel_that_does_not_match_the_bag_and_stacks(engine):
     first = spaces[0]
 
     def group_too_many(e):
-        e["purchases"] -= 1                    # one group more than the purchases leave
+        e["purchases"] -= 1  # one group more than the purchases leave
 
     def group_too_few(e):
         e["wheel"][spaces[-1]] = None
 
     def viking_of_another_colour(e):
-        e["wheel"][first]["viking"] = "boatsman" if e["wheel"][first]["viking"] != "boatsman" \
-            else "fisherman"
+        e["wheel"][first]["viking"] = (
+            "boatsman" if e["wheel"][first]["viking"] != "boatsman" else "fisherman"
+        )
 
     def tile_of_another_kind(e):
-        e["wheel"][first]["tile"] = "ship_red" if e["wheel"][first]["tile"] != "ship_red" \
-            else "left"
+        e["wheel"][first]["tile"] = (
+            "ship_red" if e["wheel"][first]["tile"] != "ship_red" else "left"
+        )
 
     def viking_missing(e):
         e["wheel"][first]["viking"] = None
@@ -616,8 +738,15 @@ def test_a_wheel_that_does_not_match_the_bag_and_stacks(engine):
         e["stacks"]["right"] -= 1
         e["discarded_tiles"] += 1
 
-    for change in (group_too_many, group_too_few, viking_of_another_colour, tile_of_another_kind,
-                   viking_missing, bag_does_not_fit_the_round, stacks_do_not_fit_the_round):
+    for change in (
+        group_too_many,
+        group_too_few,
+        viking_of_another_colour,
+        tile_of_another_kind,
+        viking_missing,
+        bag_does_not_fit_the_round,
+        stacks_do_not_fit_the_round,
+    ):
         edited = copy.deepcopy(d)
         change(edited)
         error = reading_error(engine.Game(num_players=2), "state_from_dict", edited)
@@ -625,6 +754,7 @@ def test_a_wheel_that_does_not_match_the_bag_and_stacks(engine):
 
 
 # --- deserialize_state --------------------------------------------------------------------------
+
 
 def sample_bytes(engine):
     return states_by_phase(engine, "2p")["viking"].serialize()
@@ -670,10 +800,15 @@ def test_garbage_is_refused(engine):
 def test_a_huge_history_count_is_refused_without_allocating(engine):
     good = sample_bytes(engine)
     count = len(engine.Game(num_players=2).deserialize_state(good).history())
-    body = good[:len(good) - 4 - 2 * count]
+    body = good[: len(good) - 4 - 2 * count]
     for fake in (0xFFFFFFFF, 0x7FFFFFFF, count + 1):
-        raises(lambda: engine.Game(num_players=2).deserialize_state(
-            body + fake.to_bytes(4, "little") + good[len(body) + 4:]), ValueError, "truncated")
+        raises(
+            lambda: engine.Game(num_players=2).deserialize_state(
+                body + fake.to_bytes(4, "little") + good[len(body) + 4 :]
+            ),
+            ValueError,
+            "truncated",
+        )
 
 
 def test_every_single_byte_change_is_refused_or_canonical(engine):
@@ -684,27 +819,31 @@ def test_every_single_byte_change_is_refused_or_canonical(engine):
     accepted = 0
     for i in range(len(good)):
         for delta in (1, 0x80):
-            data = good[:i] + bytes([(good[i] + delta) % 256]) + good[i + 1:]
+            data = good[:i] + bytes([(good[i] + delta) % 256]) + good[i + 1 :]
             error = reading_error(game, "deserialize_state", data)
             if error is None:
                 assert game.deserialize_state(data).serialize() == data, i
                 accepted += 1
             else:
                 assert type(error) is ValueError, (i, error)
-    assert accepted > 0     # the history bytes are free: some changes are accepted
+    assert accepted > 0  # the history bytes are free: some changes are accepted
 
 
 def test_bytes_of_another_game_are_refused(engine):
     three = states_by_phase(engine, "3p")["buy"].serialize()
     raises(lambda: engine.Game(num_players=2).deserialize_state(three), ValueError, "num_players")
-    raises(lambda: engine.Game(num_players=3, auction=True).deserialize_state(three),
-           ValueError, "options")
+    raises(
+        lambda: engine.Game(num_players=3, auction=True).deserialize_state(three),
+        ValueError,
+        "options",
+    )
 
 
 @pytest.mark.parametrize("value", [None, "VKNG", 5, [86, 75], object()])
 def test_deserialize_state_needs_bytes_naming_the_type(engine, value):
-    raises(lambda: engine.Game(num_players=2).deserialize_state(value), TypeError,
-           type(value).__name__)
+    raises(
+        lambda: engine.Game(num_players=2).deserialize_state(value), TypeError, type(value).__name__
+    )
 
 
 def test_deserialize_state_takes_bytes_like_objects(engine):
@@ -716,19 +855,20 @@ def test_deserialize_state_takes_bytes_like_objects(engine):
 
 # --- pickle --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("protocol", range(3, pickle.HIGHEST_PROTOCOL + 1))
 def test_tampered_pickles_are_refused(engine, protocol):
     state = states_by_phase(engine, "2p")["viking"]
     data = pickle.dumps(state, protocol=protocol)
     assert pickle.loads(data) == state
     at = data.index(b"VKNG\x02")
-    bag = at + 5 + 7 + 10          # header, 7 single bytes, 10 stacks: bag fisherman
+    bag = at + 5 + 7 + 10  # header, 7 single bytes, 10 stacks: bag fisherman
     tampered = {
-        "version": data[:at + 4] + b"\x01" + data[at + 5:],
-        "magic": data[:at] + b"VKNX" + data[at + 4:],
-        "num_players": data[:at + 5] + b"\x05" + data[at + 6:],
-        "79 Vikings": data[:bag] + bytes([data[bag] + 1]) + data[bag + 1:],
-        "phase": data[:at + 8] + b"\x10" + data[at + 9:],
+        "version": data[: at + 4] + b"\x01" + data[at + 5 :],
+        "magic": data[:at] + b"VKNX" + data[at + 4 :],
+        "num_players": data[: at + 5] + b"\x05" + data[at + 6 :],
+        "79 Vikings": data[:bag] + bytes([data[bag] + 1]) + data[bag + 1 :],
+        "phase": data[: at + 8] + b"\x10" + data[at + 9 :],
     }
     for name, bad in tampered.items():
         error = error_of(lambda: pickle.loads(bad))
@@ -737,10 +877,27 @@ def test_tampered_pickles_are_refused(engine, protocol):
 
 # --- string_to_action ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", ["buy:\u0663", "buy:+1", "buy: 1", "buy:0\x00", "buy:0\n",
-                                  "tile:r1c01", "auction:bid:-0", "auction:bid:5.0", "\ud800",
-                                  "buy:0" * 1000, "trip:all:", ":", "buy::0", "buy:1e1",
-                                  "auction:bid:99999999999999999999"])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "buy:\u0663",
+        "buy:+1",
+        "buy: 1",
+        "buy:0\x00",
+        "buy:0\n",
+        "tile:r1c01",
+        "auction:bid:-0",
+        "auction:bid:5.0",
+        "\ud800",
+        "buy:0" * 1000,
+        "trip:all:",
+        ":",
+        "buy::0",
+        "buy:1e1",
+        "auction:bid:99999999999999999999",
+    ],
+)
 def test_string_to_action_refuses_near_misses(engine, text):
     state = states_by_phase(engine, "2p")["buy"]
     raises(lambda: state.string_to_action(text), ValueError)

@@ -12,11 +12,19 @@ import random
 
 import pytest
 
-from positions import (BUY, COLOURS, LAST_SPACE, TRIP_ALL, TRIP_EACH, TRIP_STOP, player,
-                       scoring_table)
+from positions import (
+    BUY,
+    COLOURS,
+    LAST_SPACE,
+    TRIP_ALL,
+    TRIP_EACH,
+    TRIP_STOP,
+    player,
+    scoring_table,
+)
 
-WEAK = {"weak_boatsmen": True, "special_tiles": True}     # A4 with A5 boat tiles
-ROW_COLOURS = COLOURS[:5]                                  # the colours with an island row
+WEAK = {"weak_boatsmen": True, "special_tiles": True}  # A4 with A5 boat tiles
+ROW_COLOURS = COLOURS[:5]  # the colours with an island row
 
 
 def TRIP_ONE(colour):
@@ -33,6 +41,7 @@ def round6_trips(engine, p, **options):
 
 # --- hand-computed positions ---------------------------------------------------------------------
 
+
 def test_b7_2_1a_one_boatsman_must_take_a_colour_of_three_not_one_of_each(engine):
     """1 boatsman; 3 nobles and 3 scouts on the mainland, 3 free tiles in each row. All nobles
     moves 3, all scouts 3, one of each 2 (a noble and a scout): the maximum is 3, so one of each
@@ -42,7 +51,7 @@ def test_b7_2_1a_one_boatsman_must_take_a_colour_of_three_not_one_of_each(engine
     assert state.legal_actions() == [TRIP_ALL("scout"), TRIP_ALL("noble")]
     with pytest.raises(ValueError):
         state.apply_action(TRIP_EACH)
-    state.apply_action(TRIP_ALL("noble"))          # 3 nobles onto the 3 free tiles: forced
+    state.apply_action(TRIP_ALL("noble"))  # 3 nobles onto the 3 free tiles: forced
     assert state.is_terminal()
 
 
@@ -55,8 +64,8 @@ def test_b7_2_1a_two_boatsmen_a_wasted_first_trip_is_illegal(engine):
     table = round6_trips(engine, p)
     state = table.state
     assert state.legal_actions() == [TRIP_ALL("noble"), TRIP_EACH]
-    state.apply_action(TRIP_EACH)                  # fisherman, scout forced; noble: 3 tiles
-    state.apply_action(state.legal_actions()[0])   # the noble onto r2c1
+    state.apply_action(TRIP_EACH)  # fisherman, scout forced; noble: 3 tiles
+    state.apply_action(state.legal_actions()[0])  # the noble onto r2c1
     # left: 1 boatsman, 2 nobles, 2 free tiles: all nobles (2) beats one of each (1): forced
     assert state.is_terminal()
     assert table.player(0)["vikings"][1] == [1, 2, 3]
@@ -86,7 +95,7 @@ def test_b7_2_1a_a4_the_boat_goes_to_the_biggest_colour(engine):
     assert state.legal_actions() == [TRIP_ALL("noble"), TRIP_ONE("scout")]
     table = round6_trips(engine, p, **WEAK)
     table.state.apply_action(TRIP_ONE("scout"))
-    table.state.apply_action(table.state.legal_actions()[0])    # the scout's tile: r3c1
+    table.state.apply_action(table.state.legal_actions()[0])  # the scout's tile: r3c1
     # left: 1 boatsman, the boat, N3 S1: only all nobles moves 3 -- forced, targets forced
     assert table.state.is_terminal()
     assert table.player(0)["vikings"][1] == [1, 2, 3]
@@ -98,12 +107,17 @@ def test_b7_2_1a_rounds_2_and_4_keep_every_trip_and_the_stop(engine):
     offers stop, both colours and one of each."""
     p = player(mainland="B1 S3 N3", rows={2: "L1R", 3: "L1R"})
     table = scoring_table(engine, 2, [p]).finish()
-    assert table.state.legal_actions() == [TRIP_STOP, TRIP_ALL("scout"), TRIP_ALL("noble"),
-                                           TRIP_EACH]
+    assert table.state.legal_actions() == [
+        TRIP_STOP,
+        TRIP_ALL("scout"),
+        TRIP_ALL("noble"),
+        TRIP_EACH,
+    ]
     assert table.state.history() == [BUY(LAST_SPACE)]
 
 
 # --- brute force over every sequence of trips ----------------------------------------------------
+
 
 @functools.lru_cache(maxsize=None)
 def most_by_search(mainland, free, boatsmen, boats, weak):
@@ -129,7 +143,7 @@ def trips_from(mainland, free, boatsmen, boats, weak):
         return sum(counts), (after_m, after_f, boatsmen - 1, boats - boat)
 
     options = []
-    if not weak or boats:                         # A4: a full trip needs a boat tile
+    if not weak or boats:  # A4: a full trip needs a boat tile
         boat = 1 if weak else 0
         for c in movable:
             counts = [0] * 5
@@ -145,8 +159,9 @@ def trips_from(mainland, free, boatsmen, boats, weak):
 def counts_of(d, weak):
     """(mainland, free tiles) per row colour, boatsmen and boat tiles of a player's dict."""
     mainland = tuple(d["mainland"][c] for c in ROW_COLOURS)
-    free = tuple(sum(ch != "." for ch in d["rows"][4 - c]) - len(d["vikings"][4 - c])
-                 for c in range(5))
+    free = tuple(
+        sum(ch != "." for ch in d["rows"][4 - c]) - len(d["vikings"][4 - c]) for c in range(5)
+    )
     boats = d["specials"]["boat"] if weak else 0
     return mainland, free, d["mainland"]["boatsman"], boats
 
@@ -155,7 +170,7 @@ def random_row(rng):
     """A row from column 1: left piece, middles and right pieces in legal order (B6.2), with
     random Vikings; '' for an empty row."""
     cells = ""
-    for _ in range(rng.randrange(0, 4)):          # islands side by side
+    for _ in range(rng.randrange(0, 4)):  # islands side by side
         cells += "L" + "".join(rng.choice("1234") for _ in range(rng.randrange(0, 2)))
         cells += "R" if rng.random() < 0.7 else ""
         if not cells.endswith("R"):
@@ -166,7 +181,7 @@ def random_row(rng):
 def random_player(rng, weak):
     rows = {r: random_row(rng) for r in range(1, 6)}
     if not any(rows.values()):
-        rows[1] = "L"                              # a start tile somewhere (B6.0)
+        rows[1] = "L"  # a start tile somewhere (B6.0)
     mainland = " ".join(f"{short}{rng.randrange(0, 5)}" for short in "FGSNW")
     mainland += f" B{rng.randrange(1, 6)}"
     specials = {"boat": rng.randrange(0, 4)} if weak else None
@@ -185,23 +200,26 @@ def test_b7_2_1a_legal_trips_are_those_of_the_brute_force(engine, weak):
         try:
             table = scoring_table(engine, 6, [p], **({"options": WEAK} if weak else {}))
         except ValueError:
-            continue                               # more tiles or Vikings than exist: skip
+            continue  # more tiles or Vikings than exist: skip
         start = counts_of(table.player(0), weak)
         most = most_by_search(*start, weak)
-        state = table.finish().state               # forced trips are applied at once
+        state = table.finish().state  # forced trips are applied at once
         while state.to_dict()["phase"] in ("trip", "trip_target"):
             if state.to_dict()["phase"] == "trip":
                 now = counts_of(table.player(0), weak)
                 goal = most_by_search(*now, weak)
-                expected = sorted(action for action, k, after in trips_from(*now, weak)
-                                  if k + most_by_search(*after, weak) == goal)
+                expected = sorted(
+                    action
+                    for action, k, after in trips_from(*now, weak)
+                    if k + most_by_search(*after, weak) == goal
+                )
                 assert state.legal_actions() == expected, (p, now)
             state.apply_action(rng.choice(state.legal_actions()))
         end = counts_of(table.player(0), weak)
         moved = sum(start[0]) - sum(end[0])
         assert moved == most, (p, start)
         checked += most > 0
-    assert checked >= 120                          # enough positions had Vikings to move
+    assert checked >= 120  # enough positions had Vikings to move
 
 
 def test_b7_2_1a_forced_trips_are_applied_automatically(engine):
@@ -236,10 +254,12 @@ def test_b7_2_1a_table_made_by_two_threads_at_once():
     import vikinger_fast as fast
     from vikinger_fast.benchmarks import midgame_state
 
-    script = ("import vikinger_fast as vk, sys\n"
-              "from vikinger_fast.benchmarks import midgame_state\n"
-              "sys.stdout.buffer.write(vk.playouts(midgame_state(vk), 400, 5, threads=2)"
-              "['scores'].tobytes())\n")
+    script = (
+        "import vikinger_fast as vk, sys\n"
+        "from vikinger_fast.benchmarks import midgame_state\n"
+        "sys.stdout.buffer.write(vk.playouts(midgame_state(vk), 400, 5, threads=2)"
+        "['scores'].tobytes())\n"
+    )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=120)
     assert out.returncode == 0, out.stderr.decode()
     here = fast.playouts(midgame_state(fast), 400, 5)["scores"]

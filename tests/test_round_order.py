@@ -17,13 +17,28 @@ from positions import COLOURS, DRAW, FLAGS, REVEAL, build_state, player
 from tools.random_games import step_random
 
 ALL_OPTIONS = [dict(zip(FLAGS, bits)) for bits in itertools.product((False, True), repeat=5)]
-DRAWN = 263          # docs/state.md: the observation's drawn counts (6)
-STACKS = 247         # stacks counts (10)
-WHEEL = 31           # 12 wheel entries of 18
-PHASE = 6            # phase one-hot (16)
-PHASES = ("reveal_tile", "draw_viking", "buy", "start_row", "ship_column", "island_cell",
-          "viking", "trip", "trip_target", "game_over", "special_fill", "auction",
-          "remove_viking", "offer_colour", "take_special", "building_replace")
+DRAWN = 263  # docs/state.md: the observation's drawn counts (6)
+STACKS = 247  # stacks counts (10)
+WHEEL = 31  # 12 wheel entries of 18
+PHASE = 6  # phase one-hot (16)
+PHASES = (
+    "reveal_tile",
+    "draw_viking",
+    "buy",
+    "start_row",
+    "ship_column",
+    "island_cell",
+    "viking",
+    "trip",
+    "trip_target",
+    "game_over",
+    "special_fill",
+    "auction",
+    "remove_viking",
+    "offer_colour",
+    "take_special",
+    "building_replace",
+)
 
 
 def collapse(phases):
@@ -31,8 +46,15 @@ def collapse(phases):
     return [phase for phase, _ in itertools.groupby(phases)]
 
 
-PURCHASE_PHASES = ("buy", "start_row", "ship_column", "island_cell", "viking", "take_special",
-                   "building_replace")
+PURCHASE_PHASES = (
+    "buy",
+    "start_row",
+    "ship_column",
+    "island_cell",
+    "viking",
+    "take_special",
+    "building_replace",
+)
 
 
 def round_start_phases(state, rng):
@@ -48,16 +70,17 @@ def round_start_phases(state, rng):
 def expected_order(options):
     """The phase order of docs/advanced.md for a round whose display needs filling."""
     order = ["special_fill"] if options["special_tiles"] else []
-    if options["auction"] or options["draw13"]:                          # A0
+    if options["auction"] or options["draw13"]:  # A0
         order += ["draw_viking"] + (["auction"] if options["auction"] else [])
         order += (["remove_viking"] if options["draw13"] else []) + ["reveal_tile"]
-    else:                                                                # B4.1 then B4.2
+    else:  # B4.1 then B4.2
         order += ["reveal_tile", "draw_viking"]
     return order + (["offer_colour"] if options["offer_by_colour"] else [])
 
 
-@pytest.mark.parametrize("options", ALL_OPTIONS,
-                         ids=["-".join(f for f in FLAGS if o[f]) or "base" for o in ALL_OPTIONS])
+@pytest.mark.parametrize(
+    "options", ALL_OPTIONS, ids=["-".join(f for f in FLAGS if o[f]) or "base" for o in ALL_OPTIONS]
+)
 def test_a0_phase_order_of_the_first_round_in_every_configuration(engine, options):
     """All 32 module combinations: the phases of round 1 before the first purchase come in the
     order of A0 (or B4 without A1 and A2). A3's offer can be a single forced decision, which is
@@ -70,8 +93,10 @@ def test_a0_phase_order_of_the_first_round_in_every_configuration(engine, option
     assert seen == wanted
 
 
-@pytest.mark.parametrize("options", [{"auction": True}, {"draw13": True},
-                                     {"auction": True, "draw13": True, "special_tiles": True}])
+@pytest.mark.parametrize(
+    "options",
+    [{"auction": True}, {"draw13": True}, {"auction": True, "draw13": True, "special_tiles": True}],
+)
 def test_a0_the_order_holds_in_later_rounds_too(engine, options):
     """A0 every round: each of rounds 2..6 starts with its Vikings, never with a tile."""
     state = engine.Game(num_players=2, **options).new_initial_state()
@@ -104,8 +129,8 @@ def test_a0_bidders_see_the_vikings_and_no_tile(engine):
     assert all(entry is None for entry in d["wheel"]) and sum(d["stacks"].values()) == 72
     for p in range(3):
         obs = state.observation_tensor(p)
-        assert obs[DRAWN:DRAWN + 6].tolist() == [3, 0, 4, 0, 2, 3]
-        assert obs[STACKS:STACKS + 10].sum() == 72 and not obs[WHEEL:WHEEL + 12 * 18].any()
+        assert obs[DRAWN : DRAWN + 6].tolist() == [3, 0, 4, 0, 2, 3]
+        assert obs[STACKS : STACKS + 10].sum() == 72 and not obs[WHEEL : WHEEL + 12 * 18].any()
         assert obs[PHASE + PHASES.index("auction")] == 1
     again = game.deserialize_state(state.serialize())
     assert again == state and drawn_vector(again) == [3, 0, 4, 0, 2, 3]
@@ -120,14 +145,15 @@ def test_a0_the_auction_winner_removes_before_any_tile_is_revealed(engine):
     for colour in ["goldsmith"] * 5 + ["noble"] * 4 + ["boatsman"] * 4:
         state.apply_action(DRAW(colour))
     assert state.to_dict()["phase"] == "auction" and state.current_player() == 0
-    state.apply_action(675 + 1)                   # p0 opens with 1
-    state.apply_action(675 + 2)                   # p1 raises to 2
-    state.apply_action(674)                       # p0 passes: p1 wins, pays 2, starts
+    state.apply_action(675 + 1)  # p0 opens with 1
+    state.apply_action(675 + 2)  # p1 raises to 2
+    state.apply_action(674)  # p0 passes: p1 wins, pays 2, starts
     d = state.to_dict()
     assert d["phase"] == "remove_viking" and d["start_player"] == 1
     assert state.current_player() == 1
-    assert state.legal_actions() == [1699 + COLOURS.index(c) for c in
-                                     ("goldsmith", "noble", "boatsman")]
+    assert state.legal_actions() == [
+        1699 + COLOURS.index(c) for c in ("goldsmith", "noble", "boatsman")
+    ]
     assert all(entry is None for entry in d["wheel"]) and sum(d["stacks"].values()) == 72
     state.apply_action(1699 + COLOURS.index("boatsman"))
     d = state.to_dict()
@@ -139,8 +165,9 @@ def test_a0_the_auction_winner_removes_before_any_tile_is_revealed(engine):
     d = state.to_dict()
     assert d["phase"] == "buy" and state.current_player() == 1
     assert [w["viking"] for w in d["wheel"]] == ["goldsmith"] * 5 + ["noble"] * 4 + ["boatsman"] * 3
-    assert [w["tile"] for w in d["wheel"]] == ["left"] * 6 + [None] * 0 + ["right"] * 4 \
-        + ["ship_blue"] * 2
+    assert [w["tile"] for w in d["wheel"]] == ["left"] * 6 + [None] * 0 + ["right"] * 4 + [
+        "ship_blue"
+    ] * 2
     assert drawn_vector(state) == [0] * 6
 
 
@@ -160,14 +187,26 @@ def test_a0_without_auction_and_draw13_the_tiles_come_first(engine):
 P = player(rows={1: "L"})
 
 
-@pytest.mark.parametrize("fields", [
-    dict(phase="auction", drawn="F2 G2 S2 N2 W2 B1", options={"auction": True},
-         auction={"high": None, "leader": 0, "passed": [False, False], "turn": 0}),
-    dict(phase="remove_viking", drawn="F2 G2 S2 N2 W2 B2", options={"draw13": True}),
-    dict(phase="reveal_tile", drawn="F2 G2 S2 N2 W2 B1", options={"draw13": True}),
-    dict(phase="reveal_tile", drawn="", options={"auction": True}),
-], ids=["auction with 11 drawn", "removal with 12 of 13", "tiles after the removal of 2",
-        "tiles before the Vikings under A1"])
+@pytest.mark.parametrize(
+    "fields",
+    [
+        dict(
+            phase="auction",
+            drawn="F2 G2 S2 N2 W2 B1",
+            options={"auction": True},
+            auction={"high": None, "leader": 0, "passed": [False, False], "turn": 0},
+        ),
+        dict(phase="remove_viking", drawn="F2 G2 S2 N2 W2 B2", options={"draw13": True}),
+        dict(phase="reveal_tile", drawn="F2 G2 S2 N2 W2 B1", options={"draw13": True}),
+        dict(phase="reveal_tile", drawn="", options={"auction": True}),
+    ],
+    ids=[
+        "auction with 11 drawn",
+        "removal with 12 of 13",
+        "tiles after the removal of 2",
+        "tiles before the Vikings under A1",
+    ],
+)
 def test_a0_states_out_of_the_order_are_refused(engine, fields):
     """A0: `drawn` holds the round's 12 (13) Vikings from the auction to the removal, and 12 while
     the tiles are revealed; anything else is not a position of the game: ValueError."""
@@ -179,12 +218,20 @@ def test_a0_positions_in_the_order_are_accepted_and_agree(engines):
     """The same A0 positions load on both engines, with equal dicts and observations."""
     ref, fast = engines
     cases = [
-        dict(phase="auction", drawn="F2 G2 S2 N2 W2 B2", options={"auction": True},
-             auction={"high": None, "leader": 0, "passed": [False, False], "turn": 0}),
+        dict(
+            phase="auction",
+            drawn="F2 G2 S2 N2 W2 B2",
+            options={"auction": True},
+            auction={"high": None, "leader": 0, "passed": [False, False], "turn": 0},
+        ),
         dict(phase="draw_viking", drawn="F2 G2", options={"auction": True}),
         dict(phase="remove_viking", drawn="F2 G2 S2 N2 W3 B2", options={"draw13": True}),
-        dict(phase="reveal_tile", drawn="F2 G2 S2 N2 W2 B2", options={"draw13": True},
-             wheel={0: {"tile": "left", "viking": None}}),
+        dict(
+            phase="reveal_tile",
+            drawn="F2 G2 S2 N2 W2 B2",
+            options={"draw13": True},
+            wheel={0: {"tile": "left", "viking": None}},
+        ),
     ]
     for fields in cases:
         a = build_state(ref, [P, P], round=1, purchases=0, **fields)

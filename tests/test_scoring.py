@@ -6,8 +6,18 @@ player starts with 0 gold and 10 Fame, so the expected numbers below are the gai
 
 import pytest
 
-from positions import (BUY, LAST_SPACE, TARGET, TRIP_ALL, TRIP_EACH, TRIP_STOP, colour_counts,
-                       player, score, scoring_table)
+from positions import (
+    BUY,
+    LAST_SPACE,
+    TARGET,
+    TRIP_ALL,
+    TRIP_EACH,
+    TRIP_STOP,
+    colour_counts,
+    player,
+    score,
+    scoring_table,
+)
 
 
 def gains(table):
@@ -17,6 +27,7 @@ def gains(table):
 
 # --- B7.0 threat, seen through the small scoring (3 gold per unthreatened goldsmith) ---------
 
+
 def test_b7_0_sail_colour_sets_the_depth_of_the_threat(engine):
     # goldsmiths (row 4) in columns 1..5 under red, green, yellow, blue and no ship
     p = player(ships="rgyb", rows={4: "L*1*2*3*4*"})
@@ -24,12 +35,15 @@ def test_b7_0_sail_colour_sets_the_depth_of_the_threat(engine):
     assert gains(score(engine, 1, [p])) == (9, 0)
 
 
-@pytest.mark.parametrize("row1, gold", [
-    ("", 0),          # no warrior: blue col 1 and yellow cols 2, 3 threaten all three
-    ("L*", 3),        # warrior r1c1 repels the blue ship: its whole column is safe
-    ("L*1R*", 6),     # warriors r1c1 and r1c3
-    ("L1R", 0),       # island tiles without warriors repel nothing
-])
+@pytest.mark.parametrize(
+    "row1, gold",
+    [
+        ("", 0),  # no warrior: blue col 1 and yellow cols 2, 3 threaten all three
+        ("L*", 3),  # warrior r1c1 repels the blue ship: its whole column is safe
+        ("L*1R*", 6),  # warriors r1c1 and r1c3
+        ("L1R", 0),  # island tiles without warriors repel nothing
+    ],
+)
 def test_b7_0_warrior_in_row_1_repels_the_ship_of_its_column(engine, row1, gold):
     p = player(ships="byy", mainland="W3", rows={1: row1, 4: "L*1*2*"})
     assert gains(score(engine, 1, [p])) == (gold, 0)
@@ -37,36 +51,44 @@ def test_b7_0_warrior_in_row_1_repels_the_ship_of_its_column(engine, row1, gold)
 
 # --- B7.1 small scoring -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("round_", [1, 3, 5])
 def test_b7_1_small_scoring_pays_only_unthreatened_goldsmiths_on_islands(engine, round_):
     # nobles and scouts score nothing now; mainland goldsmiths never score during the game
-    p = player(ships="g", mainland="G2 N1",
-               rows={2: "L*1*", 3: "L*", 4: "L*1*2*"})
+    p = player(ships="g", mainland="G2 N1", rows={2: "L*1*", 3: "L*", 4: "L*1*2*"})
     table = score(engine, round_, [p])
     assert gains(table) == (9, 0)
     d = table.state.to_dict()
     assert d["round"] == round_ + 1 and d["phase"] == "reveal_tile"
-    assert d["start_player"] == round_ % 2                       # B3.3
+    assert d["start_player"] == round_ % 2  # B3.3
 
 
 # --- B7.2 large scoring, steps 2-6 --------------------------------------------------------------
 
+
 @pytest.mark.parametrize("round_", [2, 4])
-@pytest.mark.parametrize("row1, gold, fame", [
-    ("L*1*2*R*", 8, 5),   # all four repelled: red 3 gold, green 5 gold, yellow 2, blue 3 Fame
-    ("L*1R*", 3, 2),      # red (col 1) and yellow (col 3) repelled
-    ("L1", 0, 0),         # no warrior: nothing
-])
-def test_b7_2_repelled_ships_pay_their_value_at_every_large_scoring(engine, round_, row1, gold,
-                                                                     fame):
+@pytest.mark.parametrize(
+    "row1, gold, fame",
+    [
+        ("L*1*2*R*", 8, 5),  # all four repelled: red 3 gold, green 5 gold, yellow 2, blue 3 Fame
+        ("L*1R*", 3, 2),  # red (col 1) and yellow (col 3) repelled
+        ("L1", 0, 0),  # no warrior: nothing
+    ],
+)
+def test_b7_2_repelled_ships_pay_their_value_at_every_large_scoring(
+    engine, round_, row1, gold, fame
+):
     p = player(ships="rgyb", rows={1: row1})
     assert gains(score(engine, round_, [p])) == (gold, fame)
 
 
-@pytest.mark.parametrize("row1, gold, fame", [
-    ("", 0, 4),           # red col 2 and green col 3 threaten nobles r2c2, r2c3: 2 x 2 Fame
-    ("L12*", 5, 6),       # warrior r1c3 repels green: +5 gold, noble r2c3 safe
-])
+@pytest.mark.parametrize(
+    "row1, gold, fame",
+    [
+        ("", 0, 4),  # red col 2 and green col 3 threaten nobles r2c2, r2c3: 2 x 2 Fame
+        ("L12*", 5, 6),  # warrior r1c3 repels green: +5 gold, noble r2c3 safe
+    ],
+)
 def test_b7_2_nobles_score_2_fame_when_unthreatened(engine, row1, gold, fame):
     p = player(ships=".rg", mainland="N3", rows={1: row1, 2: "L*1*2*3*"})
     assert gains(score(engine, 2, [p])) == (gold, fame)
@@ -83,7 +105,7 @@ def test_b7_2_scouts_and_their_two_independent_bonuses(engine):
 
 
 def test_b7_2_goldsmiths_score_3_gold_when_unthreatened(engine):
-    p = player(ships="y", mainland="G2", rows={4: "L*1*2"})   # r4c1 under the yellow ship
+    p = player(ships="y", mainland="G2", rows={4: "L*1*2"})  # r4c1 under the yellow ship
     assert gains(score(engine, 2, [p])) == (3, 0)
 
 
@@ -94,6 +116,7 @@ def test_b7_2_fishermen_score_nothing_during_the_game(engine):
 
 # --- B7.2.1 boatsman trips ----------------------------------------------------------------------
 
+
 def test_b7_2_trip_options_trip_all_and_trip_each_then_scoring(engine):
     # free tiles: r2c1 (nobles), r3c2..c4 (scouts), r4c1 (goldsmiths, none on the mainland);
     # row 5 is full, so the mainland fisherman cannot move.
@@ -101,10 +124,10 @@ def test_b7_2_trip_options_trip_all_and_trip_each_then_scoring(engine):
     table = scoring_table(engine, 2, [p]).finish()
     state = table.state
     assert state.to_dict()["phase"] == "trip"
-    assert state.current_player() == table.seats[0]          # the start player scores first
+    assert state.current_player() == table.seats[0]  # the start player scores first
     assert state.legal_actions() == [TRIP_STOP, TRIP_ALL("scout"), TRIP_ALL("noble"), TRIP_EACH]
 
-    state.apply_action(TRIP_ALL("scout"))     # 3 scouts, 3 free tiles: every target forced
+    state.apply_action(TRIP_ALL("scout"))  # 3 scouts, 3 free tiles: every target forced
     d = table.player(0)
     assert d["vikings"][2] == [1, 2, 3, 4]
     assert d["mainland"] == colour_counts("B1 N1 F1")
@@ -112,7 +135,7 @@ def test_b7_2_trip_options_trip_all_and_trip_each_then_scoring(engine):
     assert state.to_dict()["phase"] == "trip"
     assert state.legal_actions() == [TRIP_STOP, TRIP_ALL("noble"), TRIP_EACH]
 
-    state.apply_action(TRIP_EACH)             # only the noble can move now
+    state.apply_action(TRIP_EACH)  # only the noble can move now
     d = table.player(0)
     assert d["vikings"][1] == [1]
     assert d["mainland"] == colour_counts("F1")
@@ -124,7 +147,7 @@ def test_b7_2_trip_options_trip_all_and_trip_each_then_scoring(engine):
 
 
 def test_b7_2_trip_targets_are_chosen_left_to_right(engine):
-    p = player(mainland="B1 S2", rows={3: "L*123"})          # free tiles r3c2, r3c3, r3c4
+    p = player(mainland="B1 S2", rows={3: "L*123"})  # free tiles r3c2, r3c3, r3c4
     table = scoring_table(engine, 2, [p]).finish()
     state = table.state
     assert state.legal_actions() == [TRIP_STOP, TRIP_ALL("scout"), TRIP_EACH]
@@ -132,10 +155,10 @@ def test_b7_2_trip_targets_are_chosen_left_to_right(engine):
     d = state.to_dict()
     assert d["phase"] == "trip_target"
     assert d["trip"] == {"queue": [["scout", 2]], "last_col": 0}
-    assert table.player(0)["mainland"] == colour_counts("S2")     # queued Vikings wait there
+    assert table.player(0)["mainland"] == colour_counts("S2")  # queued Vikings wait there
     # 2 to place: c4 would leave no free tile to its right for the second scout
     assert state.legal_actions() == [TARGET(3, 2), TARGET(3, 3)]
-    state.apply_action(TARGET(3, 3))          # then c4 is the only target: forced
+    state.apply_action(TARGET(3, 3))  # then c4 is the only target: forced
     d = state.to_dict()
     assert d["trip"] is None
     assert table.player(0)["vikings"][2] == [1, 3, 4]
@@ -150,11 +173,11 @@ def test_b7_2_trip_each_moves_one_of_each_colour_in_colour_order(engine):
     d = state.to_dict()
     assert d["trip"] == {"queue": [["fisherman", 1], ["scout", 1], ["noble", 1]], "last_col": 0}
     assert state.legal_actions() == [TARGET(5, 1), TARGET(5, 2)]
-    state.apply_action(TARGET(5, 2))          # scout r3c1 and noble r2c1 are forced
+    state.apply_action(TARGET(5, 2))  # scout r3c1 and noble r2c1 are forced
     d = table.player(0)
     assert d["vikings"] == [[], [1], [1], [], [2]]
     assert d["mainland"] == colour_counts("")
-    assert gains(table) == (0, 2 + 1)         # noble 2, scout 1 (r5c1 holds no fisherman)
+    assert gains(table) == (0, 2 + 1)  # noble 2, scout 1 (r5c1 holds no fisherman)
 
 
 def test_b7_2_trip_stop_keeps_boatsmen_and_vikings_on_the_mainland(engine):
@@ -176,7 +199,7 @@ def test_b7_2_round_6_forbids_trip_stop_while_a_trip_is_possible(engine):
     assert state.legal_actions() == [TRIP_ALL("noble"), TRIP_EACH]
     with pytest.raises(ValueError):
         state.apply_action(TRIP_STOP)
-    state.apply_action(TRIP_EACH)             # r2c1 forced; then large and final scoring
+    state.apply_action(TRIP_EACH)  # r2c1 forced; then large and final scoring
     assert state.is_terminal()
     # noble +2 (B7.2); final: 1 Viking, no fisherman -> -1 (B8.6); no boatsman left (B8.3)
     assert table.fame() == [11]
@@ -188,7 +211,7 @@ def test_b7_2_round_6_trips_go_on_while_one_is_possible(engine):
     state = table.state
     assert state.legal_actions() == [TRIP_ALL("scout"), TRIP_ALL("noble"), TRIP_EACH]
     state.apply_action(TRIP_ALL("noble"))
-    assert state.legal_actions() == [TRIP_ALL("scout"), TRIP_EACH]   # still no TRIP_STOP
+    assert state.legal_actions() == [TRIP_ALL("scout"), TRIP_EACH]  # still no TRIP_STOP
     state.apply_action(TRIP_EACH)
     assert state.is_terminal()
     # noble 2 + scout 1 (B7.2); 2 Vikings, no fisherman: -2 (B8.6); no boatsman left (B8.3)
@@ -205,7 +228,7 @@ def test_b7_2_players_score_one_after_another_from_the_start_player(engine):
     assert state.current_player() == 1 and state.to_dict()["scoring_index"] == 0
     state.apply_action(TRIP_STOP)
     assert state.current_player() == 2 and state.to_dict()["scoring_index"] == 1
-    assert table.fame() == [12, 10]           # seat 1 already scored its noble, seat 2 not yet
+    assert table.fame() == [12, 10]  # seat 1 already scored its noble, seat 2 not yet
     state.apply_action(TRIP_STOP)
     assert table.fame() == [12, 12]
     assert state.to_dict()["round"] == 3

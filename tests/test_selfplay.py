@@ -24,14 +24,17 @@ def load_with_numpy(folder):
     with open(os.path.join(folder, "manifest.json")) as source:
         manifest = json.load(source)
     shards = [np.load(os.path.join(folder, entry["file"])) for entry in manifest["shards"]]
-    return manifest, {key: np.concatenate([shard[key] for shard in shards])
-                      for key in manifest["sample_arrays"] + manifest["game_arrays"]}
+    return manifest, {
+        key: np.concatenate([shard[key] for shard in shards])
+        for key in manifest["sample_arrays"] + manifest["game_arrays"]
+    }
 
 
 def test_the_arrays_replay_the_games(engine, tmp_path):
     name = "ref" if engine.__name__ == "vikinger_ref" else "fast"
-    manifest = selfplay.generate(tmp_path / "run", 2, 4, engine=name, mcts=CHEAP,
-                                 sample_moves=5, shard_size=1)
+    manifest = selfplay.generate(
+        tmp_path / "run", 2, 4, engine=name, mcts=CHEAP, sample_moves=5, shard_size=1
+    )
     _, data = load_with_numpy(tmp_path / "run")
     game = engine.Game(num_players=2)
     assert manifest["samples"] == len(data["player"]) > 0
@@ -49,7 +52,7 @@ def test_the_arrays_replay_the_games(engine, tmp_path):
             if state.is_chance_node():
                 state.apply_random_chance(rng)
                 continue
-            row = by_ply.pop(len(state.history()))     # every decision had 2+ actions here
+            row = by_ply.pop(len(state.history()))  # every decision had 2+ actions here
             player = state.current_player()
             assert data["player"][row] == player
             assert np.array_equal(data["observation"][row], state.observation_tensor(player))
@@ -59,8 +62,9 @@ def test_the_arrays_replay_the_games(engine, tmp_path):
         assert list(data["game_fame"][g]) == state.scores()
         assert list(data["game_returns"][g]) == pytest.approx(state.returns())
         assert data["game_length"][g] == len(state.history())
-        assert np.array_equal(data["returns"][rows], np.tile(data["game_returns"][g],
-                                                             (len(rows), 1)))
+        assert np.array_equal(
+            data["returns"][rows], np.tile(data["game_returns"][g], (len(rows), 1))
+        )
 
 
 def test_both_engines_write_the_same_arrays(tmp_path):
@@ -75,10 +79,11 @@ def test_both_engines_write_the_same_arrays(tmp_path):
 def test_sharding_and_processes_change_nothing(tmp_path):
     mcts = {"iterations": 8}
     one = selfplay.generate(tmp_path / "one", 3, 2, mcts=mcts, shard_size=3)
-    many = selfplay.generate(tmp_path / "many", 3, 2, mcts=mcts, shard_size=1,
-                             executor=distributed.LocalProcesses(2))
+    many = selfplay.generate(
+        tmp_path / "many", 3, 2, mcts=mcts, shard_size=1, executor=distributed.LocalProcesses(2)
+    )
     again = selfplay.generate(tmp_path / "again", 3, 2, mcts=mcts, shard_size=1)
-    assert many == again            # the same shards: the same bytes (SHA-256 in the manifest)
+    assert many == again  # the same shards: the same bytes (SHA-256 in the manifest)
     assert [s["samples"] for s in many["shards"]] and one["samples"] == many["samples"]
     a, b = selfplay.load(tmp_path / "one"), selfplay.load(tmp_path / "many")
     for key in a:
@@ -109,8 +114,14 @@ class _FailsAfterOneShard:
 
 def test_an_interrupted_run_leaves_no_manifest(tmp_path):
     with pytest.raises(KeyboardInterrupt):
-        selfplay.generate(tmp_path / "run", 3, 1, mcts={"iterations": 4}, shard_size=1,
-                          executor=_FailsAfterOneShard())
+        selfplay.generate(
+            tmp_path / "run",
+            3,
+            1,
+            mcts={"iterations": 4},
+            shard_size=1,
+            executor=_FailsAfterOneShard(),
+        )
     assert sorted(os.listdir(tmp_path / "run")) == ["shard-00000.npz"]
     with pytest.raises(FileNotFoundError):
         selfplay.load(tmp_path / "run")
@@ -145,18 +156,34 @@ def test_bad_parameters(tmp_path):
 
 def test_the_selfplay_command(tmp_path, capsys):
     from vikinger_fast import cli
+
     out = str(tmp_path / "run")
-    argv = ["selfplay", "--games", "3", "--out", out, "--iterations", "4", "--seed", "6",
-            "--jobs", "2", "--shard-size", "2", "--no-progress"]
+    argv = [
+        "selfplay",
+        "--games",
+        "3",
+        "--out",
+        out,
+        "--iterations",
+        "4",
+        "--seed",
+        "6",
+        "--jobs",
+        "2",
+        "--shard-size",
+        "2",
+        "--no-progress",
+    ]
     assert cli.main(argv) == 0
     assert "3 games, " in capsys.readouterr().out
     manifest = selfplay.load_manifest(out)
     assert manifest["games"] == 3 and len(manifest["shards"]) == 2
     assert manifest["bot"]["params"]["iterations"] == 4
-    expected = selfplay.generate(tmp_path / "api", 3, 6, mcts=manifest["bot"]["params"],
-                                 shard_size=2)
+    expected = selfplay.generate(
+        tmp_path / "api", 3, 6, mcts=manifest["bot"]["params"], shard_size=2
+    )
     assert expected["shards"] == manifest["shards"]
-    with pytest.raises(SystemExit) as refused:           # a finished folder is not overwritten
+    with pytest.raises(SystemExit) as refused:  # a finished folder is not overwritten
         cli.main(argv)
     assert refused.value.code == 2
     assert "holds a finished run" in capsys.readouterr().err

@@ -9,33 +9,106 @@ import struct
 import numpy as np
 import pytest
 
-from positions import (BUY, COLOURS, PHASES, PRINTED, REVEAL, SPECIALS, START_GOLD, TARGET,
-                       TRIP_ALL, build_state, group, player, score, scoring_table)
+from positions import (
+    BUY,
+    COLOURS,
+    PHASES,
+    PRINTED,
+    REVEAL,
+    SPECIALS,
+    START_GOLD,
+    TARGET,
+    TRIP_ALL,
+    build_state,
+    group,
+    player,
+    score,
+    scoring_table,
+)
 
-TOP_KEYS = ["version", "num_players", "options", "round", "phase", "start_player", "purchases",
-            "scoring_index", "stacks", "bag", "drawn", "removed", "discarded_tiles", "wheel",
-            "pending", "trip", "auction", "special_stack", "display", "special_removed",
-            "players", "history"]
-PLAYER_KEYS = ["gold", "fame", "start_row", "mainland", "ships", "rows", "vikings", "specials",
-               "buildings"]
-OPTIONS = {"auction": False, "draw13": False, "offer_by_colour": False, "weak_boatsmen": False,
-           "special_tiles": False}
-PLAYER_BYTES = 4 + 4 + 1 + 6 + 64 + 5 * 64           # 399
-PLAYERS_AT = 7 + 10 + 6 + 6 + 6 + 1 + 24 + 4 + 3     # 67, after an empty trip queue
+TOP_KEYS = [
+    "version",
+    "num_players",
+    "options",
+    "round",
+    "phase",
+    "start_player",
+    "purchases",
+    "scoring_index",
+    "stacks",
+    "bag",
+    "drawn",
+    "removed",
+    "discarded_tiles",
+    "wheel",
+    "pending",
+    "trip",
+    "auction",
+    "special_stack",
+    "display",
+    "special_removed",
+    "players",
+    "history",
+]
+PLAYER_KEYS = [
+    "gold",
+    "fame",
+    "start_row",
+    "mainland",
+    "ships",
+    "rows",
+    "vikings",
+    "specials",
+    "buildings",
+]
+OPTIONS = {
+    "auction": False,
+    "draw13": False,
+    "offer_by_colour": False,
+    "weak_boatsmen": False,
+    "special_tiles": False,
+}
+PLAYER_BYTES = 4 + 4 + 1 + 6 + 64 + 5 * 64  # 399
+PLAYERS_AT = 7 + 10 + 6 + 6 + 6 + 1 + 24 + 4 + 3  # 67, after an empty trip queue
 PLAYER_BLOCK = 1545
 
 
 def initial_dict(n):
     zeros = dict.fromkeys(COLOURS, 0)
     return {
-        "version": 2, "num_players": n, "options": OPTIONS, "round": 1, "phase": "reveal_tile",
-        "start_player": 0, "purchases": 0, "scoring_index": 0, "stacks": PRINTED,
-        "bag": dict.fromkeys(COLOURS, 13), "drawn": zeros, "removed": zeros,
-        "discarded_tiles": 0, "wheel": [None] * 12, "pending": None, "trip": None,
-        "auction": None, "display": [None] * 4, "special_removed": dict.fromkeys(SPECIALS, 0),
-        "players": [{"gold": START_GOLD[n], "fame": 10, "start_row": None, "mainland": zeros,
-                     "ships": "", "rows": [""] * 5, "vikings": [[]] * 5,
-                     "specials": dict.fromkeys(SPECIALS, 0), "buildings": [None] * 4}] * n,
+        "version": 2,
+        "num_players": n,
+        "options": OPTIONS,
+        "round": 1,
+        "phase": "reveal_tile",
+        "start_player": 0,
+        "purchases": 0,
+        "scoring_index": 0,
+        "stacks": PRINTED,
+        "bag": dict.fromkeys(COLOURS, 13),
+        "drawn": zeros,
+        "removed": zeros,
+        "discarded_tiles": 0,
+        "wheel": [None] * 12,
+        "pending": None,
+        "trip": None,
+        "auction": None,
+        "display": [None] * 4,
+        "special_removed": dict.fromkeys(SPECIALS, 0),
+        "players": [
+            {
+                "gold": START_GOLD[n],
+                "fame": 10,
+                "start_row": None,
+                "mainland": zeros,
+                "ships": "",
+                "rows": [""] * 5,
+                "vikings": [[]] * 5,
+                "specials": dict.fromkeys(SPECIALS, 0),
+                "buildings": [None] * 4,
+            }
+        ]
+        * n,
         "history": [],
     }
 
@@ -48,9 +121,9 @@ def special_stack_at(n):
 def initial_bytes(n):
     """The special-stack bytes are left 0 here: see test_initial_bytes."""
     position = bytes([n, 0, 1, 0, 0, 0, 0]) + bytes([17, 5, 5, 5, 5, 21, 3, 4, 4, 3])
-    position += bytes([13] * 6) + bytes(6) + bytes(6) + bytes([0])     # bag, drawn, removed, disc.
-    position += bytes([255] * 24)                                       # empty wheel
-    position += bytes([255, 255, 0, 0]) + bytes([0, 0, 0])              # no pending, no trip
+    position += bytes([13] * 6) + bytes(6) + bytes(6) + bytes([0])  # bag, drawn, removed, disc.
+    position += bytes([255] * 24)  # empty wheel
+    position += bytes([255, 255, 0, 0]) + bytes([0, 0, 0])  # no pending, no trip
     for _ in range(n):
         position += struct.pack("<ii", START_GOLD[n], 10) + bytes(1 + 6 + 64 + 320)
     # docs/advanced.md: no auction (high 65535; leader, turn, passed 0), the special stack,
@@ -82,14 +155,15 @@ def mix(x):
 
 
 def documented_hash(data, history_length):
-    p = data[5:len(data) - 4 - 2 * history_length]
+    p = data[5 : len(data) - 4 - 2 * history_length]
     h = len(p)
     for i in range(0, len(p), 8):
-        h = mix(h ^ int.from_bytes(p[i:i + 8].ljust(8, b"\0"), "little"))
+        h = mix(h ^ int.from_bytes(p[i : i + 8].ljust(8, b"\0"), "little"))
     return h
 
 
 # --- to_dict ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_initial_dict_and_its_key_order(engine, n):
@@ -136,6 +210,7 @@ def test_to_dict_is_json_serializable(engine):
 
 # --- bytes --------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [2, 4])
 def test_initial_bytes(engine, n):
     data = engine.Game(num_players=n).new_initial_state().serialize()
@@ -144,7 +219,7 @@ def test_initial_bytes(engine, n):
     expected = initial_bytes(n)
     assert len(data) == len(expected)
     at = special_stack_at(n)
-    assert data[:at] + data[at + 14:] == expected[:at] + expected[at + 14:]
+    assert data[:at] + data[at + 14 :] == expected[:at] + expected[at + 14 :]
 
 
 def test_bytes_of_a_position(engine):
@@ -153,24 +228,24 @@ def test_bytes_of_a_position(engine):
     assert data[:5] == b"VKNG\x02"
     p = data[5:]
     assert list(p[:7]) == [2, 0, 1, PHASES.index("viking"), 0, 8, 0]
-    assert list(p[36:38]) == [255, 255]                    # space 0 bought
-    assert list(p[46:48]) == [5, 5]                        # space 5: right piece, boatsman
-    assert list(p[60:64]) == [1, 4, 1, 2]                  # pending middle1, warrior, r1c2
-    assert list(p[64:67]) == [0, 0, 0]                     # no trip
+    assert list(p[36:38]) == [255, 255]  # space 0 bought
+    assert list(p[46:48]) == [5, 5]  # space 5: right piece, boatsman
+    assert list(p[60:64]) == [1, 4, 1, 2]  # pending middle1, warrior, r1c2
+    assert list(p[64:67]) == [0, 0, 0]  # no trip
     p0, p1 = PLAYERS_AT, PLAYERS_AT + PLAYER_BYTES
     assert struct.unpack_from("<ii", p, p0) == (12, 7)
-    assert p[p0 + 8] == 1                                  # start row
-    assert list(p[p0 + 9:p0 + 15]) == [2, 0, 0, 1, 0, 1]   # mainland F2 N1 B1
-    assert list(p[p0 + 15:p0 + 19]) == [2, 3, 1, 0]        # ships g y r
-    assert p[p0 + 79] == 1                                 # r1c1: left piece
+    assert p[p0 + 8] == 1  # start row
+    assert list(p[p0 + 9 : p0 + 15]) == [2, 0, 0, 1, 0, 1]  # mainland F2 N1 B1
+    assert list(p[p0 + 15 : p0 + 19]) == [2, 3, 1, 0]  # ships g y r
+    assert p[p0 + 79] == 1  # r1c1: left piece
     assert struct.unpack_from("<ii", p, p1) == (3, 0)
     assert p[p1 + 8] == 3
     cells = p1 + 79 + 2 * 64
-    assert list(p[cells:cells + 4]) == [1 + 16, 2, 3, 0]   # r3: L with a scout, 1, 2
+    assert list(p[cells : cells + 4]) == [1 + 16, 2, 3, 0]  # r3: L with a scout, 1, 2
     cells = p1 + 79 + 4 * 64
-    assert list(p[cells:cells + 4]) == [1, 2, 3, 0]        # r5: L 1 2
-    assert p[35] == 0                                      # nothing discarded
-    assert data[-6:] == struct.pack("<IH", 1, BUY(0))      # history [0]
+    assert list(p[cells : cells + 4]) == [1, 2, 3, 0]  # r5: L 1 2
+    assert p[35] == 0  # nothing discarded
+    assert data[-6:] == struct.pack("<IH", 1, BUY(0))  # history [0]
 
 
 def test_bytes_hold_negative_fame(engine):
@@ -184,8 +259,12 @@ def test_bytes_hold_negative_fame(engine):
 
 def test_pickle_copy_and_deepcopy(engine):
     state = viking_phase(engine)
-    for twin in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state),
-                 state.clone()):
+    for twin in (
+        pickle.loads(pickle.dumps(state)),
+        copy.copy(state),
+        copy.deepcopy(state),
+        state.clone(),
+    ):
         assert twin == state and twin is not state
         assert twin.get_game() == state.get_game()
         twin.apply_action(341)
@@ -194,6 +273,7 @@ def test_pickle_copy_and_deepcopy(engine):
 
 
 # --- hash_key -----------------------------------------------------------------------------------
+
 
 def test_hash_key_follows_the_documented_mix(engine):
     for state in (engine.Game(num_players=2).new_initial_state(), viking_phase(engine)):
@@ -208,7 +288,7 @@ def test_hash_key_equal_states_equal_keys_changed_position_other_key(engine):
     same = state.get_game().state_from_dict(state.to_dict())
     assert same.hash_key() == state.hash_key()
     d = state.to_dict()
-    d["history"] = []                                      # same position, other history
+    d["history"] = []  # same position, other history
     other_history = state.get_game().state_from_dict(d)
     assert other_history != state and other_history.hash_key() == state.hash_key()
     on_tile, to_mainland = state.clone(), state.clone()
@@ -224,62 +304,69 @@ def test_hash_key_equal_states_equal_keys_changed_position_other_key(engine):
 
 # --- observation_tensor ---------------------------------------------------------------------------
 
+
 def test_observation_of_the_initial_state(engine):
     game = engine.Game(num_players=2)
     state = game.new_initial_state()
     obs = state.observation_tensor(0)
     assert obs.dtype == np.float32 and obs.shape == game.observation_shape()
     assert obs.shape == (294 + 1545 * 2 + 80 + 22 * 2,)
-    assert list(obs[0:6]) == [1, 0, 0, 0, 0, 0]            # round 1
-    assert obs[6] == 1 and obs[7:22].sum() == 0            # phase reveal_tile
-    assert obs[22:26].sum() == 0                           # chance: nobody to move
-    assert list(obs[26:30]) == [1, 0, 0, 0]                # start player in slot 0
-    assert obs[31:247].sum() == 0                          # empty wheel
+    assert list(obs[0:6]) == [1, 0, 0, 0, 0, 0]  # round 1
+    assert obs[6] == 1 and obs[7:22].sum() == 0  # phase reveal_tile
+    assert obs[22:26].sum() == 0  # chance: nobody to move
+    assert list(obs[26:30]) == [1, 0, 0, 0]  # start player in slot 0
+    assert obs[31:247].sum() == 0  # empty wheel
     assert list(obs[247:257]) == [17, 5, 5, 5, 5, 21, 3, 4, 4, 3]
     assert list(obs[257:263]) == [13] * 6
     for slot in (0, 1):
         block = 294 + PLAYER_BLOCK * slot
-        assert list(obs[block + 1542:block + 1545]) == [30, 10, 0]
-    assert list(state.observation_tensor(1)[26:30]) == [0, 1, 0, 0]   # relative slots
+        assert list(obs[block + 1542 : block + 1545]) == [30, 10, 0]
+    assert list(state.observation_tensor(1)[26:30]) == [0, 1, 0, 0]  # relative slots
 
 
 def test_observation_offsets_of_a_position(engine):
     state = viking_phase(engine)
-    obs = state.observation_tensor(1)           # slot 0 = player 1, slot 1 = player 0
+    obs = state.observation_tensor(1)  # slot 0 = player 1, slot 1 = player 0
     assert obs[0] == 1
     assert obs[6 + PHASES.index("viking")] == 1 and obs[6:22].sum() == 1
-    assert list(obs[22:26]) == [0, 1, 0, 0]     # player 0 to move is slot 1 for observer 1
+    assert list(obs[22:26]) == [0, 1, 0, 0]  # player 0 to move is slot 1 for observer 1
     assert list(obs[26:30]) == [0, 1, 0, 0]
-    assert obs[30] == 8                         # purchases
+    assert obs[30] == 8  # purchases
     space5 = 31 + 18 * 5
     assert obs[space5] == 1 and obs[space5 + 1 + 5] == 1 and obs[space5 + 11 + 5] == 1
-    assert obs[space5 + 1:space5 + 17].sum() == 2
-    assert [obs[31 + 18 * s + 17] for s in (5, 8, 11)] == [0, 3, 6]   # space 0 gone: low 5
-    assert obs[31:49].sum() == 0                # space 0 empty
-    assert obs[269 + 1] == 1 and obs[269:279].sum() == 1               # pending middle1
-    assert obs[279 + 4] == 1 and obs[279:285].sum() == 1               # pending warrior
+    assert obs[space5 + 1 : space5 + 17].sum() == 2
+    assert [obs[31 + 18 * s + 17] for s in (5, 8, 11)] == [0, 3, 6]  # space 0 gone: low 5
+    assert obs[31:49].sum() == 0  # space 0 empty
+    assert obs[269 + 1] == 1 and obs[269:279].sum() == 1  # pending middle1
+    assert obs[279 + 4] == 1 and obs[279:285].sum() == 1  # pending warrior
     assert list(obs[285:287]) == [1, 2]
-    assert obs[287:294].sum() == 0              # no trip
+    assert obs[287:294].sum() == 0  # no trip
 
     slot0, slot1 = 294, 294 + PLAYER_BLOCK
-    assert list(obs[slot0 + 1542:slot0 + 1545]) == [3, 0, 1]          # player 1
+    assert list(obs[slot0 + 1542 : slot0 + 1545]) == [3, 0, 1]  # player 1
     r3c1 = slot0 + ((3 - 1) * 64 + 0) * 4
-    assert list(obs[r3c1:r3c1 + 8]) == [1, 0, 0, 1, 0, 1, 0, 0]       # L + scout, middle
-    assert list(obs[slot0 + 1536:slot0 + 1542]) == [0, 3, 0, 0, 0, 0]
-    assert list(obs[slot1 + 1536:slot1 + 1545]) == [2, 0, 0, 1, 0, 1, 12, 7, 1]   # player 0
+    assert list(obs[r3c1 : r3c1 + 8]) == [1, 0, 0, 1, 0, 1, 0, 0]  # L + scout, middle
+    assert list(obs[slot0 + 1536 : slot0 + 1542]) == [0, 3, 0, 0, 0, 0]
+    assert list(obs[slot1 + 1536 : slot1 + 1545]) == [2, 0, 0, 1, 0, 1, 12, 7, 1]  # player 0
     ships = slot1 + 1280
-    assert list(obs[ships:ships + 16]) == [0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]
-    assert list(obs[slot1:slot1 + 4]) == [1, 0, 0, 0]                 # r1c1: start tile
+    assert list(obs[ships : ships + 16]) == [0, 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0]
+    assert list(obs[slot1 : slot1 + 4]) == [1, 0, 0, 0]  # r1c1: start tile
 
     mine = state.observation_tensor(0)
     assert list(mine[22:26]) == [1, 0, 0, 0]
-    assert list(mine[294 + 1542:294 + 1545]) == [12, 7, 1]
+    assert list(mine[294 + 1542 : 294 + 1545]) == [12, 7, 1]
 
 
 # --- str ------------------------------------------------------------------------------------------
 
-EMPTY_BOARD = ["  ships     |", "  warrior   |", "  noble     |", "  scout     |",
-               "  goldsmith |", "  fisherman |"]
+EMPTY_BOARD = [
+    "  ships     |",
+    "  warrior   |",
+    "  noble     |",
+    "  scout     |",
+    "  goldsmith |",
+    "  fisherman |",
+]
 
 
 def test_text_of_the_initial_state(engine):
@@ -322,20 +409,21 @@ def test_text_of_a_position(engine):
 
 # --- a trip in progress ---------------------------------------------------------------------------
 
+
 def test_trip_in_dict_bytes_observation_and_text(engine):
-    p = player(mainland="B1 S2", rows={3: "L*123"})      # free tiles r3c2, r3c3, r3c4
+    p = player(mainland="B1 S2", rows={3: "L*123"})  # free tiles r3c2, r3c3, r3c4
     table = scoring_table(engine, 2, [p]).finish()
     state = table.state
     state.apply_action(TRIP_ALL("scout"))
-    state.apply_action(TARGET(3, 2))                      # one scout left, c3 or c4
+    state.apply_action(TARGET(3, 2))  # one scout left, c3 or c4
     assert state.to_dict()["trip"] == {"queue": [["scout", 1]], "last_col": 2}
     data = state.serialize()
-    assert list(data[5 + 64:5 + 69]) == [1, 2, 1, 2, 1]  # present, last_col, 1 entry: scout x1
-    assert struct.unpack_from("<ii", data, 5 + 69) == (0, 0)   # seat 0 (the dummy) follows
+    assert list(data[5 + 64 : 5 + 69]) == [1, 2, 1, 2, 1]  # present, last_col, 1 entry: scout x1
+    assert struct.unpack_from("<ii", data, 5 + 69) == (0, 0)  # seat 0 (the dummy) follows
     seat = table.seats[0]
     obs = state.observation_tensor(seat)
     assert list(obs[287:294]) == [0, 0, 1, 0, 0, 0, 2]
-    assert list(obs[22:26]) == [1, 0, 0, 0]               # the scorer is to move
+    assert list(obs[22:26]) == [1, 0, 0, 0]  # the scorer is to move
     lines = str(state).split("\n")
     assert lines[0] == f"Round 2/6 | phase trip_target | start player 1 | player {seat} to move"
     assert lines[4] == "Trip: S×1 from c2"

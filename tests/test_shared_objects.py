@@ -21,9 +21,17 @@ def first_legal(mask):
 def snapshot(env):
     """Everything a caller can read, hashed."""
     h = hashlib.sha256()
-    for array in (env.legal_actions_mask(), env.observation_tensor(), env.current_player(),
-                  env.done, env.final_scores, env.final_gold, env.final_returns,
-                  env.final_length, env.final_observation):
+    for array in (
+        env.legal_actions_mask(),
+        env.observation_tensor(),
+        env.current_player(),
+        env.done,
+        env.final_scores,
+        env.final_gold,
+        env.final_returns,
+        env.final_length,
+        env.final_observation,
+    ):
         h.update(np.ascontiguousarray(array).tobytes())
     return h.hexdigest()
 

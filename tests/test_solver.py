@@ -21,7 +21,7 @@ def endgames(num_players, count, max_back=8):
             state.apply_action(action)
         back = 2 + seed % max_back
         if len(decisions) >= back:
-            found.append(history[:decisions[-back]])
+            found.append(history[: decisions[-back]])
         if len(found) == count:
             return found
     raise AssertionError("too few endgames")

@@ -7,8 +7,21 @@ passed through; every expected number is worked out by hand in the comments.
 
 import pytest
 
-from positions import (BUY, COLOURS, TARGET, TILE, TRIP_ALL, TRIP_EACH, TRIP_STOP,
-                       VIKING_ON_TILE, build_state, group, player, score, scoring_table)
+from positions import (
+    BUY,
+    COLOURS,
+    TARGET,
+    TILE,
+    TRIP_ALL,
+    TRIP_EACH,
+    TRIP_STOP,
+    VIKING_ON_TILE,
+    build_state,
+    group,
+    player,
+    score,
+    scoring_table,
+)
 
 SPECIAL = {"special_tiles": True}
 WEAK = {"weak_boatsmen": True}
@@ -33,6 +46,7 @@ def gains(table, k=0):
 
 
 # --- A4 weak boatsmen ----------------------------------------------------------------------------
+
 
 def trip_table(engine, p, **options):
     """Round 2: the examined player is start player, so it is the first scorer (B7.2)."""
@@ -63,9 +77,9 @@ def test_a4_without_the_module_trips_are_full(engine):
     table = trip_table(engine, player(mainland="B1 N3", rows={2: "L1R"}))
     state = table.state
     assert state.legal_actions() == [TRIP_STOP, TRIP_ALL("noble"), TRIP_EACH]
-    state.apply_action(TRIP_ALL("noble"))          # 3 nobles, 3 free tiles: targets forced
+    state.apply_action(TRIP_ALL("noble"))  # 3 nobles, 3 free tiles: targets forced
     assert table.player(0)["vikings"][1] == [1, 2, 3]
-    assert gains(table) == (0, 6)                   # 3 nobles x 2 Fame
+    assert gains(table) == (0, 6)  # 3 nobles x 2 Fame
 
 
 def test_a4_a5_boat_allows_trip_all_and_is_spent(engine):
@@ -87,7 +101,7 @@ def test_a4_a5_boat_allows_trip_each_one_of_each_colour(engine):
     Large scoring: noble 2 + scout 1 + 1 (fisherman below in row 5, B7.2.4) = 4 Fame."""
     p = player(mainland="B1 N2 S1 F1", rows={2: "L", 3: "L", 5: "L"}, specials={"boat": 1})
     table = trip_table(engine, p, **WEAK, **SPECIAL)
-    table.state.apply_action(TRIP_EACH)             # every queue entry has one free tile
+    table.state.apply_action(TRIP_EACH)  # every queue entry has one free tile
     d = table.player(0)
     assert d["vikings"] == [[], [1], [1], [], [1]]
     assert d["mainland"]["noble"] == 1 and d["specials"]["boat"] == 0
@@ -124,8 +138,15 @@ THREE_GROUPS = {5: group("R", "F"), 7: group("R", "G"), 9: group("b", "N")}
 
 
 def take_state(engine, buyer, display, wheel=THREE_GROUPS, **fields):
-    return build_state(engine, [player(rows={1: "L"}), buyer], round=1, wheel=wheel,
-                       display=display, options=SPECIAL, **fields)
+    return build_state(
+        engine,
+        [player(rows={1: "L"}), buyer],
+        round=1,
+        wheel=wheel,
+        display=display,
+        options=SPECIAL,
+        **fields,
+    )
 
 
 @pytest.mark.parametrize("space, takes", [(9, True), (7, False)])
@@ -137,8 +158,12 @@ def test_a5_only_the_most_expensive_group_offers_a_special_tile(engine, space, t
     d = state.to_dict()
     if takes:
         assert d["phase"] == "take_special"
-        assert state.legal_actions() == [TAKE_SPECIAL(0), TAKE_SPECIAL(2), TAKE_SPECIAL(3),
-                                          DECLINE_SPECIAL]
+        assert state.legal_actions() == [
+            TAKE_SPECIAL(0),
+            TAKE_SPECIAL(2),
+            TAKE_SPECIAL(3),
+            DECLINE_SPECIAL,
+        ]
         state.apply_action(TAKE_SPECIAL(2))
         d = state.to_dict()
         assert d["display"] == ["horn", None, None, "boat"]
@@ -161,11 +186,16 @@ def test_a5_decline_keeps_the_display(engine):
 
 def test_a5_never_with_a_group_bought_at_price_0(engine):
     """A5 / docs/rules.md: the last group is the highest on the wheel but costs 0: no tile."""
-    table = scoring_table(engine, 1, [player(rows={1: "L"})], options=SPECIAL,
-                          display=["gold5", "horn", "fish", "boat"])
+    table = scoring_table(
+        engine,
+        1,
+        [player(rows={1: "L"})],
+        options=SPECIAL,
+        display=["gold5", "horn", "fish", "boat"],
+    )
     table.finish()
     d = table.state.to_dict()
-    assert d["phase"] == "reveal_tile" and d["round"] == 2       # past the scoring, no decision
+    assert d["phase"] == "reveal_tile" and d["round"] == 2  # past the scoring, no decision
     assert d["display"] == ["gold5", "horn", "fish", "boat"]
     assert all(sum(p["specials"].values()) == 0 for p in d["players"])
 
@@ -182,7 +212,7 @@ def test_a5_gold5_pays_5_at_once_and_leaves_the_game(engine):
     assert d["players"][1]["specials"]["gold5"] == 0
     assert d["special_removed"]["gold5"] == 1
     assert d["display"] == [None] * 4
-    assert d["phase"] == "ship_column"                # then the bought ship is placed (B6.1)
+    assert d["phase"] == "ship_column"  # then the bought ship is placed (B6.1)
 
 
 # --- A5 scoring bonuses during the game --------------------------------------------------------
@@ -191,16 +221,20 @@ def test_a5_gold5_pays_5_at_once_and_leaves_the_game(engine):
 GOLDSMITHS = dict(ships="..y", rows={4: "L*1*2*"})
 
 
-@pytest.mark.parametrize("round_", [1, 2])        # small (B7.1) and large (B7.2.5) scoring
-@pytest.mark.parametrize("held, gold", [
-    ({}, 6),                                        # 3 x 2
-    ({"goldsmith1": 1}, 8),                         # (3 + 1) x 2
-    ({"goldsmith1": 2}, 10),                        # (3 + 1 + 1) x 2
-    ({"goldsmith2": 1}, 10),                        # (3 + 2) x 2
-    ({"goldsmith1": 2, "goldsmith2": 1}, 14),       # (3 + 1 + 1 + 2) x 2: they add up
-])
-def test_a5_goldsmith_tiles_pay_per_unthreatened_goldsmith_at_every_scoring(engine, round_,
-                                                                             held, gold):
+@pytest.mark.parametrize("round_", [1, 2])  # small (B7.1) and large (B7.2.5) scoring
+@pytest.mark.parametrize(
+    "held, gold",
+    [
+        ({}, 6),  # 3 x 2
+        ({"goldsmith1": 1}, 8),  # (3 + 1) x 2
+        ({"goldsmith1": 2}, 10),  # (3 + 1 + 1) x 2
+        ({"goldsmith2": 1}, 10),  # (3 + 2) x 2
+        ({"goldsmith1": 2, "goldsmith2": 1}, 14),  # (3 + 1 + 1 + 2) x 2: they add up
+    ],
+)
+def test_a5_goldsmith_tiles_pay_per_unthreatened_goldsmith_at_every_scoring(
+    engine, round_, held, gold
+):
     table = score(engine, round_, [player(**GOLDSMITHS, specials=held)], options=SPECIAL)
     assert gains(table) == (gold, 0)
 
@@ -210,14 +244,17 @@ def test_a5_goldsmith_tiles_pay_per_unthreatened_goldsmith_at_every_scoring(engi
 FIGURES = dict(ships=".b", rows={2: "L*1*", 3: "L*1*", 5: "L*1*"})
 
 
-@pytest.mark.parametrize("held, fame", [
-    ({}, 4),
-    ({"noble1": 1}, 5),                             # +1 per unthreatened noble
-    ({"noble1": 3}, 7),                             # three tiles add up
-    ({"scout1": 1}, 5),                             # +1 per unthreatened scout
-    ({"fisherman1": 1}, 5),                         # +1 per unthreatened fisherman
-    ({"noble1": 2, "scout1": 1, "fisherman1": 1}, 8),
-])
+@pytest.mark.parametrize(
+    "held, fame",
+    [
+        ({}, 4),
+        ({"noble1": 1}, 5),  # +1 per unthreatened noble
+        ({"noble1": 3}, 7),  # three tiles add up
+        ({"scout1": 1}, 5),  # +1 per unthreatened scout
+        ({"fisherman1": 1}, 5),  # +1 per unthreatened fisherman
+        ({"noble1": 2, "scout1": 1, "fisherman1": 1}, 8),
+    ],
+)
 def test_a5_noble_scout_fisherman_tiles_at_large_scoring(engine, held, fame):
     table = score(engine, 2, [player(**FIGURES, specials=held)], options=SPECIAL)
     assert gains(table) == (0, fame)
@@ -231,12 +268,16 @@ def test_a5_figure_tiles_give_nothing_at_small_scoring(engine):
 
 # --- A5 final-scoring tiles (round 6) ------------------------------------------------------------
 
-@pytest.mark.parametrize("a, b, fame", [
-    (dict(mainland="B2"), dict(mainland="B1", specials={"horn": 1}), [18, 19]),   # tie 2-2
-    (dict(mainland="B2"), dict(mainland="B1", specials={"horn": 2}), [8, 19]),    # 2 < 3
-    (dict(), dict(specials={"horn": 1}), [10, 20]),                               # 0 < 1
-    (dict(mainland="B1"), dict(specials={"horn": 4}), [9, 20]),                   # 1 < 4
-])
+
+@pytest.mark.parametrize(
+    "a, b, fame",
+    [
+        (dict(mainland="B2"), dict(mainland="B1", specials={"horn": 1}), [18, 19]),  # tie 2-2
+        (dict(mainland="B2"), dict(mainland="B1", specials={"horn": 2}), [8, 19]),  # 2 < 3
+        (dict(), dict(specials={"horn": 1}), [10, 20]),  # 0 < 1
+        (dict(mainland="B1"), dict(specials={"horn": 4}), [9, 20]),  # 1 < 4
+    ],
+)
 def test_a5_horn_counts_as_a_boatsman_for_b8_3(engine, a, b, fame):
     """A5 horn / B8.3 / B8.7: +10 to the most boatsmen, horns counted; ties all score. Each
     boatsman is an unfed Viking (-1, B8.6); a horn is no Viking and is not fed."""
@@ -244,24 +285,30 @@ def test_a5_horn_counts_as_a_boatsman_for_b8_3(engine, a, b, fame):
     assert score(engine, 6, players, options=SPECIAL).fame() == fame
 
 
-@pytest.mark.parametrize("mainland, fish, fame", [
-    ("N2", False, 10 + 12),     # 4 Vikings, 10 meals: 6 spare x 2
-    ("N2", True, 10 + 18),      # fish: 6 spare x 3
-    ("N11", False, 10 - 3),     # 13 Vikings, 10 meals: 3 unfed x -1
-    ("N11", True, 10 - 3),      # fish changes only the spare meals
-])
+@pytest.mark.parametrize(
+    "mainland, fish, fame",
+    [
+        ("N2", False, 10 + 12),  # 4 Vikings, 10 meals: 6 spare x 2
+        ("N2", True, 10 + 18),  # fish: 6 spare x 3
+        ("N11", False, 10 - 3),  # 13 Vikings, 10 meals: 3 unfed x -1
+        ("N11", True, 10 - 3),  # fish changes only the spare meals
+    ],
+)
 def test_a5_fish_pays_3_per_spare_meal(engine, mainland, fish, fame):
     """A5 fish / B8.6: the unthreatened fishermen r5c1, r5c2 feed 2 x 5 = 10 Vikings."""
     p = player(mainland=mainland, rows={5: "L*1*"}, specials={"fish": 1} if fish else {})
     assert score(engine, 6, [p], options=SPECIAL).fame() == [fame]
 
 
-@pytest.mark.parametrize("gold, treasury, fame_gold", [
-    (38, False, (17, 3)),       # B8.2: 7 Fame, 3 kept
-    (38, True, (22, 2)),        # treasury: 38 = 12 x 3 + 2 -> 12 Fame, 2 kept
-    (5, True, (11, 2)),         # 1 Fame, 2 kept
-    (2, True, (10, 2)),         # nothing, 2 kept
-])
+@pytest.mark.parametrize(
+    "gold, treasury, fame_gold",
+    [
+        (38, False, (17, 3)),  # B8.2: 7 Fame, 3 kept
+        (38, True, (22, 2)),  # treasury: 38 = 12 x 3 + 2 -> 12 Fame, 2 kept
+        (5, True, (11, 2)),  # 1 Fame, 2 kept
+        (2, True, (10, 2)),  # nothing, 2 kept
+    ],
+)
 def test_a5_treasury_one_fame_per_3_gold(engine, gold, treasury, fame_gold):
     p = player(gold=gold, rows={1: "L"}, specials={"treasury": 1} if treasury else {})
     table = score(engine, 6, [p], options=SPECIAL)
@@ -269,6 +316,7 @@ def test_a5_treasury_one_fame_per_3_gold(engine, gold, treasury, fame_gold):
 
 
 # --- A5 buildings --------------------------------------------------------------------------------
+
 
 def test_a5_building_replaces_the_only_matching_middle_tile_at_once(engine):
     """A5: the buyer has one middle2 (r2c2, a noble on it): taking building2 replaces it
@@ -311,10 +359,10 @@ def test_a5_building_waits_and_replaces_the_next_such_tile_placed(engine):
     state.apply_action(TAKE_SPECIAL(0))
     d = state.to_dict()
     assert d["players"][1]["specials"]["building4"] == 1
-    assert d["players"][1]["buildings"] == [None] * 4          # waiting
+    assert d["players"][1]["buildings"] == [None] * 4  # waiting
     assert d["phase"] == "island_cell"
-    state.apply_action(TILE(2, 3))                             # right of the middle1
-    state.apply_action(VIKING_ON_TILE)                         # the noble on its row (B6.4)
+    state.apply_action(TILE(2, 3))  # right of the middle1
+    state.apply_action(VIKING_ON_TILE)  # the noble on its row (B6.4)
     d = state.to_dict()
     assert d["players"][1]["buildings"] == [None, None, None, [2, 3]]
     assert d["players"][1]["vikings"][1] == [3]
@@ -328,20 +376,23 @@ def test_a5_building_waits_and_replaces_the_next_such_tile_placed(engine):
 BOARD = dict(rows={1: "L*1", 2: "L*2*1*", 3: "L*1"}, start_row=1)
 
 
-@pytest.mark.parametrize("ships, held, buildings, fame", [
-    ("", {}, {}, 12),
-    ("", {"building2": 1}, {2: (2, 2)}, 12 + 5),
-    # red ship in column 2 reaches row 2, not repelled (no warrior r1c2): the building's own
-    # cell is threatened -> 0; noble r2c2 scores nothing; B8.1: 3 gold owed, 0 held -> -3 Fame:
-    # 10 + (2 x 2 + 1) - 3 - 5 = 7
-    (".r", {"building2": 1}, {2: (2, 2)}, 7),
-    # green ship in column 3 threatens r2c3 (a neighbour), not the building: still +5;
-    # nobles 2 x 2 + scout 1 = 5; B8.1: 5 gold owed -> -5 Fame: 10 + 5 - 5 - 5 + 5 = 10
-    ("..g", {"building2": 1}, {2: (2, 2)}, 10),
-    # a waiting building (no middle4 on the board) scores nothing
-    ("", {"building4": 1}, {}, 12),
-    ("", {"building2": 1, "building4": 1}, {2: (2, 2)}, 12 + 5),
-])
+@pytest.mark.parametrize(
+    "ships, held, buildings, fame",
+    [
+        ("", {}, {}, 12),
+        ("", {"building2": 1}, {2: (2, 2)}, 12 + 5),
+        # red ship in column 2 reaches row 2, not repelled (no warrior r1c2): the building's own
+        # cell is threatened -> 0; noble r2c2 scores nothing; B8.1: 3 gold owed, 0 held -> -3 Fame:
+        # 10 + (2 x 2 + 1) - 3 - 5 = 7
+        (".r", {"building2": 1}, {2: (2, 2)}, 7),
+        # green ship in column 3 threatens r2c3 (a neighbour), not the building: still +5;
+        # nobles 2 x 2 + scout 1 = 5; B8.1: 5 gold owed -> -5 Fame: 10 + 5 - 5 - 5 + 5 = 10
+        ("..g", {"building2": 1}, {2: (2, 2)}, 10),
+        # a waiting building (no middle4 on the board) scores nothing
+        ("", {"building4": 1}, {}, 12),
+        ("", {"building2": 1, "building4": 1}, {2: (2, 2)}, 12 + 5),
+    ],
+)
 def test_a5_building_final_scoring(engine, ships, held, buildings, fame):
     """A5: after B8.6, 1 Fame per Viking on the building's cell and its 8 neighbours, nothing
     if its own cell is threatened (B7.0), nothing while waiting."""

@@ -31,13 +31,20 @@ except ImportError:
         raise
     pytest.skip("vikinger_fast is not importable; VIKINGER_ONLY_REF=1", allow_module_level=True)
 
-Raised, first_difference, outcome = (differential.Raised, differential.first_difference,
-                                     differential.outcome)
+Raised, first_difference, outcome = (
+    differential.Raised,
+    differential.first_difference,
+    differential.outcome,
+)
 
 # Bounded for CI; no shrinking (a shrink replays many long games): a failure prints its steps.
-SETTINGS = settings(max_examples=25, stateful_step_count=25, deadline=None,
-                    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = settings(
+    max_examples=25,
+    stateful_step_count=25,
+    deadline=None,
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 BAD_VALUES = (-1, 1000, "x", None, True, 1.5, [], {})
 
 
@@ -65,8 +72,11 @@ class TwinEngines(RuleBasedStateMachine):
     def _agree(self, what, results):
         assert first_difference(*results) is None, (what, first_difference(*results))
 
-    @initialize(config=st.sampled_from(differential.CONFIGURATIONS),
-                seed=st.integers(0, 10**6), steps=st.integers(0, 320))
+    @initialize(
+        config=st.sampled_from(differential.CONFIGURATIONS),
+        seed=st.integers(0, 10**6),
+        steps=st.integers(0, 320),
+    )
     def start(self, config, seed, steps):
         self.games = tuple(config.game(engine) for engine in self.engines)
         self.states = tuple(game.new_initial_state() for game in self.games)
@@ -77,8 +87,9 @@ class TwinEngines(RuleBasedStateMachine):
     def apply_legal(self, choice, as_numpy):
         legal = self.states[0].legal_actions()
         action = legal[choice % len(legal)]
-        self._agree("apply_action", self._both("apply_action",
-                                               np.int64(action) if as_numpy else action))
+        self._agree(
+            "apply_action", self._both("apply_action", np.int64(action) if as_numpy else action)
+        )
 
     @rule(seed=st.integers(-(1 << 64), 1 << 66))
     def apply_random_chance_int(self, seed):
@@ -90,8 +101,9 @@ class TwinEngines(RuleBasedStateMachine):
 
     @rule(seed=st.integers(0, 2**32))
     def apply_random_chance_generator(self, seed):
-        results = [outcome(state.apply_random_chance, np.random.default_rng(seed))
-                   for state in self.states]
+        results = [
+            outcome(state.apply_random_chance, np.random.default_rng(seed)) for state in self.states
+        ]
         self._agree("apply_random_chance(Generator)", results)
 
     @precondition(lambda self: not self.states[0].is_terminal())
@@ -105,8 +117,9 @@ class TwinEngines(RuleBasedStateMachine):
             if self.states[0].is_chance_node():
                 self._agree("leap", self._both("apply_random_chance", rng.getrandbits(64)))
             else:
-                self._agree("leap", self._both("apply_action",
-                                               rng.choice(self.states[0].legal_actions())))
+                self._agree(
+                    "leap", self._both("apply_action", rng.choice(self.states[0].legal_actions()))
+                )
 
     @rule(how=st.sampled_from(["clone", "copy", "deepcopy"]), choice=st.integers(0, 10**6))
     def replace_by_copies(self, how, choice):
@@ -139,8 +152,11 @@ class TwinEngines(RuleBasedStateMachine):
             assert new.serialize() == old.serialize() and new.hash_key() == old.hash_key()
         self.states = tuple(loaded)
 
-    @rule(action=st.one_of(st.integers(-5, 2100), st.integers(),
-                           st.sampled_from(differential.WRONG_TYPES)))
+    @rule(
+        action=st.one_of(
+            st.integers(-5, 2100), st.integers(), st.sampled_from(differential.WRONG_TYPES)
+        )
+    )
     def illegal_action(self, action):
         """docs/api.md: illegal -> ValueError, not an int -> TypeError; the state is unchanged."""
         if type(action) is int and action in self.states[0].legal_actions():
@@ -180,8 +196,11 @@ class TwinEngines(RuleBasedStateMachine):
             target[last] = value
         self._agree_on_loading("state_from_dict", d)
 
-    @rule(position=st.integers(0, 10**6), byte=st.integers(0, 255),
-          how=st.sampled_from(["replace", "truncate", "append"]))
+    @rule(
+        position=st.integers(0, 10**6),
+        byte=st.integers(0, 255),
+        how=st.sampled_from(["replace", "truncate", "append"]),
+    )
     def malformed_bytes(self, position, byte, how):
         data = bytearray(self.states[0].serialize())
         position %= len(data)
@@ -208,8 +227,9 @@ class TwinEngines(RuleBasedStateMachine):
     def engines_agree(self):
         if self.states:
             a, b = self.states
-            found = (differential.compare_fields(a, b, differential.FULL_FIELDS)
-                     or differential.compare_action_strings(a, b))
+            found = differential.compare_fields(
+                a, b, differential.FULL_FIELDS
+            ) or differential.compare_action_strings(a, b)
             assert found is None, found
 
     @invariant()
@@ -231,9 +251,9 @@ def check_invariants(state):
         assert [a for a, _ in outcomes] == legal and all(p > 0 for _, p in outcomes)
         assert math.isclose(math.fsum(p for _, p in outcomes), 1.0, rel_tol=1e-12)
     returns = state.returns()
-    assert math.isclose(sum(returns), 1.0 if state.is_terminal() else 0.0)   # B8.9
+    assert math.isclose(sum(returns), 1.0 if state.is_terminal() else 0.0)  # B8.9
     d = state.to_dict()
-    assert count_vikings(d) == dict.fromkeys(COLOURS, VIKINGS_PER_COLOUR)     # B1.1
+    assert count_vikings(d) == dict.fromkeys(COLOURS, VIKINGS_PER_COLOUR)  # B1.1
     assert sum(count_tiles(d)[0].values()) + d["discarded_tiles"] == STACK_TILES  # B1.4
     assert d["history"] == state.history()
     for p in range(n):

@@ -24,8 +24,11 @@ def declared_names():
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             names.append(node.name)
         if isinstance(node, ast.ClassDef):
-            names += [f"{node.name}.{m.name}" for m in node.body
-                      if isinstance(m, ast.FunctionDef) and not m.name.startswith("__")]
+            names += [
+                f"{node.name}.{m.name}"
+                for m in node.body
+                if isinstance(m, ast.FunctionDef) and not m.name.startswith("__")
+            ]
     return names
 
 

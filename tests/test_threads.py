@@ -50,6 +50,7 @@ def repeats(engine):
 
 # --- distinct State objects ----------------------------------------------------------------------
 
+
 def play_states(engine, game, seed, games):
     """Random games through apply_action / clone / serialize / deserialize / observation, with
     an illegal id tried at every decision node; the transcript hashes every step."""
@@ -68,8 +69,11 @@ def play_states(engine, game, seed, games):
                     pass
                 else:
                     raise AssertionError("an illegal id was accepted")
-                state = state.clone() if rng.random() < 0.5 else \
-                    game.deserialize_state(state.serialize())
+                state = (
+                    state.clone()
+                    if rng.random() < 0.5
+                    else game.deserialize_state(state.serialize())
+                )
                 state.apply_action(rng.choice(legal))
             h.update(state.serialize())
         h.update(state.observation_tensor(0).tobytes())
@@ -82,12 +86,13 @@ def test_distinct_states_from_threads_play_as_in_one_thread(engine):
     games = 2 if is_fast(engine) else 1
     workers = [lambda k=k: play_states(engine, game, seed=k, games=games) for k in range(WORKERS)]
     alone = [worker() for worker in workers]
-    assert len(set(alone)) == WORKERS            # distinct games
+    assert len(set(alone)) == WORKERS  # distinct games
     for _ in range(repeats(engine)):
         assert run_concurrently(workers) == alone
 
 
 # --- rollouts ------------------------------------------------------------------------------------
+
 
 def rollout_digest(engine, game, seed, num_games, threads):
     out = engine.rollouts(game, num_games, seed, threads=threads)
@@ -97,8 +102,10 @@ def rollout_digest(engine, game, seed, num_games, threads):
 def test_rollouts_from_threads_equal_one_thread(engine):
     game = engine.Game(num_players=2)
     num_games = 60 if is_fast(engine) else 1
-    workers = [lambda k=k: rollout_digest(engine, game, 1000 * k, num_games, threads=1 + k % 2)
-               for k in range(WORKERS)]
+    workers = [
+        lambda k=k: rollout_digest(engine, game, 1000 * k, num_games, threads=1 + k % 2)
+        for k in range(WORKERS)
+    ]
     alone = [worker() for worker in workers]
     assert len(set(alone)) == WORKERS
     for _ in range(repeats(engine)):
@@ -118,6 +125,7 @@ def test_rollouts_release_the_gil():
 
 
 # --- VectorGame ----------------------------------------------------------------------------------
+
 
 def drive_vector_game(engine, game, seed, batch, steps):
     """Steps a VectorGame with random legal actions, trying an illegal batch every 7th step;
@@ -144,16 +152,25 @@ def drive_vector_game(engine, game, seed, batch, steps):
         h.update(env.current_player().tobytes())
         h.update(env.observation_tensor().tobytes())
         if done.any():
-            h.update(digest(env.final_scores[done], env.final_gold[done], env.final_returns[done],
-                            env.final_length[done], env.final_observation[done]).encode())
+            h.update(
+                digest(
+                    env.final_scores[done],
+                    env.final_gold[done],
+                    env.final_returns[done],
+                    env.final_length[done],
+                    env.final_observation[done],
+                ).encode()
+            )
     return h.hexdigest()
 
 
 def test_vector_games_from_threads_equal_one_thread(engine):
     game = engine.Game(num_players=2)
     batch, steps = (16, 400) if is_fast(engine) else (2, 60)
-    workers = [lambda k=k: drive_vector_game(engine, game, seed=100 + k, batch=batch, steps=steps)
-               for k in range(WORKERS)]
+    workers = [
+        lambda k=k: drive_vector_game(engine, game, seed=100 + k, batch=batch, steps=steps)
+        for k in range(WORKERS)
+    ]
     alone = [worker() for worker in workers]
     assert len(set(alone)) == WORKERS
     for _ in range(repeats(engine)):
@@ -165,8 +182,10 @@ def test_vector_games_finish_games_from_threads():
     finished games are those of one thread."""
     fast = pytest.importorskip("vikinger_fast")
     game = fast.Game(num_players=3)
-    workers = [lambda k=k: drive_vector_game(fast, game, seed=k, batch=8, steps=700)
-               for k in range(WORKERS)]
+    workers = [
+        lambda k=k: drive_vector_game(fast, game, seed=k, batch=8, steps=700)
+        for k in range(WORKERS)
+    ]
     alone = [worker() for worker in workers]
     assert run_concurrently(workers) == alone
 
@@ -177,8 +196,9 @@ def test_mixed_workload_from_threads(engine):
     fast = is_fast(engine)
     workers = [
         lambda: rollout_digest(engine, game, 77, 40 if fast else 1, threads=2),
-        lambda: drive_vector_game(engine, game, seed=9, batch=8 if fast else 2,
-                                  steps=200 if fast else 30),
+        lambda: drive_vector_game(
+            engine, game, seed=9, batch=8 if fast else 2, steps=200 if fast else 30
+        ),
         lambda: play_states(engine, game, seed=3, games=1),
         lambda: rollout_digest(engine, game, 78, 40 if fast else 1, threads=1),
     ]

@@ -10,17 +10,23 @@ import pytest
 
 from positions import NUM_DISTINCT_ACTIONS
 
-GOLDEN = 0x9E3779B97F4A7C15     # splitmix64: the k-th number of stream s is mix(s + k * GOLDEN)
+GOLDEN = 0x9E3779B97F4A7C15  # splitmix64: the k-th number of stream s is mix(s + k * GOLDEN)
 M64 = 2**64 - 1
 
 
 def snapshot(env):
     """Everything the environment shows, copied."""
-    return {"mask": env.legal_actions_mask().copy(), "obs": env.observation_tensor().copy(),
-            "player": env.current_player().copy(), "done": env.done.copy(),
-            "scores": env.final_scores.copy(), "gold": env.final_gold.copy(),
-            "returns": env.final_returns.copy(), "length": env.final_length.copy(),
-            "final_obs": env.final_observation.copy()}
+    return {
+        "mask": env.legal_actions_mask().copy(),
+        "obs": env.observation_tensor().copy(),
+        "player": env.current_player().copy(),
+        "done": env.done.copy(),
+        "scores": env.final_scores.copy(),
+        "gold": env.final_gold.copy(),
+        "returns": env.final_returns.copy(),
+        "length": env.final_length.copy(),
+        "final_obs": env.final_observation.copy(),
+    }
 
 
 def assert_same(a, b):
@@ -34,11 +40,14 @@ def random_legal(mask, rng):
     return np.array([rng.choice(np.flatnonzero(row)) for row in mask])
 
 
-@pytest.mark.parametrize("num_players, flags, batch, steps", [
-    (2, {}, 3, 400),
-    (3, {"auction": True, "special_tiles": True}, 2, 300),
-    (4, {"draw13": True, "offer_by_colour": True, "weak_boatsmen": True}, 2, 300),
-])
+@pytest.mark.parametrize(
+    "num_players, flags, batch, steps",
+    [
+        (2, {}, 3, 400),
+        (3, {"auction": True, "special_tiles": True}, 2, 300),
+        (4, {"draw13": True, "offer_by_colour": True, "weak_boatsmen": True}, 2, 300),
+    ],
+)
 def test_engines_step_identically_through_auto_resets(engines, num_players, flags, batch, steps):
     envs = [vk.VectorGame(vk.Game(num_players=num_players, **flags), batch, 5) for vk in engines]
     rng = np.random.default_rng(num_players)
@@ -50,7 +59,7 @@ def test_engines_step_identically_through_auto_resets(engines, num_players, flag
         for env in envs:
             env.step(actions)
         finished += int(envs[0].done.sum())
-    assert finished >= batch           # every environment went through an auto-reset
+    assert finished >= batch  # every environment went through an auto-reset
 
 
 def test_chance_comes_from_the_environments_own_stream(engine):
@@ -59,7 +68,7 @@ def test_chance_comes_from_the_environments_own_stream(engine):
     game = engine.Game(num_players=2)
     env = engine.VectorGame(game, 2, 40)
     rng = np.random.default_rng(0)
-    stream = 40 + 1                     # environment 1
+    stream = 40 + 1  # environment 1
     state = game.new_initial_state()
 
     def sample_chance():
@@ -72,8 +81,9 @@ def test_chance_comes_from_the_environments_own_stream(engine):
     sample_chance()
     for _ in range(400):
         assert env.current_player()[1] == state.current_player()
-        np.testing.assert_array_equal(env.observation_tensor()[1],
-                                      state.observation_tensor(state.current_player()))
+        np.testing.assert_array_equal(
+            env.observation_tensor()[1], state.observation_tensor(state.current_player())
+        )
         actions = random_legal(env.legal_actions_mask(), rng)
         player = state.current_player()
         state.apply_action(actions[1])
@@ -85,8 +95,9 @@ def test_chance_comes_from_the_environments_own_stream(engine):
             assert list(env.final_gold[1]) == state.gold()
             assert list(env.final_returns[1]) == state.returns()
             assert env.final_length[1] == len(state.history())
-            np.testing.assert_array_equal(env.final_observation[1],
-                                          state.observation_tensor(player))
+            np.testing.assert_array_equal(
+                env.final_observation[1], state.observation_tensor(player)
+            )
             return
         assert not env.done[1]
     pytest.fail("no game finished in 400 steps")
@@ -104,12 +115,12 @@ def test_arrays_are_preallocated_and_typed(engine):
     assert env.done.dtype == np.bool_ and env.final_length.dtype == np.int32
     assert env.final_scores.shape == env.final_gold.shape == env.final_returns.shape == (4, 3)
     assert env.final_observation.shape == (4, size) and not env.final_observation.any()
-    assert mask.any(axis=1).all()               # every environment waits at a decision node
+    assert mask.any(axis=1).all()  # every environment waits at a decision node
     assert ((players >= 0) & (players < 3)).all()
     done = env.step(mask.argmax(axis=1))
     assert done is env.done or np.array_equal(done, env.done)
     env.legal_actions_mask()
-    assert np.shares_memory(mask, env.legal_actions_mask())     # written in place, every call
+    assert np.shares_memory(mask, env.legal_actions_mask())  # written in place, every call
 
 
 def test_same_seed_same_games_and_environments_differ(engine):
@@ -120,27 +131,39 @@ def test_same_seed_same_games_and_environments_differ(engine):
     assert not np.array_equal(obs[0], obs[1]) or not np.array_equal(obs[1], obs[2])
 
 
-@pytest.mark.parametrize("args, error", [
-    (("game", 2, 0), TypeError), ((None, 2, 0), TypeError),
-    (("G", "2", 0), TypeError), (("G", 2.0, 0), TypeError), (("G", True, 0), TypeError),
-    (("G", 0, 0), ValueError), (("G", -3, 0), ValueError),
-    (("G", 2, "0"), TypeError), (("G", 2, 0.5), TypeError), (("G", 2, None), TypeError),
-])
+@pytest.mark.parametrize(
+    "args, error",
+    [
+        (("game", 2, 0), TypeError),
+        ((None, 2, 0), TypeError),
+        (("G", "2", 0), TypeError),
+        (("G", 2.0, 0), TypeError),
+        (("G", True, 0), TypeError),
+        (("G", 0, 0), ValueError),
+        (("G", -3, 0), ValueError),
+        (("G", 2, "0"), TypeError),
+        (("G", 2, 0.5), TypeError),
+        (("G", 2, None), TypeError),
+    ],
+)
 def test_constructor_errors_are_the_same_in_both_engines(engine, args, error):
     args = tuple(engine.Game(num_players=2) if a == "G" else a for a in args)
     with pytest.raises(error):
         engine.VectorGame(*args)
 
 
-@pytest.mark.parametrize("make_actions, error", [
-    (lambda legal: legal[:1], ValueError),                       # wrong shape
-    (lambda legal: np.stack([legal, legal]), ValueError),
-    (lambda legal: legal.astype(np.float64), TypeError),         # not integers
-    (lambda legal: legal.astype(bool), TypeError),
-    (lambda legal: [str(a) for a in legal], TypeError),
-    (lambda legal: np.where(np.arange(3) == 2, 2035, legal), ValueError),   # illegal in env 2
-    (lambda legal: np.where(np.arange(3) == 0, -1, legal), ValueError),
-])
+@pytest.mark.parametrize(
+    "make_actions, error",
+    [
+        (lambda legal: legal[:1], ValueError),  # wrong shape
+        (lambda legal: np.stack([legal, legal]), ValueError),
+        (lambda legal: legal.astype(np.float64), TypeError),  # not integers
+        (lambda legal: legal.astype(bool), TypeError),
+        (lambda legal: [str(a) for a in legal], TypeError),
+        (lambda legal: np.where(np.arange(3) == 2, 2035, legal), ValueError),  # illegal in env 2
+        (lambda legal: np.where(np.arange(3) == 0, -1, legal), ValueError),
+    ],
+)
 def test_step_errors_are_the_same_and_change_nothing(engine, make_actions, error):
     env = engine.VectorGame(engine.Game(num_players=2), 3, 2)
     before = snapshot(env)
@@ -148,17 +171,19 @@ def test_step_errors_are_the_same_and_change_nothing(engine, make_actions, error
     with pytest.raises(error):
         env.step(make_actions(legal))
     assert_same(snapshot(env), before)
-    env.step(list(legal))                       # a list of Python ints is fine
+    env.step(list(legal))  # a list of Python ints is fine
     assert not np.array_equal(env.observation_tensor(), before["obs"])
 
 
 def test_seed_wraps_modulo_2_to_the_64(engine):
     game = engine.Game(num_players=2)
-    assert_same(snapshot(engine.VectorGame(game, 2, -1)),
-                snapshot(engine.VectorGame(game, 2, 2**64 - 1)))
+    assert_same(
+        snapshot(engine.VectorGame(game, 2, -1)), snapshot(engine.VectorGame(game, 2, 2**64 - 1))
+    )
 
 
 # --- pickling (docs/api.md "VectorGame") ---------------------------------------------------------
+
 
 def random_steps(env, steps, seed):
     """`steps` steps of uniformly random legal actions, chosen by numpy from `seed`."""
@@ -168,14 +193,23 @@ def random_steps(env, steps, seed):
         env.step(np.argmax(mask * rng.random(mask.shape), axis=1))
 
 
-ARRAYS = ("done", "final_scores", "final_gold", "final_returns", "final_length",
-          "final_observation")
+ARRAYS = (
+    "done",
+    "final_scores",
+    "final_gold",
+    "final_returns",
+    "final_length",
+    "final_observation",
+)
 
 
 def arrays_of(env):
-    return {"players": env.current_player().copy(), "mask": env.legal_actions_mask().copy(),
-            "observation": env.observation_tensor().copy(),
-            **{name: getattr(env, name).copy() for name in ARRAYS}}
+    return {
+        "players": env.current_player().copy(),
+        "mask": env.legal_actions_mask().copy(),
+        "observation": env.observation_tensor().copy(),
+        **{name: getattr(env, name).copy() for name in ARRAYS},
+    }
 
 
 @pytest.mark.parametrize("num_players", [2, 4])
@@ -191,7 +225,7 @@ def test_a_pickled_vector_game_goes_on_as_the_original(engine, num_players):
         random_steps(env, 10, seed)
         random_steps(copy, 10, seed)
         assert_same(arrays_of(copy), arrays_of(env))
-    assert env.final_length.min() > 0        # games ended and were recorded on the way
+    assert env.final_length.min() > 0  # games ended and were recorded on the way
 
 
 def test_a_pickled_vector_game_is_independent(engine):
@@ -246,8 +280,11 @@ def test_edited_pickle_data_is_refused_alike(engines, what):
     for engine, rebuild in zip(engines, ("vector_game_from_data", "_vector_game_from_data")):
         data, edits = bad_data(engine)
         edit, error = edits[what]
-        function = (engine._core if engine.__name__ == "vikinger_fast"
-                    else importlib.import_module("vikinger_ref.vector_game"))
+        function = (
+            engine._core
+            if engine.__name__ == "vikinger_fast"
+            else importlib.import_module("vikinger_ref.vector_game")
+        )
         with pytest.raises(error) as info:
             getattr(function, rebuild)(*edit(data))
         raised.append(str(info.value))

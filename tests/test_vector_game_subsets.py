@@ -22,14 +22,22 @@ def run(engine, steps=700, seed=3, batch=3):
             done = vg.step(actions, where=where).copy()
         else:
             done = vg.play_random(where, streams, observer=np.ones(batch, np.int64)).copy()
-        out.append((done, vg.current_player().copy(), vg.observation_tensor().copy(),
-                    streams.copy(), vg.final_observation.copy(), vg.final_returns.copy()))
+        out.append(
+            (
+                done,
+                vg.current_player().copy(),
+                vg.observation_tensor().copy(),
+                streams.copy(),
+                vg.final_observation.copy(),
+                vg.final_returns.copy(),
+            )
+        )
     return out
 
 
 def test_both_engines_move_the_same_environments(engines):
     ref, fast = (run(e) for e in engines)
-    assert any(done.any() for done, *_ in fast)        # games ended on the way
+    assert any(done.any() for done, *_ in fast)  # games ended on the way
     for a, b in zip(ref, fast):
         for x, y in zip(a, b):
             np.testing.assert_array_equal(x, y)
@@ -49,14 +57,14 @@ def test_play_random_is_random_bot(engine):
         vg.play_random(where, streams)
         assert vg.state(0).serialize() == twin.state(0).serialize()
         np.testing.assert_array_equal(vg.final_returns, twin.final_returns)
-    assert ended >= 1 and streams[1] == 5                    # row 1 never drew
+    assert ended >= 1 and streams[1] == 5  # row 1 never drew
 
 
 def test_where_leaves_the_others_and_their_done(engine):
     vg = engine.VectorGame(engine.Game(), 3, 1)
     before = [vg.state(i).serialize() for i in range(3)]
     actions = np.argmax(vg.legal_actions_mask(), axis=1)
-    actions[1] = 2035                                          # unchecked where not moving
+    actions[1] = 2035  # unchecked where not moving
     done = vg.step(actions, where=np.array([True, False, False]))
     assert not done.any()
     assert vg.state(0).serialize() != before[0]
@@ -70,23 +78,26 @@ def refused(engine, call):
     return type(caught.value), str(caught.value)
 
 
-@pytest.mark.parametrize("call", [
-    lambda vg: vg.step(np.zeros(2, np.int64), where=np.array([1, 0])),
-    lambda vg: vg.step(np.zeros(2, np.int64), where=np.array([True])),
-    lambda vg: vg.step(np.zeros(2, np.int64), where=np.array([True, False])),
-    lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.int64)),
-    lambda vg: vg.play_random(np.ones(2, bool), [0, 0]),
-    lambda vg: vg.play_random(np.ones(2, bool), np.zeros(3, np.uint64)),
-    lambda vg: vg.play_random(np.ones(2, bool), np.zeros(4, np.uint64)[::2]),
-    lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[0.5, 1.0]),
-    lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[0, 2]),
-    lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[-1, 0]),
-    lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[0]),
-    lambda vg: vg.state(2),
-    lambda vg: vg.state(-1),
-    lambda vg: vg.state(1.0),
-    lambda vg: vg.state(True),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda vg: vg.step(np.zeros(2, np.int64), where=np.array([1, 0])),
+        lambda vg: vg.step(np.zeros(2, np.int64), where=np.array([True])),
+        lambda vg: vg.step(np.zeros(2, np.int64), where=np.array([True, False])),
+        lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.int64)),
+        lambda vg: vg.play_random(np.ones(2, bool), [0, 0]),
+        lambda vg: vg.play_random(np.ones(2, bool), np.zeros(3, np.uint64)),
+        lambda vg: vg.play_random(np.ones(2, bool), np.zeros(4, np.uint64)[::2]),
+        lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[0.5, 1.0]),
+        lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[0, 2]),
+        lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[-1, 0]),
+        lambda vg: vg.play_random(np.ones(2, bool), np.zeros(2, np.uint64), observer=[0]),
+        lambda vg: vg.state(2),
+        lambda vg: vg.state(-1),
+        lambda vg: vg.state(1.0),
+        lambda vg: vg.state(True),
+    ],
+)
 def test_bad_arguments_are_refused_alike(engines, call):
     ref, fast = (refused(e, call) for e in engines)
     assert ref == fast and ref[0] in (TypeError, ValueError)

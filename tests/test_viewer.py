@@ -29,8 +29,11 @@ def played_record(n=2, seed=4, flags=()):
 
 
 def packed_svgs(page):
-    data = json.loads(re.search(r'<script id="game-data" type="application/json">(.*?)</script>',
-                                page, re.S).group(1))
+    data = json.loads(
+        re.search(
+            r'<script id="game-data" type="application/json">(.*?)</script>', page, re.S
+        ).group(1)
+    )
     return json.loads(gzip.decompress(base64.b64decode(data["svgs"]))), data
 
 
@@ -41,7 +44,7 @@ def test_the_page_holds_the_board_of_every_step(engine):
     states = list(records.states(record, engine))
     assert len(svgs) == len(states) == len(record["moves"]) + 1
     widths = {re.match(r'<svg[^>]* width="(\d+)"', text).group(1) for text in svgs}
-    assert len(widths) == 1                     # one size for the whole game
+    assert len(widths) == 1  # one size for the whole game
     columns = viewer.game_columns(states)
     for k in (0, 1, len(states) // 2, len(states) - 1):
         assert svgs[k] == svg.state_svg(states[k], min_columns=columns)
@@ -54,7 +57,7 @@ def test_the_page_holds_the_board_of_every_step(engine):
 def test_the_page_loads_nothing_from_outside(engine):
     record, _ = played_record()
     page = viewer.viewer_html(record, engine)
-    assert not re.search(r'<(link|img|iframe)\b|<script[^>]+src=', page)
+    assert not re.search(r"<(link|img|iframe)\b|<script[^>]+src=", page)
     assert set(re.findall(r'https?://[^"\s]+', page)) <= {"http://www.w3.org/2000/svg"}
 
 
@@ -82,8 +85,13 @@ def browser():
         pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1300,1000",
-                 "--disable-dev-shm-usage"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1300,1000",
+        "--disable-dev-shm-usage",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -93,6 +101,7 @@ def browser():
 
 def screenshot_colours(driver):
     from PIL import Image
+
     picture = Image.open(io.BytesIO(driver.get_screenshot_as_png())).convert("RGB")
     return picture, len(picture.resize((320, 250)).getcolors(maxcolors=80_000))
 
@@ -101,13 +110,15 @@ def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
+
     record, final = played_record(n=4, seed=6)
     last = len(record["moves"])
     path = tmp_path / "viewer.html"
     viewer.write_viewer(record, load_engine("fast"), path)
     browser.get(path.as_uri())
     WebDriverWait(browser, 20).until(
-        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true"
+    )
 
     def counter():
         return browser.find_element(By.ID, "counter").text
@@ -122,7 +133,7 @@ def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
     browser.find_element(By.ID, "first").click()
     assert counter() == f"step 0 / {last}"
     first, colours = screenshot_colours(browser)
-    assert colours > 40                          # a drawn board, not a blank page
+    assert colours > 40  # a drawn board, not a blank page
     body = browser.find_element(By.TAG_NAME, "body")
     for _ in range(3):
         body.send_keys(Keys.ARROW_RIGHT)
@@ -131,28 +142,32 @@ def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
     assert counter() == f"step 4 / {last}"
     body.send_keys(Keys.ARROW_LEFT)
     assert counter() == f"step 3 / {last}"
-    browser.execute_script("const s = document.getElementById('slider'); s.value = 100;"
-                           "s.dispatchEvent(new Event('input'));")
+    browser.execute_script(
+        "const s = document.getElementById('slider'); s.value = 100;"
+        "s.dispatchEvent(new Event('input'));"
+    )
     assert counter() == f"step 100 / {last}"
     assert browser.find_element(By.CSS_SELECTOR, "#moves li.current").text.endswith(
-        record["moves"][99]["string"])
+        record["moves"][99]["string"]
+    )
     browser.find_elements(By.CSS_SELECTOR, "#moves li")[49].click()
     assert counter() == f"step 50 / {last}"
-    body.send_keys(Keys.SPACE)                  # play: the steps advance by themselves
+    body.send_keys(Keys.SPACE)  # play: the steps advance by themselves
     WebDriverWait(browser, 10).until(lambda d: counter() != f"step 50 / {last}")
-    body.send_keys(Keys.SPACE)                  # pause
+    body.send_keys(Keys.SPACE)  # pause
     paused = counter()
     assert browser.find_element(By.ID, "play").text == "play"
     time.sleep(0.8)
     assert counter() == paused and int(paused.split()[1]) > 50
-    browser.set_window_size(1300, 450)          # the move list reaches below the window
+    browser.set_window_size(1300, 450)  # the move list reaches below the window
     body.send_keys(Keys.END)
     assert counter() == f"step {last} / {last}"
     # The move list scrolls to the current move by itself; the page stays where it is.
     assert browser.execute_script(
         "const list = document.getElementById('moves'), li = list.querySelector('li.current');"
         "return li.offsetTop >= list.scrollTop && "
-        "li.offsetTop + li.offsetHeight <= list.scrollTop + list.clientHeight + 1;")
+        "li.offsetTop + li.offsetHeight <= list.scrollTop + list.clientHeight + 1;"
+    )
     assert browser.execute_script("return window.scrollY") == 0
     browser.set_window_size(1300, 1000)
     drawn = len(browser.find_elements(By.CSS_SELECTOR, "#board .viking"))

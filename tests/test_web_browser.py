@@ -26,8 +26,13 @@ def browser():
         pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1400,1000",
-                 "--disable-dev-shm-usage"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--window-size=1400,1000",
+        "--disable-dev-shm-usage",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -50,13 +55,16 @@ def state(driver):
 def settle(driver, timeout=60):
     """Wait until the page waits for the person (or shows the end); returns the state."""
     from selenium.webdriver.support.ui import WebDriverWait
+
     WebDriverWait(driver, timeout, poll_frequency=0.05).until(
-        lambda d: state(d) in ("your-turn", "over", "setup", "error"))
+        lambda d: state(d) in ("your-turn", "over", "setup", "error")
+    )
     return state(driver)
 
 
 def start_game(driver, server, players=2, bot="random", seed=0, modules=()):
     from selenium.webdriver.support.ui import Select
+
     driver.get(server.url)
     assert settle(driver) == "setup"
     Select(driver.find_element("id", "players")).select_by_value(str(players))
@@ -70,8 +78,10 @@ def start_game(driver, server, players=2, bot="random", seed=0, modules=()):
         driver.find_element("css selector", f"input[name={name}]").click()
     driver.find_element("id", "start").click()
     from selenium.webdriver.support.ui import WebDriverWait
+
     WebDriverWait(driver, 60, poll_frequency=0.05).until(
-        lambda d: "game=" in d.current_url and state(d) == "your-turn")
+        lambda d: "game=" in d.current_url and state(d) == "your-turn"
+    )
     return re.search(r"game=([0-9a-f]+)", driver.current_url).group(1)
 
 
@@ -84,9 +94,13 @@ def click_a_choice(driver, number):
     a cell, a ship column), else one of the buttons; waits for the move to be made and returns
     the action clicked."""
     from selenium.webdriver.support.ui import WebDriverWait
-    targets = driver.find_elements("css selector", "#board .legal-buy[data-action], "
-                                                   "#board rect.legal[data-action], "
-                                                   "#board .legal-viking[data-action]")
+
+    targets = driver.find_elements(
+        "css selector",
+        "#board .legal-buy[data-action], "
+        "#board rect.legal[data-action], "
+        "#board .legal-viking[data-action]",
+    )
     if not targets:
         targets = driver.find_elements("css selector", "button.choice")
     assert targets, "the person's turn offers no choice"
@@ -108,14 +122,17 @@ def test_a_whole_game_is_clicked_to_the_end(browser, server):
             assert "you (player 0) are to move" in browser.find_element("id", "sentence").text
             # every offered choice is explained in words
             texts = browser.execute_script(
-                "return [...document.querySelectorAll('button.choice')].map(b => b.textContent)")
+                "return [...document.querySelectorAll('button.choice')].map(b => b.textContent)"
+            )
             assert texts and all(len(text) > 12 for text in texts)
             # what the page offers (outlines and buttons) is exactly the engine's legal set
-            legal = {c["string"] for c in
-                     server.request("GET", f"/api/games/{game_id}")[1]["choices"]}
+            legal = {
+                c["string"] for c in server.request("GET", f"/api/games/{game_id}")[1]["choices"]
+            }
             offered = browser.execute_script(
                 "return [...document.querySelectorAll('#board [data-action], button.choice')]"
-                ".map(n => n.getAttribute('data-action'))")
+                ".map(n => n.getAttribute('data-action'))"
+            )
             assert set(offered) == legal
         clicked.add(click_a_choice(browser, number).partition(":")[0])
     assert state(browser) == "over"
@@ -141,8 +158,9 @@ def test_a_reload_in_the_middle_restores_the_game(browser, server):
     assert moves(browser) == count
     assert browser.find_element("id", "sentence").text == sentence
     assert browser.find_element("id", "board").get_attribute("innerHTML") == board
-    browser.find_element("id", "undo").click()          # undo works after the reload too
+    browser.find_element("id", "undo").click()  # undo works after the reload too
     from selenium.webdriver.support.ui import WebDriverWait
+
     WebDriverWait(browser, 20).until(lambda d: moves(d) < count)
 
 
@@ -150,8 +168,9 @@ def test_two_games_in_two_tabs_do_not_mix(browser, server):
     first = start_game(browser, server, players=2, bot="random", seed=3)
     first_tab = browser.current_window_handle
     browser.switch_to.new_window("tab")
-    second = start_game(browser, server, players=3, bot="random", seed=4,
-                        modules=("special_tiles",))
+    second = start_game(
+        browser, server, players=3, bot="random", seed=4, modules=("special_tiles",)
+    )
     assert first != second
     for _ in range(3):
         for handle, game_id in ((first_tab, first), (browser.window_handles[-1], second)):
@@ -159,8 +178,10 @@ def test_two_games_in_two_tabs_do_not_mix(browser, server):
             assert game_id in browser.current_url
             click_a_choice(browser, 1)
             settle(browser)
-    for handle, game_id, players in ((first_tab, first, 2), (browser.window_handles[-1], second,
-                                                             3)):
+    for handle, game_id, players in (
+        (first_tab, first, 2),
+        (browser.window_handles[-1], second, 3),
+    ):
         browser.switch_to.window(handle)
         view = server.request("GET", f"/api/games/{game_id}")[1]
         assert view["num_players"] == players

@@ -26,8 +26,7 @@ def positions(engine, n, flags, seed, every=7):
     yield state
 
 
-@pytest.mark.parametrize("n, flags, seed", [(2, (), 1), (3, FLAGS, 2), (4, ("weak_boatsmen",
-                                                                              ), 3)])
+@pytest.mark.parametrize("n, flags, seed", [(2, (), 1), (3, FLAGS, 2), (4, ("weak_boatsmen",), 3)])
 def test_every_decision_is_described_and_every_refusal_cites_a_rule(engine, n, flags, seed):
     rng = random.Random(seed)
     kinds = set()
@@ -38,10 +37,16 @@ def test_every_decision_is_described_and_every_refusal_cites_a_rule(engine, n, f
             assert choice["string"] not in choice["explain"] or choice["kind"] == "auction"
         legal = set(state.legal_actions())
         # every kind of decision: buys, cells, trips, targets, bids, colours, specials
-        candidates = list(range(0, 20)) + rng.sample(range(20, 340), 6) + \
-            list(range(340, 354)) + rng.sample(range(354, 674), 6) + \
-            [674] + rng.sample(range(675, 1699), 3) + list(range(1699, 1716)) + \
-            rng.sample(range(1716, 2036), 3)
+        candidates = (
+            list(range(0, 20))
+            + rng.sample(range(20, 340), 6)
+            + list(range(340, 354))
+            + rng.sample(range(354, 674), 6)
+            + [674]
+            + rng.sample(range(675, 1699), 3)
+            + list(range(1699, 1716))
+            + rng.sample(range(1716, 2036), 3)
+        )
         for action in [a for a in candidates if a not in legal]:
             text = state.action_to_string(action)
             reason = explain.why_illegal(state, text)
@@ -54,8 +59,11 @@ def test_the_reasons_name_the_rule(engine):
     """Hand-picked refusals: the 0-space rule, a cell away from the island, mismatched edges."""
     for state in positions(engine, 2, (), 5, every=1):
         d = state.to_dict()
-        legal = {state.action_to_string(a) for a in state.legal_actions()} \
-            if not state.is_chance_node() else set()
+        legal = (
+            {state.action_to_string(a) for a in state.legal_actions()}
+            if not state.is_chance_node()
+            else set()
+        )
         if d["phase"] == "buy":
             occupied = [s for s, g in enumerate(d["wheel"]) if g]
             if f"buy:{occupied[0]}" not in legal:

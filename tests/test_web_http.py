@@ -57,30 +57,34 @@ def test_a_game_is_played_undone_and_recorded(server):
 
 
 def test_every_module_plays_to_the_end_over_http(server):
-    options = dict.fromkeys(("auction", "draw13", "offer_by_colour", "weak_boatsmen",
-                             "special_tiles"), True)
-    view = new_game(server, players=3, seat=1, seed=5, bots=["random", "greedy"],
-                    options=options)
+    options = dict.fromkeys(
+        ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles"), True
+    )
+    view = new_game(server, players=3, seat=1, seed=5, bots=["random", "greedy"], options=options)
     kinds = set()
     while not view["terminal"]:
         kinds.update(c["kind"] for c in view["choices"])
         choice = view["choices"][view["moves"] % len(view["choices"])]
-        status, _ = server.request("POST", f"/api/games/{view['id']}/move",
-                                   {"action": choice["string"]})
+        status, _ = server.request(
+            "POST", f"/api/games/{view['id']}/move", {"action": choice["string"]}
+        )
         assert status == 200
         view = server.wait_for_turn(view["id"])
     assert {"buy", "auction", "offer"} <= kinds
     assert view["sentence"].startswith("Game over") and any(p["winner"] for p in view["players"])
 
 
-@pytest.mark.parametrize("body, status, words", [
-    ({"action": "buy:99"}, 400, "not an action"),
-    ({"action": "tile:r1c9"}, 422, "not legal now"),
-    ({"action": True}, 400, "must be an action string"),
-    ({"action": [1]}, 400, "must be an action string"),
-    ({"action": 99999}, 400, "out of range"),
-    ({"move": "buy:0"}, 400, "needs 'action'"),
-])
+@pytest.mark.parametrize(
+    "body, status, words",
+    [
+        ({"action": "buy:99"}, 400, "not an action"),
+        ({"action": "tile:r1c9"}, 422, "not legal now"),
+        ({"action": True}, 400, "must be an action string"),
+        ({"action": [1]}, 400, "must be an action string"),
+        ({"action": 99999}, 400, "out of range"),
+        ({"move": "buy:0"}, 400, "needs 'action'"),
+    ],
+)
 def test_a_bad_move_is_refused_and_changes_nothing(server, body, status, words):
     view = new_game(server, seed=11)
     before = stored(server, view["id"])
@@ -103,22 +107,48 @@ def test_malformed_requests_get_a_json_4xx(server):
     path = f"/api/games/{view['id']}/move"
     before = stored(server, view["id"])
     cases = [
-        (server.request("POST", path, raw=b'{"action": ', headers={
-            "Content-Type": "application/json"}), 400, "not valid JSON"),
-        (server.request("POST", path, raw=b'["buy:0"]', headers={
-            "Content-Type": "application/json"}), 400, "JSON object"),
-        (server.request("POST", path, raw=b'{"action": "buy:0"}', headers={
-            "Content-Type": "text/plain"}), 415, "Content-Type"),
-        (server.request("POST", path, raw=b'{"action": "' + b"x" * 100_000 + b'"}', headers={
-            "Content-Type": "application/json"}), 413, "larger than"),
+        (
+            server.request(
+                "POST", path, raw=b'{"action": ', headers={"Content-Type": "application/json"}
+            ),
+            400,
+            "not valid JSON",
+        ),
+        (
+            server.request(
+                "POST", path, raw=b'["buy:0"]', headers={"Content-Type": "application/json"}
+            ),
+            400,
+            "JSON object",
+        ),
+        (
+            server.request(
+                "POST", path, raw=b'{"action": "buy:0"}', headers={"Content-Type": "text/plain"}
+            ),
+            415,
+            "Content-Type",
+        ),
+        (
+            server.request(
+                "POST",
+                path,
+                raw=b'{"action": "' + b"x" * 100_000 + b'"}',
+                headers={"Content-Type": "application/json"},
+            ),
+            413,
+            "larger than",
+        ),
         (server.request("GET", "/api/games/0123456789abcdef"), 404, "no game"),
         (server.request("POST", "/api/games/../../etc/move", {"action": "buy:0"}), 404, ""),
         (server.request("GET", "/api/games/nothex"), 404, "no game"),
         (server.request("DELETE", path), 405, ""),
         (server.request("POST", "/api/games", {"players": 5}), 400, "'players'"),
         (server.request("POST", "/api/games", {"bots": ["os:system"]}), 400, "built-in"),
-        (server.request("POST", "/api/games", {"bots": ["mcts:iterations=10000000"]}), 400,
-         "at most"),
+        (
+            server.request("POST", "/api/games", {"bots": ["mcts:iterations=10000000"]}),
+            400,
+            "at most",
+        ),
         (server.request("POST", "/api/games", {"options": {"nope": True}}), 400, "'options'"),
         (server.request("POST", "/api/games", {"seat": "0"}), 400, "integer"),
     ]
@@ -132,8 +162,9 @@ def test_a_game_survives_a_server_restart(tmp_path):
     first = Server(tmp_path)
     try:
         view = new_game(first, seed=21, bots=["greedy"])
-        first.request("POST", f"/api/games/{view['id']}/move",
-                      {"action": view["choices"][0]["string"]})
+        first.request(
+            "POST", f"/api/games/{view['id']}/move", {"action": view["choices"][0]["string"]}
+        )
         view = first.wait_for_turn(view["id"])
     finally:
         first.stop()
@@ -176,4 +207,4 @@ def test_ctrl_c_stops_the_server_cleanly(tmp_path):
     assert running.process.wait(20) == 0
     assert "Traceback" not in running.process.stderr.read()
     running.stop()
-    assert json.loads(stored(running, view["id"]))["history"]      # the game is kept
+    assert json.loads(stored(running, view["id"]))["history"]  # the game is kept

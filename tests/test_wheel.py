@@ -4,20 +4,73 @@ import random
 
 import pytest
 
-from positions import (BUY, COLOURS, DRAW, KINDS, PRINTED, REVEAL, START_GOLD, TILE, build_state,
-                       group, player)
+from positions import (
+    BUY,
+    COLOURS,
+    DRAW,
+    KINDS,
+    PRINTED,
+    REVEAL,
+    START_GOLD,
+    TILE,
+    build_state,
+    group,
+    player,
+)
 from tools.random_games import step_random
 
-REVEALS = ["ship_red", "left", "middle1", "ship_blue", "right", "middle2", "middle3",
-           "ship_green", "middle4", "left", "right", "ship_yellow"]
+REVEALS = [
+    "ship_red",
+    "left",
+    "middle1",
+    "ship_blue",
+    "right",
+    "middle2",
+    "middle3",
+    "ship_green",
+    "middle4",
+    "left",
+    "right",
+    "ship_yellow",
+]
 # B4.1: islands in reveal order on spaces 0, 1, 2, ...; ships in reveal order on 11, 10, 9, ...
-WHEEL_TILES = ["left", "middle1", "right", "middle2", "middle3", "middle4", "left", "right",
-               "ship_yellow", "ship_green", "ship_blue", "ship_red"]
-DRAWS = ["boatsman", "fisherman", "noble", "warrior", "goldsmith", "scout",
-         "fisherman", "fisherman", "boatsman", "scout", "noble", "goldsmith"]
+WHEEL_TILES = [
+    "left",
+    "middle1",
+    "right",
+    "middle2",
+    "middle3",
+    "middle4",
+    "left",
+    "right",
+    "ship_yellow",
+    "ship_green",
+    "ship_blue",
+    "ship_red",
+]
+DRAWS = [
+    "boatsman",
+    "fisherman",
+    "noble",
+    "warrior",
+    "goldsmith",
+    "scout",
+    "fisherman",
+    "fisherman",
+    "boatsman",
+    "scout",
+    "noble",
+    "goldsmith",
+]
 # B4.2: F3 G2 S2 N2 W1 B2 sorted by colour onto spaces 0..11
-WHEEL_VIKINGS = ["fisherman"] * 3 + ["goldsmith"] * 2 + ["scout"] * 2 + ["noble"] * 2 + \
-    ["warrior"] + ["boatsman"] * 2
+WHEEL_VIKINGS = (
+    ["fisherman"] * 3
+    + ["goldsmith"] * 2
+    + ["scout"] * 2
+    + ["noble"] * 2
+    + ["warrior"]
+    + ["boatsman"] * 2
+)
 
 
 def price_seen(state, space, observer=0):
@@ -75,8 +128,14 @@ def test_b4_2_vikings_wait_in_drawn_then_sorted_by_colour_from_space_0(engine):
     d = state.to_dict()
     assert d["phase"] == "draw_viking"
     assert all(w["viking"] is None for w in d["wheel"])
-    assert d["drawn"] == {"fisherman": 1, "goldsmith": 1, "scout": 0, "noble": 1, "warrior": 1,
-                          "boatsman": 1}
+    assert d["drawn"] == {
+        "fisherman": 1,
+        "goldsmith": 1,
+        "scout": 0,
+        "noble": 1,
+        "warrior": 1,
+        "boatsman": 1,
+    }
     assert dict(state.chance_outcomes())[DRAW("boatsman")] == 12 / 73
     for colour in DRAWS[5:]:
         state.apply_action(DRAW(colour))
@@ -84,8 +143,14 @@ def test_b4_2_vikings_wait_in_drawn_then_sorted_by_colour_from_space_0(engine):
     assert [w["viking"] for w in d["wheel"]] == WHEEL_VIKINGS
     assert [w["tile"] for w in d["wheel"]] == WHEEL_TILES
     assert d["drawn"] == dict.fromkeys(COLOURS, 0)
-    assert d["bag"] == {"fisherman": 10, "goldsmith": 11, "scout": 11, "noble": 11,
-                        "warrior": 12, "boatsman": 11}
+    assert d["bag"] == {
+        "fisherman": 10,
+        "goldsmith": 11,
+        "scout": 11,
+        "noble": 11,
+        "warrior": 12,
+        "boatsman": 11,
+    }
     assert d["phase"] == "buy" and state.current_player() == 0
 
 
@@ -100,7 +165,7 @@ def test_b4_3_b5_1_first_offer_prices_equal_spaces_and_start_player_buys(engine)
     assert d["players"][0]["fame"] == 10
     assert d["wheel"][7] is None
     assert d["pending"] == {"tile": "right", "viking": "noble", "cell": None}
-    assert d["phase"] == "start_row"          # B6.0: the first purchase places the start tile
+    assert d["phase"] == "start_row"  # B6.0: the first purchase places the start tile
     # B4.3: the wheel did not turn (space 0 still occupied)
     assert price_seen(state, 11) == 11
 
@@ -115,11 +180,11 @@ def test_b5_1_buyers_rotate_from_start_player_and_each_buys_12_over_n(engine, nu
             assert state.current_player() == (d["start_player"] + d["purchases"]) % num_players
         step_random(state, rng)
     d = state.to_dict()
-    assert d["start_player"] == 1          # B3.3: the marker passed after round 1
+    assert d["start_player"] == 1  # B3.3: the marker passed after round 1
     assert d["purchases"] == 0 and d["phase"] == "reveal_tile"
     for p in d["players"]:
         vikings = sum(p["mainland"].values()) + sum(len(v) for v in p["vikings"])
-        assert vikings == 12 // num_players   # every purchase brings exactly one Viking
+        assert vikings == 12 // num_players  # every purchase brings exactly one Viking
         assert p["start_row"] is not None
 
 
@@ -127,9 +192,14 @@ def test_b5_1_buyers_rotate_from_start_player_and_each_buys_12_over_n(engine, nu
 # 2 players, round 1, 4 groups left (purchases 8, player 0 to buy): lowest space 3, so the
 # prices are space 3 -> 0, 5 -> 2, 8 -> 5, 11 -> 8.
 
+
 def offer(engine, gold, fame, second_viking="F"):
-    wheel = {3: group("L", "F"), 5: group("1", second_viking), 8: group("R", "S"),
-             11: group("r", "B")}
+    wheel = {
+        3: group("L", "F"),
+        5: group("1", second_viking),
+        8: group("R", "S"),
+        11: group("r", "B"),
+    }
     buyer = player(gold=gold, fame=fame, rows={1: "L"})
     other = player(gold=30, fame=10, rows={1: "L"})
     return build_state(engine, [buyer, other], round=1, wheel=wheel)
@@ -146,12 +216,15 @@ def test_b5_2_price_0_group_allowed_when_its_colour_is_alone(engine):
     assert state.legal_actions() == [3, 5, 8, 11]
 
 
-@pytest.mark.parametrize("gold, fame, legal", [
-    (1, 10, [3, 5, 8, 11]),   # gold 1 < 2, 5, 8: override, the others still payable with Fame
-    (2, 10, [5, 8, 11]),      # gold 2 pays the price-2 group: no override
-    (1, 3, [3, 5]),           # override; 5 and 8 exceed gold + Fame = 4 (B5.5)
-    (0, 0, [3]),              # nothing else affordable: the price-0 group is always allowed
-])
+@pytest.mark.parametrize(
+    "gold, fame, legal",
+    [
+        (1, 10, [3, 5, 8, 11]),  # gold 1 < 2, 5, 8: override, the others still payable with Fame
+        (2, 10, [5, 8, 11]),  # gold 2 pays the price-2 group: no override
+        (1, 3, [3, 5]),  # override; 5 and 8 exceed gold + Fame = 4 (B5.5)
+        (0, 0, [3]),  # nothing else affordable: the price-0 group is always allowed
+    ],
+)
 def test_b5_3_poverty_override_is_judged_on_gold_alone(engine, gold, fame, legal):
     state = offer(engine, gold=gold, fame=fame, second_viking="F")
     assert state.legal_actions() == legal
@@ -163,8 +236,8 @@ def test_b5_4_buying_the_price_0_group_turns_the_wheel(engine):
     assert state.to_dict()["players"][0]["gold"] == 20
     # lowest occupied space is now 5: prices 0, 3, 6
     assert [price_seen(state, s) for s in (5, 8, 11)] == [0, 3, 6]
-    assert price_seen(state, 3) == 0          # empty space: all zeros
-    state.apply_action(TILE(2, 1))            # left piece in row 2; the fisherman -> mainland
+    assert price_seen(state, 3) == 0  # empty space: all zeros
+    state.apply_action(TILE(2, 1))  # left piece in row 2; the fisherman -> mainland
     assert state.current_player() == 1
     assert state.legal_actions() == [5, 8, 11]
     state.apply_action(BUY(8))
@@ -178,12 +251,15 @@ def test_b4_3_buying_another_group_does_not_turn_the_wheel(engine):
     assert [price_seen(state, s) for s in (3, 5, 11)] == [0, 2, 8]
 
 
-@pytest.mark.parametrize("gold, fame, space, after", [
-    (20, 10, 8, (15, 10)),    # gold first
-    (2, 10, 8, (0, 7)),       # price 5: 2 gold + 3 Fame
-    (1, 1, 5, (0, 0)),        # exactly gold + Fame: Fame reaches 0, not below
-    (0, 9, 11, (0, 1)),       # price 8 all from Fame
-])
+@pytest.mark.parametrize(
+    "gold, fame, space, after",
+    [
+        (20, 10, 8, (15, 10)),  # gold first
+        (2, 10, 8, (0, 7)),  # price 5: 2 gold + 3 Fame
+        (1, 1, 5, (0, 0)),  # exactly gold + Fame: Fame reaches 0, not below
+        (0, 9, 11, (0, 1)),  # price 8 all from Fame
+    ],
+)
 def test_b5_5_shortfall_is_paid_from_fame(engine, gold, fame, space, after):
     state = offer(engine, gold=gold, fame=fame, second_viking="G")
     state.apply_action(BUY(space))

@@ -15,15 +15,30 @@ class Server:
         self.folder = str(folder)
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "vikinger_fast.cli", "serve", "--port", str(port), "--dir",
-             self.folder, "--hint-iterations", "50"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+            [
+                sys.executable,
+                "-m",
+                "vikinger_fast.cli",
+                "serve",
+                "--port",
+                str(port),
+                "--dir",
+                self.folder,
+                "--hint-iterations",
+                "50",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
         if not match:
             self.process.kill()
-            raise RuntimeError(f"vikinger serve did not start: {line!r} "
-                               f"{self.process.stderr.read()!r}")
+            raise RuntimeError(
+                f"vikinger serve did not start: {line!r} {self.process.stderr.read()!r}"
+            )
         self.port = int(match.group(1))
         self.url = f"http://127.0.0.1:{self.port}/"
 

@@ -1,1 +1,2 @@
-"""Maintenance and test tooling of the checkout; not part of the installed package (tools/README.md)."""
+"""Maintenance and test tooling of the checkout; not part of the installed package
+(tools/README.md)."""

@@ -57,8 +57,12 @@ def _round6_obligation(state):
     id 342, not legal), and only trips that keep the most movable Vikings reachable are; the
     final scoring (B8) follows the trips, so lines end in the game."""
     d = state.to_dict()
-    return (d["phase"] == "trip" and d["round"] == 6 and d["scoring_index"] == d["num_players"] - 1
-            and 342 not in state.legal_actions())
+    return (
+        d["phase"] == "trip"
+        and d["round"] == 6
+        and d["scoring_index"] == d["num_players"] - 1
+        and 342 not in state.legal_actions()
+    )
 
 
 def _round3_reveal(state):
@@ -71,27 +75,46 @@ class Position:
     name: str
     description: str
     config: Config
-    matches: object   # state -> bool
-    depth: int        # deepest count recorded and checked (cheap for the reference)
+    matches: object  # state -> bool
+    depth: int  # deepest count recorded and checked (cheap for the reference)
 
 
 POSITIONS = (
-    Position("round1_buy", "2 players, first purchase of round 1 (B5, B6.0)",
-             Config(2), _first_buy, depth=4),
-    Position("round3_offer", "3 players, round 3 before the first tile is revealed (B4)",
-             Config(3), _round3_reveal, depth=4),
-    Position("large_scoring_trips", "3 players, boatsman trips of a large scoring (B7.2.1)",
-             Config(3), _large_scoring_trip, depth=5),
-    Position("round6_obligation", "4 players, round-6 trip that may not be stopped (B7.2.1a ⚖)",
-             Config(4), _round6_obligation, depth=6),
+    Position(
+        "round1_buy",
+        "2 players, first purchase of round 1 (B5, B6.0)",
+        Config(2),
+        _first_buy,
+        depth=4,
+    ),
+    Position(
+        "round3_offer",
+        "3 players, round 3 before the first tile is revealed (B4)",
+        Config(3),
+        _round3_reveal,
+        depth=4,
+    ),
+    Position(
+        "large_scoring_trips",
+        "3 players, boatsman trips of a large scoring (B7.2.1)",
+        Config(3),
+        _large_scoring_trip,
+        depth=5,
+    ),
+    Position(
+        "round6_obligation",
+        "4 players, round-6 trip that may not be stopped (B7.2.1a ⚖)",
+        Config(4),
+        _round6_obligation,
+        depth=6,
+    ),
 )
 
 
 def find(engine, position):
     """(seed, step, state): the first state matching `position` in games 0, 1, 2, ..."""
     for seed in range(MAX_SEARCH_SEEDS):
-        state = play_until(position.config.game(engine).new_initial_state(), seed,
-                           position.matches)
+        state = play_until(position.config.game(engine).new_initial_state(), seed, position.matches)
         if position.matches(state):
             return seed, len(state.history()), state
     raise LookupError(f"no game among seeds 0..{MAX_SEARCH_SEEDS - 1} reaches {position.name}")

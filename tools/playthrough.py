@@ -20,18 +20,24 @@ from fractions import Fraction
 from vikinger_fast.differential import FLAG_SETS, PLAYER_COUNTS, Config
 
 SEED = 1  # the game recorded for every configuration
-HEADER = "# Vikinger playthrough: every state of one seeded game. Do not edit: regenerate with " \
-         "scripts/update_playthroughs.py"
-POLICY = "# play: chance = apply_random_chance(rng.getrandbits(64)), decision = " \
-         "rng.choice(legal_actions()), rng = random.Random(seed)"
+HEADER = (
+    "# Vikinger playthrough: every state of one seeded game. Do not edit: regenerate with "
+    "scripts/update_playthroughs.py"
+)
+POLICY = (
+    "# play: chance = apply_random_chance(rng.getrandbits(64)), decision = "
+    "rng.choice(legal_actions()), rng = random.Random(seed)"
+)
 
 
 # The configurations with a playthrough file: the base game and all modules on for 2, 3 and 4
 # players, and each module alone (A1-A5) for 3 players.
 ALL_FLAGS = FLAG_SETS[-1]
-CONFIGURATIONS = (tuple(Config(n) for n in PLAYER_COUNTS)
-                  + tuple(Config(n, ALL_FLAGS) for n in PLAYER_COUNTS)
-                  + tuple(Config(3, (flag,)) for flag in ALL_FLAGS))
+CONFIGURATIONS = (
+    tuple(Config(n) for n in PLAYER_COUNTS)
+    + tuple(Config(n, ALL_FLAGS) for n in PLAYER_COUNTS)
+    + tuple(Config(3, (flag,)) for flag in ALL_FLAGS)
+)
 
 
 def file_name(config):
@@ -79,14 +85,18 @@ def _board_lines(text, previous_players):
 def _result_lines(state, names):
     """Chance outcomes with exact probabilities, or legal actions with their strings; results."""
     if state.is_chance_node():
-        lines = ["outcomes: " + " ".join(f"{a}={names[a]}@{probability(p)}"
-                                         for a, p in state.chance_outcomes())]
+        lines = [
+            "outcomes: "
+            + " ".join(f"{a}={names[a]}@{probability(p)}" for a, p in state.chance_outcomes())
+        ]
     elif not state.is_terminal():
         lines = ["legal: " + " ".join(f"{a}={names[a]}" for a in state.legal_actions())]
     else:
         lines = []
-    results = (f"fame {_numbers(state.scores())} | gold {_numbers(state.gold())} | "
-               f"returns {_numbers(state.returns())}")
+    results = (
+        f"fame {_numbers(state.scores())} | gold {_numbers(state.gold())} | "
+        f"returns {_numbers(state.returns())}"
+    )
     return [*lines, results]
 
 
@@ -116,9 +126,12 @@ def first_change(old, new):
     old_lines, new_lines = old.split("\n"), new.split("\n")
     if old_lines == new_lines:
         return None
-    line = next((i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b),
-                min(len(old_lines), len(new_lines)))
-    header = next((text for text in reversed(old_lines[:line + 1]) if text.startswith("## ")),
-                  "## header")
-    was, now = old_lines[line:line + 1], new_lines[line:line + 1]
+    line = next(
+        (i for i, (a, b) in enumerate(zip(old_lines, new_lines)) if a != b),
+        min(len(old_lines), len(new_lines)),
+    )
+    header = next(
+        (text for text in reversed(old_lines[: line + 1]) if text.startswith("## ")), "## header"
+    )
+    was, now = old_lines[line : line + 1], new_lines[line : line + 1]
     return f"{header[3:]}, line {line + 1}: {was} -> {now}"

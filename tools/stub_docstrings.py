@@ -27,8 +27,11 @@ def documented_nodes(tree):
         if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             nodes.append((node.name, node))
         if isinstance(node, ast.ClassDef):
-            nodes += [(f"{node.name}.{member.name}", member) for member in node.body
-                      if isinstance(member, ast.FunctionDef)]
+            nodes += [
+                (f"{node.name}.{member.name}", member)
+                for member in node.body
+                if isinstance(member, ast.FunctionDef)
+            ]
     return [(name, node) for name, node in nodes if ast.get_docstring(node) is not None]
 
 
@@ -64,14 +67,15 @@ def rewritten(text, module):
         expr = node.body[0]
         indent = " " * expr.col_offset
         new = docstring_literal(runtime_doc(module, name), indent).split("\n")
-        lines[expr.lineno - 1:expr.end_lineno] = new
+        lines[expr.lineno - 1 : expr.end_lineno] = new
     return "\n".join(lines)
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--check", action="store_true",
-                        help="write nothing; exit 1 when the stub would change")
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 when the stub would change"
+    )
     args = parser.parse_args(argv)
     from vikinger_fast import _core
 

@@ -3,12 +3,12 @@
 
 #include <stdexcept>
 
+#include "formats/dict_reader.h"
+#include "formats/serialization.h"
+#include "formats/validation.h"
 #include "rules/actions.h"
 #include "rules/legal_set.h"
 #include "rules/scoring.h"
-#include "formats/serialization.h"
-#include "formats/dict_reader.h"
-#include "formats/validation.h"
 
 namespace vikinger {
 namespace {
@@ -36,10 +36,9 @@ Game CheckedGame(int64_t num_players, int64_t options) {
   bool flags[kNumOptions] = {};
   MakeGame(num_players, flags);  // the player count first, as the constructor checks it
   if (options < 0 || options >= (int64_t{1} << kNumOptions)) {
-    throw std::invalid_argument("options must be a bit set of the " +
-                                std::to_string(kNumOptions) + " modules (0.." +
-                                std::to_string((1 << kNumOptions) - 1) + "), not " +
-                                std::to_string(options));
+    throw std::invalid_argument("options must be a bit set of the " + std::to_string(kNumOptions) +
+                                " modules (0.." + std::to_string((1 << kNumOptions) - 1) +
+                                "), not " + std::to_string(options));
   }
   for (int i = 0; i < kNumOptions; ++i) flags[i] = (options >> i) & 1;
   return MakeGame(num_players, flags);

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "rules/state.h"
 #include "base/value.h"
+#include "rules/state.h"
 
 namespace vikinger {
 

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "formats/observation.h"
 #include "rules/actions.h"
 #include "rules/legal_set.h"
-#include "formats/observation.h"
 
 namespace vikinger {
 
@@ -64,8 +64,7 @@ VectorGame::VectorGame(const Game& game, int64_t batch_size, uint64_t seed, Inte
 
 void VectorGame::Restore(int i, const Position& position, uint64_t stream_state, int64_t length) {
   if (IsChanceNode(position) || IsTerminal(position)) {
-    throw std::invalid_argument("environment " + std::to_string(i) +
-                                " is not at a decision node");
+    throw std::invalid_argument("environment " + std::to_string(i) + " is not at a decision node");
   }
   if (length < 0 || length > INT32_MAX) {
     throw std::invalid_argument("the length of environment " + std::to_string(i) + " is " +
@@ -208,8 +207,7 @@ void VectorGame::StepEnvironment(int i, int64_t action, std::vector<SavedFinal>*
 VectorGame::SavedFinal VectorGame::SaveFinal(int i) const {
   const size_t n = static_cast<size_t>(game_.num_players);
   const size_t row = static_cast<size_t>(i) * n;
-  const float* observation =
-      final_observation_.get() + static_cast<size_t>(i) * observation_size_;
+  const float* observation = final_observation_.get() + static_cast<size_t>(i) * observation_size_;
   return SavedFinal{i,
                     {final_scores_.begin() + row, final_scores_.begin() + row + n},
                     {final_gold_.begin() + row, final_gold_.begin() + row + n},

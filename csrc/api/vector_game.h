@@ -17,8 +17,8 @@
 
 #include "api/game.h"
 #include "base/interrupt.h"
-#include "rules/legal_set.h"
 #include "base/rng.h"
+#include "rules/legal_set.h"
 #include "rules/state.h"
 
 namespace vikinger {

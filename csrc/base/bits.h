@@ -91,8 +91,7 @@ inline int WriteBitIds(uint64_t mask, int base, int* out) {
   int n = 0;
 #if defined(__SSE4_1__)
   auto write_byte = [&](unsigned byte, int first) {
-    const __m128i bits =
-        _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kSelectInByte.bit[byte]));
+    const __m128i bits = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(kSelectInByte.bit[byte]));
     const __m128i add = _mm_set1_epi32(first);
     _mm_storeu_si128(reinterpret_cast<__m128i*>(out + n),
                      _mm_add_epi32(_mm_cvtepu8_epi32(bits), add));

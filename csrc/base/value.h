@@ -1,9 +1,10 @@
 // A JSON-like value tree: the canonical dict of docs/state.md built and read without Python.
 //
-// to_dict and state_from_dict are format logic, so they live in the C++ core (dict_writer.h, dict_reader.h);
-// bindings/helpers.cc only converts between these trees and Python objects. A tree keeps what the
-// format checks need: bool apart from int (docs/state.md: bool is not an int), dict insertion
-// order (the key order of to_dict), and, for anything else a caller passes, its type name.
+// to_dict and state_from_dict are format logic, so they live in the C++ core (dict_writer.h,
+// dict_reader.h); bindings/helpers.cc only converts between these trees and Python objects. A tree
+// keeps what the format checks need: bool apart from int (docs/state.md: bool is not an int), dict
+// insertion order (the key order of to_dict), and, for anything else a caller passes, its type
+// name.
 #ifndef VIKINGER_VALUE_H_
 #define VIKINGER_VALUE_H_
 
@@ -66,7 +67,7 @@ class Value {
 
  private:
   Kind kind_ = Kind::kNone;
-  int64_t int_ = 0;  // bool and int
+  int64_t int_ = 0;    // bool and int
   std::string str_;    // str, and the type name of kOther
   std::string extra_;  // the digits of an int beyond 64 bits; see WideStr
   std::vector<Value> items_;

@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "rules/actions.h"
-#include "bindings/helpers.h"
 #include "api/game.h"
-#include "play/rollout.h"
-#include "formats/serialization.h"
-#include "rules/trips.h"
 #include "api/vector_game.h"
+#include "bindings/helpers.h"
+#include "formats/serialization.h"
+#include "play/rollout.h"
+#include "rules/actions.h"
+#include "rules/trips.h"
 
 namespace vikinger {
 namespace {
@@ -239,8 +239,8 @@ py::array_t<T> Locked(py::object self, void (*work)(VectorGame&), T* (VectorGame
 // state of its chance stream and the actions of its current game; the done and final_* arrays.
 // The rebuild checks all of it as state_from_dict and the constructor would.
 
-const char* const kArrayNames[] = {"done", "final_scores", "final_gold", "final_returns",
-                                   "final_length", "final_observation"};
+const char* const kArrayNames[] = {"done",          "final_scores", "final_gold",
+                                   "final_returns", "final_length", "final_observation"};
 
 py::tuple ReduceVectorGame(py::object self) {
   VectorGame& env = self.cast<VectorGame&>();
@@ -255,17 +255,16 @@ py::tuple ReduceVectorGame(py::object self) {
     lengths[i] = py::int_(env.length(i));
   }
   auto copy = [](py::array array) { return array.attr("copy")(); };
-  py::tuple data = py::make_tuple(
-      py::cast(env.game()), positions, streams, lengths,
-      copy(View(self, &VectorGame::done, Columns::kNone)),
-      copy(View(self, &VectorGame::final_scores, Columns::kPlayers)),
-      copy(View(self, &VectorGame::final_gold, Columns::kPlayers)),
-      copy(View(self, &VectorGame::final_returns, Columns::kPlayers)),
-      copy(View(self, &VectorGame::final_length, Columns::kNone)),
-      copy(View(self, &VectorGame::final_observation, Columns::kObservation)));
-  return py::make_tuple(py::module_::import("vikinger_fast.safety.rebuild")
-                            .attr("vector_game_from_data"),
-                        data);
+  py::tuple data =
+      py::make_tuple(py::cast(env.game()), positions, streams, lengths,
+                     copy(View(self, &VectorGame::done, Columns::kNone)),
+                     copy(View(self, &VectorGame::final_scores, Columns::kPlayers)),
+                     copy(View(self, &VectorGame::final_gold, Columns::kPlayers)),
+                     copy(View(self, &VectorGame::final_returns, Columns::kPlayers)),
+                     copy(View(self, &VectorGame::final_length, Columns::kNone)),
+                     copy(View(self, &VectorGame::final_observation, Columns::kObservation)));
+  return py::make_tuple(
+      py::module_::import("vikinger_fast.safety.rebuild").attr("vector_game_from_data"), data);
 }
 
 // Copies a pickled array into the array `data` of `env`: same dtype and shape required.
@@ -277,8 +276,8 @@ void CopyArray(py::handle value, const char* name, VectorGame& env, T* (VectorGa
   if (columns == Columns::kObservation) shape.push_back(env.observation_size());
   const py::dtype dtype = py::dtype::of<T>();
   if (!py::isinstance<py::array>(value) || !py::array(value, true).dtype().equal(dtype)) {
-    throw py::type_error(std::string(name) + " must be a numpy array of " + Text(dtype) +
-                         ", not " + TypeName(value));
+    throw py::type_error(std::string(name) + " must be a numpy array of " + Text(dtype) + ", not " +
+                         TypeName(value));
   }
   const py::array_t<T, py::array::c_style | py::array::forcecast> array(value, true);
   if (array.ndim() != static_cast<py::ssize_t>(shape.size()) ||
@@ -337,8 +336,7 @@ std::unique_ptr<VectorGame> VectorGameFromData(py::handle game, py::handle posit
   CopyArray(arrays[2], kArrayNames[2], *env, &VectorGame::final_gold, Columns::kPlayers);
   CopyArray(arrays[3], kArrayNames[3], *env, &VectorGame::final_returns, Columns::kPlayers);
   CopyArray(arrays[4], kArrayNames[4], *env, &VectorGame::final_length, Columns::kNone);
-  CopyArray(arrays[5], kArrayNames[5], *env, &VectorGame::final_observation,
-            Columns::kObservation);
+  CopyArray(arrays[5], kArrayNames[5], *env, &VectorGame::final_observation, Columns::kObservation);
   return env;
 }
 
@@ -443,14 +441,15 @@ play some seats of the batch.)doc")
       .def_property_readonly(
           "final_length",
           [](py::object s) { return vk::View(s, &VectorGame::final_length, Columns::kNone); })
-      .def_property_readonly("final_observation", [](py::object s) {
-        return vk::View(s, &VectorGame::final_observation, Columns::kObservation);
-      })
+      .def_property_readonly("final_observation",
+                             [](py::object s) {
+                               return vk::View(s, &VectorGame::final_observation,
+                                               Columns::kObservation);
+                             })
       .def("__reduce__", &vk::ReduceVectorGame);
   m.def("_vector_game_from_data", &vk::VectorGameFromData, py::arg("game"), py::arg("positions"),
         py::arg("streams"), py::arg("lengths"),
         R"doc(The VectorGame a pickle holds (its __reduce__ data), checked completely.)doc");
-
 
   m.def("_rollout_position", &vk::RolloutPosition, py::arg("game"), py::arg("seed"),
         py::arg("policy") = "random", py::arg("bit_select") = "auto",

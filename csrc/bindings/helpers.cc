@@ -1,11 +1,12 @@
 // Argument checks and conversions of the Python module (see helpers.h).
+#include "bindings/helpers.h"
+
 #include <pybind11/pybind11.h>
 
 #include <string>
 
-#include "rules/actions.h"
-#include "bindings/helpers.h"
 #include "api/game.h"
+#include "rules/actions.h"
 
 namespace vikinger {
 
@@ -15,11 +16,10 @@ constexpr int kMaxDictDepth = 8;
 const NumpyTypes& Numpy() {
   static const NumpyTypes types = [] {
     py::module_ np = py::module_::import("numpy");
-    return NumpyTypes{py::object(np.attr("bool_")).release(),
-                      py::object(np.attr("integer")).release(),
-                      py::object(np.attr("timedelta64")).release(),
-                      py::object(np.attr("floating")).release(),
-                      py::object(np.attr("random").attr("Generator")).release()};
+    return NumpyTypes{
+        py::object(np.attr("bool_")).release(), py::object(np.attr("integer")).release(),
+        py::object(np.attr("timedelta64")).release(), py::object(np.attr("floating")).release(),
+        py::object(np.attr("random").attr("Generator")).release()};
   }();
   return types;
 }

@@ -14,10 +14,10 @@
 #include <utility>
 
 #include "api/game.h"
-#include "base/interrupt.h"
-#include "rules/state.h"
-#include "base/value.h"
 #include "api/vector_game.h"
+#include "base/interrupt.h"
+#include "base/value.h"
+#include "rules/state.h"
 
 namespace vikinger {
 
@@ -102,9 +102,9 @@ class InitializedCaster : public pybind11::detail::type_caster_base<T> {
   bool load(pybind11::handle src, bool convert) {
     if (src && PyObject_TypeCheck(src.ptr(), TypeObject())) {
       auto* inst = reinterpret_cast<pybind11::detail::instance*>(src.ptr());
-      const bool constructed =
-          inst->simple_layout ? inst->simple_holder_constructed
-                              : inst->get_value_and_holder(Info()).holder_constructed();
+      const bool constructed = inst->simple_layout
+                                   ? inst->simple_holder_constructed
+                                   : inst->get_value_and_holder(Info()).holder_constructed();
       if (!constructed) {
         throw pybind11::type_error(std::string(Info()->type->tp_name) +
                                    " object was never initialised (made by __new__ alone)");
@@ -129,8 +129,8 @@ class type_caster<vikinger::Game> : public vikinger::InitializedCaster<vikinger:
 template <>
 class type_caster<vikinger::State> : public vikinger::InitializedCaster<vikinger::State> {};
 template <>
-class type_caster<vikinger::VectorGame>
-    : public vikinger::InitializedCaster<vikinger::VectorGame> {};
+class type_caster<vikinger::VectorGame> : public vikinger::InitializedCaster<vikinger::VectorGame> {
+};
 }  // namespace detail
 }  // namespace pybind11
 

@@ -4,14 +4,14 @@
 // step; through pybind11's generic dispatcher (argument loaders, overload resolution) each costs
 // more than the engine's work. These five are plain CPython methods instead (METH_NOARGS /
 // METH_O), added to the pybind11 class State, with the behaviour and errors of docs/api.md: the
-// argument checks go through the same helpers as every other method (bindings/helpers.h), and the ids of
-// legal lists are shared int objects made once.
+// argument checks go through the same helpers as every other method (bindings/helpers.h), and the
+// ids of legal lists are shared int objects made once.
 #include <pybind11/pybind11.h>
 
 #include <stdexcept>
 
-#include "rules/actions.h"
 #include "bindings/helpers.h"
+#include "rules/actions.h"
 #include "rules/legal_set.h"
 #include "rules/state.h"
 
@@ -85,8 +85,7 @@ PyObject* ActionArgument(PyObject* const* args, Py_ssize_t nargs, PyObject* kwna
   for (Py_ssize_t k = 0; k < nkw; ++k) {
     PyObject* name = PyTuple_GET_ITEM(kwnames, k);
     if (PyUnicode_CompareWithASCIIString(name, "action") != 0) {
-      PyErr_Format(PyExc_TypeError, "apply_action() got an unexpected keyword argument '%U'",
-                   name);
+      PyErr_Format(PyExc_TypeError, "apply_action() got an unexpected keyword argument '%U'", name);
       return nullptr;
     }
   }
@@ -123,8 +122,8 @@ PyMethodDef methods[] = {
     {"legal_actions", LegalActionsMethod, METH_NOARGS,
      "legal_actions($self, /)\n--\n\nThe sorted legal ids: chance ids at chance nodes, [] at the "
      "end."},
-    {"apply_action", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(
-                         ApplyActionMethod)),
+    {"apply_action",
+     reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)(void)>(ApplyActionMethod)),
      METH_FASTCALL | METH_KEYWORDS,
      "apply_action($self, /, action)\n--\n\nApply a decision or chance id, then every forced "
      "decision.\n\nTypeError unless action is an int (Python or numpy; bool refused); ValueError "

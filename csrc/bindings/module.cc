@@ -2,8 +2,9 @@
 // engine. Thin: it checks Python argument types, converts between Python objects and C++ values
 // (value.h trees for dicts, numpy arrays written in place) and holds the docstrings, mirrored in
 // src/vikinger_fast/_core.pyi. This file defines Game and State; bindings/batch.cc the batched
-// entry points, bindings/hot_state.cc the game-loop methods of State, bindings/helpers.cc the argument
-// helpers. The rules and formats live in the other csrc/ files; game.h holds the API semantics.
+// entry points, bindings/hot_state.cc the game-loop methods of State, bindings/helpers.cc the
+// argument helpers. The rules and formats live in the other csrc/ files; game.h holds the API
+// semantics.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -13,17 +14,17 @@
 #include <utility>
 #include <vector>
 
-#include "rules/actions.h"
-#include "bindings/helpers.h"
 #include "api/game.h"
-#include "rules/legal_set.h"
-#include "formats/observation.h"
 #include "base/rng.h"
-#include "formats/serialization.h"
-#include "rules/state.h"
-#include "formats/dict_writer.h"
-#include "formats/text.h"
 #include "base/value.h"
+#include "bindings/helpers.h"
+#include "formats/dict_writer.h"
+#include "formats/observation.h"
+#include "formats/serialization.h"
+#include "formats/text.h"
+#include "rules/actions.h"
+#include "rules/legal_set.h"
+#include "rules/state.h"
 
 namespace py = pybind11;
 
@@ -260,8 +261,9 @@ TypeError for non-bytes; ValueError for bad bytes or a state state_from_dict wou
             py::make_tuple(g.num_players, g.options));
       });
 
-  m.def("_game_from_data", &vk::GameFromData, py::arg("num_players"), py::arg("options"),
-        R"doc(Unpickle a Game: 2..4 players and the option bits of docs/state.md (0..31), checked.)doc");
+  m.def(
+      "_game_from_data", &vk::GameFromData, py::arg("num_players"), py::arg("options"),
+      R"doc(Unpickle a Game: 2..4 players and the option bits of docs/state.md (0..31), checked.)doc");
 
   py::class_<State>(m, "State", R"doc(One position of a game, with its history.
 

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "api/game.h"
+#include "bindings/helpers.h"
 #include "rules/actions.h"
 #include "search/batched_search.h"
-#include "bindings/helpers.h"
 #include "search/evaluation.h"
-#include "api/game.h"
 
 namespace vikinger {
 namespace {

@@ -13,21 +13,21 @@
 #include <utility>
 #include <vector>
 
+#include "api/game.h"
 #include "bindings/helpers.h"
+#include "formats/serialization.h"
+#include "play/playouts.h"
 #include "search/bots.h"
 #include "search/evaluation.h"
-#include "api/game.h"
 #include "search/mcts.h"
-#include "play/playouts.h"
-#include "formats/serialization.h"
 #include "search/solver.h"
 
 namespace vikinger {
 namespace {
 
 // Plays `count` playouts from each position into arrays of shape prefix + (n,).
-py::dict RunPlayouts(const std::vector<Position>& starts, int64_t count, uint64_t seed,
-                     int threads, std::vector<py::ssize_t> prefix) {
+py::dict RunPlayouts(const std::vector<Position>& starts, int64_t count, uint64_t seed, int threads,
+                     std::vector<py::ssize_t> prefix) {
   const int64_t n = starts[0].num_players;
   std::vector<py::ssize_t> with_players = prefix;
   with_players.push_back(n);
@@ -223,8 +223,8 @@ py::list VisitShares(const SearchResult& result) {
   for (int64_t v : result.visits) total += v;
   py::list out;
   for (size_t i = 0; i < result.actions.size(); ++i) {
-    out.append(py::make_tuple(result.actions[i], static_cast<double>(result.visits[i]) /
-                                                     static_cast<double>(total)));
+    out.append(py::make_tuple(result.actions[i],
+                              static_cast<double>(result.visits[i]) / static_cast<double>(total)));
   }
   return out;
 }
@@ -265,10 +265,10 @@ py::tuple ReduceMcts(PyMcts& self) {
                   py::arg("uct_c") = c.uct_c,
                   py::arg("leaf") = c.leaf == Leaf::kPlayout ? "playout" : "evaluation",
                   py::arg("threads") = c.threads, py::arg("solver_nodes") = c.solver_nodes);
-  return py::make_tuple(Rebuild("mcts_bot"),
-                        py::make_tuple(self.bot.game().num_players, self.bot.game().options,
-                                       py::int_(self.bot.seed()), budget,
-                                       py::int_(self.bot.searches())));
+  return py::make_tuple(
+      Rebuild("mcts_bot"),
+      py::make_tuple(self.bot.game().num_players, self.bot.game().options,
+                     py::int_(self.bot.seed()), budget, py::int_(self.bot.searches())));
 }
 
 std::unique_ptr<PyMcts> MctsFromData(py::handle game, py::handle seed, py::handle budget,
@@ -279,11 +279,11 @@ std::unique_ptr<PyMcts> MctsFromData(py::handle game, py::handle seed, py::handl
     throw py::type_error("budget must be a dict, not " + TypeName(budget));
   }
   const py::dict b = py::reinterpret_borrow<py::dict>(budget);
-  const char* const keys[] = {"iterations", "max_time", "uct_c", "leaf", "threads",
-                              "solver_nodes"};
+  const char* const keys[] = {"iterations", "max_time", "uct_c", "leaf", "threads", "solver_nodes"};
   if (py::len(b) != std::size(keys)) {
-    throw py::value_error("budget must hold iterations, max_time, uct_c, leaf, threads, "
-                          "solver_nodes");
+    throw py::value_error(
+        "budget must hold iterations, max_time, uct_c, leaf, threads, "
+        "solver_nodes");
   }
   for (const char* key : keys) {
     if (!b.contains(key)) throw py::value_error(std::string("budget lacks ") + key);
@@ -347,18 +347,23 @@ action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed)
              return vk::RandomBot(g, vk::Seed(seed));
            }),
            py::arg("game"), py::arg("seed"))
-      .def("step", [](vk::RandomBot& bot, py::handle state) {
-             return bot.Step(vk::StateArg(state).position);
-           }, py::arg("state"), R"doc(The action to play at state (a decision node).)doc")
-      .def("policy", [](const vk::RandomBot& bot, py::handle state) {
-             return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
-           }, py::arg("state"), R"doc([(action, probability)] over the legal actions.)doc")
+      .def(
+          "step",
+          [](vk::RandomBot& bot, py::handle state) {
+            return bot.Step(vk::StateArg(state).position);
+          },
+          py::arg("state"), R"doc(The action to play at state (a decision node).)doc")
+      .def(
+          "policy",
+          [](const vk::RandomBot& bot, py::handle state) {
+            return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
+          },
+          py::arg("state"), R"doc([(action, probability)] over the legal actions.)doc")
       .def("restart", &vk::RandomBot::Restart, R"doc(Back to the stream of the seed.)doc")
-      .def("__reduce__", [](const vk::RandomBot& bot) {
-        return vk::ReduceSeededBot(bot, "random_bot");
-      });
-  m.def("_random_bot_from_data", &vk::SeededBotFromData<vk::RandomBot>, py::arg("game"), py::arg("seed"),
-        py::arg("stream"),
+      .def("__reduce__",
+           [](const vk::RandomBot& bot) { return vk::ReduceSeededBot(bot, "random_bot"); });
+  m.def("_random_bot_from_data", &vk::SeededBotFromData<vk::RandomBot>, py::arg("game"),
+        py::arg("seed"), py::arg("stream"),
         R"doc(Unpickle a RandomBot: its game, seed and the state of its stream, checked.)doc");
 
   py::class_<vk::GreedyBot>(m, "GreedyBot", R"doc(GreedyBot(game, seed): the legal action whose
@@ -370,18 +375,23 @@ splitmix64(seed).)doc")
              return vk::GreedyBot(g, vk::Seed(seed));
            }),
            py::arg("game"), py::arg("seed"))
-      .def("step", [](vk::GreedyBot& bot, py::handle state) {
-             return bot.Step(vk::StateArg(state).position);
-           }, py::arg("state"), R"doc(The action to play at state (a decision node).)doc")
-      .def("policy", [](const vk::GreedyBot& bot, py::handle state) {
-             return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
-           }, py::arg("state"), R"doc([(action, share)]: the best actions share 1 equally.)doc")
+      .def(
+          "step",
+          [](vk::GreedyBot& bot, py::handle state) {
+            return bot.Step(vk::StateArg(state).position);
+          },
+          py::arg("state"), R"doc(The action to play at state (a decision node).)doc")
+      .def(
+          "policy",
+          [](const vk::GreedyBot& bot, py::handle state) {
+            return vk::PolicyList(bot.Policy(vk::StateArg(state).position));
+          },
+          py::arg("state"), R"doc([(action, share)]: the best actions share 1 equally.)doc")
       .def("restart", &vk::GreedyBot::Restart, R"doc(Back to the stream of the seed.)doc")
-      .def("__reduce__", [](const vk::GreedyBot& bot) {
-        return vk::ReduceSeededBot(bot, "greedy_bot");
-      });
-  m.def("_greedy_bot_from_data", &vk::SeededBotFromData<vk::GreedyBot>, py::arg("game"), py::arg("seed"),
-        py::arg("stream"),
+      .def("__reduce__",
+           [](const vk::GreedyBot& bot) { return vk::ReduceSeededBot(bot, "greedy_bot"); });
+  m.def("_greedy_bot_from_data", &vk::SeededBotFromData<vk::GreedyBot>, py::arg("game"),
+        py::arg("seed"), py::arg("stream"),
         R"doc(Unpickle a GreedyBot: its game, seed and the state of its stream, checked.)doc");
 
   py::class_<vk::PyMcts>(m, "MCTSBot", R"doc(UCT search over decision nodes (docs/search.md).
@@ -404,25 +414,36 @@ nodes. The same seed, iterations and threads give the same visits as vikinger_re
            py::arg("game"), py::arg("seed"), py::kw_only(), py::arg("iterations") = py::none(),
            py::arg("max_time") = py::none(), py::arg("uct_c") = 1.4, py::arg("leaf") = "playout",
            py::arg("threads") = 1, py::arg("solver_nodes") = 0)
-      .def("step", [](vk::PyMcts& self, py::handle state) {
-             return vk::MctsBot::BestAction(vk::RunSearch(self, state, "step"));
-           }, py::arg("state"),
-           R"doc(Search (GIL released), then the most visited action (the lowest id on a tie).)doc")
-      .def("policy", [](vk::PyMcts& self, py::handle state) {
-             return vk::VisitShares(vk::RunSearch(self, state, "policy"));
-           }, py::arg("state"),
-           R"doc(Search, then [(action, visit share)] over the legal actions.)doc")
-      .def("search", [](vk::PyMcts& self, py::handle state) {
-             const vk::SearchResult r = vk::RunSearch(self, state, "search");
-             return py::dict(py::arg("actions") = r.actions, py::arg("visits") = r.visits,
-                             py::arg("iterations") = r.iterations, py::arg("solved") = r.solved);
-           }, py::arg("state"),
-           R"doc(Search, then {"actions", "visits" (root visits, merged over threads), "iterations",
+      .def(
+          "step",
+          [](vk::PyMcts& self, py::handle state) {
+            return vk::MctsBot::BestAction(vk::RunSearch(self, state, "step"));
+          },
+          py::arg("state"),
+          R"doc(Search (GIL released), then the most visited action (the lowest id on a tie).)doc")
+      .def(
+          "policy",
+          [](vk::PyMcts& self, py::handle state) {
+            return vk::VisitShares(vk::RunSearch(self, state, "policy"));
+          },
+          py::arg("state"), R"doc(Search, then [(action, visit share)] over the legal actions.)doc")
+      .def(
+          "search",
+          [](vk::PyMcts& self, py::handle state) {
+            const vk::SearchResult r = vk::RunSearch(self, state, "search");
+            return py::dict(py::arg("actions") = r.actions, py::arg("visits") = r.visits,
+                            py::arg("iterations") = r.iterations, py::arg("solved") = r.solved);
+          },
+          py::arg("state"),
+          R"doc(Search, then {"actions", "visits" (root visits, merged over threads), "iterations",
 "solved"}.)doc")
-      .def("restart", [](vk::PyMcts& self) {
-             vk::ObjectLock lock(self.mutex);
-             self.bot.Restart();
-           }, R"doc(Back to the first search's streams.)doc")
+      .def(
+          "restart",
+          [](vk::PyMcts& self) {
+            vk::ObjectLock lock(self.mutex);
+            self.bot.Restart();
+          },
+          R"doc(Back to the first search's streams.)doc")
       .def("__reduce__", &vk::ReduceMcts);
   m.def("_mcts_bot_from_data", &vk::MctsFromData, py::arg("game"), py::arg("seed"),
         py::arg("budget"), py::arg("searches"),

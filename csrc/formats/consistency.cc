@@ -142,7 +142,8 @@ void CheckConservation(const StateDescription& d) {
   }
   if (total != kStackTiles) Fail(Str(total) + " stack tiles in all, not " + Str(kStackTiles));
   int64_t specials[kNumSpecialKinds];  // A5 the 25 special tiles
-  for (int k = 0; k < kNumSpecialKinds; ++k) specials[k] = d.special_stack[k] + d.special_removed[k];
+  for (int k = 0; k < kNumSpecialKinds; ++k)
+    specials[k] = d.special_stack[k] + d.special_removed[k];
   for (int i = 0; i < kDisplaySlots; ++i) {
     if (d.display[i] >= 0) ++specials[d.display[i]];
   }
@@ -238,7 +239,8 @@ int CheckWheel(const StateDescription& d, const char* phase, bool before_layout,
       // Each colour is one block.
       for (int s = kWheelSpaces - placed + 1; s < kWheelSpaces; ++s) {
         for (int t = kWheelSpaces - placed; t + 1 < s; ++t) {
-          if (d.wheel_viking[t] == d.wheel_viking[s] && d.wheel_viking[t + 1] != d.wheel_viking[s]) {
+          if (d.wheel_viking[t] == d.wheel_viking[s] &&
+              d.wheel_viking[t + 1] != d.wheel_viking[s]) {
             Fail("A3 Vikings stand on the highest spaces, one colour block at a time");
           }
         }
@@ -275,13 +277,13 @@ void CheckPhase(const StateDescription& d) {
   const char* const name = kPhaseNames[phase];
   const std::string in_phase = std::string(" in phase ") + name;
   // The phases of A1-A5 need their modules.
-  const int module = is(Phase::kSpecialFill) || is(Phase::kTakeSpecial) ||
-                             is(Phase::kBuildingReplace)
-                         ? kOptSpecialTiles
-                     : is(Phase::kAuction)      ? kOptAuction
-                     : is(Phase::kRemoveViking) ? kOptDraw13
-                     : is(Phase::kOfferColour)  ? kOptOfferByColour
-                                                : -1;
+  const int module =
+      is(Phase::kSpecialFill) || is(Phase::kTakeSpecial) || is(Phase::kBuildingReplace)
+          ? kOptSpecialTiles
+      : is(Phase::kAuction)      ? kOptAuction
+      : is(Phase::kRemoveViking) ? kOptDraw13
+      : is(Phase::kOfferColour)  ? kOptOfferByColour
+                                 : -1;
   if (module >= 0 && !ModuleOn(d.options, module)) {
     Fail(std::string("phase ") + name + " needs the " + kOptionNames[module] + " module");
   }
@@ -296,9 +298,9 @@ void CheckPhase(const StateDescription& d) {
   const bool first = VikingsBeforeTiles(static_cast<int>(d.options));
   const bool empty_wheel =
       round_start || (first && InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking}));
-  const bool before_layout = reveal || round_start ||
-                             InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking,
-                                              Phase::kOfferColour});
+  const bool before_layout =
+      reveal || round_start ||
+      InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking, Phase::kOfferColour});
   const bool drawn_phase =
       InPhases(phase, {Phase::kDrawViking, Phase::kRemoveViking, Phase::kOfferColour}) ||
       (first && InPhases(phase, {Phase::kAuction, Phase::kRevealTile}));
@@ -385,8 +387,8 @@ void CheckAuction(const StateDescription& d) {
   if (d.auction_passed[d.auction_leader] || d.auction_passed[d.auction_turn]) {
     Fail("the auction's leader and the player to bid have not passed");
   }
-  if (d.auction_high < 0 && (d.auction_turn != d.start_player ||
-                             d.auction_leader != d.start_player || active != n)) {
+  if (d.auction_high < 0 &&
+      (d.auction_turn != d.start_player || d.auction_leader != d.start_player || active != n)) {
     Fail("before the opening bid the start player is to bid and nobody has passed");
   }
   if (d.auction_high >= 0 && d.auction_turn == d.auction_leader) {
@@ -408,7 +410,8 @@ void CheckDecisionContext(const StateDescription& d) {
     const PlayerDescription& buyer = d.players[(d.start_player + d.purchases) % n];
     const bool start_phase = phase == static_cast<int>(Phase::kStartRow);
     const bool placing = InPhases(phase, {Phase::kTakeSpecial, Phase::kBuildingReplace});
-    if ((start_phase && buyer.start_row != 0) || (!start_phase && !placing && buyer.start_row == 0)) {
+    if ((start_phase && buyer.start_row != 0) ||
+        (!start_phase && !placing && buyer.start_row == 0)) {
       Fail(std::string("phase ") + name + " does not fit the buyer's start tile");
     }
     const bool ship = IsShip(d.pending_tile);
@@ -443,7 +446,8 @@ void CheckDecisionContext(const StateDescription& d) {
       for (int b = 0; b < kNumBuildings; ++b) {
         if (!buyer.specials[kBuilding1 + b] || buyer.has_building[b]) continue;
         for (int r = 0; r < kNumRows; ++r) {
-          for (int c = 0; c < kNumColumns; ++c) to_place = to_place || buyer.tiles[r][c] == kMiddle1 + b;
+          for (int c = 0; c < kNumColumns; ++c)
+            to_place = to_place || buyer.tiles[r][c] == kMiddle1 + b;
         }
       }
       if (!to_place) Fail("phase building_replace needs a building tile to place");

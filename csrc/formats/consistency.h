@@ -11,8 +11,8 @@
 
 #include <cstdint>
 
-#include "rules/state.h"
 #include "formats/validation.h"
+#include "rules/state.h"
 
 namespace vikinger {
 

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "rules/actions.h"
 #include "formats/serialization.h"
+#include "rules/actions.h"
 
 namespace vikinger {
 namespace {
@@ -99,8 +99,9 @@ void Counts(const Value& value, const char* const* names, int n, int64_t* out,
             const std::string& where, const int* limits, int limit = 0) {
   const Value& d = Keys(value, names, n, where);
   for (int i = 0; i < n; ++i) {
-    out[i] = Int(At(d, names[i]), [&] { return where + "['" + names[i] + "']"; }, 0,
-                 limits ? limits[i] : limit);
+    out[i] = Int(
+        At(d, names[i]), [&] { return where + "['" + names[i] + "']"; }, 0,
+        limits ? limits[i] : limit);
   }
 }
 
@@ -186,9 +187,9 @@ PlayerDescription ParsePlayer(const Value& value, const std::string& where) {
   const Value& rows = At(d, "rows");
   if (!IsList(rows, kNumRows)) Fail(where + ".rows must be a list of 5 strings");
   for (int r = 0; r < kNumRows; ++r) {
-    const std::string& row =
-        Text(rows.Items()[r], ".L1234R",
-             [&where, r] { return where + ".rows[" + std::to_string(r) + "]"; });
+    const std::string& row = Text(rows.Items()[r], ".L1234R", [&where, r] {
+      return where + ".rows[" + std::to_string(r) + "]";
+    });
     for (size_t c = 0; c < row.size(); ++c) {
       player.tiles[r][c] = static_cast<int8_t>(
           row[c] == '.' ? -1 : static_cast<int>(std::string(kTileShort).find(row[c])));

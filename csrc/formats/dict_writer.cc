@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "rules/actions.h"
 #include "formats/serialization.h"
+#include "rules/actions.h"
 
 namespace vikinger {
 namespace {
@@ -64,9 +64,8 @@ Value PlayerToDict(const PlayerBoard& board) {
   d.Set("specials", NamedCounts(kSpecialKindNames, board.specials, kNumSpecialKinds));
   Value& buildings = d.Set("buildings", Value::List());
   for (int b = 0; b < kNumBuildings; ++b) {
-    buildings.Append(board.building_row[b]
-                         ? IntList({board.building_row[b], board.building_col[b]})
-                         : Value());
+    buildings.Append(board.building_row[b] ? IntList({board.building_row[b], board.building_col[b]})
+                                           : Value());
   }
   return d;
 }

@@ -122,7 +122,8 @@ void ObservationTensor(const Position& p, int player, float* out) {
     const uint8_t kind = p.specials.display[i];
     if (kind != kNone) advanced[kDisplayOffset + kNumSpecialKinds * i + kind] = 1.0f;
   }
-  for (int k = 0; k < kNumSpecialKinds; ++k) advanced[kSpecialStackOffset + k] = p.specials.stack[k];
+  for (int k = 0; k < kNumSpecialKinds; ++k)
+    advanced[kSpecialStackOffset + k] = p.specials.stack[k];
   for (int q = 0; q < n; ++q) {
     const PlayerBoard& board = p.players[q];
     float* at = advanced + kObsAdvancedSize + kObsPlayerAdvancedSize * slot(q);

@@ -247,7 +247,8 @@ void CheckFormatVersion(int64_t version, const char* what) {
   if (version == 1) {
     Fail(std::string(what) +
          " 1 is the format before the A0 round order (docs/state.md) and cannot be read; this "
-         "engine reads version " + current);
+         "engine reads version " +
+         current);
   }
   if (version != kFormatVersion) {
     Fail(std::string(what) + " " + std::to_string(version) + " is not " + current);

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <string>
 
-#include "rules/state.h"
 #include "formats/validation.h"
+#include "rules/state.h"
 
 namespace vikinger {
 

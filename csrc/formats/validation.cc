@@ -5,10 +5,10 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "rules/actions.h"
 #include "formats/consistency.h"
-#include "rules/legal_set.h"
 #include "formats/serialization.h"
+#include "rules/actions.h"
+#include "rules/legal_set.h"
 
 namespace vikinger {
 namespace {
@@ -206,9 +206,9 @@ State BuildState(const StateDescription& d) {
     }
   }
   if (d.has_auction) {  // A1
-    p.auction = Auction{1, static_cast<uint8_t>(d.auction_leader),
-                        static_cast<uint8_t>(d.auction_turn), 0,
-                        d.auction_high < 0 ? kNoBid : static_cast<uint16_t>(d.auction_high)};
+    p.auction =
+        Auction{1, static_cast<uint8_t>(d.auction_leader), static_cast<uint8_t>(d.auction_turn), 0,
+                d.auction_high < 0 ? kNoBid : static_cast<uint16_t>(d.auction_high)};
     for (int i = 0; i < p.num_players; ++i) {
       if (d.auction_passed[i]) p.auction.passed |= static_cast<uint8_t>(1u << i);
     }
@@ -229,8 +229,10 @@ State BuildState(const StateDescription& d) {
       board.specials[k] = static_cast<uint8_t>(player.specials[k]);
     }
     for (int b = 0; b < kNumBuildings; ++b) {
-      board.building_row[b] = player.has_building[b] ? static_cast<uint8_t>(player.building_row[b]) : 0;
-      board.building_col[b] = player.has_building[b] ? static_cast<uint8_t>(player.building_col[b]) : 0;
+      board.building_row[b] =
+          player.has_building[b] ? static_cast<uint8_t>(player.building_row[b]) : 0;
+      board.building_col[b] =
+          player.has_building[b] ? static_cast<uint8_t>(player.building_col[b]) : 0;
     }
   }
   state.history.assign(d.history.begin(), d.history.end());

@@ -1,6 +1,6 @@
-// Reading states back (docs/state.md): the plain `StateDescription` that a dict (bindings/module.cc) or
-// the bytes (serialization.h) describe, every check that state_from_dict makes, and building a
-// State from a checked one.
+// Reading states back (docs/state.md): the plain `StateDescription` that a dict
+// (bindings/module.cc) or the bytes (serialization.h) describe, every check that state_from_dict
+// makes, and building a State from a checked one.
 //
 // A description is checked completely before any state is built, so a refused one changes
 // nothing. Every refusal throws std::invalid_argument (ValueError in Python) naming the first

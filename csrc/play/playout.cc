@@ -4,12 +4,12 @@
 
 #include <cstring>
 
-#include "rules/actions.h"
-#include "rules/auction.h"
 #include "base/bits.h"
+#include "base/rng.h"
 #include "play/packed_rows.h"
 #include "play/playout_modules.h"
-#include "base/rng.h"
+#include "rules/actions.h"
+#include "rules/auction.h"
 #include "rules/scoring.h"
 #include "rules/specials.h"
 #include "rules/trips.h"
@@ -281,7 +281,7 @@ class FusedPlayout {
     uint64_t free[kBoatsman];
     for (int c = 0; c < kBoatsman; ++c) free[c] = board.Row(RowOfColour(c)).FreeTiles();
     while (board.mainland[kBoatsman] > 0) {  // TripPossible
-      unsigned movable = 0;  // MovableColours
+      unsigned movable = 0;                  // MovableColours
       for (int c = 0; c < kBoatsman; ++c) {
         movable |= static_cast<unsigned>(board.mainland[c] != 0 && free[c] != 0) << c;
       }
@@ -300,7 +300,7 @@ class FusedPlayout {
       const int action = kTripStop + Select::Small(trips, Choose(PopCount(trips)));
       if (action == kTripStop) break;
       ++p_.removed[kBoatsman];
-      --board.mainland[kBoatsman];  // StartTrip
+      --board.mainland[kBoatsman];                            // StartTrip
       if (kModules && weak_boatsmen_ && action < kTripOne) {  // A4 a full trip spends a boat tile
         --board.specials[kBoat];
         ++p_.specials.removed[kBoat];

@@ -14,10 +14,10 @@
 #include <cstdint>
 #include <cstring>
 
-#include "rules/actions.h"
-#include "rules/auction.h"
 #include "base/bits.h"
 #include "base/rng.h"
+#include "rules/actions.h"
+#include "rules/auction.h"
 #include "rules/specials.h"
 #include "rules/state.h"
 

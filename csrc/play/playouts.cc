@@ -1,9 +1,9 @@
 // Random playouts from any position (see playouts.h).
 #include "play/playouts.h"
 
-#include "rules/legal_set.h"
-#include "play/playout.h"
 #include "base/rng.h"
+#include "play/playout.h"
+#include "rules/legal_set.h"
 
 namespace vikinger {
 

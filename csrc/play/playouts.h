@@ -34,8 +34,7 @@ GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused = 
 // them and polls `interrupt`. Returns false when the interrupt stopped the work (rows then
 // partly written).
 bool PlayRandomPlayouts(const Position* const* starts, int64_t num_starts, int64_t count,
-                        uint64_t seed, int threads, Interrupt* interrupt,
-                        const RolloutArrays& out);
+                        uint64_t seed, int threads, Interrupt* interrupt, const RolloutArrays& out);
 
 }  // namespace vikinger
 

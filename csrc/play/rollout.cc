@@ -5,9 +5,9 @@
 #include <thread>
 #include <vector>
 
-#include "rules/legal_set.h"
-#include "play/playout.h"
 #include "base/rng.h"
+#include "play/playout.h"
+#include "rules/legal_set.h"
 
 namespace vikinger {
 
@@ -22,8 +22,7 @@ GameResult ResultOf(const Position& p, int32_t length) {
   return result;
 }
 
-void StoreResult(const GameResult& result, int num_players, int64_t row,
-                 const RolloutArrays& out) {
+void StoreResult(const GameResult& result, int num_players, int64_t row, const RolloutArrays& out) {
   for (int p = 0; p < num_players; ++p) {
     out.scores[row * num_players + p] = result.scores[p];
     out.gold[row * num_players + p] = result.gold[p];

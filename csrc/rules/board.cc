@@ -104,7 +104,7 @@ void PlayerBoard::CompletedIslands(int* count, int* longest) const {
     const uint64_t carried = r.mid + (r.LeftPieces() << 1);
     uint64_t filled = carried & r.RightPieces();  // the ends of the completed islands
     *count += PopCount(filled);
-    uint64_t through = carried ^ r.mid;  // the carries' paths
+    uint64_t through = carried ^ r.mid;            // the carries' paths
     for (int shift = 1; shift < 64; shift *= 2) {  // a fill downwards, doubling (no branch)
       filled |= through & (filled >> shift);
       through &= through >> shift;

@@ -88,8 +88,8 @@ void LargeScoring(PlayerBoard& board) {
     }
   }
   // 3. Nobles: 2 Fame each, unthreatened (+1 per A5 noble tile).
-  board.fame += (kNobleFame + board.specials[kNoble1]) *
-                PopCount(board.UnthreatenedVikings(kNobleRow));
+  board.fame +=
+      (kNobleFame + board.specials[kNoble1]) * PopCount(board.UnthreatenedVikings(kNobleRow));
   // 4. Scouts: 1 Fame, +1 for a goldsmith in row 4 and +1 for a fisherman in row 5 of the same
   // column (⚖ independent bonuses; a threatened scout gives nothing).
   const uint64_t scouts = board.UnthreatenedVikings(kScoutRow);

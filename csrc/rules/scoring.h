@@ -10,14 +10,14 @@
 
 namespace vikinger {
 
-constexpr int kGoldsmithGold = 3;    // B7.1, B7.2.5
-constexpr int kNobleFame = 2;        // B7.2.3
-constexpr int kBoatsmenBonus = 10;   // B8.3
-constexpr int kIslandsBonus = 7;     // B8.4
-constexpr int kLongestBonus = 5;     // B8.5
-constexpr int kFedPerFisherman = 5;  // B8.6
-constexpr int kSurplusFame = 2;      // B8.6
-constexpr int kGoldPerFame = 5;      // B8.2
+constexpr int kGoldsmithGold = 3;        // B7.1, B7.2.5
+constexpr int kNobleFame = 2;            // B7.2.3
+constexpr int kBoatsmenBonus = 10;       // B8.3
+constexpr int kIslandsBonus = 7;         // B8.4
+constexpr int kLongestBonus = 5;         // B8.5
+constexpr int kFedPerFisherman = 5;      // B8.6
+constexpr int kSurplusFame = 2;          // B8.6
+constexpr int kGoldPerFame = 5;          // B8.2
 constexpr int kTreasuryGoldPerFame = 3;  // A5 treasury
 constexpr int kFishSurplusFame = 3;      // A5 fish
 

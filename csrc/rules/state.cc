@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <string>
 
+#include "base/rng.h"
 #include "rules/actions.h"
 #include "rules/auction.h"
 #include "rules/legal_set.h"
-#include "base/rng.h"
 #include "rules/scoring.h"
 #include "rules/specials.h"
 #include "rules/trips.h"
@@ -475,12 +475,14 @@ int ApplyChance(Position& p, FloorOfUTimes floor_of_u_times, LegalSet* next, int
 int ApplySampledChance(Position& p, double u, LegalSet* next) {
   // floor(u * total); truncation is the same for u * total >= 0 and needs no libm call.
   int num_next;
-  return ApplyChance(p, [u](int total) { return static_cast<int>(u * total); }, next, &num_next);
+  return ApplyChance(
+      p, [u](int total) { return static_cast<int>(u * total); }, next, &num_next);
 }
 
 int ApplyStreamChance(Position& p, uint64_t m, LegalSet* next) {
   int num_next;
-  ApplyChance(p, [m](int total) { return FloorUniformTimes(m, total); }, next, &num_next);
+  ApplyChance(
+      p, [m](int total) { return FloorUniformTimes(m, total); }, next, &num_next);
   return num_next;
 }
 

@@ -128,9 +128,7 @@ inline constexpr SeatTable kSeats = [] {
 inline int Seat(int first, int offset, int n) { return kSeats.seat[n][first + offset]; }
 
 // B5.1 the buyer of the current purchase; B7.2 the current scorer of a large scoring.
-inline int BuyerSeat(const Position& p) {
-  return Seat(p.start_player, p.purchases, p.num_players);
-}
+inline int BuyerSeat(const Position& p) { return Seat(p.start_player, p.purchases, p.num_players); }
 inline int ScorerSeat(const Position& p) {
   return Seat(p.start_player, p.scoring_index, p.num_players);
 }

@@ -3,8 +3,8 @@
 
 #include <cstring>
 
-#include "rules/actions.h"
 #include "base/bits.h"
+#include "rules/actions.h"
 #include "rules/components.h"
 
 namespace vikinger {
@@ -70,9 +70,9 @@ bool KeepsMostMovable(const int* counts, int boatsmen, int boats, bool weak_boat
   int after[kBoatsman];
   int moved = 0;
   for (int c = 0; c < kBoatsman; ++c) {
-    const bool hit = action == kTripEach   ? counts[c] > 0
-                     : action >= kTripOne  ? c == action - kTripOne
-                                           : c == action - kTripAll;
+    const bool hit = action == kTripEach  ? counts[c] > 0
+                     : action >= kTripOne ? c == action - kTripOne
+                                          : c == action - kTripAll;
     const int take = !hit ? 0 : action == kTripEach || action >= kTripOne ? 1 : counts[c];
     after[c] = counts[c] - take;
     moved += take;

@@ -78,8 +78,7 @@ uint16_t Wheel::LegalBuysGiven(uint16_t occupied, unsigned same_colour, int64_t 
   const bool colour_elsewhere = (same_colour & others) != 0;
   // B5.3 the poverty override, judged on gold alone: the cheapest other group is too dear (or
   // there is none; bit 15 only keeps the count of trailing zeros defined).
-  const bool too_poor_for_others =
-      others == 0 || gold < __builtin_ctz(others | 0x8000u) - zero;
+  const bool too_poor_for_others = others == 0 || gold < __builtin_ctz(others | 0x8000u) - zero;
   if (!colour_elsewhere || too_poor_for_others) legal |= static_cast<uint16_t>(1u << zero);
   return legal;
 }

@@ -3,10 +3,10 @@
 
 #include <cstring>
 
+#include "base/rng.h"
+#include "formats/observation.h"
 #include "rules/actions.h"
 #include "rules/legal_set.h"
-#include "formats/observation.h"
-#include "base/rng.h"
 
 namespace vikinger {
 

@@ -17,10 +17,10 @@
 #include <utility>
 #include <vector>
 
-#include "rules/actions.h"
 #include "base/interrupt.h"
-#include "search/puct.h"
+#include "rules/actions.h"
 #include "rules/state.h"
+#include "search/puct.h"
 
 namespace vikinger {
 

@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "search/evaluation.h"
 #include "rules/legal_set.h"
+#include "search/evaluation.h"
 
 namespace vikinger {
 

@@ -2,15 +2,15 @@
 #include "search/mcts.h"
 
 #include <chrono>
-#include <cstdint>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <thread>
 
-#include "search/evaluation.h"
-#include "rules/legal_set.h"
-#include "play/playouts.h"
 #include "base/rng.h"
+#include "play/playouts.h"
+#include "rules/legal_set.h"
+#include "search/evaluation.h"
 #include "search/solver.h"
 
 namespace vikinger {

@@ -29,9 +29,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "search/bots.h"
 #include "base/interrupt.h"
 #include "rules/state.h"
+#include "search/bots.h"
 
 namespace vikinger {
 

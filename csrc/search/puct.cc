@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <string>
 
-#include "rules/legal_set.h"
 #include "formats/serialization.h"
+#include "rules/legal_set.h"
 
 // Bit-identical with puct.py: no fused multiply-add (GCC's ISO mode already keeps them apart).
 #ifdef __clang__

@@ -21,9 +21,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "search/gumbel.h"
 #include "base/rng.h"
 #include "rules/state.h"
+#include "search/gumbel.h"
 
 namespace vikinger {
 

@@ -4,9 +4,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "formats/serialization.h"
 #include "rules/components.h"
 #include "rules/legal_set.h"
-#include "formats/serialization.h"
 
 namespace vikinger {
 
@@ -82,7 +82,7 @@ class Solver {
     Entry entry{};
     entry.margins[0] = best_value;
     entry.margins[1] = -best_value;
-    entry.bound = best_value <= alpha0 ? Bound::kUpper
+    entry.bound = best_value <= alpha0  ? Bound::kUpper
                   : best_value >= beta0 ? Bound::kLower
                                         : Bound::kExact;
     table_[key] = entry;

@@ -24,14 +24,13 @@ namespace vikinger {
 bool NoChanceAhead(const Position& p);
 
 struct SolverResult {
-  int best_action = -1;             // at the root; -1 at a terminal root
+  int best_action = -1;               // at the root; -1 at a terminal root
   int64_t margins[kMaxPlayers] = {};  // u_i under best play
   int64_t nodes = 0;
 };
 
 // False when the budget ran out, a chance node was met or the interrupt stopped it.
-bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt* interrupt,
-                  SolverResult* result);
+bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt* interrupt, SolverResult* result);
 
 }  // namespace vikinger
 

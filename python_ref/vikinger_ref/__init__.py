@@ -24,8 +24,25 @@ from .solver import solve_endgame
 from .state import State
 from .vector_game import VectorGame
 
-__all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
-           "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
-           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot",
-           "PuctSearch", "PuctBot"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "PHASES",
+    "OPTION_NAMES",
+    "NUM_DISTINCT_ACTIONS",
+    "MAX_CHANCE_OUTCOMES",
+    "Game",
+    "State",
+    "VectorGame",
+    "rollouts",
+    "playouts",
+    "playouts_batch",
+    "evaluate",
+    "solve_endgame",
+    "RandomBot",
+    "GreedyBot",
+    "MCTSBot",
+    "PuctSearch",
+    "PuctBot",
+]
 __version__ = _version()

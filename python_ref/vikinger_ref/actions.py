@@ -6,14 +6,28 @@ Two id spaces, as in OpenSpiel: decision ids (0..NUM_DISTINCT_ACTIONS-1) and cha
 
 from .components import COLOURS, NUM_COLUMNS, NUM_ROWS, SPECIAL_KINDS, TILE_KINDS
 
-CHANCE = -1     # current_player() at chance nodes
-TERMINAL = -4   # current_player() once the game is over
+CHANCE = -1  # current_player() at chance nodes
+TERMINAL = -4  # current_player() once the game is over
 
 # Phases, by index (the order of the observation's one-hot and the bytes format).
-PHASES = ("reveal_tile", "draw_viking", "buy", "start_row", "ship_column", "island_cell",
-          "viking", "trip", "trip_target", "game_over",
-          "special_fill", "auction", "remove_viking", "offer_colour", "take_special",
-          "building_replace")
+PHASES = (
+    "reveal_tile",
+    "draw_viking",
+    "buy",
+    "start_row",
+    "ship_column",
+    "island_cell",
+    "viking",
+    "trip",
+    "trip_target",
+    "game_over",
+    "special_fill",
+    "auction",
+    "remove_viking",
+    "offer_colour",
+    "take_special",
+    "building_replace",
+)
 CHANCE_PHASES = ("reveal_tile", "draw_viking", "special_fill")
 BUYER_PHASES = ("buy", "start_row", "ship_column", "island_cell", "viking")
 SCORER_PHASES = ("trip", "trip_target")
@@ -24,32 +38,33 @@ def vikings_before_tiles(options):
     holds the auction and the removal, and reveals the tiles last; else tiles first (B4.1, B4.2)."""
     return bool(options["auction"] or options["draw13"])
 
+
 # Decision ids.
-BUY = 0                  # + wheel space 0..11
-START = 12               # + row - 1
-SHIP = 17                # + column - 1 (columns 1..3)
-TILE = 20                # + (row - 1) * 64 + column - 1
+BUY = 0  # + wheel space 0..11
+START = 12  # + row - 1
+SHIP = 17  # + column - 1 (columns 1..3)
+TILE = 20  # + (row - 1) * 64 + column - 1
 VIKING_ON_TILE = 340
 VIKING_TO_MAINLAND = 341
 TRIP_STOP = 342
-TRIP_ALL = 343           # + colour 0..4
+TRIP_ALL = 343  # + colour 0..4
 TRIP_EACH = 348
-TRIP_ONE = 349           # + colour 0..4 (A4)
-TARGET = 354             # + (row - 1) * 64 + column - 1
-PASS = 674               # A1
-BID = 675                # + amount 0..MAX_BID
+TRIP_ONE = 349  # + colour 0..4 (A4)
+TARGET = 354  # + (row - 1) * 64 + column - 1
+PASS = 674  # A1
+BID = 675  # + amount 0..MAX_BID
 MAX_BID = 1023
-REMOVE = 1699            # + colour 0..5 (A2)
-OFFER = 1705             # + colour 0..5 (A3)
-TAKE_SPECIAL = 1711      # + display slot 0..3 (A5)
+REMOVE = 1699  # + colour 0..5 (A2)
+OFFER = 1705  # + colour 0..5 (A3)
+TAKE_SPECIAL = 1711  # + display slot 0..3 (A5)
 DECLINE_SPECIAL = 1715
-BUILDING = 1716          # + (row - 1) * 64 + column - 1 (A5)
+BUILDING = 1716  # + (row - 1) * 64 + column - 1 (A5)
 NUM_DISTINCT_ACTIONS = 2036
 
 # Chance ids.
-REVEAL = 0               # + tile kind 0..9
-DRAW = 10                # + colour 0..5
-DISPLAY = 16             # + special kind 0..13 (A5)
+REVEAL = 0  # + tile kind 0..9
+DRAW = 10  # + colour 0..5
+DISPLAY = 16  # + special kind 0..13 (A5)
 MAX_CHANCE_OUTCOMES = 30
 
 CELLS = NUM_ROWS * NUM_COLUMNS  # 320

@@ -40,7 +40,6 @@ def index_value(name, value):
         raise TypeError(f"{name} must be an int, not {type_name(value)}") from None
 
 
-
 INT64_MAX = (1 << 63) - 1
 
 
@@ -61,12 +60,13 @@ MAX_SECONDS = 1e9
 def check_seconds(name, value):
     """A time budget: an int, float or numpy number > 0 as a float; ints beyond the float range
     are inf. NaN, 0 and negative values are a ValueError, other types a TypeError."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
-                                                                     np.floating)):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
         raise TypeError(f"{name} must be a number, not {type_name(value)}")
     try:
         seconds = float(value)
-    except OverflowError:            # an int beyond the float range
+    except OverflowError:  # an int beyond the float range
         seconds = float("inf") if value > 0 else float("-inf")
     if not seconds > 0.0:
         raise ValueError(f"{name} must be > 0, not {value}")

@@ -10,7 +10,7 @@ from . import actions as A
 
 class Auction:
     def __init__(self, num_players, start_player):
-        self.high = None                      # no bid yet
+        self.high = None  # no bid yet
         self.leader = start_player
         self.passed = [False] * num_players
         self.turn = start_player

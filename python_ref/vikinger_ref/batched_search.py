@@ -1,5 +1,6 @@
 """PuctSearch: the PUCT searches of many root states, their leaves gathered into one evaluator
-batch (docs/neural.md), the twin of vikinger_fast's csrc/search/batched_search.cc and csrc/bindings/neural.cc.
+batch (docs/neural.md), the twin of vikinger_fast's csrc/search/batched_search.cc and
+csrc/bindings/neural.cc.
 
 Tree i draws from splitmix64(mix(seed + i)). gather walks the trees round robin, one descent
 each per round, until max_batch descents ended (at a new leaf, or at a terminal node, backed up
@@ -40,8 +41,11 @@ def _int(name, value):
 
 def _roots(states):
     # Any sequence, as the C++ takes it (PySequence_Check: __getitem__, not a dict); not a str.
-    if (isinstance(states, (str, dict)) or not hasattr(type(states), "__getitem__")
-            or not hasattr(type(states), "__len__")):
+    if (
+        isinstance(states, (str, dict))
+        or not hasattr(type(states), "__getitem__")
+        or not hasattr(type(states), "__len__")
+    ):
         raise TypeError(f"states must be a sequence of State, not {type_name(states)}")
     roots = []
     for state in states:
@@ -74,25 +78,47 @@ def check_output(value, what, rows, columns):
 class PuctSearch:
     """PUCT searches of many states, leaves batched for an evaluator (module docstring)."""
 
-    def __init__(self, states, *, simulations, seed=0, c_init=1.25, c_base=0.0,
-                 dirichlet_alpha=0.0, dirichlet_fraction=0.25, virtual_loss=1, gumbel=False,
-                 max_considered=16, c_visit=50.0, c_scale=1.0):
+    def __init__(
+        self,
+        states,
+        *,
+        simulations,
+        seed=0,
+        c_init=1.25,
+        c_base=0.0,
+        dirichlet_alpha=0.0,
+        dirichlet_fraction=0.25,
+        virtual_loss=1,
+        gumbel=False,
+        max_considered=16,
+        c_visit=50.0,
+        c_scale=1.0,
+    ):
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
-        config = PuctConfig(_int("simulations", simulations), _real("c_init", c_init),
-                            _real("c_base", c_base), _real("dirichlet_alpha", dirichlet_alpha),
-                            _real("dirichlet_fraction", dirichlet_fraction),
-                            _int("virtual_loss", virtual_loss))
+        config = PuctConfig(
+            _int("simulations", simulations),
+            _real("c_init", c_init),
+            _real("c_base", c_base),
+            _real("dirichlet_alpha", dirichlet_alpha),
+            _real("dirichlet_fraction", dirichlet_fraction),
+            _int("virtual_loss", virtual_loss),
+        )
         if not isinstance(gumbel, (bool, np.bool_)):
             raise TypeError(f"gumbel must be a bool, not {type_name(gumbel)}")
-        config.gumbel = GumbelConfig(bool(gumbel), _int("max_considered", max_considered),
-                                     _real("c_visit", c_visit), _real("c_scale", c_scale))
+        config.gumbel = GumbelConfig(
+            bool(gumbel),
+            _int("max_considered", max_considered),
+            _real("c_visit", c_visit),
+            _real("c_scale", c_scale),
+        )
         config.check()
         self._game = roots[0].get_game()
         self._n = self._game.num_players
-        self._trees = [PuctTree(root, mix((seed + i) & MASK64), config)
-                       for i, root in enumerate(roots)]
-        self._rows = []           # (tree, pending index)
+        self._trees = [
+            PuctTree(root, mix((seed + i) & MASK64), config) for i, root in enumerate(roots)
+        ]
+        self._rows = []  # (tree, pending index)
         self._legal = None
         self._lock = threading.RLock()
 
@@ -122,7 +148,7 @@ class PuctSearch:
                 for r, state in enumerate(leaves):
                     observations[r] = state.observation_tensor(state.current_player())
                     legal[r, state.legal_actions()] = True
-            except BaseException:   # Ctrl-C: no descent of this gather stays
+            except BaseException:  # Ctrl-C: no descent of this gather stays
                 for tree in self._trees:
                     tree.cancel_pending()
                 self._rows = []
@@ -133,7 +159,7 @@ class PuctSearch:
     def _descend(self, max_batch):
         leaves = []
         blocked = [False] * len(self._trees)
-        steps = 0       # leaves and terminal visits: at most max_batch of them
+        steps = 0  # leaves and terminal visits: at most max_batch of them
         progress = True
         while progress and steps < max_batch:
             progress = False
@@ -199,12 +225,11 @@ class PuctSearch:
         while not self.done:
             observations, legal = self.gather(batch_size)
             if len(observations) == 0:
-                continue   # only terminal visits this time
+                continue  # only terminal visits this time
             try:
                 out = evaluator(observations, legal)
                 if not isinstance(out, tuple) or len(out) != 2:
-                    raise TypeError(f"evaluator must return (logits, values), not "
-                                    f"{type_name(out)}")
+                    raise TypeError(f"evaluator must return (logits, values), not {type_name(out)}")
                 self.backup(out[0], out[1])
             except BaseException:
                 self.cancel()
@@ -229,8 +254,9 @@ class PuctSearch:
             if not isinstance(state, State):
                 raise TypeError(f"state must be a State, not {type_name(state)}")
             if state.get_game() != self._game:
-                raise ValueError(f"advance got a state of {state.get_game()!r}, the search plays "
-                                 f"{self._game!r}")
+                raise ValueError(
+                    f"advance got a state of {state.get_game()!r}, the search plays {self._game!r}"
+                )
             if state.is_terminal():
                 raise ValueError("advance needs a decision node, not a terminal state")
             if state.is_chance_node():
@@ -238,4 +264,3 @@ class PuctSearch:
             if self._rows:
                 raise ValueError("advance: " + _PENDING)
             return self._trees[index].advance(state)
-

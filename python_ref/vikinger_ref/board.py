@@ -5,8 +5,17 @@ board: where an island tile may go (B6.2), where a ship goes (B6.1), which Vikin
 (B7.0), and which islands are completed (B8.4). Columns are 1-based, rows 1..5 as in B2.1.
 """
 
-from .components import (LEFT, NUM_COLOURS, NUM_COLUMNS, NUM_ROWS, NUM_SPECIAL_KINDS, row_of_colour,
-                         sea_on_left, sea_on_right, ship_info)
+from .components import (
+    LEFT,
+    NUM_COLOURS,
+    NUM_COLUMNS,
+    NUM_ROWS,
+    NUM_SPECIAL_KINDS,
+    row_of_colour,
+    sea_on_left,
+    sea_on_right,
+    ship_info,
+)
 
 ROWS = range(1, NUM_ROWS + 1)
 COLUMNS = range(1, NUM_COLUMNS + 1)
@@ -18,14 +27,14 @@ class PlayerBoard:
     def __init__(self, gold, fame):
         self.gold = gold
         self.fame = fame
-        self.start_row = None                      # B6.0: row of the start tile, once placed
-        self.mainland = [0] * NUM_COLOURS          # Vikings waiting on the mainland, by colour
-        self.ships = [None] * (NUM_COLUMNS + 1)    # ships[c]: ship kind in column c (index 0 unused)
+        self.start_row = None  # B6.0: row of the start tile, once placed
+        self.mainland = [0] * NUM_COLOURS  # Vikings waiting on the mainland, by colour
+        self.ships = [None] * (NUM_COLUMNS + 1)  # ships[c]: ship kind in column c (index 0 unused)
         self.tiles = [[None] * (NUM_COLUMNS + 2) for _ in range(NUM_ROWS + 2)]  # tiles[r][c]
         self.vikings = [[False] * (NUM_COLUMNS + 2) for _ in range(NUM_ROWS + 2)]
-        self.width = 0                             # the last column with an island tile, or 0
-        self.specials = [0] * NUM_SPECIAL_KINDS         # A5 tiles held, buildings included
-        self.buildings = [None] * 4                     # A5 (row, col) of building 1..4, if placed
+        self.width = 0  # the last column with an island tile, or 0
+        self.specials = [0] * NUM_SPECIAL_KINDS  # A5 tiles held, buildings included
+        self.buildings = [None] * 4  # A5 (row, col) of building 1..4, if placed
 
     def copy(self):
         other = PlayerBoard(self.gold, self.fame)
@@ -61,17 +70,23 @@ class PlayerBoard:
         candidates = {(row, 1) for row in ROWS}
         for row, col, _ in self.island_tiles():
             candidates.update(((row, col - 1), (row, col + 1), (row - 1, col), (row + 1, col)))
-        return sorted((row, col) for row, col in candidates
-                      if row in ROWS and col in COLUMNS and self._may_place(kind, row, col))
+        return sorted(
+            (row, col)
+            for row, col in candidates
+            if row in ROWS and col in COLUMNS and self._may_place(kind, row, col)
+        )
 
     def _may_place(self, kind, row, col):
         if self.tiles[row][col] is not None:
             return False
         # (a) it touches the mainland (column 1) or an island tile; ships never count.
-        touches = (col == 1 or self.tile(row, col - 1) is not None
-                   or self.tile(row, col + 1) is not None
-                   or self.tile(row - 1, col) is not None
-                   or self.tile(row + 1, col) is not None)
+        touches = (
+            col == 1
+            or self.tile(row, col - 1) is not None
+            or self.tile(row, col + 1) is not None
+            or self.tile(row - 1, col) is not None
+            or self.tile(row + 1, col) is not None
+        )
         if not touches:
             return False
         # (c) shared edges match; the mainland edge left of column 1 is sea (B2.3).
@@ -94,9 +109,12 @@ class PlayerBoard:
 
     def island_tiles(self):
         """Every (row, column, kind) of the island tiles, start tile included."""
-        return [(row, col, kind) for row in ROWS
-                for col, kind in enumerate(self.tiles[row][1:self.width + 1], start=1)
-                if kind is not None]
+        return [
+            (row, col, kind)
+            for row in ROWS
+            for col, kind in enumerate(self.tiles[row][1 : self.width + 1], start=1)
+            if kind is not None
+        ]
 
     # --- ships -------------------------------------------------------------------------------
 
@@ -123,8 +141,11 @@ class PlayerBoard:
 
     def free_tiles(self, row):
         """Columns of the island tiles in `row` that carry no Viking (targets of B7.2 trips)."""
-        return [col for col in self.used_columns()
-                if self.tiles[row][col] is not None and not self.vikings[row][col]]
+        return [
+            col
+            for col in self.used_columns()
+            if self.tiles[row][col] is not None and not self.vikings[row][col]
+        ]
 
     def island_vikings(self, colour):
         """Columns of the Vikings of `colour` standing on island tiles (in the colour's row)."""
@@ -172,10 +193,12 @@ class PlayerBoard:
                 if self.tiles[row][col] != LEFT:
                     continue
                 end = col + 1
-                while self.tile(row, end) is not None and not sea_on_left(self.tiles[row][end]) \
-                        and not sea_on_right(self.tiles[row][end]):
+                while (
+                    self.tile(row, end) is not None
+                    and not sea_on_left(self.tiles[row][end])
+                    and not sea_on_right(self.tiles[row][end])
+                ):
                     end += 1
                 if self.tile(row, end) is not None and sea_on_right(self.tiles[row][end]):
                     sizes.append(end - col + 1)
         return sizes
-

@@ -34,8 +34,18 @@ NUM_COLUMNS = 64
 # B1.2, B1.3 tile kinds. Island tiles have sea on top and bottom; left/right edges below.
 LEFT, MIDDLE1, MIDDLE2, MIDDLE3, MIDDLE4, RIGHT = range(6)
 SHIP_RED, SHIP_GREEN, SHIP_YELLOW, SHIP_BLUE = range(6, 10)
-TILE_KINDS = ("left", "middle1", "middle2", "middle3", "middle4", "right",
-              "ship_red", "ship_green", "ship_yellow", "ship_blue")
+TILE_KINDS = (
+    "left",
+    "middle1",
+    "middle2",
+    "middle3",
+    "middle4",
+    "right",
+    "ship_red",
+    "ship_green",
+    "ship_yellow",
+    "ship_blue",
+)
 TILE_SHORT = "L1234Rrgyb"
 NUM_TILE_KINDS = 10
 SHIPS = (SHIP_RED, SHIP_GREEN, SHIP_YELLOW, SHIP_BLUE)
@@ -62,6 +72,7 @@ STACK_TILES = sum(STACK_COUNTS)  # 72
 
 class Ship(NamedTuple):
     """B1.3 a sail colour: the deepest row it threatens and what it is worth."""
+
     reach: int  # threatens rows 1..reach of its column
     value: int
     pays_fame: bool  # True: value is Fame; False: value is gold
@@ -71,8 +82,8 @@ class Ship(NamedTuple):
 SHIP_TABLE = (
     Ship(reach=2, value=3, pays_fame=False),  # red
     Ship(reach=3, value=5, pays_fame=False),  # green
-    Ship(reach=4, value=2, pays_fame=True),   # yellow
-    Ship(reach=5, value=3, pays_fame=True),   # blue
+    Ship(reach=4, value=2, pays_fame=True),  # yellow
+    Ship(reach=5, value=3, pays_fame=True),  # blue
 )
 
 
@@ -92,9 +103,22 @@ WHEEL_SPACES = 12
 # A5 special tiles: kinds (chance ids 16..29 in this order) and how many of each are printed.
 GOLD5, GOLDSMITH1, GOLDSMITH2, BOAT, NOBLE1, SCOUT1, FISHERMAN1, HORN, FISH, TREASURY = range(10)
 BUILDING1 = 10  # building b (1..4) is kind BUILDING1 + b - 1
-SPECIAL_KINDS = ("gold5", "goldsmith1", "goldsmith2", "boat", "noble1", "scout1",
-                 "fisherman1", "horn", "fish", "treasury",
-                 "building1", "building2", "building3", "building4")
+SPECIAL_KINDS = (
+    "gold5",
+    "goldsmith1",
+    "goldsmith2",
+    "boat",
+    "noble1",
+    "scout1",
+    "fisherman1",
+    "horn",
+    "fish",
+    "treasury",
+    "building1",
+    "building2",
+    "building3",
+    "building4",
+)
 SPECIAL_COUNTS = (1, 2, 1, 6, 3, 1, 1, 4, 1, 1, 1, 1, 1, 1)  # 25 tiles
 NUM_SPECIAL_KINDS = 14
 DISPLAY_SLOTS = 4

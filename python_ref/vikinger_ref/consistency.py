@@ -9,15 +9,38 @@ Every refusal is a ValueError naming the problem.
 from collections import deque
 
 from .actions import BUYER_PHASES, PHASES, SCORER_PHASES, vikings_before_tiles
-from .components import (BOATSMAN, BUILDING1, DISPLAY_SLOTS, GOLD5, GROUPS_PER_ROUND, LEFT,
-                         MIDDLE1, NUM_ROUNDS, NUM_ROWS, SPECIAL_COUNTS, SPECIAL_KINDS,
-                         STACK_COUNTS, STACK_TILES, TILE_KINDS, VIKINGS_PER_COLOUR, COLOURS,
-                         WHEEL_SPACES, is_ship, row_of_colour, sea_on_left, sea_on_right)
+from .components import (
+    BOATSMAN,
+    BUILDING1,
+    DISPLAY_SLOTS,
+    GOLD5,
+    GROUPS_PER_ROUND,
+    LEFT,
+    MIDDLE1,
+    NUM_ROUNDS,
+    NUM_ROWS,
+    SPECIAL_COUNTS,
+    SPECIAL_KINDS,
+    STACK_COUNTS,
+    STACK_TILES,
+    TILE_KINDS,
+    VIKINGS_PER_COLOUR,
+    COLOURS,
+    WHEEL_SPACES,
+    is_ship,
+    row_of_colour,
+    sea_on_left,
+    sea_on_right,
+)
 
 PURCHASE_PHASES = BUYER_PHASES[1:] + ("take_special", "building_replace")
 ROUND_START_PHASES = ("special_fill", "auction")
-BEFORE_LAYOUT_PHASES = ROUND_START_PHASES + ("reveal_tile", "draw_viking", "remove_viking",
-                                             "offer_colour")
+BEFORE_LAYOUT_PHASES = ROUND_START_PHASES + (
+    "reveal_tile",
+    "draw_viking",
+    "remove_viking",
+    "offer_colour",
+)
 
 
 def empty_wheel_phases(options):
@@ -34,9 +57,14 @@ def drawn_phases(options):
     return ("draw_viking", "remove_viking", "offer_colour")
 
 
-MODULE_OF_PHASE = {"special_fill": "special_tiles", "auction": "auction",
-                   "remove_viking": "draw13", "offer_colour": "offer_by_colour",
-                   "take_special": "special_tiles", "building_replace": "special_tiles"}
+MODULE_OF_PHASE = {
+    "special_fill": "special_tiles",
+    "auction": "auction",
+    "remove_viking": "draw13",
+    "offer_colour": "offer_by_colour",
+    "take_special": "special_tiles",
+    "building_replace": "special_tiles",
+}
 
 
 def fail(message):
@@ -50,8 +78,12 @@ def tile_at(player, row, col):
 
 def _check_board(player, where):
     """B2.3, B6.0, B6.1, B6.2: start tile, edges, connection to the mainland, ship columns."""
-    cells = [(r + 1, c + 1) for r in range(NUM_ROWS)
-             for c, kind in enumerate(player["tiles"][r]) if kind is not None]
+    cells = [
+        (r + 1, c + 1)
+        for r in range(NUM_ROWS)
+        for c, kind in enumerate(player["tiles"][r])
+        if kind is not None
+    ]
     start = player["start_row"]
     if start is None and cells:
         fail(f"{where} has island tiles but no start tile")
@@ -74,8 +106,12 @@ def _check_board(player, where):
     if len(reached) != len(cells):
         fail(f"{where} has island tiles not connected to the mainland")
     columns = [c + 1 for c, kind in enumerate(player["ships"]) if kind is not None]
-    if len(columns) <= 3 and any(c > 3 for c in columns) or \
-            len(columns) > 3 and columns != list(range(1, len(columns) + 1)):
+    if (
+        len(columns) <= 3
+        and any(c > 3 for c in columns)
+        or len(columns) > 3
+        and columns != list(range(1, len(columns) + 1))
+    ):
         fail(f"{where}.ships: ships after the third must fill columns left to right (B6.1)")
     if start is None and (columns or any(player["mainland"])):
         fail(f"{where} owns ships or Vikings but has no start tile")
@@ -91,14 +127,19 @@ def _check_buildings(player, where, placing):
         cell = player["buildings"][b]
         if held > 1 or cell is not None and not held:
             fail(f"{where}.buildings[{b}] does not match its specials")
-        middles = [(r + 1, c + 1) for r in range(NUM_ROWS)
-                   for c, kind in enumerate(player["tiles"][r]) if kind == MIDDLE1 + b]
+        middles = [
+            (r + 1, c + 1)
+            for r in range(NUM_ROWS)
+            for c, kind in enumerate(player["tiles"][r])
+            if kind == MIDDLE1 + b
+        ]
         if cell is not None and tuple(cell) not in middles:
             fail(f"{where}.buildings[{b}] is not on a middle tile showing building {b + 1}")
         if held and cell is None and middles and not placing:
             fail(f"{where} has a waiting building {b + 1} and a middle tile it should replace")
-    if len({tuple(c) for c in player["buildings"] if c is not None}) != \
-            sum(c is not None for c in player["buildings"]):
+    if len({tuple(c) for c in player["buildings"] if c is not None}) != sum(
+        c is not None for c in player["buildings"]
+    ):
         fail(f"{where} has two buildings on one cell")
 
 
@@ -113,7 +154,7 @@ def _check_conservation(s, options):
         if viking is not None:
             vikings[viking] += 1
     if s["pending"] is not None:
-        if s["pending"]["cell"] is None:                # in phase viking the tile is placed
+        if s["pending"]["cell"] is None:  # in phase viking the tile is placed
             tiles[s["pending"]["tile"]] += 1
         vikings[s["pending"]["viking"]] += 1
     specials = [s["special_stack"][k] + s["special_removed"][k] for k in range(len(SPECIAL_KINDS))]
@@ -171,8 +212,11 @@ def _check_wheel(s, phase, options):
         if phase == "offer_colour":
             # A3: each colour is placed whole, so it forms one block of spaces.
             split = any(c in placed[:i] and placed[i - 1] != c for i, c in enumerate(placed))
-            if vikings[WHEEL_SPACES - len(placed):] != placed or split or \
-                    any(s["drawn"][c] for c in placed):
+            if (
+                vikings[WHEEL_SPACES - len(placed) :] != placed
+                or split
+                or any(s["drawn"][c] for c in placed)
+            ):
                 fail("A3 Vikings stand on the highest spaces, one colour block at a time")
             if sum(s["drawn"]) != count - len(placed):
                 fail("A3 the drawn Vikings must fill the wheel spaces still without one")
@@ -191,18 +235,29 @@ def _check_round_counts(s, phase, options, on_wheel):
     first = vikings_before_tiles(options)
     earlier = s["round"] - 1
     drawn_now = sum(s["drawn"])
-    revealed = (0 if phase in empty_wheel_phases(options) else on_wheel if phase == "reveal_tile"
-                else GROUPS_PER_ROUND)
-    drawn = (0 if phase == "special_fill" or phase == "reveal_tile" and not first
-             else drawn_now if phase == "draw_viking" else per_round)
+    revealed = (
+        0
+        if phase in empty_wheel_phases(options)
+        else on_wheel
+        if phase == "reveal_tile"
+        else GROUPS_PER_ROUND
+    )
+    drawn = (
+        0
+        if phase == "special_fill" or phase == "reveal_tile" and not first
+        else drawn_now
+        if phase == "draw_viking"
+        else per_round
+    )
     if sum(s["stacks"]) != STACK_TILES - GROUPS_PER_ROUND * earlier - revealed:
         fail(f"{sum(s['stacks'])} tiles in the stacks do not fit round {s['round']}, phase {phase}")
     if sum(s["bag"]) != VIKINGS_PER_COLOUR * 6 - per_round * earlier - drawn:
         fail(f"{sum(s['bag'])} Vikings in the bag do not fit round {s['round']}, phase {phase}")
     if phase == "reveal_tile" and on_wheel == GROUPS_PER_ROUND:
         fail("twelve tiles on the wheel end phase reveal_tile")
-    if (phase == "offer_colour" or phase == "draw_viking" and not first) and \
-            on_wheel != GROUPS_PER_ROUND:
+    if (
+        phase == "offer_colour" or phase == "draw_viking" and not first
+    ) and on_wheel != GROUPS_PER_ROUND:
         fail(f"phase {phase} needs all {GROUPS_PER_ROUND} tiles on the wheel")
     if phase == "draw_viking" and drawn_now >= per_round:
         fail(f"{per_round} drawn Vikings end phase draw_viking")
@@ -217,8 +272,11 @@ def _check_phase(s, n, options):
     module = MODULE_OF_PHASE.get(phase)
     if module and not options[module]:
         fail(f"phase {phase} needs the {module} module")
-    for key, wanted in (("pending", PURCHASE_PHASES), ("trip", ("trip_target",)),
-                        ("auction", ("auction",))):
+    for key, wanted in (
+        ("pending", PURCHASE_PHASES),
+        ("trip", ("trip_target",)),
+        ("auction", ("auction",)),
+    ):
         if (s[key] is not None) != (phase in wanted):
             fail(f"{key} must be {'set' if phase in wanted else 'None'} in phase {phase}")
     if phase not in SCORER_PHASES and s["scoring_index"]:
@@ -253,8 +311,13 @@ def _check_pending(s, n, phase):
     buyer = s["players"][(s["start_player"] + s["purchases"]) % n]
     pending = s["pending"]
     placing = phase in ("take_special", "building_replace")
-    if phase == "start_row" and buyer["start_row"] is not None or \
-            phase not in ("start_row",) and not placing and buyer["start_row"] is None:
+    if (
+        phase == "start_row"
+        and buyer["start_row"] is not None
+        or phase not in ("start_row",)
+        and not placing
+        and buyer["start_row"] is None
+    ):
         fail(f"phase {phase} does not fit the buyer's start tile")
     ship = is_ship(pending["tile"])
     if phase == "ship_column" and not (ship and sum(k is not None for k in buyer["ships"]) < 3):
@@ -272,16 +335,24 @@ def _check_pending(s, n, phase):
     if phase == "take_special" and all(kind is None for kind in s["display"]):
         fail("phase take_special needs a tile on display")
     if phase == "building_replace" and not any(
-            buyer["specials"][BUILDING1 + b] and buyer["buildings"][b] is None
-            and any(kind == MIDDLE1 + b for row in buyer["tiles"] for kind in row)
-            for b in range(4)):
+        buyer["specials"][BUILDING1 + b]
+        and buyer["buildings"][b] is None
+        and any(kind == MIDDLE1 + b for row in buyer["tiles"] for kind in row)
+        for b in range(4)
+    ):
         fail("phase building_replace needs a building tile to place")
 
 
 def _check_scorer(s, n, phase, options):
     scorer = s["players"][(s["start_player"] + s["scoring_index"]) % n]
-    free = [[c + 1 for c, kind in enumerate(scorer["tiles"][r])
-             if kind is not None and c + 1 not in scorer["vikings"][r]] for r in range(NUM_ROWS)]
+    free = [
+        [
+            c + 1
+            for c, kind in enumerate(scorer["tiles"][r])
+            if kind is not None and c + 1 not in scorer["vikings"][r]
+        ]
+        for r in range(NUM_ROWS)
+    ]
     if phase == "trip":
         movable = [c for c in range(BOATSMAN) if scorer["mainland"][c] and free[4 - c]]
         if not scorer["mainland"][BOATSMAN] or not movable:
@@ -308,8 +379,11 @@ def _check_auction(s, n):
         fail("an auction with fewer than two bidders is over")
     if auction["passed"][auction["leader"]] or auction["passed"][auction["turn"]]:
         fail("the auction's leader and the player to bid have not passed")
-    if auction["high"] is None and (auction["turn"] != s["start_player"]
-                                    or auction["leader"] != s["start_player"] or len(active) != n):
+    if auction["high"] is None and (
+        auction["turn"] != s["start_player"]
+        or auction["leader"] != s["start_player"]
+        or len(active) != n
+    ):
         fail("before the opening bid the start player is to bid and nobody has passed")
     if auction["high"] is not None and auction["turn"] == auction["leader"]:
         fail("the auction's leader cannot be the player to bid")

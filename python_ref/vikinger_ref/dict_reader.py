@@ -5,18 +5,61 @@ validation.py builds the state. Writing the dict is dict_writer.py.
 """
 
 from .actions import MAX_BID, PHASES
-from .components import (BOATSMAN, COLOURS, DISPLAY_SLOTS, GROUPS_PER_ROUND, NUM_COLUMNS,
-                         NUM_ROUNDS, NUM_ROWS, OPTION_NAMES, SPECIAL_COUNTS, SPECIAL_KINDS,
-                         STACK_COUNTS, STACK_TILES, TILE_KINDS, TILE_SHORT, VIKINGS_PER_COLOUR,
-                         WHEEL_SPACES)
+from .components import (
+    BOATSMAN,
+    COLOURS,
+    DISPLAY_SLOTS,
+    GROUPS_PER_ROUND,
+    NUM_COLUMNS,
+    NUM_ROUNDS,
+    NUM_ROWS,
+    OPTION_NAMES,
+    SPECIAL_COUNTS,
+    SPECIAL_KINDS,
+    STACK_COUNTS,
+    STACK_TILES,
+    TILE_KINDS,
+    TILE_SHORT,
+    VIKINGS_PER_COLOUR,
+    WHEEL_SPACES,
+)
 from .serialization import ISLAND_CHARS, SHIP_CHARS, check_format_version
 
-TOP_KEYS = ("version", "num_players", "options", "round", "phase", "start_player", "purchases",
-            "scoring_index", "stacks", "bag", "drawn", "removed", "discarded_tiles", "wheel",
-            "pending", "trip", "auction", "special_stack", "display", "special_removed", "players",
-            "history")
-PLAYER_KEYS = ("gold", "fame", "start_row", "mainland", "ships", "rows", "vikings", "specials",
-               "buildings")
+TOP_KEYS = (
+    "version",
+    "num_players",
+    "options",
+    "round",
+    "phase",
+    "start_player",
+    "purchases",
+    "scoring_index",
+    "stacks",
+    "bag",
+    "drawn",
+    "removed",
+    "discarded_tiles",
+    "wheel",
+    "pending",
+    "trip",
+    "auction",
+    "special_stack",
+    "display",
+    "special_removed",
+    "players",
+    "history",
+)
+PLAYER_KEYS = (
+    "gold",
+    "fame",
+    "start_row",
+    "mainland",
+    "ships",
+    "rows",
+    "vikings",
+    "specials",
+    "buildings",
+)
 # Gold and Fame are 32-bit in the bytes and in the C++ core. Far above any game, this bound leaves
 # room for every later gain and for gold + Fame (the A1 bid cap), so playing on from an accepted
 # state can never overflow.
@@ -56,14 +99,18 @@ def _name(value, names, where, allow_none=False):
 
 def _counts(value, names, where, limits=None):
     _keys(value, names, where)
-    return [_int(value[name], f"{where}[{name!r}]", 0, None if limits is None else limits[i])
-            for i, name in enumerate(names)]
+    return [
+        _int(value[name], f"{where}[{name!r}]", 0, None if limits is None else limits[i])
+        for i, name in enumerate(names)
+    ]
 
 
 def _cell(value, where):
     if not isinstance(value, list) or len(value) != 2:
         fail(f"{where} must be a list [row, column]")
-    return _int(value[0], f"{where} row", 1, NUM_ROWS), _int(value[1], f"{where} column", 1, NUM_COLUMNS)
+    return _int(value[0], f"{where} row", 1, NUM_ROWS), _int(
+        value[1], f"{where} column", 1, NUM_COLUMNS
+    )
 
 
 def _text(value, alphabet, where):
@@ -85,7 +132,9 @@ def _parse_player(d, p, n):
     player = {
         "gold": _int(d["gold"], f"{where}.gold", 0, MAX_MONEY),
         "fame": _int(d["fame"], f"{where}.fame", -MAX_MONEY, MAX_MONEY),
-        "start_row": None if d["start_row"] is None else _int(d["start_row"], f"{where}.start_row", 1, NUM_ROWS),
+        "start_row": None
+        if d["start_row"] is None
+        else _int(d["start_row"], f"{where}.start_row", 1, NUM_ROWS),
         "mainland": _counts(d["mainland"], COLOURS, f"{where}.mainland", [VIKINGS_PER_COLOUR] * 6),
     }
     ships = _text(d["ships"], SHIP_CHARS, f"{where}.ships")
@@ -93,9 +142,13 @@ def _parse_player(d, p, n):
     rows = d["rows"]
     if not isinstance(rows, list) or len(rows) != NUM_ROWS:
         fail(f"{where}.rows must be a list of {NUM_ROWS} strings")
-    player["tiles"] = [[None if ch == "." else TILE_SHORT.index(ch)
-                        for ch in _text(rows[r], ISLAND_CHARS, f"{where}.rows[{r}]")]
-                       for r in range(NUM_ROWS)]
+    player["tiles"] = [
+        [
+            None if ch == "." else TILE_SHORT.index(ch)
+            for ch in _text(rows[r], ISLAND_CHARS, f"{where}.rows[{r}]")
+        ]
+        for r in range(NUM_ROWS)
+    ]
     vikings = d["vikings"]
     if not isinstance(vikings, list) or len(vikings) != NUM_ROWS:
         fail(f"{where}.vikings must be a list of {NUM_ROWS} lists")
@@ -114,8 +167,10 @@ def _parse_player(d, p, n):
     buildings = d["buildings"]
     if not isinstance(buildings, list) or len(buildings) != 4:
         fail(f"{where}.buildings must be a list of 4 entries")
-    player["buildings"] = [None if cell is None else _cell(cell, f"{where}.buildings[{b}]")
-                           for b, cell in enumerate(buildings)]
+    player["buildings"] = [
+        None if cell is None else _cell(cell, f"{where}.buildings[{b}]")
+        for b, cell in enumerate(buildings)
+    ]
     return player
 
 
@@ -124,13 +179,20 @@ def _parse_auction(auction, n):
         return None
     _keys(auction, ("high", "leader", "passed", "turn"), "auction")
     passed = auction["passed"]
-    if not isinstance(passed, list) or len(passed) != n or \
-            any(not isinstance(flag, bool) for flag in passed):
+    if (
+        not isinstance(passed, list)
+        or len(passed) != n
+        or any(not isinstance(flag, bool) for flag in passed)
+    ):
         fail(f"auction.passed must be a list of {n} bools")
-    return {"high": None if auction["high"] is None else _int(auction["high"], "auction.high", 0, MAX_BID),
-            "leader": _int(auction["leader"], "auction.leader", 0, n - 1),
-            "passed": list(passed),
-            "turn": _int(auction["turn"], "auction.turn", 0, n - 1)}
+    return {
+        "high": None
+        if auction["high"] is None
+        else _int(auction["high"], "auction.high", 0, MAX_BID),
+        "leader": _int(auction["leader"], "auction.leader", 0, n - 1),
+        "passed": list(passed),
+        "turn": _int(auction["turn"], "auction.turn", 0, n - 1),
+    }
 
 
 def parse(game, d):
@@ -168,14 +230,22 @@ def parse(game, d):
             s["wheel"].append((None, None))
             continue
         _keys(group, ("tile", "viking"), f"wheel[{i}]")
-        s["wheel"].append((_name(group["tile"], TILE_KINDS, f"wheel[{i}].tile"),
-                           _name(group["viking"], COLOURS, f"wheel[{i}].viking", allow_none=True)))
+        s["wheel"].append(
+            (
+                _name(group["tile"], TILE_KINDS, f"wheel[{i}].tile"),
+                _name(group["viking"], COLOURS, f"wheel[{i}].viking", allow_none=True),
+            )
+        )
     pending = d["pending"]
     if pending is not None:
         _keys(pending, ("tile", "viking", "cell"), "pending")
-        pending = {"tile": _name(pending["tile"], TILE_KINDS, "pending.tile"),
-                   "viking": _name(pending["viking"], COLOURS, "pending.viking"),
-                   "cell": None if pending["cell"] is None else list(_cell(pending["cell"], "pending.cell"))}
+        pending = {
+            "tile": _name(pending["tile"], TILE_KINDS, "pending.tile"),
+            "viking": _name(pending["viking"], COLOURS, "pending.viking"),
+            "cell": None
+            if pending["cell"] is None
+            else list(_cell(pending["cell"], "pending.cell")),
+        }
     s["pending"] = pending
     trip = d["trip"]
     if trip is not None:
@@ -186,8 +256,12 @@ def parse(game, d):
         for i, entry in enumerate(trip["queue"]):
             if not isinstance(entry, list) or len(entry) != 2:
                 fail(f"trip.queue[{i}] must be [colour, count]")
-            queue.append([_name(entry[0], COLOURS[:BOATSMAN], f"trip.queue[{i}] colour"),
-                          _int(entry[1], f"trip.queue[{i}] count", 1, NUM_COLUMNS)])
+            queue.append(
+                [
+                    _name(entry[0], COLOURS[:BOATSMAN], f"trip.queue[{i}] colour"),
+                    _int(entry[1], f"trip.queue[{i}] count", 1, NUM_COLUMNS),
+                ]
+            )
         trip = {"queue": queue, "last_col": _int(trip["last_col"], "trip.last_col", 0, NUM_COLUMNS)}
     s["trip"] = trip
     s["auction"] = _parse_auction(d["auction"], n)
@@ -195,10 +269,13 @@ def parse(game, d):
     display = d["display"]
     if not isinstance(display, list) or len(display) != DISPLAY_SLOTS:
         fail(f"display must be a list of {DISPLAY_SLOTS} entries")
-    s["display"] = [_name(kind, SPECIAL_KINDS, f"display[{i}]", allow_none=True)
-                    for i, kind in enumerate(display)]
-    s["special_removed"] = _counts(d["special_removed"], SPECIAL_KINDS, "special_removed",
-                                   SPECIAL_COUNTS)
+    s["display"] = [
+        _name(kind, SPECIAL_KINDS, f"display[{i}]", allow_none=True)
+        for i, kind in enumerate(display)
+    ]
+    s["special_removed"] = _counts(
+        d["special_removed"], SPECIAL_KINDS, "special_removed", SPECIAL_COUNTS
+    )
     players = d["players"]
     if not isinstance(players, list) or len(players) != n:
         fail(f"players must be a list of {n} entries")

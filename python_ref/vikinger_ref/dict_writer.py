@@ -14,13 +14,14 @@ def _special_counts(counts):
 
 
 def _ship_string(board):
-    chars = [SHIP_CHARS[0] if kind is None else TILE_SHORT[kind]
-             for kind in board.ships[1:]]
+    chars = [SHIP_CHARS[0] if kind is None else TILE_SHORT[kind] for kind in board.ships[1:]]
     return "".join(chars).rstrip(".")
 
 
 def _row_string(board, row):
-    chars = ["." if kind is None else TILE_SHORT[kind] for kind in board.tiles[row][1:board.width + 1]]
+    chars = [
+        "." if kind is None else TILE_SHORT[kind] for kind in board.tiles[row][1 : board.width + 1]
+    ]
     return "".join(chars).rstrip(".")
 
 
@@ -32,8 +33,10 @@ def _player_dict(board):
         "mainland": _colour_counts(board.mainland),
         "ships": _ship_string(board),
         "rows": [_row_string(board, row) for row in range(1, NUM_ROWS + 1)],
-        "vikings": [[col for col in board.used_columns() if board.vikings[row][col]]
-                    for row in range(1, NUM_ROWS + 1)],
+        "vikings": [
+            [col for col in board.used_columns() if board.vikings[row][col]]
+            for row in range(1, NUM_ROWS + 1)
+        ],
         "specials": _special_counts(board.specials),
         "buildings": [None if cell is None else list(cell) for cell in board.buildings],
     }
@@ -57,20 +60,36 @@ def to_dict(state):
         "drawn": _colour_counts(state.drawn),
         "removed": _colour_counts(state.removed),
         "discarded_tiles": state.discarded_tiles,
-        "wheel": [None if wheel.tiles[s] is None else
-                  {"tile": TILE_KINDS[wheel.tiles[s]],
-                   "viking": None if wheel.vikings[s] is None else COLOURS[wheel.vikings[s]]}
-                  for s in range(WHEEL_SPACES)],
-        "pending": None if pending is None else {
+        "wheel": [
+            None
+            if wheel.tiles[s] is None
+            else {
+                "tile": TILE_KINDS[wheel.tiles[s]],
+                "viking": None if wheel.vikings[s] is None else COLOURS[wheel.vikings[s]],
+            }
+            for s in range(WHEEL_SPACES)
+        ],
+        "pending": None
+        if pending is None
+        else {
             "tile": TILE_KINDS[pending["tile"]],
             "viking": COLOURS[pending["viking"]],
-            "cell": None if pending["cell"] is None else list(pending["cell"])},
-        "trip": None if state.trip is None else {
+            "cell": None if pending["cell"] is None else list(pending["cell"]),
+        },
+        "trip": None
+        if state.trip is None
+        else {
             "queue": [[COLOURS[colour], k] for colour, k in state.trip["queue"]],
-            "last_col": state.trip["last_col"]},
-        "auction": None if state.auction is None else {
-            "high": state.auction.high, "leader": state.auction.leader,
-            "passed": list(state.auction.passed), "turn": state.auction.turn},
+            "last_col": state.trip["last_col"],
+        },
+        "auction": None
+        if state.auction is None
+        else {
+            "high": state.auction.high,
+            "leader": state.auction.leader,
+            "passed": list(state.auction.passed),
+            "turn": state.auction.turn,
+        },
         "special_stack": _special_counts(state.display.stack),
         "display": [None if kind is None else SPECIAL_KINDS[kind] for kind in state.display.slots],
         "special_removed": _special_counts(state.display.removed),

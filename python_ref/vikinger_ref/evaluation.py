@@ -27,16 +27,18 @@ def _apply_pending_scoring(state, boards):
     for i in range(first, n):
         board = boards[(state.start_player + i) % n]
         if state.round % 2 == 1:
-            small_scoring(board)                            # B7.1
+            small_scoring(board)  # B7.1
         else:
-            large_scoring(board)                            # B7.2 steps 2-6
+            large_scoring(board)  # B7.2 steps 2-6
 
 
 def _gains(state, boards):
     if state.is_terminal():
         return [(0, 0)] * len(boards)
-    return [(after.fame - board.fame, after.gold - board.gold)
-            for after, board in zip(boards, state.players)]
+    return [
+        (after.fame - board.fame, after.gold - board.gold)
+        for after, board in zip(boards, state.players)
+    ]
 
 
 def final_scoring_gains(state):
@@ -70,7 +72,7 @@ def _evaluate(state):
     temperature = TEMPERATURE_BASE + TEMPERATURE_PER_ROUND * (NUM_ROUNDS - state.round)
     terms = [math.exp((score - best) / temperature) for score in scores]
     total = 0.0
-    for term in terms:                                      # in player order, as the C++ sum
+    for term in terms:  # in player order, as the C++ sum
         total += term
     return [term / total for term in terms]
 

@@ -12,18 +12,32 @@ from .components import OPTION_NAMES
 from .serialization import bytes_to_dict
 from .validation import from_dict
 
+
 class Game:
     """Wikinger for 2-4 players; the advanced modules are keyword flags, all off by default."""
 
     # _flags: {name: bool}, read by the rules of this package (never handed out: `options` copies).
     __slots__ = ("_num_players", "_flags")
 
-    def __init__(self, num_players=2, *, auction=False, draw13=False, offer_by_colour=False,
-                 weak_boatsmen=False, special_tiles=False):
+    def __init__(
+        self,
+        num_players=2,
+        *,
+        auction=False,
+        draw13=False,
+        offer_by_colour=False,
+        weak_boatsmen=False,
+        special_tiles=False,
+    ):
         if isinstance(num_players, bool) or not isinstance(num_players, int):
             raise TypeError(f"num_players must be an int, not {type_name(num_players)}")
-        options = {"auction": auction, "draw13": draw13, "offer_by_colour": offer_by_colour,
-                   "weak_boatsmen": weak_boatsmen, "special_tiles": special_tiles}
+        options = {
+            "auction": auction,
+            "draw13": draw13,
+            "offer_by_colour": offer_by_colour,
+            "weak_boatsmen": weak_boatsmen,
+            "special_tiles": special_tiles,
+        }
         for name, value in options.items():
             if not isinstance(value, bool):
                 raise TypeError(f"{name} must be a bool, not {type_name(value)}")
@@ -67,8 +81,11 @@ class Game:
         return from_dict(self, bytes_to_dict(data))
 
     def __eq__(self, other):
-        return (isinstance(other, Game) and self._num_players == other._num_players
-                and self._flags == other._flags)
+        return (
+            isinstance(other, Game)
+            and self._num_players == other._num_players
+            and self._flags == other._flags
+        )
 
     def __hash__(self):
         return hash((self._num_players, tuple(self._flags.values())))
@@ -94,7 +111,9 @@ def game_from_data(num_players, options):
     if not 2 <= num_players <= 4:
         raise ValueError(f"num_players must be 2, 3 or 4, not {num_players}")
     if not 0 <= options < 1 << len(OPTION_NAMES):
-        raise ValueError(f"options must be a bit set of the {len(OPTION_NAMES)} modules "
-                         f"(0..{(1 << len(OPTION_NAMES)) - 1}), not {options}")
+        raise ValueError(
+            f"options must be a bit set of the {len(OPTION_NAMES)} modules "
+            f"(0..{(1 << len(OPTION_NAMES)) - 1}), not {options}"
+        )
     flags = {name: bool(options >> i & 1) for i, name in enumerate(OPTION_NAMES)}
     return Game(num_players, **flags)

@@ -101,7 +101,9 @@ class GumbelRoot:
     def next(self):
         best = -1
         for a in self.survivors:
-            if self.scheduled[a] < self.per and (best < 0 or self.scheduled[a] < self.scheduled[best]):
+            if self.scheduled[a] < self.per and (
+                best < 0 or self.scheduled[a] < self.scheduled[best]
+            ):
                 best = a
         return best
 
@@ -117,7 +119,7 @@ class GumbelRoot:
         completed = completed_q(self.priors, visits, q, v_hat)
         most = max(visits)
         score = {a: self._score(a, most, completed) for a in self.survivors}
-        self.survivors = _by_score(self.survivors, score)[:(len(self.survivors) + 1) // 2]
+        self.survivors = _by_score(self.survivors, score)[: (len(self.survivors) + 1) // 2]
         self.scheduled = [0] * len(self.scheduled)
         self.completed = [0] * len(self.completed)
         self._set_per()

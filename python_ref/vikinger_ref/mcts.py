@@ -52,7 +52,7 @@ class _Node:
         n = state.get_game().num_players
         self.edge_visits = [0] * len(self.actions)
         self.edge_values = [[0.0] * n for _ in self.actions]
-        self.children = [{} for _ in self.actions]   # chance key -> _Node
+        self.children = [{} for _ in self.actions]  # chance key -> _Node
 
 
 class _Tree:
@@ -71,8 +71,9 @@ class _Tree:
         log_visits = math.log(node.visits)
         best, best_score = 0, 0.0
         for i, visits in enumerate(node.edge_visits):
-            score = (node.edge_values[i][node.player] / visits
-                     + self.uct_c * math.sqrt(log_visits / visits))
+            score = node.edge_values[i][node.player] / visits + self.uct_c * math.sqrt(
+                log_visits / visits
+            )
             if i == 0 or score > best_score:
                 best, best_score = i, score
         return best
@@ -127,8 +128,18 @@ def _check_number(name, value):
 class MCTSBot:
     """UCT search; see the module docstring and docs/search.md."""
 
-    def __init__(self, game, seed, *, iterations=None, max_time=None, uct_c=1.4, leaf="playout",
-                 threads=1, solver_nodes=0):
+    def __init__(
+        self,
+        game,
+        seed,
+        *,
+        iterations=None,
+        max_time=None,
+        uct_c=1.4,
+        leaf="playout",
+        threads=1,
+        solver_nodes=0,
+    ):
         self._seed = check_game_and_seed(game, seed)
         self._game = game
         if iterations is not None:
@@ -139,8 +150,10 @@ class MCTSBot:
         if iterations is None and max_time is None:
             raise ValueError("MCTSBot needs a budget: iterations or max_time")
         if iterations is None and seconds >= MAX_SECONDS:
-            raise ValueError("MCTSBot needs a finite budget: iterations, or max_time below 1e9 "
-                             f"seconds, not {max_time}")
+            raise ValueError(
+                "MCTSBot needs a finite budget: iterations, or max_time below 1e9 "
+                f"seconds, not {max_time}"
+            )
         if not _check_number("uct_c", uct_c) >= 0.0:
             raise ValueError(f"uct_c must be >= 0, not {uct_c}")
         if not isinstance(leaf, str):
@@ -176,9 +189,13 @@ class MCTSBot:
         with self._lock:
             check_decision_node(self._game, state, method)
             actions = state.legal_actions()
-            result = {"actions": actions, "visits": [0] * len(actions), "iterations": 0,
-                      "solved": False}
-            if len(actions) == 1:                 # nothing to decide: no iteration spent
+            result = {
+                "actions": actions,
+                "visits": [0] * len(actions),
+                "iterations": 0,
+                "solved": False,
+            }
+            if len(actions) == 1:  # nothing to decide: no iteration spent
                 result["visits"][0] = 1
                 return result
             if self._solver_nodes > 0 and no_chance_ahead(state):
@@ -207,8 +224,12 @@ class MCTSBot:
         while share is None or done < share:
             # The clock is read after the first iteration: however small the time budget, a
             # search runs at least one iteration per thread (never a silent no-search).
-            if deadline is not None and done % 16 == 0 and done > 0 and (
-                    time.monotonic() >= deadline):
+            if (
+                deadline is not None
+                and done % 16 == 0
+                and done > 0
+                and (time.monotonic() >= deadline)
+            ):
                 break
             tree.iterate()
             done += 1

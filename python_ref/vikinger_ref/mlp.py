@@ -46,11 +46,15 @@ class MLPEvaluator:
         rng = np.random.default_rng(seed)
         n = game.num_players
         sizes = [observation_size(n), *hidden]
-        layers = [(rng.standard_normal((a, b)) * np.sqrt(2.0 / a), np.zeros(b))
-                  for a, b in zip(sizes, sizes[1:])]
+        layers = [
+            (rng.standard_normal((a, b)) * np.sqrt(2.0 / a), np.zeros(b))
+            for a, b in zip(sizes, sizes[1:])
+        ]
         h = sizes[-1]
-        policy = (rng.standard_normal((h, NUM_DISTINCT_ACTIONS)) * 0.1,
-                  np.zeros(NUM_DISTINCT_ACTIONS))
+        policy = (
+            rng.standard_normal((h, NUM_DISTINCT_ACTIONS)) * 0.1,
+            np.zeros(NUM_DISTINCT_ACTIONS),
+        )
         value = (rng.standard_normal((h, n)) * 0.1, np.zeros(n))
         return cls(game, layers, policy, value)
 
@@ -62,14 +66,20 @@ class MLPEvaluator:
                 raise ValueError("the MLP's weights must be finite")
         for i, (w, b) in enumerate(self.layers):
             if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
-                raise ValueError(f"layer {i}: w{i} must be ({width}, k) and b{i} (k,), not "
-                                 f"{w.shape} and {b.shape}")
+                raise ValueError(
+                    f"layer {i}: w{i} must be ({width}, k) and b{i} (k,), not "
+                    f"{w.shape} and {b.shape}"
+                )
             width = w.shape[1]
-        for name, (w, b), out in (("policy", self.policy, NUM_DISTINCT_ACTIONS),
-                                  ("value", self.value, self.num_players)):
+        for name, (w, b), out in (
+            ("policy", self.policy, NUM_DISTINCT_ACTIONS),
+            ("value", self.value, self.num_players),
+        ):
             if w.shape != (width, out) or b.shape != (out,):
-                raise ValueError(f"{name}_w must be ({width}, {out}) and {name}_b ({out},), not "
-                                 f"{w.shape} and {b.shape}")
+                raise ValueError(
+                    f"{name}_w must be ({width}, {out}) and {name}_b ({out},), not "
+                    f"{w.shape} and {b.shape}"
+                )
 
     def __call__(self, observations, legal):
         x = observations
@@ -83,13 +93,18 @@ class MLPEvaluator:
 
     def save(self, path):
         """Writes the weights file (the module's format)."""
-        arrays = {"format": np.array(FORMAT), "num_players": np.array(self.num_players),
-                  "options": np.array(self.options, dtype=str),
-                  "observation_size": np.array(self.observation_size),
-                  "num_distinct_actions": np.array(NUM_DISTINCT_ACTIONS),
-                  "hidden_layers": np.array(len(self.layers)),
-                  "policy_w": self.policy[0], "policy_b": self.policy[1],
-                  "value_w": self.value[0], "value_b": self.value[1]}
+        arrays = {
+            "format": np.array(FORMAT),
+            "num_players": np.array(self.num_players),
+            "options": np.array(self.options, dtype=str),
+            "observation_size": np.array(self.observation_size),
+            "num_distinct_actions": np.array(NUM_DISTINCT_ACTIONS),
+            "hidden_layers": np.array(len(self.layers)),
+            "policy_w": self.policy[0],
+            "policy_b": self.policy[1],
+            "value_w": self.value[0],
+            "value_b": self.value[1],
+        }
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         with open(path, "wb") as f:
@@ -100,24 +115,33 @@ class MLPEvaluator:
         """The evaluator of a weights file, checked against `game` (ValueError naming what
         differs). Read with allow_pickle=False: a file holding objects is refused."""
         with np.load(path, allow_pickle=False) as data:
+
             def get(key):
                 if key not in data.files:
                     raise ValueError(f"{path}: not a {FORMAT} file (no {key!r})")
                 return data[key]
+
             if str(get("format")) != FORMAT:
                 raise ValueError(f"{path}: format {str(get('format'))!r}, expected {FORMAT!r}")
             num_players, options = _game_fields(game)
             stored = (int(get("num_players")), sorted(str(o) for o in get("options")))
             if stored != (num_players, sorted(options)):
-                raise ValueError(f"{path}: weights for {stored[0]} players with modules "
-                                 f"{stored[1]}, the game has {num_players} with {sorted(options)}")
+                raise ValueError(
+                    f"{path}: weights for {stored[0]} players with modules "
+                    f"{stored[1]}, the game has {num_players} with {sorted(options)}"
+                )
             if int(get("observation_size")) != observation_size(num_players):
-                raise ValueError(f"{path}: observation_size {int(get('observation_size'))}, the "
-                                 f"game's is {observation_size(num_players)}")
+                raise ValueError(
+                    f"{path}: observation_size {int(get('observation_size'))}, the "
+                    f"game's is {observation_size(num_players)}"
+                )
             if int(get("num_distinct_actions")) != NUM_DISTINCT_ACTIONS:
-                raise ValueError(f"{path}: num_distinct_actions "
-                                 f"{int(get('num_distinct_actions'))}, the game's is "
-                                 f"{NUM_DISTINCT_ACTIONS}")
+                raise ValueError(
+                    f"{path}: num_distinct_actions "
+                    f"{int(get('num_distinct_actions'))}, the game's is "
+                    f"{NUM_DISTINCT_ACTIONS}"
+                )
             layers = [(get(f"w{i}"), get(f"b{i}")) for i in range(int(get("hidden_layers")))]
-            return cls(game, layers, (get("policy_w"), get("policy_b")),
-                       (get("value_w"), get("value_b")))
+            return cls(
+                game, layers, (get("policy_w"), get("policy_b")), (get("value_w"), get("value_b"))
+            )

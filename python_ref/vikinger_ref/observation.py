@@ -8,8 +8,17 @@ import numpy as np
 
 from .actions import PHASES
 from .arguments import check_int
-from .components import (LEFT, NUM_COLOURS, NUM_COLUMNS, NUM_ROWS, NUM_SPECIAL_KINDS,
-                         NUM_TILE_KINDS, RIGHT, SHIP_RED, WHEEL_SPACES)
+from .components import (
+    LEFT,
+    NUM_COLOURS,
+    NUM_COLUMNS,
+    NUM_ROWS,
+    NUM_SPECIAL_KINDS,
+    NUM_TILE_KINDS,
+    RIGHT,
+    SHIP_RED,
+    WHEEL_SPACES,
+)
 
 GLOBAL_SIZE = 294
 PLAYER_SIZE = 1545
@@ -23,14 +32,22 @@ SHIPS, MAINLAND, GOLD, FAME, STARTED = 1280, 1536, 1542, 1543, 1544
 
 # docs/advanced.md: appended after the player blocks.
 ADVANCED_SIZE = 80
-AUCTION_ON, AUCTION_HIGH, AUCTION_LEADER, AUCTION_PASSED, DISPLAY, SPECIAL_STACK = 0, 1, 2, 6, 10, 66
+AUCTION_ON, AUCTION_HIGH, AUCTION_LEADER, AUCTION_PASSED, DISPLAY, SPECIAL_STACK = (
+    0,
+    1,
+    2,
+    6,
+    10,
+    66,
+)
 PLAYER_ADVANCED_SIZE = 22
 BUILDINGS = 14
 
 
 def observation_size(num_players):
-    return (GLOBAL_SIZE + PLAYER_SIZE * num_players
-            + ADVANCED_SIZE + PLAYER_ADVANCED_SIZE * num_players)
+    return (
+        GLOBAL_SIZE + PLAYER_SIZE * num_players + ADVANCED_SIZE + PLAYER_ADVANCED_SIZE * num_players
+    )
 
 
 def check_player(state, player):
@@ -62,14 +79,14 @@ def observation_tensor(state, player):
         if wheel.vikings[s] is not None:
             obs[base + 1 + NUM_TILE_KINDS + wheel.vikings[s]] = 1
         obs[base + 1 + NUM_TILE_KINDS + NUM_COLOURS] = s - occupied[0]
-    obs[STACKS:STACKS + NUM_TILE_KINDS] = state.stacks
-    obs[BAG:BAG + NUM_COLOURS] = state.bag
-    obs[DRAWN:DRAWN + NUM_COLOURS] = state.drawn
+    obs[STACKS : STACKS + NUM_TILE_KINDS] = state.stacks
+    obs[BAG : BAG + NUM_COLOURS] = state.bag
+    obs[DRAWN : DRAWN + NUM_COLOURS] = state.drawn
     if state.pending is not None:
         obs[PENDING_TILE + state.pending["tile"]] = 1
         obs[PENDING_VIKING + state.pending["viking"]] = 1
         if state.pending["cell"] is not None:
-            obs[PENDING_CELL:PENDING_CELL + 2] = state.pending["cell"]
+            obs[PENDING_CELL : PENDING_CELL + 2] = state.pending["cell"]
     if state.trip is not None:
         for colour, k in state.trip["queue"]:
             obs[TRIP_QUEUE + colour] += k
@@ -82,7 +99,7 @@ def observation_tensor(state, player):
             obs[cell + 3] = board.has_viking(row, col)
         for col, kind in board.ship_list():
             obs[base + SHIPS + (col - 1) * 4 + kind - SHIP_RED] = 1
-        obs[base + MAINLAND:base + MAINLAND + NUM_COLOURS] = board.mainland
+        obs[base + MAINLAND : base + MAINLAND + NUM_COLOURS] = board.mainland
         obs[base + GOLD] = board.gold
         obs[base + FAME] = board.fame
         obs[base + STARTED] = board.start_row is not None
@@ -103,14 +120,13 @@ def _advanced_features(state, obs, slot, n):
     for i, kind in enumerate(state.display.slots):
         if kind is not None:
             obs[base + DISPLAY + NUM_SPECIAL_KINDS * i + kind] = 1
-    obs[base + SPECIAL_STACK:base + SPECIAL_STACK + NUM_SPECIAL_KINDS] = state.display.stack
+    obs[base + SPECIAL_STACK : base + SPECIAL_STACK + NUM_SPECIAL_KINDS] = state.display.stack
     for p, board in enumerate(state.players):
         at = base + ADVANCED_SIZE + PLAYER_ADVANCED_SIZE * slot(p)
-        obs[at:at + NUM_SPECIAL_KINDS] = board.specials
+        obs[at : at + NUM_SPECIAL_KINDS] = board.specials
         for b, cell in enumerate(board.buildings):
             if cell is not None:
-                obs[at + BUILDINGS + 2 * b:at + BUILDINGS + 2 * b + 2] = cell
-
+                obs[at + BUILDINGS + 2 * b : at + BUILDINGS + 2 * b + 2] = cell
 
 
 assert GLOBAL_SIZE == TRIP_LAST + 1 and WHEEL + WHEEL_ENTRY * WHEEL_SPACES == STACKS

@@ -60,11 +60,26 @@ def sample_gamma(alpha, rng):
 
 
 class PuctConfig:
-    __slots__ = ("simulations", "c_init", "c_base", "dirichlet_alpha", "dirichlet_fraction",
-                 "virtual_loss", "gumbel")
+    __slots__ = (
+        "simulations",
+        "c_init",
+        "c_base",
+        "dirichlet_alpha",
+        "dirichlet_fraction",
+        "virtual_loss",
+        "gumbel",
+    )
 
-    def __init__(self, simulations, c_init, c_base, dirichlet_alpha, dirichlet_fraction,
-                 virtual_loss, gumbel=None):
+    def __init__(
+        self,
+        simulations,
+        c_init,
+        c_base,
+        dirichlet_alpha,
+        dirichlet_fraction,
+        virtual_loss,
+        gumbel=None,
+    ):
         self.gumbel = GumbelConfig() if gumbel is None else gumbel
         self.simulations = simulations
         self.c_init = c_init
@@ -100,15 +115,27 @@ class PuctConfig:
 
 
 class Node:
-    __slots__ = ("state", "player", "status", "value", "visits", "virtual", "actions", "priors",
-                 "edge_visits", "edge_virtual", "edge_values", "children")
+    __slots__ = (
+        "state",
+        "player",
+        "status",
+        "value",
+        "visits",
+        "virtual",
+        "actions",
+        "priors",
+        "edge_visits",
+        "edge_virtual",
+        "edge_values",
+        "children",
+    )
 
     def __init__(self, state):
         self.state = state
         terminal = state.is_terminal()
         self.player = TERMINAL if terminal else state.current_player()
         self.status = NEW
-        self.value = 0.0      # the evaluator's value for the mover, once expanded
+        self.value = 0.0  # the evaluator's value for the mover, once expanded
         self.visits = 0
         self.virtual = 0
         self.actions = [] if terminal else state.legal_actions()
@@ -117,7 +144,7 @@ class Node:
         self.edge_visits = [0] * k
         self.edge_virtual = [0] * k
         self.edge_values = [[0.0] * n for _ in range(k)]
-        self.children = [{} for _ in range(k)]   # chance key -> Node, in creation order
+        self.children = [{} for _ in range(k)]  # chance key -> Node, in creation order
 
 
 class PuctTree:
@@ -132,7 +159,7 @@ class PuctTree:
 
     def _reset(self, root):
         self.root = Node(root.clone())
-        self.pending = []          # (path [(node, edge)], leaf node)
+        self.pending = []  # (path [(node, edge)], leaf node)
         self.root_priors = None
         self.done = 0
 
@@ -146,16 +173,19 @@ class PuctTree:
             self._start_gumbel()
 
     def _start_gumbel(self):
-        self.gumbel.start(self.config.gumbel, self._network_priors(), self.config.simulations,
-                          self.rng)
+        self.gumbel.start(
+            self.config.gumbel, self._network_priors(), self.config.simulations, self.rng
+        )
 
     def _network_priors(self):
         return list(self.root_priors if self.root_priors is not None else self.root.priors)
 
     def _root_arrays(self):
         root = self.root
-        q = [root.edge_values[i][root.player] / float(v) if v > 0 else 0.0
-             for i, v in enumerate(root.edge_visits)]
+        q = [
+            root.edge_values[i][root.player] / float(v) if v > 0 else 0.0
+            for i, v in enumerate(root.edge_visits)
+        ]
         return list(root.edge_visits), q
 
     def wants_descent(self):
@@ -174,7 +204,10 @@ class PuctTree:
         total = float(node.visits + node.virtual)
         c = self.config.c_init
         if self.config.c_base > 0.0:
-            c = math.log((1.0 + total + self.config.c_base) / self.config.c_base) + self.config.c_init
+            c = (
+                math.log((1.0 + total + self.config.c_base) / self.config.c_base)
+                + self.config.c_init
+            )
         scale = c * math.sqrt(total)
         best, best_score = 0, 0.0
         for i in range(len(node.actions)):
@@ -323,14 +356,22 @@ class PuctTree:
             total += visits
         if total > 0:
             value = [v / float(total) for v in value]
-        result = {"actions": list(root.actions), "visits": list(root.edge_visits),
-                  "priors": list(root.priors), "q": q, "value": value, "improved_policy": [],
-                  "network_value": root.value, "selected": -1}
+        result = {
+            "actions": list(root.actions),
+            "visits": list(root.edge_visits),
+            "priors": list(root.priors),
+            "q": q,
+            "value": value,
+            "improved_policy": [],
+            "network_value": root.value,
+            "selected": -1,
+        }
         if root.status != EXPANDED:
             return result
         visits = result["visits"]
-        result["improved_policy"] = improved_policy(self.config.gumbel, self._network_priors(),
-                                                    visits, q, root.value)
+        result["improved_policy"] = improved_policy(
+            self.config.gumbel, self._network_priors(), visits, q, root.value
+        )
         if self.config.gumbel.enabled:
             result["selected"] = root.actions[self.gumbel.selected(visits, q, root.value)]
         else:

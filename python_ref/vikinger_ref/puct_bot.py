@@ -33,8 +33,20 @@ class PuctBot:
     _state_class = State
     _game_class = Game
 
-    def __init__(self, game, seed, *, simulations=None, max_time=None, model=None, evaluator=None,
-                 c_init=1.25, c_base=0.0, batch_size=32, reuse=True):
+    def __init__(
+        self,
+        game,
+        seed,
+        *,
+        simulations=None,
+        max_time=None,
+        model=None,
+        evaluator=None,
+        c_init=1.25,
+        c_base=0.0,
+        batch_size=32,
+        reuse=True,
+    ):
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
         self._seed = check_int("seed", seed) & MASK64
@@ -43,7 +55,8 @@ class PuctBot:
             raise ValueError(f"simulations must be > 0, not {simulations}")
         if max_time is not None:
             if isinstance(max_time, (bool, np.bool_)) or not isinstance(
-                    max_time, (int, float, np.integer, np.floating)):
+                max_time, (int, float, np.integer, np.floating)
+            ):
                 raise TypeError(f"max_time must be a number, not {type_name(max_time)}")
             if not max_time > 0:
                 raise ValueError(f"max_time must be > 0, not {max_time}")
@@ -88,8 +101,9 @@ class PuctBot:
         if not isinstance(state, self._state_class):
             raise TypeError(f"state must be a State, not {type_name(state)}")
         if state.get_game() != self._game:
-            raise ValueError(f"{method} got a state of {state.get_game()!r}, the bot plays "
-                             f"{self._game!r}")
+            raise ValueError(
+                f"{method} got a state of {state.get_game()!r}, the bot plays {self._game!r}"
+            )
         if state.is_terminal():
             raise ValueError(f"{method} needs a decision node, not a terminal state")
         if state.is_chance_node():
@@ -98,8 +112,10 @@ class PuctBot:
     def _evaluate(self, search, observations, legal):
         if self._evaluator is not None:
             return self._evaluator(observations, legal)
-        return (np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32),
-                search.heuristic_values())
+        return (
+            np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32),
+            search.heuristic_values(),
+        )
 
     def search(self, state, method="search"):
         """The root's results after a search from `state` (PuctSearch.results()[0])."""
@@ -108,9 +124,12 @@ class PuctBot:
             budget = self._simulations if self._simulations is not None else UNLIMITED
             search = self._search
             if search is None or not self._reuse or not search.advance(0, state):
-                search = self._search_class([state], simulations=budget,
-                                            seed=mix((self._seed + self._searches) & MASK64),
-                                            **self._options)
+                search = self._search_class(
+                    [state],
+                    simulations=budget,
+                    seed=mix((self._seed + self._searches) & MASK64),
+                    **self._options,
+                )
             self._searches += 1
             deadline = None if self._max_time is None else time.monotonic() + self._max_time
             evaluate = lambda obs, legal: self._evaluate(search, obs, legal)  # noqa: E731

@@ -40,8 +40,9 @@ def uniform_from(rng):
             raise ValueError(f"rng.random() returned {u!r}, outside [0, 1)")
         return float(u)
     if not is_integer(rng):
-        raise TypeError(f"rng must be a numpy.random.Generator or an int seed, "
-                        f"not {type_name(rng)}")
+        raise TypeError(
+            f"rng must be a numpy.random.Generator or an int seed, not {type_name(rng)}"
+        )
     return unit_double(mix(int(rng) & MASK64))
 
 

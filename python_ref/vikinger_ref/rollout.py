@@ -39,8 +39,12 @@ def play_random_game(game, seed):
 
 def result_arrays(rows, n):
     """The arrays of a rollouts or playouts result, zeroed, for `rows` games of `n` players."""
-    return {"scores": np.zeros((rows, n), np.int32), "gold": np.zeros((rows, n), np.int32),
-            "returns": np.zeros((rows, n), np.float64), "length": np.zeros(rows, np.int32)}
+    return {
+        "scores": np.zeros((rows, n), np.int32),
+        "gold": np.zeros((rows, n), np.int32),
+        "returns": np.zeros((rows, n), np.float64),
+        "length": np.zeros(rows, np.int32),
+    }
 
 
 def store_result(out, row, state, length):

@@ -4,19 +4,32 @@ The boatsman trips of the large scoring (B7.2 step 1) are decisions and live in 
 functions here are the parts without decisions.
 """
 
-from .components import (FISH, FISHERMAN, FISHERMAN1, GOLDSMITH, GOLDSMITH1, GOLDSMITH2,
-                         HORN, NOBLE, NOBLE1, SCOUT, SCOUT1, TREASURY, ship_info)
+from .components import (
+    FISH,
+    FISHERMAN,
+    FISHERMAN1,
+    GOLDSMITH,
+    GOLDSMITH1,
+    GOLDSMITH2,
+    HORN,
+    NOBLE,
+    NOBLE1,
+    SCOUT,
+    SCOUT1,
+    TREASURY,
+    ship_info,
+)
 
-GOLDSMITH_GOLD = 3        # B7.1, B7.2.5
-NOBLE_FAME = 2            # B7.2.3
-BOATSMEN_BONUS = 10       # B8.3
-ISLANDS_BONUS = 7         # B8.4
-LONGEST_BONUS = 5         # B8.5
-FED_PER_FISHERMAN = 5     # B8.6
-SURPLUS_FAME = 2          # B8.6
-GOLD_PER_FAME = 5         # B8.2
+GOLDSMITH_GOLD = 3  # B7.1, B7.2.5
+NOBLE_FAME = 2  # B7.2.3
+BOATSMEN_BONUS = 10  # B8.3
+ISLANDS_BONUS = 7  # B8.4
+LONGEST_BONUS = 5  # B8.5
+FED_PER_FISHERMAN = 5  # B8.6
+SURPLUS_FAME = 2  # B8.6
+GOLD_PER_FAME = 5  # B8.2
 TREASURY_GOLD_PER_FAME = 3  # A5 treasury
-FISH_SURPLUS_FAME = 3       # A5 fish
+FISH_SURPLUS_FAME = 3  # A5 fish
 
 
 def goldsmith_gold(board):
@@ -44,7 +57,9 @@ def large_scoring(board):
     # 4. Scouts: 1 Fame, +1 for a goldsmith below in row 4, +1 for a fisherman in row 5 (⚖);
     #    +1 per A5 scout tile.
     for col in board.unthreatened_vikings(SCOUT):
-        board.fame += 1 + board.has_viking(4, col) + board.has_viking(5, col) + board.specials[SCOUT1]
+        board.fame += (
+            1 + board.has_viking(4, col) + board.has_viking(5, col) + board.specials[SCOUT1]
+        )
     # 5. Goldsmiths: 3 gold each, unthreatened (A5 tiles add).
     board.gold += goldsmith_gold(board) * len(board.unthreatened_vikings(GOLDSMITH))
     # 6. Fishermen: nothing, except +1 Fame per A5 fisherman tile.
@@ -82,7 +97,9 @@ def feeding(board):
     fed = FED_PER_FISHERMAN * len(board.unthreatened_vikings(FISHERMAN))
     vikings = board.viking_count()
     if fed >= vikings:
-        board.fame += (FISH_SURPLUS_FAME if board.specials[FISH] else SURPLUS_FAME) * (fed - vikings)
+        board.fame += (FISH_SURPLUS_FAME if board.specials[FISH] else SURPLUS_FAME) * (
+            fed - vikings
+        )
     else:
         board.fame -= vikings - fed
 
@@ -95,8 +112,9 @@ def building_fame(board):
         if building is None or board.is_threatened(*building):
             continue
         row, col = building
-        fame += sum(board.has_viking(r, c) for r in (row - 1, row, row + 1)
-                    for c in (col - 1, col, col + 1))
+        fame += sum(
+            board.has_viking(r, c) for r in (row - 1, row, row + 1) for c in (col - 1, col, col + 1)
+        )
     return fame
 
 
@@ -104,12 +122,15 @@ def final_scoring(boards, boatsman):
     """B8.1-B8.6, in the rulebook's order, for all players; then the A5 buildings (⚖)."""
     for board in boards:
         pay_for_unrepelled_ships(board)
-    for board in boards:                                # B8.2 (A5 treasury: 3 gold a Fame)
+    for board in boards:  # B8.2 (A5 treasury: 3 gold a Fame)
         rate = TREASURY_GOLD_PER_FAME if board.specials[TREASURY] else GOLD_PER_FAME
         board.fame += board.gold // rate
         board.gold %= rate
-    award_majority(boards, [board.mainland[boatsman] + board.specials[HORN] for board in boards],
-                   BOATSMEN_BONUS)                      # B8.3, A5 horns count as boatsmen
+    award_majority(
+        boards,
+        [board.mainland[boatsman] + board.specials[HORN] for board in boards],
+        BOATSMEN_BONUS,
+    )  # B8.3, A5 horns count as boatsmen
     islands = [board.completed_islands() for board in boards]
     award_majority(boards, [len(sizes) for sizes in islands], ISLANDS_BONUS)
     award_majority(boards, [max(sizes, default=0) for sizes in islands], LONGEST_BONUS)

@@ -9,8 +9,16 @@ import struct
 from typing import Optional
 
 from .actions import PHASES
-from .components import (COLOURS, DISPLAY_SLOTS, NUM_COLUMNS, NUM_ROWS, OPTION_NAMES,
-                         SPECIAL_KINDS, TILE_KINDS, WHEEL_SPACES)
+from .components import (
+    COLOURS,
+    DISPLAY_SLOTS,
+    NUM_COLUMNS,
+    NUM_ROWS,
+    OPTION_NAMES,
+    SPECIAL_KINDS,
+    TILE_KINDS,
+    WHEEL_SPACES,
+)
 from .consistency import fail
 from .rng import MASK64, mix
 
@@ -25,9 +33,14 @@ SHIP_CHARS = ".rgyb"
 ISLAND_CHARS = ".L1234R"
 # The byte of an island cell (docs/state.md): 0 empty, else 1 + kind, plus VIKING_FLAG when a
 # Viking stands on it; keyed by (kind or None, Viking there).
-CELL_BYTE: dict[tuple[Optional[int], bool], int] = {(None, False): 0, **{(kind, viking): 1 + kind + (VIKING_FLAG if viking else 0)
-                                  for kind in range(len(ISLAND_CHARS) - 1)
-                                  for viking in (False, True)}}
+CELL_BYTE: dict[tuple[Optional[int], bool], int] = {
+    (None, False): 0,
+    **{
+        (kind, viking): 1 + kind + (VIKING_FLAG if viking else 0)
+        for kind in range(len(ISLAND_CHARS) - 1)
+        for viking in (False, True)
+    },
+}
 # 1..4: red, green, yellow, blue
 SHIP_BYTE: dict[Optional[int], int] = {None: 0, **{kind: kind - 5 for kind in range(6, 10)}}
 
@@ -38,14 +51,22 @@ SHIP_BYTE: dict[Optional[int], int] = {None: 0, **{kind: kind - 5 for kind in ra
 def _position_bytes(state):
     game = state.get_game()
     options = sum(1 << i for i, name in enumerate(OPTION_NAMES) if game.options[name])
-    out = bytearray([game.num_players, options, state.round, PHASES.index(state.phase),
-                     state.start_player, state.purchases, state.scoring_index])
+    out = bytearray(
+        [
+            game.num_players,
+            options,
+            state.round,
+            PHASES.index(state.phase),
+            state.start_player,
+            state.purchases,
+            state.scoring_index,
+        ]
+    )
     out += bytes(state.stacks) + bytes(state.bag) + bytes(state.drawn) + bytes(state.removed)
     out.append(state.discarded_tiles)
     for s in range(WHEEL_SPACES):
         tile, viking = state.wheel.tiles[s], state.wheel.vikings[s]
-        out += bytes([NONE_BYTE if tile is None else tile,
-                      NONE_BYTE if viking is None else viking])
+        out += bytes([NONE_BYTE if tile is None else tile, NONE_BYTE if viking is None else viking])
     pending = state.pending
     if pending is None:
         out += bytes([NONE_BYTE, NONE_BYTE, 0, 0])
@@ -65,8 +86,8 @@ def _position_bytes(state):
         out += bytes(board.mainland)
         out += bytes(map(SHIP_BYTE.__getitem__, board.ships[1:]))
         for row in range(1, NUM_ROWS + 1):
-            used = board.width                     # the columns beyond are empty
-            cells = zip(board.tiles[row][1:used + 1], board.vikings[row][1:used + 1])
+            used = board.width  # the columns beyond are empty
+            cells = zip(board.tiles[row][1 : used + 1], board.vikings[row][1 : used + 1])
             out += bytes(map(CELL_BYTE.__getitem__, cells)) + bytes(NUM_COLUMNS - used)
     out += _advanced_bytes(state)
     return bytes(out)
@@ -80,7 +101,9 @@ def _advanced_bytes(state):
     else:
         passed = sum(1 << p for p, out_ in enumerate(auction.passed) if out_)
         high = NO_BID if auction.high is None else auction.high
-        out = bytearray([1]) + struct.pack("<H", high) + bytes([auction.leader, auction.turn, passed])
+        out = (
+            bytearray([1]) + struct.pack("<H", high) + bytes([auction.leader, auction.turn, passed])
+        )
     display = state.display
     out += bytes(display.stack)
     out += bytes(NONE_BYTE if kind is None else kind for kind in display.slots)
@@ -96,8 +119,13 @@ def to_bytes(state, with_history=True):
     """The bytes of docs/state.md; without the history (an empty one) they hold the position
     alone, as a pickled VectorGame keeps its environments."""
     history = state.history() if with_history else []
-    return (MAGIC + bytes([FORMAT_VERSION]) + _position_bytes(state)
-            + struct.pack("<I", len(history)) + struct.pack(f"<{len(history)}H", *history))
+    return (
+        MAGIC
+        + bytes([FORMAT_VERSION])
+        + _position_bytes(state)
+        + struct.pack("<I", len(history))
+        + struct.pack(f"<{len(history)}H", *history)
+    )
 
 
 # --- bytes ---------------------------------------------------------------------------------
@@ -110,7 +138,7 @@ class _Reader:
     def take(self, count):
         if self.at + count > len(self.data):
             fail(f"bytes end at {len(self.data)}, {self.at + count} needed (truncated)")
-        chunk = self.data[self.at:self.at + count]
+        chunk = self.data[self.at : self.at + count]
         self.at += count
         return chunk
 
@@ -132,8 +160,10 @@ def _name_or_none(names, value, where):
 def check_format_version(version, what):
     """ValueError unless `version` is FORMAT_VERSION, with a reason for the older version 1."""
     if version == 1:
-        fail(f"{what} 1 is the format before the A0 round order (docs/state.md) and cannot be "
-             f"read; this engine reads version {FORMAT_VERSION}")
+        fail(
+            f"{what} 1 is the format before the A0 round order (docs/state.md) and cannot be "
+            f"read; this engine reads version {FORMAT_VERSION}"
+        )
     if version != FORMAT_VERSION:
         fail(f"{what} {version} is not {FORMAT_VERSION}")
 
@@ -152,13 +182,21 @@ def bytes_to_dict(data):
         fail(f"num_players {n} is outside 2..4")
     if phase >= len(PHASES):
         fail(f"phase byte {phase} is out of range")
-    d = {"version": version, "num_players": n,
-         "options": {name: bool(options >> i & 1) for i, name in enumerate(OPTION_NAMES)},
-         "round": round_, "phase": PHASES[phase], "start_player": start, "purchases": purchases,
-         "scoring_index": scoring,
-         "stacks": dict(zip(TILE_KINDS, r.take(10))), "bag": dict(zip(COLOURS, r.take(6))),
-         "drawn": dict(zip(COLOURS, r.take(6))), "removed": dict(zip(COLOURS, r.take(6))),
-         "discarded_tiles": r.u8()}
+    d = {
+        "version": version,
+        "num_players": n,
+        "options": {name: bool(options >> i & 1) for i, name in enumerate(OPTION_NAMES)},
+        "round": round_,
+        "phase": PHASES[phase],
+        "start_player": start,
+        "purchases": purchases,
+        "scoring_index": scoring,
+        "stacks": dict(zip(TILE_KINDS, r.take(10))),
+        "bag": dict(zip(COLOURS, r.take(6))),
+        "drawn": dict(zip(COLOURS, r.take(6))),
+        "removed": dict(zip(COLOURS, r.take(6))),
+        "discarded_tiles": r.u8(),
+    }
     if options >> len(OPTION_NAMES):
         fail(f"options byte {options} has unknown bits")
     wheel = []
@@ -167,21 +205,32 @@ def bytes_to_dict(data):
         if tile == NONE_BYTE and viking == NONE_BYTE:
             wheel.append(None)
         else:
-            wheel.append({"tile": _name_or_none(TILE_KINDS, tile, f"wheel[{s}].tile"),
-                          "viking": _name_or_none(COLOURS, viking, f"wheel[{s}].viking")})
+            wheel.append(
+                {
+                    "tile": _name_or_none(TILE_KINDS, tile, f"wheel[{s}].tile"),
+                    "viking": _name_or_none(COLOURS, viking, f"wheel[{s}].viking"),
+                }
+            )
     d["wheel"] = wheel
     tile, viking, row, col = r.take(4)
-    d["pending"] = None if tile == NONE_BYTE and viking == NONE_BYTE else {
-        "tile": _name_or_none(TILE_KINDS, tile, "pending.tile"),
-        "viking": _name_or_none(COLOURS, viking, "pending.viking"),
-        "cell": None if row == 0 and col == 0 else [row, col]}
+    d["pending"] = (
+        None
+        if tile == NONE_BYTE and viking == NONE_BYTE
+        else {
+            "tile": _name_or_none(TILE_KINDS, tile, "pending.tile"),
+            "viking": _name_or_none(COLOURS, viking, "pending.viking"),
+            "cell": None if row == 0 and col == 0 else [row, col],
+        }
+    )
     if d["pending"] is None and (row or col):
         fail("pending bytes set without a pending purchase")
     present, last_col, length = r.take(3)
     if present > 1:
         fail(f"trip byte {present} is not 0 or 1")
-    queue = [[_name_or_none(COLOURS, colour, "trip colour"), k]
-             for colour, k in (r.take(2) for _ in range(length))]
+    queue = [
+        [_name_or_none(COLOURS, colour, "trip colour"), k]
+        for colour, k in (r.take(2) for _ in range(length))
+    ]
     d["trip"] = {"queue": queue, "last_col": last_col} if present else None
     if not present and (last_col or length):
         fail("trip bytes set without a trip")
@@ -190,8 +239,10 @@ def bytes_to_dict(data):
         gold, fame = r.unpack("<ii")
         start_row = r.u8()
         mainland = dict(zip(COLOURS, r.take(6)))
-        ships = "".join(SHIP_CHARS[b] if b < len(SHIP_CHARS) else fail(f"ship byte {b} is out of range")
-                        for b in r.take(NUM_COLUMNS)).rstrip(".")
+        ships = "".join(
+            SHIP_CHARS[b] if b < len(SHIP_CHARS) else fail(f"ship byte {b} is out of range")
+            for b in r.take(NUM_COLUMNS)
+        ).rstrip(".")
         rows, vikings = [], []
         for _row in range(NUM_ROWS):
             cells = r.take(NUM_COLUMNS)
@@ -203,13 +254,25 @@ def bytes_to_dict(data):
                 chars.append(ISLAND_CHARS[kind])
             rows.append("".join(chars).rstrip("."))
             vikings.append([c + 1 for c, b in enumerate(cells) if b & VIKING_FLAG])
-        players.append({"gold": gold, "fame": fame, "start_row": start_row or None,
-                        "mainland": mainland, "ships": ships, "rows": rows, "vikings": vikings,
-                        "specials": None, "buildings": None})
+        players.append(
+            {
+                "gold": gold,
+                "fame": fame,
+                "start_row": start_row or None,
+                "mainland": mainland,
+                "ships": ships,
+                "rows": rows,
+                "vikings": vikings,
+                "specials": None,
+                "buildings": None,
+            }
+        )
     d["players"] = players
     _advanced_from_bytes(r, d)
     (count,) = r.unpack("<I")
-    d["history"] = list(r.unpack(f"<{count}H")) if count <= len(r.data) else fail("history truncated")
+    d["history"] = (
+        list(r.unpack(f"<{count}H")) if count <= len(r.data) else fail("history truncated")
+    )
     if r.at != len(r.data):
         fail(f"{len(r.data) - r.at} bytes after the end of the state")
     return d
@@ -224,8 +287,12 @@ def _advanced_from_bytes(r, d):
         fail("auction bytes out of range")
     d["auction"] = None
     if present:
-        d["auction"] = {"high": None if high == NO_BID else high, "leader": leader,
-                        "passed": [bool(passed >> p & 1) for p in range(n)], "turn": turn}
+        d["auction"] = {
+            "high": None if high == NO_BID else high,
+            "leader": leader,
+            "passed": [bool(passed >> p & 1) for p in range(n)],
+            "turn": turn,
+        }
     elif high != NO_BID or leader or turn or passed:
         fail("auction bytes set without an auction")
     d["special_stack"] = dict(zip(SPECIAL_KINDS, r.take(len(SPECIAL_KINDS))))
@@ -234,8 +301,12 @@ def _advanced_from_bytes(r, d):
     for player in d["players"]:
         player["specials"] = dict(zip(SPECIAL_KINDS, r.take(len(SPECIAL_KINDS))))
         cells = r.take(8)
-        player["buildings"] = [None if cells[2 * b] == 0 and cells[2 * b + 1] == 0
-                               else [cells[2 * b], cells[2 * b + 1]] for b in range(4)]
+        player["buildings"] = [
+            None
+            if cells[2 * b] == 0 and cells[2 * b + 1] == 0
+            else [cells[2 * b], cells[2 * b + 1]]
+            for b in range(4)
+        ]
 
 
 def hash_key(state):
@@ -243,6 +314,6 @@ def hash_key(state):
     data = _position_bytes(state)
     h = len(data)
     for start in range(0, len(data), 8):
-        chunk = int.from_bytes(data[start:start + 8].ljust(8, b"\0"), "little")
+        chunk = int.from_bytes(data[start : start + 8].ljust(8, b"\0"), "little")
         h = mix(h ^ chunk)
     return h & MASK64

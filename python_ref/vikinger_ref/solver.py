@@ -29,8 +29,9 @@ def no_chance_ahead(state):
 
 def final_margins(state):
     totals = [FAME_UNIT * board.fame + board.gold for board in state.players]
-    return [total - max(t for j, t in enumerate(totals) if j != i)
-            for i, total in enumerate(totals)]
+    return [
+        total - max(t for j, t in enumerate(totals) if j != i) for i, total in enumerate(totals)
+    ]
 
 
 class _Solver:
@@ -59,8 +60,11 @@ class _Solver:
         entry = self.table.get(key)
         if entry is not None and not root:
             value, bound = entry
-            if (bound == EXACT or (bound == LOWER and value >= beta)
-                    or (bound == UPPER and value <= alpha)):
+            if (
+                bound == EXACT
+                or (bound == LOWER and value >= beta)
+                or (bound == UPPER and value <= alpha)
+            ):
                 return value, None
         maximizing = state.current_player() == 0
         alpha0, beta0 = alpha, beta
@@ -123,5 +127,6 @@ def solve_endgame(state, max_nodes):
     max_nodes = int(max_nodes)
     if not no_chance_ahead(state) or state.is_terminal():
         raise ValueError(
-            "solve_endgame needs a decision node of round 6 with its offer on the wheel")
+            "solve_endgame needs a decision node of round 6 with its offer on the wheel"
+        )
     return solve(state, max_nodes)

@@ -3,8 +3,15 @@
 Their scoring effects live in scoring.py beside the rules they change.
 """
 
-from .components import (BUILDING1, DISPLAY_SLOTS, GOLD5, MIDDLE1, SPECIAL_COUNTS, building_of_middle,
-                         is_building)
+from .components import (
+    BUILDING1,
+    DISPLAY_SLOTS,
+    GOLD5,
+    MIDDLE1,
+    SPECIAL_COUNTS,
+    building_of_middle,
+    is_building,
+)
 
 GOLD5_GOLD = 5
 
@@ -19,7 +26,11 @@ class Display:
 
     def copy(self):
         other = Display()
-        other.stack, other.slots, other.removed = list(self.stack), list(self.slots), list(self.removed)
+        other.stack, other.slots, other.removed = (
+            list(self.stack),
+            list(self.slots),
+            list(self.removed),
+        )
         return other
 
     def needs_fill(self):
@@ -38,7 +49,7 @@ class Display:
         building tile that can replace one of the player's middle tiles now, else None."""
         kind = self.slots[slot]
         self.slots[slot] = None
-        if kind == GOLD5:                         # +5 gold at once; the tile leaves the game
+        if kind == GOLD5:  # +5 gold at once; the tile leaves the game
             board.gold += GOLD5_GOLD
             self.removed[GOLD5] += 1
             return None
@@ -50,8 +61,7 @@ class Display:
 
 def building_candidates(board, building):
     """The player's middle tiles showing `building` (1..4), as (row, col)."""
-    return [(row, col) for row, col, kind in board.island_tiles()
-            if kind == MIDDLE1 + building - 1]
+    return [(row, col) for row, col, kind in board.island_tiles() if kind == MIDDLE1 + building - 1]
 
 
 def waiting_building(board, building):

@@ -18,8 +18,19 @@ from .arguments import index_value
 from .auction import Auction
 from .actions import CHANCE, CHANCE_PHASES, SCORER_PHASES, TERMINAL
 from .board import PlayerBoard
-from .components import (BOAT, BOATSMAN, GROUPS_PER_ROUND, NUM_COLOURS, NUM_ROUNDS, START_FAME,
-                         START_GOLD, STACK_COUNTS, VIKINGS_PER_COLOUR, is_ship, row_of_colour)
+from .components import (
+    BOAT,
+    BOATSMAN,
+    GROUPS_PER_ROUND,
+    NUM_COLOURS,
+    NUM_ROUNDS,
+    START_FAME,
+    START_GOLD,
+    STACK_COUNTS,
+    VIKINGS_PER_COLOUR,
+    is_ship,
+    row_of_colour,
+)
 from .rng import uniform_from
 from .scoring import final_scoring, large_scoring, small_scoring, win_shares
 from .specials import Display
@@ -39,20 +50,20 @@ class State:
         n = game.num_players
         self.round = 1
         self.phase = "reveal_tile"
-        self.start_player = 0                               # B3.1
+        self.start_player = 0  # B3.1
         self.purchases = 0
         self.scoring_index = 0
-        self.stacks = list(STACK_COUNTS)                    # B1.4
-        self.bag = [VIKINGS_PER_COLOUR] * NUM_COLOURS       # B3.1
+        self.stacks = list(STACK_COUNTS)  # B1.4
+        self.bag = [VIKINGS_PER_COLOUR] * NUM_COLOURS  # B3.1
         self.drawn = [0] * NUM_COLOURS
         self.removed = [0] * NUM_COLOURS
         self.discarded_tiles = 0
         self.wheel = Wheel()
-        self.pending = None   # {"tile", "viking", "cell"} during a purchase
-        self.trip = None      # {"queue": [[colour, k], ...], "last_col"} during trip targets
+        self.pending = None  # {"tile", "viking", "cell"} during a purchase
+        self.trip = None  # {"queue": [[colour, k], ...], "last_col"} during trip targets
         self.players = [PlayerBoard(START_GOLD[n], START_FAME) for _ in range(n)]  # B1.5
-        self.display = Display()                            # A5
-        self.auction = None                                 # A1, while bidding
+        self.display = Display()  # A5
+        self.auction = None  # A1, while bidding
         self._history = []
         self._start_round()
 
@@ -72,10 +83,10 @@ class State:
         if self.phase == "auction":
             return self.auction.turn
         if self.phase == "remove_viking":
-            return self.start_player                        # A2
-        if self.phase == "offer_colour":                    # A3: one colour per player in turn
+            return self.start_player  # A2
+        if self.phase == "offer_colour":  # A3: one colour per player in turn
             return (self.start_player + self.wheel.colours_placed()) % n
-        return (self.start_player + self.purchases) % n    # B5.1
+        return (self.start_player + self.purchases) % n  # B5.1
 
     def is_chance_node(self):
         return self.phase in CHANCE_PHASES
@@ -92,7 +103,9 @@ class State:
         if self.phase == "reveal_tile":
             return [(A.REVEAL + kind, count) for kind, count in enumerate(self.stacks) if count]
         if self.phase == "special_fill":
-            return [(A.DISPLAY + kind, count) for kind, count in enumerate(self.display.stack) if count]
+            return [
+                (A.DISPLAY + kind, count) for kind, count in enumerate(self.display.stack) if count
+            ]
         return [(A.DRAW + colour, count) for colour, count in enumerate(self.bag) if count]
 
     def chance_outcomes(self):
@@ -137,8 +150,10 @@ class State:
         if phase == "ship_column":
             return [A.SHIP + col - 1 for col in board.ship_columns()]
         if phase == "island_cell":
-            return [A.cell_id(A.TILE, row, col)
-                    for row, col in board.legal_island_cells(self.pending["tile"])]
+            return [
+                A.cell_id(A.TILE, row, col)
+                for row, col in board.legal_island_cells(self.pending["tile"])
+            ]
         if phase == "viking":
             return [A.VIKING_ON_TILE, A.VIKING_TO_MAINLAND]
         if phase == "trip":
@@ -154,8 +169,10 @@ class State:
             return [A.TAKE_SPECIAL + i for i in self.display.occupied_slots()] + [A.DECLINE_SPECIAL]
         # building_replace
         building = self._building_to_place(board)
-        return sorted(A.cell_id(A.BUILDING, row, col)
-                      for row, col in specials.building_candidates(board, building))
+        return sorted(
+            A.cell_id(A.BUILDING, row, col)
+            for row, col in specials.building_candidates(board, building)
+        )
 
     def legal_actions_mask(self):
         mask = np.zeros(A.NUM_DISTINCT_ACTIONS, dtype=bool)
@@ -206,7 +223,7 @@ class State:
         elif phase == "building_replace":
             self._replace_middle_tile(*A.cell_of(action - A.BUILDING))
         elif phase == "start_row":
-            self._player().place_start_tile(action - A.START + 1)     # B6.0
+            self._player().place_start_tile(action - A.START + 1)  # B6.0
             self._place_pending_tile()
         elif phase == "ship_column":
             self._player().place_ship(self.pending["tile"], action - A.SHIP + 1)
@@ -228,18 +245,18 @@ class State:
 
     def _start_round(self):
         if self._game.options["special_tiles"] and self.display.needs_fill():
-            self.phase = "special_fill"                    # A5 fill empty display places
+            self.phase = "special_fill"  # A5 fill empty display places
         else:
             self._after_special_fill()
 
     def _vikings_first(self):
-        return A.vikings_before_tiles(self._game.options)     # A0
+        return A.vikings_before_tiles(self._game.options)  # A0
 
     def _after_special_fill(self):
         self.phase = "draw_viking" if self._vikings_first() else "reveal_tile"
 
     def _vikings_to_draw(self):
-        return GROUPS_PER_ROUND + (1 if self._game.options["draw13"] else 0)   # A2 draws 13
+        return GROUPS_PER_ROUND + (1 if self._game.options["draw13"] else 0)  # A2 draws 13
 
     def _draw_viking(self, colour):
         self.bag[colour] -= 1
@@ -247,9 +264,9 @@ class State:
         if sum(self.drawn) < self._vikings_to_draw():
             return
         if not self._vikings_first():
-            self._lay_out_vikings()                        # B4.2 after the tiles
+            self._lay_out_vikings()  # B4.2 after the tiles
         elif self._game.options["auction"]:
-            self.auction = Auction(self._game.num_players, self.start_player)   # A0 (3) A1
+            self.auction = Auction(self._game.num_players, self.start_player)  # A0 (3) A1
             self.phase = "auction"
         else:
             self._after_auction()
@@ -268,9 +285,9 @@ class State:
         self.phase = "remove_viking" if self._game.options["draw13"] else "reveal_tile"
 
     def _remove_viking(self, colour):
-        self.drawn[colour] -= 1                            # A2 out of the game
+        self.drawn[colour] -= 1  # A2 out of the game
         self.removed[colour] += 1
-        self.phase = "reveal_tile"                         # A0 (5) the tiles after the removal
+        self.phase = "reveal_tile"  # A0 (5) the tiles after the removal
 
     def _reveal_tile(self, kind):
         self.stacks[kind] -= 1
@@ -278,15 +295,15 @@ class State:
         if len(self.wheel.occupied()) < GROUPS_PER_ROUND:
             return
         if self._vikings_first():
-            self._lay_out_vikings()                        # A0 (6) the drawn Vikings go on
+            self._lay_out_vikings()  # A0 (6) the drawn Vikings go on
         else:
-            self.phase = "draw_viking"                     # B4.2 the Vikings after the tiles
+            self.phase = "draw_viking"  # B4.2 the Vikings after the tiles
 
     def _lay_out_vikings(self):
         if self._game.options["offer_by_colour"]:
-            self.phase = "offer_colour"                    # A3
+            self.phase = "offer_colour"  # A3
             return
-        self.wheel.lay_out_vikings(self.drawn)             # B4.2
+        self.wheel.lay_out_vikings(self.drawn)  # B4.2
         self.drawn = [0] * NUM_COLOURS
         self.phase = "buy"
 
@@ -301,15 +318,18 @@ class State:
 
     @staticmethod
     def _pay(board, price):
-        from_gold = min(board.gold, price)                 # B5.5 gold first, then Fame
+        from_gold = min(board.gold, price)  # B5.5 gold first, then Fame
         board.gold -= from_gold
         board.fame -= price - from_gold
 
     def _buy(self, space):
         board = self._player()
-        may_take_special = (self._game.options["special_tiles"] and self.wheel.price(space) > 0
-                            and space == max(self.wheel.occupied())
-                            and self.display.occupied_slots())         # A5
+        may_take_special = (
+            self._game.options["special_tiles"]
+            and self.wheel.price(space) > 0
+            and space == max(self.wheel.occupied())
+            and self.display.occupied_slots()
+        )  # A5
         self._pay(board, self.wheel.price(space))
         tile, viking = self.wheel.take(space)
         self.pending = {"tile": tile, "viking": viking, "cell": None}
@@ -330,35 +350,36 @@ class State:
     def _building_to_place(self, board):
         """The building tile just taken: the one held, not placed, with candidates."""
         for building in range(1, 5):
-            if specials.waiting_building(board, building) and \
-                    specials.building_candidates(board, building):
+            if specials.waiting_building(board, building) and specials.building_candidates(
+                board, building
+            ):
                 return building
         raise AssertionError("building_replace without a building to place")
 
     def _replace_middle_tile(self, row, col):
         board = self._player()
         specials.place_building(board, self._building_to_place(board), row, col)
-        self.discarded_tiles += 1                          # the replaced middle tile leaves
+        self.discarded_tiles += 1  # the replaced middle tile leaves
         self._after_special_choice()
 
     def _after_special_choice(self):
         if self._player().start_row is None:
-            self.phase = "start_row"                       # B6.0 start tile first
+            self.phase = "start_row"  # B6.0 start tile first
         else:
             self._place_pending_tile()
 
     def _place_pending_tile(self):
         board = self._player()
         tile = self.pending["tile"]
-        if is_ship(tile):                                  # B6.1
+        if is_ship(tile):  # B6.1
             if board.ship_count() < 3:
                 self.phase = "ship_column"
             else:
                 board.place_ship(tile, board.ship_count() + 1)
                 self._viking_to_mainland()
-        elif board.legal_island_cells(tile):               # B6.2
+        elif board.legal_island_cells(tile):  # B6.2
             self.phase = "island_cell"
-        else:                                              # B6.3 unplaceable
+        else:  # B6.3 unplaceable
             self.discarded_tiles += 1
             self._viking_to_mainland()
 
@@ -366,15 +387,15 @@ class State:
         board = self._player()
         board.place_island_tile(self.pending["tile"], row, col)
         if specials.building_for_placed_tile(board, self.pending["tile"], row, col):
-            self.discarded_tiles += 1                      # A5 a waiting building replaces it
-        if row_of_colour(self.pending["viking"]) == row:   # B6.4 the Viking's own row
+            self.discarded_tiles += 1  # A5 a waiting building replaces it
+        if row_of_colour(self.pending["viking"]) == row:  # B6.4 the Viking's own row
             self.pending["cell"] = [row, col]
             self.phase = "viking"
         else:
             self._viking_to_mainland()
 
     def _viking_to_mainland(self):
-        self._player().mainland[self.pending["viking"]] += 1    # B6.4
+        self._player().mainland[self.pending["viking"]] += 1  # B6.4
         self._end_purchase()
 
     def _end_purchase(self):
@@ -388,11 +409,11 @@ class State:
     # --- scoring (B7, B8) --------------------------------------------------------------------
 
     def _score_round(self):
-        if self.round % 2 == 1:                            # B7.1 after rounds 1, 3, 5
+        if self.round % 2 == 1:  # B7.1 after rounds 1, 3, 5
             for board in self.players:
                 small_scoring(board)
             self._next_round()
-        else:                                              # B7.2 after rounds 2, 4, 6
+        else:  # B7.2 after rounds 2, 4, 6
             self.scoring_index = 0
             self._continue_large_scoring()
 
@@ -407,15 +428,15 @@ class State:
             self.scoring_index += 1
         self.scoring_index = 0
         if self.round == NUM_ROUNDS:
-            final_scoring(self.players, BOATSMAN)          # B8
+            final_scoring(self.players, BOATSMAN)  # B8
             self.phase = "game_over"
         else:
             self._next_round()
 
     def _next_round(self):
         self.round += 1
-        if not self._game.options["auction"]:              # ⚖ A1 replaces B3.3
-            self.start_player = (self.start_player + 1) % self._game.num_players   # B3.3
+        if not self._game.options["auction"]:  # ⚖ A1 replaces B3.3
+            self.start_player = (self.start_player + 1) % self._game.num_players  # B3.3
         self.purchases = 0
         self._start_round()
 
@@ -430,7 +451,7 @@ class State:
             self._finish_scorer(board)
             return
         queue, boats = trips.start_trip(board, action, self._game.options["weak_boatsmen"])
-        self.removed[BOATSMAN] += 1                        # a spent boatsman leaves the game
+        self.removed[BOATSMAN] += 1  # a spent boatsman leaves the game
         self.display.removed[BOAT] += boats
         self.trip = {"queue": queue, "last_col": 0}
         self.phase = "trip_target"
@@ -510,9 +531,14 @@ class State:
         other.removed = list(self.removed)
         other.wheel = self.wheel.copy()
         other.pending = None if self.pending is None else dict(self.pending)
-        other.trip = None if self.trip is None else {
-            "queue": [list(entry) for entry in self.trip["queue"]],
-            "last_col": self.trip["last_col"]}
+        other.trip = (
+            None
+            if self.trip is None
+            else {
+                "queue": [list(entry) for entry in self.trip["queue"]],
+                "last_col": self.trip["last_col"],
+            }
+        )
         other.players = [board.copy() for board in self.players]
         other.display = self.display.copy()
         other.auction = None if self.auction is None else self.auction.copy()
@@ -558,7 +584,8 @@ class State:
 def state_from_bytes(game, data):
     """Unpickle a State: `game`'s state of the serialize() bytes `data`, checked as
     Game.deserialize_state checks them."""
-    from .game import Game   # game.py imports this module
+    from .game import Game  # game.py imports this module
+
     if not isinstance(game, Game):
         raise TypeError(f"game must be a Game, not {type(game).__name__}")
     return game.deserialize_state(data)

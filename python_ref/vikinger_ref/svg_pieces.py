@@ -5,11 +5,17 @@ import xml.etree.ElementTree as ET
 
 from .components import SHIP_TABLE, TILE_KINDS, TILE_SHORT
 
-CELL = 32                     # one board cell, in px
+CELL = 32  # one board cell, in px
 
 # B1.1 the Viking colours as the box prints them.
-VIKING_FILL = {"fisherman": "#2f6fd6", "goldsmith": "#f1c232", "scout": "#3c9a4a",
-               "noble": "#cc3329", "warrior": "#1e1e1e", "boatsman": "#9b9b9b"}
+VIKING_FILL = {
+    "fisherman": "#2f6fd6",
+    "goldsmith": "#f1c232",
+    "scout": "#3c9a4a",
+    "noble": "#cc3329",
+    "warrior": "#1e1e1e",
+    "boatsman": "#9b9b9b",
+}
 SAIL_FILL = {"r": "#cc3329", "g": "#3c9a4a", "y": "#f1c232", "b": "#2f6fd6"}
 SAIL_NAME = {"r": "red", "g": "green", "y": "yellow", "b": "blue"}
 PLAYER_ACCENT = ("#7b3fa0", "#d2691e", "#138d90", "#c2407a")
@@ -32,8 +38,18 @@ def el(parent, tag, text=None, **attrs):
 
 
 def text_el(parent, x, y, text, size=12, anchor="start", weight=None, fill="#222", **attrs):
-    return el(parent, "text", text, x=x, y=y, font_size=size, text_anchor=anchor,
-              font_weight=weight, fill=fill, **attrs)
+    return el(
+        parent,
+        "text",
+        text,
+        x=x,
+        y=y,
+        font_size=size,
+        text_anchor=anchor,
+        font_weight=weight,
+        fill=fill,
+        **attrs,
+    )
 
 
 def tooltip(node, text):
@@ -50,15 +66,19 @@ def draw_land(parent, x, y, short, size=CELL, **attrs):
     left_round, right_round = short == "L", short == "R"
     x0 = x + (inset if left_round else 0)
     x1 = x + size - (inset if right_round else 0)
-    path = [f"M{x0 + (r if left_round else 0):g},{top:g}",
-            f"H{x1 - (r if right_round else 0):g}"]
-    path.append(f"Q{x1:g},{top:g} {x1:g},{top + r:g}V{bottom - r:g}Q{x1:g},{bottom:g} "
-                f"{x1 - r:g},{bottom:g}" if right_round else f"V{bottom:g}")
+    path = [f"M{x0 + (r if left_round else 0):g},{top:g}", f"H{x1 - (r if right_round else 0):g}"]
+    path.append(
+        f"Q{x1:g},{top:g} {x1:g},{top + r:g}V{bottom - r:g}Q{x1:g},{bottom:g} {x1 - r:g},{bottom:g}"
+        if right_round
+        else f"V{bottom:g}"
+    )
     path.append(f"H{x0 + (r if left_round else 0):g}")
-    path.append(f"Q{x0:g},{bottom:g} {x0:g},{bottom - r:g}V{top + r:g}Q{x0:g},{top:g} "
-                f"{x0 + r:g},{top:g}Z" if left_round else f"V{top:g}Z")
-    node = el(parent, "path", d="".join(path), fill=LAND, stroke=LAND_EDGE, stroke_width=1,
-              **attrs)
+    path.append(
+        f"Q{x0:g},{bottom:g} {x0:g},{bottom - r:g}V{top + r:g}Q{x0:g},{top:g} {x0 + r:g},{top:g}Z"
+        if left_round
+        else f"V{top:g}Z"
+    )
+    node = el(parent, "path", d="".join(path), fill=LAND, stroke=LAND_EDGE, stroke_width=1, **attrs)
     if short in "1234":
         draw_house(parent, x + size * 0.76, y + size * 0.3, size * 0.17, short)
     return node
@@ -67,9 +87,15 @@ def draw_land(parent, x, y, short, size=CELL, **attrs):
 def draw_house(parent, cx, cy, half, number, fill="#f7f1e1"):
     """A middle piece's building picture (1-4), drawn as a numbered house (B1.2)."""
     h = half
-    el(parent, "path", d=f"M{cx - h:g},{cy + h:g}V{cy - h * 0.2:g}L{cx:g},{cy - h:g}"
-                         f"L{cx + h:g},{cy - h * 0.2:g}V{cy + h:g}Z",
-       fill=fill, stroke="#5b4a2e", stroke_width=0.8)
+    el(
+        parent,
+        "path",
+        d=f"M{cx - h:g},{cy + h:g}V{cy - h * 0.2:g}L{cx:g},{cy - h:g}"
+        f"L{cx + h:g},{cy - h * 0.2:g}V{cy + h:g}Z",
+        fill=fill,
+        stroke="#5b4a2e",
+        stroke_width=0.8,
+    )
     text_el(parent, cx, cy + h * 0.85, number, size=h * 1.35, anchor="middle", fill="#5b4a2e")
 
 
@@ -77,12 +103,30 @@ def draw_ship(parent, x, y, sail, size=CELL, **attrs):
     """A ship tile: hull and a sail of its colour, which sets how deep it threatens (B1.3)."""
     group = el(parent, "g", **attrs)
     s = size
-    el(group, "path", d=f"M{x + s * .12:g},{y + s * .66:g}H{x + s * .88:g}L{x + s * .74:g},"
-                        f"{y + s * .86:g}H{x + s * .26:g}Z", fill="#7a5230")
-    el(group, "path", d=f"M{x + s * .5:g},{y + s * .1:g}V{y + s * .64:g}H{x + s * .18:g}Z",
-       fill=SAIL_FILL[sail], stroke="#333", stroke_width=0.7)
-    el(group, "path", d=f"M{x + s * .55:g},{y + s * .2:g}V{y + s * .64:g}H{x + s * .8:g}Z",
-       fill=SAIL_FILL[sail], stroke="#333", stroke_width=0.7, opacity=0.8)
+    el(
+        group,
+        "path",
+        d=f"M{x + s * 0.12:g},{y + s * 0.66:g}H{x + s * 0.88:g}L{x + s * 0.74:g},"
+        f"{y + s * 0.86:g}H{x + s * 0.26:g}Z",
+        fill="#7a5230",
+    )
+    el(
+        group,
+        "path",
+        d=f"M{x + s * 0.5:g},{y + s * 0.1:g}V{y + s * 0.64:g}H{x + s * 0.18:g}Z",
+        fill=SAIL_FILL[sail],
+        stroke="#333",
+        stroke_width=0.7,
+    )
+    el(
+        group,
+        "path",
+        d=f"M{x + s * 0.55:g},{y + s * 0.2:g}V{y + s * 0.64:g}H{x + s * 0.8:g}Z",
+        fill=SAIL_FILL[sail],
+        stroke="#333",
+        stroke_width=0.7,
+        opacity=0.8,
+    )
     return group
 
 
@@ -92,8 +136,17 @@ def ship_value(sail):
 
 
 def draw_viking(parent, cx, cy, colour, r=8.5, stroke_width=1.5, **attrs):
-    return el(parent, "circle", cx=cx, cy=cy, r=r, fill=VIKING_FILL[colour], stroke="#fff",
-              stroke_width=stroke_width, **attrs)
+    return el(
+        parent,
+        "circle",
+        cx=cx,
+        cy=cy,
+        r=r,
+        fill=VIKING_FILL[colour],
+        stroke="#fff",
+        stroke_width=stroke_width,
+        **attrs,
+    )
 
 
 def draw_tile(parent, x, y, kind, size):

@@ -1,8 +1,16 @@
 """str(state): the readable text board of docs/state.md."""
 
 from .actions import CHANCE, TERMINAL
-from .components import (BUILDING1, COLOUR_SHORT, COLOURS, NUM_ROWS, ROW_NAMES, SPECIAL_KINDS,
-                         TILE_KINDS, TILE_SHORT)
+from .components import (
+    BUILDING1,
+    COLOUR_SHORT,
+    COLOURS,
+    NUM_ROWS,
+    ROW_NAMES,
+    SPECIAL_KINDS,
+    TILE_KINDS,
+    TILE_SHORT,
+)
 
 
 def _counts(counts):
@@ -11,9 +19,17 @@ def _counts(counts):
 
 def _header(state):
     player = state.current_player()
-    to_move = ("chance" if player == CHANCE else "game over" if player == TERMINAL
-               else f"player {player} to move")
-    return f"Round {state.round}/6 | phase {state.phase} | start player {state.start_player} | {to_move}"
+    to_move = (
+        "chance"
+        if player == CHANCE
+        else "game over"
+        if player == TERMINAL
+        else f"player {player} to move"
+    )
+    return (
+        f"Round {state.round}/6 | phase {state.phase} | start player {state.start_player} | "
+        f"{to_move}"
+    )
 
 
 def _wheel(state):
@@ -29,11 +45,17 @@ def _wheel(state):
 
 
 def _board_lines(board, p):
-    lines = [f"Player {p}: gold {board.gold}, fame {board.fame}, mainland {_counts(board.mainland)}"]
-    width = max([col for col, _ in board.ship_list()]
-                + [col for _, col, _ in board.island_tiles()], default=0)
-    ships = "".join(("." if board.ships[c] is None else TILE_SHORT[board.ships[c]]) + " "
-                    for c in range(1, width + 1))
+    lines = [
+        f"Player {p}: gold {board.gold}, fame {board.fame}, mainland {_counts(board.mainland)}"
+    ]
+    width = max(
+        [col for col, _ in board.ship_list()] + [col for _, col, _ in board.island_tiles()],
+        default=0,
+    )
+    ships = "".join(
+        ("." if board.ships[c] is None else TILE_SHORT[board.ships[c]]) + " "
+        for c in range(1, width + 1)
+    )
     lines.append(f"  {'ships':<10}|{ships}".rstrip())
     held = _specials(board)
     if held:
@@ -42,7 +64,9 @@ def _board_lines(board, p):
         cells = ""
         for col in range(1, width + 1):
             kind = board.tile(row, col)
-            cells += ("." if kind is None else TILE_SHORT[kind]) + ("*" if board.has_viking(row, col) else " ")
+            cells += ("." if kind is None else TILE_SHORT[kind]) + (
+                "*" if board.has_viking(row, col) else " "
+            )
         lines.append(f"  {ROW_NAMES[row - 1]:<10}|{cells}".rstrip())
     return lines
 
@@ -54,8 +78,11 @@ def _specials(board):
         if not count:
             continue
         cell = board.buildings[kind - BUILDING1] if kind >= BUILDING1 else None
-        parts.append(f"{SPECIAL_KINDS[kind]}@r{cell[0]}c{cell[1]}" if cell
-                     else f"{SPECIAL_KINDS[kind]}={count}")
+        parts.append(
+            f"{SPECIAL_KINDS[kind]}@r{cell[0]}c{cell[1]}"
+            if cell
+            else f"{SPECIAL_KINDS[kind]}={count}"
+        )
     return " ".join(parts)
 
 
@@ -65,18 +92,24 @@ def _advanced_lines(state):
     if auction is not None:
         high = "-" if auction.high is None else auction.high
         passed = ",".join(str(p) for p, out in enumerate(auction.passed) if out) or "none"
-        lines.append(f"Auction: high {high} by player {auction.leader}, turn {auction.turn}, "
-                     f"passed {passed}")
+        lines.append(
+            f"Auction: high {high} by player {auction.leader}, turn {auction.turn}, passed {passed}"
+        )
     if state.get_game().options["special_tiles"]:
-        slots = " ".join("-" if kind is None else SPECIAL_KINDS[kind] for kind in state.display.slots)
+        slots = " ".join(
+            "-" if kind is None else SPECIAL_KINDS[kind] for kind in state.display.slots
+        )
         lines.append(f"Display: {slots} | stack {sum(state.display.stack)}")
     return lines
 
 
 def render(state):
-    lines = [_header(state), _wheel(state),
-             "Stacks: " + " ".join(f"{TILE_SHORT[k]}={state.stacks[k]}" for k in range(len(TILE_KINDS))),
-             f"Bag: {_counts(state.bag)} | drawn: {_counts(state.drawn)}"]
+    lines = [
+        _header(state),
+        _wheel(state),
+        "Stacks: " + " ".join(f"{TILE_SHORT[k]}={state.stacks[k]}" for k in range(len(TILE_KINDS))),
+        f"Bag: {_counts(state.bag)} | drawn: {_counts(state.drawn)}",
+    ]
     if state.pending is not None:
         pending = state.pending
         line = f"Pending: tile {TILE_SHORT[pending['tile']]}, viking {COLOURS[pending['viking']]}"
@@ -90,4 +123,3 @@ def render(state):
     for p, board in enumerate(state.players):
         lines += _board_lines(board, p)
     return "\n".join(lines)
-

@@ -16,8 +16,11 @@ TRIP_COLOURS = range(BOATSMAN)  # every colour with an island row
 
 def movable_colours(board):
     """Colours with a Viking on the mainland and a free tile in their row."""
-    return [colour for colour in TRIP_COLOURS
-            if board.mainland[colour] and board.free_tiles(row_of_colour(colour))]
+    return [
+        colour
+        for colour in TRIP_COLOURS
+        if board.mainland[colour] and board.free_tiles(row_of_colour(colour))
+    ]
 
 
 def trip_possible(board):
@@ -26,12 +29,12 @@ def trip_possible(board):
 
 def legal_trips(board, round_, weak_boatsmen):
     movable = movable_colours(board)
-    legal = [] if round_ == NUM_ROUNDS else [A.TRIP_STOP]      # ⚖ the round-6 obligation
-    if not weak_boatsmen or board.specials[BOAT]:               # A4: strong trips need a boat
+    legal = [] if round_ == NUM_ROUNDS else [A.TRIP_STOP]  # ⚖ the round-6 obligation
+    if not weak_boatsmen or board.specials[BOAT]:  # A4: strong trips need a boat
         legal += [A.TRIP_ALL + colour for colour in movable] + [A.TRIP_EACH]
     if weak_boatsmen:
         legal += [A.TRIP_ONE + colour for colour in movable]
-    if round_ == NUM_ROUNDS:                                    # B7.2.1a as many as possible
+    if round_ == NUM_ROUNDS:  # B7.2.1a as many as possible
         legal = [action for action in legal if keeps_most_movable(board, action, weak_boatsmen)]
     return legal
 
@@ -41,10 +44,13 @@ def legal_trips(board, round_, weak_boatsmen):
 # Only counts matter: a colour's `carriable` count is min(its mainland Vikings, free tiles in its
 # row), and every moved Viking lowers both by one, wherever it lands.
 
+
 def carriable_counts(board):
     """Per colour with a row (TRIP_COLOURS): how many of its mainland Vikings trips could move."""
-    return [min(board.mainland[colour], len(board.free_tiles(row_of_colour(colour))))
-            for colour in TRIP_COLOURS]
+    return [
+        min(board.mainland[colour], len(board.free_tiles(row_of_colour(colour))))
+        for colour in TRIP_COLOURS
+    ]
 
 
 def full_trips_carry(counts, trips):
@@ -55,7 +61,7 @@ def full_trips_carry(counts, trips):
     for each in range(trips + 1):
         by_each = [min(count, each) for count in counts]
         left = sorted((count - moved for count, moved in zip(counts, by_each)), reverse=True)
-        best = max(best, sum(by_each) + sum(left[:trips - each]))
+        best = max(best, sum(by_each) + sum(left[: trips - each]))
     return best
 
 
@@ -91,8 +97,9 @@ def keeps_most_movable(board, action, weak_boatsmen):
     boatsmen, boats = board.mainland[BOATSMAN], board.specials[BOAT]
     after, moved = trip_result(counts, action)
     boat_used = 1 if weak_boatsmen and action < A.TRIP_ONE else 0
-    return (moved + most_movable(after, boatsmen - 1, boats - boat_used, weak_boatsmen)
-            == most_movable(counts, boatsmen, boats, weak_boatsmen))
+    return moved + most_movable(
+        after, boatsmen - 1, boats - boat_used, weak_boatsmen
+    ) == most_movable(counts, boatsmen, boats, weak_boatsmen)
 
 
 def start_trip(board, action, weak_boatsmen):
@@ -120,8 +127,11 @@ def legal_targets(board, trip):
     colour, still = trip["queue"][0]
     row = row_of_colour(colour)
     free = board.free_tiles(row)
-    return [A.cell_id(A.TARGET, row, col) for i, col in enumerate(free)
-            if col > trip["last_col"] and len(free) - i - 1 >= still - 1]
+    return [
+        A.cell_id(A.TARGET, row, col)
+        for i, col in enumerate(free)
+        if col > trip["last_col"] and len(free) - i - 1 >= still - 1
+    ]
 
 
 def move_to_target(board, trip, row, col):

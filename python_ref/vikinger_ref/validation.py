@@ -18,8 +18,19 @@ def from_dict(game, d):
     s = parse(game, d)
     check_position(s, game.options)
     state = game.new_initial_state()
-    for key in ("round", "start_player", "purchases", "scoring_index", "stacks", "bag", "drawn",
-                "removed", "discarded_tiles", "pending", "trip"):
+    for key in (
+        "round",
+        "start_player",
+        "purchases",
+        "scoring_index",
+        "stacks",
+        "bag",
+        "drawn",
+        "removed",
+        "discarded_tiles",
+        "pending",
+        "trip",
+    ):
         setattr(state, key, s[key])
     state.phase = PHASES[s["phase"]]
     state.wheel.tiles = [tile for tile, _ in s["wheel"]]

@@ -71,7 +71,7 @@ class VectorGame:
         self.batch_size = batch_size
         self._rngs = [SplitMix64(seed + i) for i in range(batch_size)]
         self._states = [None] * batch_size
-        self._lengths = [0] * batch_size   # actions applied in each environment's current game
+        self._lengths = [0] * batch_size  # actions applied in each environment's current game
         self._mask = np.zeros((batch_size, NUM_DISTINCT_ACTIONS), dtype=bool)
         self._observation = np.zeros((batch_size, obs_size), dtype=np.float32)
         self._players = np.zeros(batch_size, dtype=np.int32)
@@ -105,8 +105,12 @@ class VectorGame:
         with self._lock:
             arrays = tuple(getattr(self, name).copy() for name in ARRAY_NAMES)
             return vector_game_from_data, (
-                self._game, tuple(to_bytes(state, with_history=False) for state in self._states),
-                tuple(rng.state for rng in self._rngs), tuple(self._lengths), *arrays)
+                self._game,
+                tuple(to_bytes(state, with_history=False) for state in self._states),
+                tuple(rng.state for rng in self._rngs),
+                tuple(self._lengths),
+                *arrays,
+            )
 
     def current_player(self):
         """(batch,) int32: the player to move in each environment."""
@@ -161,8 +165,9 @@ class VectorGame:
         actions = [as_action_id(a) for a in actions]
         for i, (state, action) in enumerate(zip(self._states, actions)):
             if where[i] and action not in state.legal_actions():
-                raise ValueError(f"action {action} is not legal in environment {i} "
-                                 f"(phase {state.phase})")
+                raise ValueError(
+                    f"action {action} is not legal in environment {i} (phase {state.phase})"
+                )
         return actions
 
     def play_random(self, where, streams, observer=None):
@@ -174,14 +179,17 @@ class VectorGame:
         with self._lock:
             where = self._where(where)
             if not isinstance(streams, np.ndarray) or streams.dtype != np.uint64:
-                raise TypeError(f"streams must be a numpy array of uint64, not "
-                                f"{type_name(streams)}")
+                raise TypeError(
+                    f"streams must be a numpy array of uint64, not {type_name(streams)}"
+                )
             if streams.shape != (self.batch_size,):
-                raise ValueError(f"streams must have shape ({self.batch_size},), not "
-                                 f"{streams.shape}")
+                raise ValueError(
+                    f"streams must have shape ({self.batch_size},), not {streams.shape}"
+                )
             if not streams.flags.writeable or not streams.flags.c_contiguous:
-                raise ValueError("streams must be writable and contiguous (they are advanced "
-                                 "in place)")
+                raise ValueError(
+                    "streams must be writable and contiguous (they are advanced in place)"
+                )
             observers = self._observers(observer)
             actions, advanced = [0] * self.batch_size, streams.copy()
             for i, state in enumerate(self._states):
@@ -190,8 +198,9 @@ class VectorGame:
                     legal = state.legal_actions()
                     actions[i] = legal[int(rng.next_double() * len(legal))]
                     advanced[i] = rng.state
-            self._step(actions, where, observers,
-                       commit=lambda: streams.__setitem__(Ellipsis, advanced))
+            self._step(
+                actions, where, observers, commit=lambda: streams.__setitem__(Ellipsis, advanced)
+            )
             return self.done
 
     def _observers(self, observer):
@@ -234,8 +243,16 @@ class VectorGame:
             state.apply_action(action)
             lengths[i] += 1 + self._sample_chance(state, rngs[i])
             if state.is_terminal():
-                finished.append((i, state.scores(), state.gold(), state.returns(),
-                                 lengths[i], state.observation_tensor(player)))
+                finished.append(
+                    (
+                        i,
+                        state.scores(),
+                        state.gold(),
+                        state.returns(),
+                        lengths[i],
+                        state.observation_tensor(player),
+                    )
+                )
                 states[i] = self._game.new_initial_state()
                 lengths[i] = self._sample_chance(states[i], rngs[i])
         with _ctrl_c_held_back():
@@ -251,8 +268,14 @@ class VectorGame:
                 self.final_observation[i] = observation
 
 
-ARRAY_NAMES = ("done", "final_scores", "final_gold", "final_returns", "final_length",
-               "final_observation")
+ARRAY_NAMES = (
+    "done",
+    "final_scores",
+    "final_gold",
+    "final_returns",
+    "final_length",
+    "final_observation",
+)
 
 
 def vector_game_from_data(game, positions, streams, lengths, *arrays):
@@ -266,8 +289,9 @@ def vector_game_from_data(game, positions, streams, lengths, *arrays):
     if batch_size < 1 or len(streams) != batch_size or len(lengths) != batch_size:
         raise ValueError("positions, streams and lengths must be of one length >= 1")
     if len(arrays) != len(ARRAY_NAMES):
-        raise TypeError(f"a VectorGame is rebuilt from {len(ARRAY_NAMES)} arrays, "
-                        f"not {len(arrays)}")
+        raise TypeError(
+            f"a VectorGame is rebuilt from {len(ARRAY_NAMES)} arrays, not {len(arrays)}"
+        )
     env = VectorGame(game, batch_size, 0)
     for i, (data, stream, length) in enumerate(zip(positions, streams, lengths)):
         if not isinstance(data, bytes):
@@ -282,8 +306,7 @@ def vector_game_from_data(game, positions, streams, lengths, *arrays):
     for name, value in zip(ARRAY_NAMES, arrays):
         into = getattr(env, name)
         if not isinstance(value, np.ndarray) or value.dtype != into.dtype:
-            raise TypeError(f"{name} must be a numpy array of {into.dtype}, not "
-                            f"{type_name(value)}")
+            raise TypeError(f"{name} must be a numpy array of {into.dtype}, not {type_name(value)}")
         if value.shape != into.shape:
             raise ValueError(f"{name} must have shape {into.shape}, not {value.shape}")
         into[...] = value

@@ -10,7 +10,7 @@ from .components import NUM_COLOURS, WHEEL_SPACES, is_ship
 
 class Wheel:
     def __init__(self):
-        self.tiles = [None] * WHEEL_SPACES    # tile kind per space
+        self.tiles = [None] * WHEEL_SPACES  # tile kind per space
         self.vikings = [None] * WHEEL_SPACES  # Viking colour per space (None while drawing)
 
     def copy(self):
@@ -42,7 +42,7 @@ class Wheel:
     def place_from_top(self, colour, count):
         """A3: `count` Vikings of `colour` on the highest spaces without a Viking, 11 down."""
         free = [s for s in range(WHEEL_SPACES) if self.vikings[s] is None]
-        for space in free[len(free) - count:]:
+        for space in free[len(free) - count :]:
             self.vikings[space] = colour
 
     def colours_placed(self):

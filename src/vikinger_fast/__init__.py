@@ -11,16 +11,50 @@ True
 
 from importlib import metadata as _metadata
 
-from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, OPTION_NAMES, PHASES,
-                    TERMINAL, Game, GreedyBot, MCTSBot, PuctSearch, RandomBot, State, VectorGame,
-                    evaluate, playouts, playouts_batch, rollouts, solve_endgame)
+from ._core import (
+    CHANCE,
+    MAX_CHANCE_OUTCOMES,
+    NUM_DISTINCT_ACTIONS,
+    OPTION_NAMES,
+    PHASES,
+    TERMINAL,
+    Game,
+    GreedyBot,
+    MCTSBot,
+    PuctSearch,
+    RandomBot,
+    State,
+    VectorGame,
+    evaluate,
+    playouts,
+    playouts_batch,
+    rollouts,
+    solve_endgame,
+)
 
 from . import pictures  # noqa: F401  (gives State its _repr_svg_)
 
-__all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
-           "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
-           "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot",
-           "PuctSearch", "PuctBot"]
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "PHASES",
+    "OPTION_NAMES",
+    "NUM_DISTINCT_ACTIONS",
+    "MAX_CHANCE_OUTCOMES",
+    "Game",
+    "State",
+    "VectorGame",
+    "rollouts",
+    "playouts",
+    "playouts_batch",
+    "evaluate",
+    "solve_endgame",
+    "RandomBot",
+    "GreedyBot",
+    "MCTSBot",
+    "PuctSearch",
+    "PuctBot",
+]
 # The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
 __version__ = _metadata.version("vikinger-fast")
 
@@ -30,5 +64,6 @@ def __getattr__(name):
     # use, so that `import vikinger_fast` does not load the reference engine.
     if name == "PuctBot":
         from .neural.bot import PuctBot
+
         return PuctBot
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

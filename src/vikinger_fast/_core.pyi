@@ -27,9 +27,16 @@ class Game:
     non-bool flag raises TypeError; num_players outside 2..4 raises ValueError.
     """
 
-    def __init__(self, num_players: int = 2, *, auction: bool = False, draw13: bool = False,
-                 offer_by_colour: bool = False, weak_boatsmen: bool = False,
-                 special_tiles: bool = False) -> None: ...
+    def __init__(
+        self,
+        num_players: int = 2,
+        *,
+        auction: bool = False,
+        draw13: bool = False,
+        offer_by_colour: bool = False,
+        weak_boatsmen: bool = False,
+        special_tiles: bool = False,
+    ) -> None: ...
     @property
     def num_players(self) -> int:
         """The number of players, 2..4."""
@@ -136,8 +143,17 @@ def _state_from_bytes(data: bytes) -> State:
 def _game_from_data(num_players: _Int, options: _Int) -> Game:
     """Unpickle a Game: 2..4 players and the option bits of docs/state.md (0..31), checked."""
 
-def _rollout_position(game: Game, seed: _Int, policy: str = "random",
-                      bit_select: str = "auto") -> bytes:
+def _vector_game_from_data(
+    game: Game, positions: Any, streams: Any, lengths: Any, *args: Any
+) -> VectorGame: ...
+def _random_bot_from_data(game: Game, seed: _Int, stream: _Int) -> RandomBot: ...
+def _greedy_bot_from_data(game: Game, seed: _Int, stream: _Int) -> GreedyBot: ...
+def _mcts_bot_from_data(
+    game: Game, seed: _Int, budget: Dict[str, Any], searches: _Int
+) -> MCTSBot: ...
+def _rollout_position(
+    game: Game, seed: _Int, policy: str = "random", bit_select: str = "auto"
+) -> bytes:
     """The position bytes (docs/state.md, no history) at the end of rollout game seed.
 
     For tests: the fused playout of policy "random" must end every game exactly where the state
@@ -153,8 +169,9 @@ def _trip_table_mismatches() -> int:
     """For tests: the inputs (counts up to 9, boatsmen up to 13) where the table that answers
     B7.2.1a without A4 differs from the loop it is made from; 0 when they agree everywhere."""
 
-def rollouts(game: Game, num_games: _Int, seed: _Int, threads: _Int = 1,
-             policy: str = "random") -> Dict[str, np.ndarray]:
+def rollouts(
+    game: Game, num_games: _Int, seed: _Int, threads: _Int = 1, policy: str = "random"
+) -> Dict[str, np.ndarray]:
     """Play num_games random games in C++ (GIL released); game i uses seed seed + i.
 
     policy "random" plays every game, with or without the advanced modules, by a fused playout;
@@ -183,8 +200,9 @@ class VectorGame:
         """(batch, observation size) float32: row i seen by env i's player to move."""
     def current_player(self) -> npt.NDArray[np.int32]:
         """(batch,) int32: the player to move in each environment."""
-    def step(self, actions: npt.ArrayLike,
-             where: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.bool_]:
+    def step(
+        self, actions: npt.ArrayLike, where: Optional[npt.ArrayLike] = None
+    ) -> npt.NDArray[np.bool_]:
         """Apply actions[i] in environment i (GIL released); returns done.
 
         where: None (every environment) or a bool array of shape (batch,): only the environments where it
@@ -193,8 +211,12 @@ class VectorGame:
         shape or an action not legal in its environment, and then nothing has changed.
         KeyboardInterrupt (Ctrl-C) puts every environment back as it was.
         """
-    def play_random(self, where: npt.ArrayLike, streams: npt.NDArray[np.uint64],
-                    observer: Optional[npt.ArrayLike] = None) -> npt.NDArray[np.bool_]:
+    def play_random(
+        self,
+        where: npt.ArrayLike,
+        streams: npt.NDArray[np.uint64],
+        observer: Optional[npt.ArrayLike] = None,
+    ) -> npt.NDArray[np.bool_]:
         """RandomBot's move in the environments where `where` is True (GIL released); returns done.
 
         Environment i plays legal[floor(u * len(legal))], u the next uniform of the splitmix64 stream
@@ -219,11 +241,11 @@ class VectorGame:
     @property
     def final_observation(self) -> npt.NDArray[np.float32]: ...
 
-
 # --- search (docs/search.md) -------------------------------------------------------------------
 
-def playouts(state: State, num_playouts: _Int, seed: _Int,
-             threads: _Int = 1) -> Dict[str, np.ndarray]:
+def playouts(
+    state: State, num_playouts: _Int, seed: _Int, threads: _Int = 1
+) -> Dict[str, np.ndarray]:
     """Play num_playouts random playouts from state in C++ (GIL released).
 
     Playout i starts from its own copy of state and uses stream seed + i with the uniform rule of
@@ -232,8 +254,9 @@ def playouts(state: State, num_playouts: _Int, seed: _Int,
     (num_playouts,) int32: the actions each playout applied (chance included).
     """
 
-def playouts_batch(states: Sequence[State], num_playouts: _Int, seed: _Int,
-                   threads: _Int = 1) -> Dict[str, np.ndarray]:
+def playouts_batch(
+    states: Sequence[State], num_playouts: _Int, seed: _Int, threads: _Int = 1
+) -> Dict[str, np.ndarray]:
     """playouts for each state of a list (one game): playout i of states[j] uses stream
     seed + j * num_playouts + i. Arrays of shape (len(states), num_playouts, n) and, for "length",
     (len(states), num_playouts)."""
@@ -276,9 +299,18 @@ class MCTSBot:
     solver_nodes > 0 lets the endgame solver decide in round 6 when it finishes within that many
     nodes. The same seed, iterations and threads give the same visits as vikinger_ref.MCTSBot.
     """
-    def __init__(self, game: Game, seed: _Int, *, iterations: Optional[_Int] = None,
-                 max_time: Optional[float] = None, uct_c: float = 1.4, leaf: str = "playout",
-                 threads: _Int = 1, solver_nodes: _Int = 0) -> None: ...
+    def __init__(
+        self,
+        game: Game,
+        seed: _Int,
+        *,
+        iterations: Optional[_Int] = None,
+        max_time: Optional[float] = None,
+        uct_c: float = 1.4,
+        leaf: str = "playout",
+        threads: _Int = 1,
+        solver_nodes: _Int = 0,
+    ) -> None: ...
     def step(self, state: State) -> int:
         """Search (GIL released), then the most visited action (the lowest id on a tie)."""
     def policy(self, state: State) -> List[Tuple[int, float]]:
@@ -301,11 +333,22 @@ class PuctSearch:
     every tree. The same arguments and evaluator outputs give the same
     trees as vikinger_ref.PuctSearch.
     """
-    def __init__(self, states: Sequence[State], *, simulations: _Int, seed: _Int = 0,
-                 c_init: float = 1.25, c_base: float = 0.0, dirichlet_alpha: float = 0.0,
-                 dirichlet_fraction: float = 0.25, virtual_loss: _Int = 1, gumbel: bool = False,
-                 max_considered: _Int = 16, c_visit: float = 50.0,
-                 c_scale: float = 1.0) -> None: ...
+    def __init__(
+        self,
+        states: Sequence[State],
+        *,
+        simulations: _Int,
+        seed: _Int = 0,
+        c_init: float = 1.25,
+        c_base: float = 0.0,
+        dirichlet_alpha: float = 0.0,
+        dirichlet_fraction: float = 0.25,
+        virtual_loss: _Int = 1,
+        gumbel: bool = False,
+        max_considered: _Int = 16,
+        c_visit: float = 50.0,
+        c_scale: float = 1.0,
+    ) -> None: ...
     def gather(self, max_batch: _Int = 256) -> Tuple[np.ndarray, np.ndarray]:
         """Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
         terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
@@ -318,8 +361,11 @@ class PuctSearch:
         num_players], finite, relative to the player to move at the leaf."""
     def cancel(self) -> None:
         """Undo the descents of the gathered leaves; the trees are as before the gather."""
-    def run(self, evaluator: Callable[[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]],
-            batch_size: _Int = 256) -> None:
+    def run(
+        self,
+        evaluator: Callable[[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]],
+        batch_size: _Int = 256,
+    ) -> None:
         """gather, evaluator(observations, legal) -> (logits, values), backup, until every
         search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates."""
     def heuristic_values(self) -> np.ndarray:

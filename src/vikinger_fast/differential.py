@@ -35,8 +35,10 @@ PLAYER_COUNTS = (2, 3, 4)
 # The sets of advanced flags (A1-A5: auction, draw13, offer_by_colour, weak_boatsmen,
 # special_tiles) that the differential games and the soak are played with: all 32 combinations,
 # base game first (tools/playthrough.py records a few of them).
-FLAG_SETS = tuple(tuple(name for i, name in enumerate(OPTION_NAMES) if mask >> i & 1)
-                  for mask in range(1 << len(OPTION_NAMES)))
+FLAG_SETS = tuple(
+    tuple(name for i, name in enumerate(OPTION_NAMES) if mask >> i & 1)
+    for mask in range(1 << len(OPTION_NAMES))
+)
 MAX_STEPS = 5000  # far above any game (about 300 actions); reaching it is itself a difference
 
 # Illegal arguments tried at every step (docs/api.md, "Errors").
@@ -123,15 +125,19 @@ def _walk(a, b, path):
         if (a.dtype, a.shape) != (b.dtype, b.shape):
             return f"{path} (dtype, shape)", (str(a.dtype), a.shape), (str(b.dtype), b.shape)
         unequal = np.flatnonzero(a.ravel() != b.ravel())
-        return None if not unequal.size else (f"{path}[{unequal[0]}]", a.ravel()[unequal[0]],
-                                              b.ravel()[unequal[0]])
+        return (
+            None
+            if not unequal.size
+            else (f"{path}[{unequal[0]}]", a.ravel()[unequal[0]], b.ravel()[unequal[0]])
+        )
     if isinstance(a, dict):
         if list(a) != list(b):
             return f"{path} (keys)", list(a), list(b)
         return next(filter(None, (_walk(a[k], b[k], f"{path}.{k}") for k in a)), None)
     if isinstance(a, (list, tuple)):
-        found = next(filter(None, (_walk(x, y, f"{path}[{i}]")
-                                   for i, (x, y) in enumerate(zip(a, b)))), None)
+        found = next(
+            filter(None, (_walk(x, y, f"{path}[{i}]") for i, (x, y) in enumerate(zip(a, b)))), None
+        )
         return found or (None if len(a) == len(b) else (f"{path} (length)", len(a), len(b)))
     if isinstance(a, float):
         return None if a.hex() == b.hex() else (path, a, b)
@@ -140,11 +146,12 @@ def _walk(a, b, path):
     if isinstance(a, bytes) and a != b:
         offset = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
         where = f"{path} byte {offset} of {len(a)}/{len(b)}"
-        return where, a[offset:offset + 8], b[offset:offset + 8]
+        return where, a[offset : offset + 8], b[offset : offset + 8]
     return None if a == b else (path, a, b)
 
 
 # --- what is compared ----------------------------------------------------------------------
+
 
 def _observations(state):
     return [outcome(state.observation_tensor, p) for p in range(state.get_game().num_players)]
@@ -181,7 +188,7 @@ def compare_fields(a, b, fields, kept=None):
             kept[name] = values
         found = first_difference(*values, name)
         if found:
-            if name == "serialize":   # name the field of the state, not a byte offset
+            if name == "serialize":  # name the field of the state, not a byte offset
                 found = first_difference(outcome(a.to_dict), outcome(b.to_dict), "to_dict") or found
             return found
     return None
@@ -216,20 +223,42 @@ def probe_illegal_calls(a, b, rng, every_kind=True):
     legal now, ids outside the id space, arguments of wrong types. With `every_kind` False, one
     probe of a random kind (the reference pays for each illegal action with a legal list)."""
     legal = set(a.legal_actions())
-    unused = next((x for x in (rng.randrange(a.get_game().num_distinct_actions())
-                               for _ in range(4)) if x not in legal), -1)
+    unused = next(
+        (
+            x
+            for x in (rng.randrange(a.get_game().num_distinct_actions()) for _ in range(4))
+            if x not in legal
+        ),
+        -1,
+    )
     if a.is_chance_node():
-        rng_probe = (a.apply_random_chance, b.apply_random_chance, "apply_random_chance",
-                     rng.choice(("seed", 0.5, None)), "TypeError")
+        rng_probe = (
+            a.apply_random_chance,
+            b.apply_random_chance,
+            "apply_random_chance",
+            rng.choice(("seed", 0.5, None)),
+            "TypeError",
+        )
     else:
-        rng_probe = (a.apply_random_chance, b.apply_random_chance, "apply_random_chance",
-                     rng.getrandbits(64), "ValueError")
-    probes = [(a.apply_action, b.apply_action, "apply_action", unused, "ValueError"),
-              (a.apply_action, b.apply_action, "apply_action", rng.choice(OUT_OF_RANGE_IDS),
-               "ValueError"),
-              (a.apply_action, b.apply_action, "apply_action", rng.choice(WRONG_TYPES),
-               "TypeError"),
-              rng_probe]
+        rng_probe = (
+            a.apply_random_chance,
+            b.apply_random_chance,
+            "apply_random_chance",
+            rng.getrandbits(64),
+            "ValueError",
+        )
+    probes = [
+        (a.apply_action, b.apply_action, "apply_action", unused, "ValueError"),
+        (
+            a.apply_action,
+            b.apply_action,
+            "apply_action",
+            rng.choice(OUT_OF_RANGE_IDS),
+            "ValueError",
+        ),
+        (a.apply_action, b.apply_action, "apply_action", rng.choice(WRONG_TYPES), "TypeError"),
+        rng_probe,
+    ]
     for call_a, call_b, name, arg, expected in probes if every_kind else [rng.choice(probes)]:
         found = _same_error(name, call_a, call_b, arg, expected)
         if found:
@@ -240,18 +269,48 @@ def probe_illegal_calls(a, b, rng, every_kind=True):
 def probe_illegal_queries(a, b, rng):
     """Queries with bad arguments: observation players, ids outside the space, bad strings."""
     n = a.get_game().num_players
-    space = (a.get_game().max_chance_outcomes() if a.is_chance_node()
-             else a.get_game().num_distinct_actions())
-    probes = [("observation_tensor", a.observation_tensor, b.observation_tensor,
-               rng.choice((-1, n)), "ValueError"),
-              ("observation_tensor", a.observation_tensor, b.observation_tensor,
-               rng.choice(("0", 0.0, None)), "TypeError"),
-              ("action_to_string", a.action_to_string, b.action_to_string,
-               rng.choice((-1, space, space + 1000)), "ValueError"),
-              ("string_to_action", a.string_to_action, b.string_to_action,
-               rng.choice(BAD_ACTION_STRINGS), "ValueError"),
-              ("string_to_action", a.string_to_action, b.string_to_action,
-               rng.choice((0, None, b"buy:0")), "TypeError")]
+    space = (
+        a.get_game().max_chance_outcomes()
+        if a.is_chance_node()
+        else a.get_game().num_distinct_actions()
+    )
+    probes = [
+        (
+            "observation_tensor",
+            a.observation_tensor,
+            b.observation_tensor,
+            rng.choice((-1, n)),
+            "ValueError",
+        ),
+        (
+            "observation_tensor",
+            a.observation_tensor,
+            b.observation_tensor,
+            rng.choice(("0", 0.0, None)),
+            "TypeError",
+        ),
+        (
+            "action_to_string",
+            a.action_to_string,
+            b.action_to_string,
+            rng.choice((-1, space, space + 1000)),
+            "ValueError",
+        ),
+        (
+            "string_to_action",
+            a.string_to_action,
+            b.string_to_action,
+            rng.choice(BAD_ACTION_STRINGS),
+            "ValueError",
+        ),
+        (
+            "string_to_action",
+            a.string_to_action,
+            b.string_to_action,
+            rng.choice((0, None, b"buy:0")),
+            "TypeError",
+        ),
+    ]
     for name, call_a, call_b, arg, expected in probes:
         found = _same_error(name, call_a, call_b, arg, expected)
         if found:
@@ -264,23 +323,30 @@ def check_step(a, b, rng, full):
     the fields of CHEAP_FIELDS. Illegal calls are tried in both modes; full mode also checks that
     neither state changed (cheap mode sees a change as a serialize difference)."""
     if not full:
-        return (probe_illegal_calls(a, b, rng, every_kind=False)
-                or compare_fields(a, b, CHEAP_FIELDS))
+        return probe_illegal_calls(a, b, rng, every_kind=False) or compare_fields(
+            a, b, CHEAP_FIELDS
+        )
     kept = {}
-    found = (compare_fields(a, b, FULL_FIELDS, kept) or compare_action_strings(a, b)
-             or probe_illegal_queries(a, b, rng))
+    found = (
+        compare_fields(a, b, FULL_FIELDS, kept)
+        or compare_action_strings(a, b)
+        or probe_illegal_queries(a, b, rng)
+    )
     if found:
         return found
     before = kept["serialize"]
     found = probe_illegal_calls(a, b, rng)
     after = a.serialize(), b.serialize()
     if not found and after != before:
-        found = ("state changed by an illegal call",
-                 *("unchanged" if new == old else "changed" for new, old in zip(after, before)))
+        found = (
+            "state changed by an illegal call",
+            *("unchanged" if new == old else "changed" for new, old in zip(after, before)),
+        )
     return found
 
 
 # --- one game ------------------------------------------------------------------------------
+
 
 @dataclass
 class Difference:
@@ -288,8 +354,8 @@ class Difference:
 
     config: Config
     seed: int
-    step: int           # actions applied when it was seen (the history's length)
-    last_action: str    # the last action applied, as a string, or "" at the start
+    step: int  # actions applied when it was seen (the history's length)
+    last_action: str  # the last action applied, as a string, or "" at the start
     field: str
     value_a: object
     value_b: object
@@ -297,10 +363,12 @@ class Difference:
 
     def __str__(self):
         after = f"after {self.last_action}" if self.last_action else "at the initial state"
-        return (f"{self.config} seed {self.seed}, step {self.step} ({after}): "
-                f"{self.field} differs\n"
-                f"  {self.engines[0]}: {_show(self.value_a)}\n"
-                f"  {self.engines[1]}: {_show(self.value_b)}")
+        return (
+            f"{self.config} seed {self.seed}, step {self.step} ({after}): "
+            f"{self.field} differs\n"
+            f"  {self.engines[0]}: {_show(self.value_a)}\n"
+            f"  {self.engines[1]}: {_show(self.value_b)}"
+        )
 
 
 def _show(value, limit=400):
@@ -315,7 +383,7 @@ def play(engine_a, engine_b, config, seed, full=True):
     """
     names = tuple(getattr(engine, "__name__", repr(engine)) for engine in (engine_a, engine_b))
     games = outcome(config.game, engine_a), outcome(config.game, engine_b)
-    if any(isinstance(game, Raised) for game in games):   # e.g. a flag one engine lacks
+    if any(isinstance(game, Raised) for game in games):  # e.g. a flag one engine lacks
         return Difference(config, seed, 0, "", "Game(...)", *games, names)
     a, b = (game.new_initial_state() for game in games)
     moves, probes = random.Random(seed), random.Random(f"probes/{seed}")
@@ -354,11 +422,18 @@ def _apply_one(a, b, moves):
 
 # --- many games ----------------------------------------------------------------------------
 
+
 def schedule(configs, first_seed, count, full_every=0):
     """`count` games as (config, seed, full): game i is `configs[i % len(configs)]` with seed
     `first_seed + i`, compared in full when `full_every` divides the seed (never when it is 0)."""
-    return [(configs[i % len(configs)], first_seed + i,
-             bool(full_every) and (first_seed + i) % full_every == 0) for i in range(count)]
+    return [
+        (
+            configs[i % len(configs)],
+            first_seed + i,
+            bool(full_every) and (first_seed + i) % full_every == 0,
+        )
+        for i in range(count)
+    ]
 
 
 def _engine(engine):
@@ -391,7 +466,7 @@ def run(engines, games, jobs=1, chunk_size=8):
     from a copy of a threaded one. A worker that dies raises `WorkerCrash` naming the seeds that
     were being played. Closing the generator stops giving out chunks.
     """
-    chunks = iter([games[i:i + chunk_size] for i in range(0, len(games), chunk_size)])
+    chunks = iter([games[i : i + chunk_size] for i in range(0, len(games), chunk_size)])
     if jobs <= 1:
         for chunk in chunks:
             yield play_all(engines, chunk)
@@ -416,8 +491,11 @@ def run(engines, games, jobs=1, chunk_size=8):
                 try:
                     result = future.result()
                 except BrokenProcessPool as error:
-                    raise WorkerCrash(sorted(seed for games_ in (chunk, *running.values())
-                                             for _, seed, _ in games_)) from error
+                    raise WorkerCrash(
+                        sorted(
+                            seed for games_ in (chunk, *running.values()) for _, seed, _ in games_
+                        )
+                    ) from error
                 submit_next()
                 yield result
     finally:

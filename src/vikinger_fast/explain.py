@@ -15,7 +15,8 @@ ROW_COLOUR = {1: "warrior", 2: "noble", 3: "scout", 4: "goldsmith", 5: "fisherma
 SHIP_REACH = {"r": (2, "3 gold"), "g": (3, "5 gold"), "y": (4, "2 Fame"), "b": (5, "3 Fame")}
 SHIP_NAME = {"ship_red": "r", "ship_green": "g", "ship_yellow": "y", "ship_blue": "b"}
 SPECIAL_EFFECT = {
-    "gold5": "+5 gold at once", "goldsmith1": "+1 gold per safe goldsmith at every scoring",
+    "gold5": "+5 gold at once",
+    "goldsmith1": "+1 gold per safe goldsmith at every scoring",
     "goldsmith2": "+2 gold per safe goldsmith at every scoring",
     "boat": "lets one boatsman trip move a full load even under A4",
     "noble1": "+1 Fame per safe noble at every large scoring",
@@ -27,7 +28,8 @@ SPECIAL_EFFECT = {
     "building1": "a building: 1 Fame per Viking on it and around it at the end",
     "building2": "a building: 1 Fame per Viking on it and around it at the end",
     "building3": "a building: 1 Fame per Viking on it and around it at the end",
-    "building4": "a building: 1 Fame per Viking on it and around it at the end"}
+    "building4": "a building: 1 Fame per Viking on it and around it at the end",
+}
 PHASE_WORDS = {
     "reveal_tile": "tiles are being revealed onto the wheel (B4.1)",
     "draw_viking": "Vikings are being drawn from the bag (B4.2)",
@@ -44,7 +46,8 @@ PHASE_WORDS = {
     "remove_viking": "the start player removes one drawn Viking (A2)",
     "offer_colour": "putting one colour of drawn Vikings onto the wheel (A3)",
     "take_special": "taking a special tile (A5)",
-    "building_replace": "placing a building tile (A5)"}
+    "building_replace": "placing a building tile (A5)",
+}
 CELL = re.compile(r"r(\d+)c(\d+)")
 
 
@@ -99,35 +102,47 @@ def describe(state: Any, text: str) -> str:
         space = int(rest)
         group = d["wheel"][space]
         price = _price(d, space) or 0
-        return (f"buy the group on wheel space {space}: a {tile_name(group['tile'])} and a "
-                f"{group['viking']}, price {_pay(price, me['gold'])} (B5)")
+        return (
+            f"buy the group on wheel space {space}: a {tile_name(group['tile'])} and a "
+            f"{group['viking']}, price {_pay(price, me['gold'])} (B5)"
+        )
     if kind == "start":
         r = int(rest[1:])
         return f"lay your start tile (a left piece) in {_row(r)}, column 1 (B6.0)"
     if kind == "ship":
-        return (f"put the {tile_name(pending.get('tile', 'ship_red'))} in ship column "
-                f"{rest[1:]}: it threatens that column (B6.1, B7.0)")
+        return (
+            f"put the {tile_name(pending.get('tile', 'ship_red'))} in ship column "
+            f"{rest[1:]}: it threatens that column (B6.1, B7.0)"
+        )
     if kind == "tile":
         r, c = _cell(rest)
         return f"place the {tile_name(pending.get('tile', 'left'))} at {_row(r)}, column {c} (B6.2)"
     if kind == "viking":
         colour = pending.get("viking", "Viking")
         if rest == "tile":
-            return (f"stand the {colour} on the tile you just placed: it scores from there, "
-                    f"and never moves again (B6.4)")
-        return (f"send the {colour} to the mainland: it waits there for a boatsman trip and is "
-                f"never threatened (B6.4)")
+            return (
+                f"stand the {colour} on the tile you just placed: it scores from there, "
+                f"and never moves again (B6.4)"
+            )
+        return (
+            f"send the {colour} to the mainland: it waits there for a boatsman trip and is "
+            f"never threatened (B6.4)"
+        )
     if kind == "trip":
         if rest == "stop":
             return "make no more boatsman trips this scoring (B7.2.1)"
         if rest == "each":
-            return ("spend a boatsman to move one mainland Viking of every colour onto a free "
-                    "tile of its row (B7.2.1)")
+            return (
+                "spend a boatsman to move one mainland Viking of every colour onto a free "
+                "tile of its row (B7.2.1)"
+            )
         how, _, colour = rest.partition(":")
         row = 5 - COLOURS.index(colour)
         if how == "all":
-            return (f"spend a boatsman to move all your mainland {plural(colour)} onto free "
-                    f"tiles of {_row(row)} (B7.2.1)")
+            return (
+                f"spend a boatsman to move all your mainland {plural(colour)} onto free "
+                f"tiles of {_row(row)} (B7.2.1)"
+            )
         return f"spend a boatsman to move one {colour} onto a free tile of {_row(row)} (A4)"
     if kind == "target":
         r, c = _cell(rest)
@@ -162,8 +177,10 @@ def situation(state: Any, seat: Optional[int] = None) -> str:
         returns = state.returns()
         winners = [p for p, r in enumerate(returns) if r > 0]
         names = " and ".join(("you" if p == seat else f"player {p}") for p in winners)
-        return f"Game over: {names} {'win' if len(winners) > 1 or seat in winners else 'wins'}" \
-               f" (most Fame, then most gold, B8.9)"
+        return (
+            f"Game over: {names} {'win' if len(winners) > 1 or seat in winners else 'wins'}"
+            f" (most Fame, then most gold, B8.9)"
+        )
     player = state.current_player()
     if player < 0:
         return words
@@ -172,6 +189,7 @@ def situation(state: Any, seat: Optional[int] = None) -> str:
 
 
 # --- why a move is not legal ------------------------------------------------------------------
+
 
 def _edge_clash(row: str, c: int, short: str) -> Optional[str]:
     """B6.2(c): the tile's left/right edges against its neighbours (the mainland edge is sea,
@@ -182,8 +200,10 @@ def _edge_clash(row: str, c: int, short: str) -> Optional[str]:
     if c == 1 and land_left:
         return "only a left piece can stand in column 1: the mainland's edge is sea (B2.3)"
     if left != "." and (left != "R") != land_left:
-        return "its left edge does not match the tile on its left (B6.2c: land against land, " \
-               "sea against sea)"
+        return (
+            "its left edge does not match the tile on its left (B6.2c: land against land, "
+            "sea against sea)"
+        )
     if right != "." and (right != "L") != land_right:
         return "its right edge does not match the tile on its right (B6.2c)"
     return None
@@ -199,8 +219,10 @@ def _tile_reason(d: Dict[str, Any], player: Dict[str, Any], r: int, c: int) -> s
 
     def filled(rr: int, cc: int) -> bool:
         return 1 <= rr <= 5 and 1 <= cc <= len(rows[rr - 1]) and rows[rr - 1][cc - 1] != "."
-    if c != 1 and not any(filled(rr, cc) for rr, cc in ((r, c - 1), (r, c + 1), (r - 1, c),
-                                                         (r + 1, c))):
+
+    if c != 1 and not any(
+        filled(rr, cc) for rr, cc in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c))
+    ):
         return "the cell touches no island tile and not the mainland (B6.2a)"
     pending = d.get("pending") or {}
     short = TILE_SHORT[TILE_KINDS.index(pending["tile"])] if pending.get("tile") else None
@@ -216,12 +238,16 @@ def _buy_reason(d: Dict[str, Any], player: Dict[str, Any], space: int) -> str:
         return f"wheel space {space} holds no group now (B4)"
     price = _price(d, space)
     if price > player["gold"] + player["fame"]:
-        return f"its price {price} is more than your gold {player['gold']} plus Fame " \
-               f"{player['fame']} (B5.5)"
+        return (
+            f"its price {price} is more than your gold {player['gold']} plus Fame "
+            f"{player['fame']} (B5.5)"
+        )
     if price == 0:
         colour = d["wheel"][space]["viking"]
-        return (f"the group at price 0 may be bought only when no other group on the wheel has "
-                f"a {colour} (B5.2), unless your gold is below every other price (B5.3)")
+        return (
+            f"the group at price 0 may be bought only when no other group on the wheel has "
+            f"a {colour} (B5.2), unless your gold is below every other price (B5.3)"
+        )
     return "this group cannot be bought now (B5)"
 
 
@@ -229,15 +255,20 @@ def _trip_reason(d: Dict[str, Any], player: Dict[str, Any], rest: str) -> str:
     if player["mainland"]["boatsman"] < 1:
         return "a trip needs a boatsman on your mainland (B7.2.1)"
     if rest == "stop" and d["round"] == 6:
-        return "in round 6 you must move as many Vikings as possible: stopping is not " \
-               "allowed while a trip can move someone (B7.2.1a)"
+        return (
+            "in round 6 you must move as many Vikings as possible: stopping is not "
+            "allowed while a trip can move someone (B7.2.1a)"
+        )
     colour = rest.partition(":")[2]
     if colour in COLOURS[:5]:
         row = 5 - COLOURS.index(colour)
         if player["mainland"][colour] < 1:
             return f"you have no {colour} on the mainland (B7.2.1)"
-        free = sum(1 for col, tile in enumerate(player["rows"][row - 1], start=1)
-                   if tile != "." and col not in player["vikings"][row - 1])
+        free = sum(
+            1
+            for col, tile in enumerate(player["rows"][row - 1], start=1)
+            if tile != "." and col not in player["vikings"][row - 1]
+        )
         if free == 0:
             return f"{_row(row)} has no free island tile (B7.2.1)"
         if rest.startswith("one:") and not d["options"]["weak_boatsmen"]:
@@ -261,16 +292,21 @@ def why_illegal(state: Any, text: str) -> str:
     kind, _, rest = text.partition(":")
     expected = {a.partition(":")[0] for a in legal}
     if kind not in expected:
-        return f"now is {PHASE_WORDS.get(phase, phase)}, so a {kind} move is not possible; " \
-               f"possible now: {', '.join(sorted(expected))}"
+        return (
+            f"now is {PHASE_WORDS.get(phase, phase)}, so a {kind} move is not possible; "
+            f"possible now: {', '.join(sorted(expected))}"
+        )
     if kind == "buy":
         return _buy_reason(d, player, int(rest))
     if kind == "tile":
         return _tile_reason(d, player, *_cell(rest))
     if kind == "ship":
         c = int(rest[1:])
-        return f"ship column {c} already holds a ship (B6.1)" if c <= len(player["ships"]) and \
-            player["ships"][c - 1] != "." else "the first three ships go into columns 1-3 (B6.1)"
+        return (
+            f"ship column {c} already holds a ship (B6.1)"
+            if c <= len(player["ships"]) and player["ships"][c - 1] != "."
+            else "the first three ships go into columns 1-3 (B6.1)"
+        )
     if kind == "trip":
         return _trip_reason(d, player, rest)
     if kind == "target":
@@ -282,10 +318,13 @@ def why_illegal(state: Any, text: str) -> str:
             return f"{_row(r)}, column {c} already holds a Viking: one per tile (B6.4)"
         trip = d.get("trip") or {}
         if trip.get("queue") and ROW_COLOUR.get(r) != trip["queue"][0][0]:
-            return f"the travelling Viking is a {trip['queue'][0][0]}: it goes to its own row " \
-                   f"(B7.2.1)"
-        return "targets are chosen left to right, each right of the last, leaving room for " \
-               "the Vikings still to place (docs/actions.md, Trips)"
+            return (
+                f"the travelling Viking is a {trip['queue'][0][0]}: it goes to its own row (B7.2.1)"
+            )
+        return (
+            "targets are chosen left to right, each right of the last, leaving room for "
+            "the Vikings still to place (docs/actions.md, Trips)"
+        )
     if kind == "auction":
         auction = d.get("auction") or {}
         high = auction.get("high")
@@ -293,8 +332,10 @@ def why_illegal(state: Any, text: str) -> str:
             bid = int(rest.split(":")[1])
             if high is not None and bid <= high:
                 return f"a bid must beat the high bid {high} (A1)"
-            return f"a bid of {bid} is more than your gold {player['gold']} plus Fame " \
-                   f"{player['fame']} (A1, B5.5)"
+            return (
+                f"a bid of {bid} is more than your gold {player['gold']} plus Fame "
+                f"{player['fame']} (A1, B5.5)"
+            )
         return "the start player opens the auction and cannot pass first (A1)"
     if kind == "remove":
         return f"no {rest} was drawn this round (A2)"
@@ -313,9 +354,15 @@ def legal_choices(state: Any) -> List[Dict[str, Any]]:
     """[{"action": id, "string": ..., "kind": ..., "explain": ...}] for the legal decisions."""
     if state.is_terminal() or state.is_chance_node():
         return []
-    return [{"action": int(a), "string": (s := state.action_to_string(a)),
-             "kind": s.partition(":")[0], "explain": describe(state, s)}
-            for a in state.legal_actions()]
+    return [
+        {
+            "action": int(a),
+            "string": (s := state.action_to_string(a)),
+            "kind": s.partition(":")[0],
+            "explain": describe(state, s),
+        }
+        for a in state.legal_actions()
+    ]
 
 
 LEGEND = """How to read the moves (docs/actions.md; every rule in docs/rules.md):
@@ -341,4 +388,3 @@ LEGEND = """How to read the moves (docs/actions.md; every rule in docs/rules.md)
                    a Viking stands on a tile of its own row; a ship threatens its column down
                    to its reach unless a warrior stands in row 1 of that column (B7.0)
 The full rules, with these ids: docs/rules.md"""
-

@@ -41,7 +41,7 @@ def player_entry(spec):
     """
     if isinstance(spec, dict):
         params = spec.get("params", {})
-        if isinstance(params, dict):    # numpy numbers as the Python ones JSON writes
+        if isinstance(params, dict):  # numpy numbers as the Python ones JSON writes
             params = {key: _plain(value) for key, value in params.items()}
         entry = {"name": spec.get("name"), "params": params}
         _check_player(entry, "players")
@@ -93,40 +93,61 @@ def record_from_state(state, players=None, seed=None):
     players = [player_entry(p) for p in players]
     if len(players) != n:
         raise ValueError(f"players: {len(players)} entries for a {n}-player game")
-    if seed is not None and (isinstance(seed, (bool, np.bool_)) or not isinstance(
-            seed, (int, np.integer)) or isinstance(seed, np.timedelta64)):
+    if seed is not None and (
+        isinstance(seed, (bool, np.bool_))
+        or not isinstance(seed, (int, np.integer))
+        or isinstance(seed, np.timedelta64)
+    ):
         raise TypeError(f"seed must be an int or None, not {type(seed).__name__}")
-    seed = None if seed is None else int(seed)     # numpy ints too, written as JSON ints
+    seed = None if seed is None else int(seed)  # numpy ints too, written as JSON ints
     walker = game.new_initial_state()
     moves = []
     for index, action in enumerate(state.history()):
         if action not in walker.legal_actions():
-            raise ValueError(f"the state's history does not replay: action {action} (number "
-                             f"{index}) is not legal at its point")
-        moves.append({"action": int(action), "string": walker.action_to_string(action),
-                      "player": int(walker.current_player())})
+            raise ValueError(
+                f"the state's history does not replay: action {action} (number "
+                f"{index}) is not legal at its point"
+            )
+        moves.append(
+            {
+                "action": int(action),
+                "string": walker.action_to_string(action),
+                "player": int(walker.current_player()),
+            }
+        )
         walker.apply_action(action)
     # A position built with state_from_dict keeps the history it was given, which need not
     # lead to it; a record of it would replay to another state.
     if walker.to_dict() != state.to_dict():
-        raise ValueError("the state's history does not lead to it (a constructed position?): "
-                         "only a played game can be recorded")
-    return {"format": FORMAT, "version": VERSION,
-            "game": {"num_players": n, "options": dict(game.options)},
-            "players": players, "seed": seed, "moves": moves, "result": _result(state)}
+        raise ValueError(
+            "the state's history does not lead to it (a constructed position?): "
+            "only a played game can be recorded"
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": {"num_players": n, "options": dict(game.options)},
+        "players": players,
+        "seed": seed,
+        "moves": moves,
+        "result": _result(state),
+    }
 
 
 def _result(state):
-    return {"terminal": bool(state.is_terminal()), "fame": [int(v) for v in state.scores()],
-            "gold": [int(v) for v in state.gold()],
-            "returns": [float(v) for v in state.returns()]}
+    return {
+        "terminal": bool(state.is_terminal()),
+        "fame": [int(v) for v in state.scores()],
+        "gold": [int(v) for v in state.gold()],
+        "returns": [float(v) for v in state.returns()],
+    }
 
 
 def dumps(record):
     """The record as JSON text: one field per line and one move per line, so that records
     diff and grep well."""
     check_structure(record)
-    strict = json_limits.dumps_strict    # no NaN or Infinity: other readers refuse them
+    strict = json_limits.dumps_strict  # no NaN or Infinity: other readers refuse them
     lines = [f" {strict(key)}: {strict(record[key])}" for key in TOP_KEYS if key != "moves"]
     moves = ",\n".join(f"  {strict(move)}" for move in record["moves"])
     lines.append(f' "moves": [\n{moves}\n ]' if moves else ' "moves": []')
@@ -145,18 +166,19 @@ def loads(text):
 def save(path, state, players=None, seed=None):
     """Write the record of `state` to `path`; returns the record."""
     record = record_from_state(state, players=players, seed=seed)
-    outputs.write_atomic(path, dumps(record))    # the old file or the new one, never half
+    outputs.write_atomic(path, dumps(record))  # the old file or the new one, never half
     return record
 
 
 def load(path):
     """Read a record from `path` (structure checked; replay() checks the moves)."""
     with open(path, "rb") as source:
-        data = source.read(json_limits.MAX_BYTES + 1)   # a larger file is refused unread
+        data = source.read(json_limits.MAX_BYTES + 1)  # a larger file is refused unread
     return loads(data)
 
 
 # --- checks --------------------------------------------------------------------------------
+
 
 def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
@@ -170,7 +192,8 @@ def _check_player(entry, field):
     if not isinstance(entry.get("name"), str) or not entry["name"]:
         _fail(field, "every player needs a non-empty str 'name'")
     if not isinstance(entry.get("params"), dict) or not all(
-            isinstance(key, str) for key in entry["params"]):
+        isinstance(key, str) for key in entry["params"]
+    ):
         _fail(field, "'params' must be a dict with str keys")
     for key, value in entry["params"].items():
         if isinstance(value, float) and not math.isfinite(value):
@@ -237,8 +260,11 @@ def _check_result(result, n):
         _fail("result", f"must have exactly the keys {', '.join(RESULT_KEYS)}")
     if not isinstance(result["terminal"], bool):
         _fail("result.terminal", "must be a bool")
-    for key, kind in (("fame", _is_int), ("gold", _is_int),
-                      ("returns", lambda v: _is_int(v) or isinstance(v, float))):
+    for key, kind in (
+        ("fame", _is_int),
+        ("gold", _is_int),
+        ("returns", lambda v: _is_int(v) or isinstance(v, float)),
+    ):
         values = result[key]
         if not isinstance(values, list) or len(values) != n or not all(map(kind, values)):
             _fail(f"result.{key}", f"must be a list of {n} numbers")
@@ -247,6 +273,7 @@ def _check_result(result, n):
 
 
 # --- replay --------------------------------------------------------------------------------
+
 
 def new_game(record, engine):
     """The engine's Game of the record."""
@@ -272,15 +299,21 @@ def _apply(state, index, move):
     if state.is_terminal():
         raise ValueError(f"move {index} ({move['string']!r}): the game is already over")
     if action not in state.legal_actions():
-        raise ValueError(f"move {index} ({move['string']!r}, action {action}): not legal at "
-                         f"this point (phase {state.to_dict()['phase']})")
+        raise ValueError(
+            f"move {index} ({move['string']!r}, action {action}): not legal at "
+            f"this point (phase {state.to_dict()['phase']})"
+        )
     expected = state.action_to_string(action)
     if move["string"] != expected:
-        raise ValueError(f"move {index}: string {move['string']!r} does not match action "
-                         f"{action}, which is {expected!r} here")
+        raise ValueError(
+            f"move {index}: string {move['string']!r} does not match action "
+            f"{action}, which is {expected!r} here"
+        )
     if move["player"] != state.current_player():
-        raise ValueError(f"move {index} ({expected!r}): player {move['player']} recorded, "
-                         f"but player {state.current_player()} is to move")
+        raise ValueError(
+            f"move {index} ({expected!r}): player {move['player']} recorded, "
+            f"but player {state.current_player()} is to move"
+        )
     state.apply_action(action)
 
 
@@ -288,15 +321,20 @@ def _check_end(record, state):
     expected = _result(state)
     for key in RESULT_KEYS:
         if record["result"][key] != expected[key]:
-            _fail(f"result.{key}", f"{record['result'][key]!r} recorded, but the moves give "
-                                   f"{expected[key]!r}")
+            _fail(
+                f"result.{key}",
+                f"{record['result'][key]!r} recorded, but the moves give {expected[key]!r}",
+            )
 
 
 def replay(record, engine, step=None):
     """The state after the first `step` moves (default: all of them), in `engine`. Every move is
     checked, and so is the recorded result, whatever `step` is."""
-    total = len(record["moves"]) if isinstance(record, dict) and isinstance(
-        record.get("moves"), list) else 0
+    total = (
+        len(record["moves"])
+        if isinstance(record, dict) and isinstance(record.get("moves"), list)
+        else 0
+    )
     if step is None:
         step = total
     if not _is_int(step) or not 0 <= step <= total:

@@ -2,8 +2,9 @@
 "vikinger_fast/Vikinger-v0", and a `gymnasium.vector.VectorEnv` over the engine's `VectorGame`.
 
 `VikingerEnv`: the agent plays seat `seat`; the other seats are played by `opponents` (objects
-with `step(state) -> action` on engine states, which they must not change; by default a uniform choice among the legal
-actions drawn from the environment's `np_random`, so `reset(seed=)` fixes the whole game).
+with `step(state) -> action` on engine states, which they must not change; by default a uniform
+choice among the legal actions drawn from the environment's `np_random`, so `reset(seed=)` fixes
+the whole game).
 Chance is sampled from `np_random` too. Observation: the engine's float32 tensor of the agent's
 seat; `info["action_mask"]`: int8 over the 2036 decision ids. The reward is 0 until the game
 ends, then the win share (B8.9) or, with `reward="fame_margin"`, the Fame margin (spec.py).
@@ -37,20 +38,38 @@ from gymnasium.vector.utils import batch_space
 
 import vikinger_fast
 
-from .spec import (CHANCE_MODES, SEAT_MODES, action_id, check_choice, check_reward,
-                   check_seat, final_rewards, observation_bounds)
+from .spec import (
+    CHANCE_MODES,
+    SEAT_MODES,
+    action_id,
+    check_choice,
+    check_reward,
+    check_seat,
+    final_rewards,
+    observation_bounds,
+)
 
 ENV_ID = "vikinger_fast/Vikinger-v0"
 ILLEGAL_ACTIONS = ("replace", "raise", "penalize")
-GOLDEN = 0x9E3779B97F4A7C15   # the splitmix64 increment (docs/api.md)
+GOLDEN = 0x9E3779B97F4A7C15  # the splitmix64 increment (docs/api.md)
 
 
 class VikingerEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
-    def __init__(self, num_players=2, seat=0, opponents=None, engine=vikinger_fast,
-                 reward="win_share", illegal_action="replace", illegal_reward=-1.0,
-                 render_mode=None, chance="generator", **modules):
+    def __init__(
+        self,
+        num_players=2,
+        seat=0,
+        opponents=None,
+        engine=vikinger_fast,
+        reward="win_share",
+        illegal_action="replace",
+        illegal_reward=-1.0,
+        render_mode=None,
+        chance="generator",
+        **modules,
+    ):
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         check_choice("chance", chance, CHANCE_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -71,8 +90,8 @@ class VikingerEnv(gymnasium.Env):
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.state = None
-        self.episode = 0       # episodes since the last seeded reset (seat "alternate")
-        self._stream = None    # chance "splitmix64": the stream's state
+        self.episode = 0  # episodes since the last seeded reset (seat "alternate")
+        self._stream = None  # chance "splitmix64": the stream's state
 
     def _seat_bots(self):
         """Seat -> bot for the current seat; the agent's own seat has none."""
@@ -121,11 +140,17 @@ class VikingerEnv(gymnasium.Env):
         mask = self.state.legal_actions_mask()
         if not (0 <= action < mask.size and mask[action]):
             if self.illegal_action == "raise":
-                raise ValueError(f"action {action} is not legal now "
-                                 f"(legal: {self.state.legal_actions()})")
+                raise ValueError(
+                    f"action {action} is not legal now (legal: {self.state.legal_actions()})"
+                )
             if self.illegal_action == "penalize":
-                return (self._observation(), self.illegal_reward, False, False,
-                        self._info(illegal=True))
+                return (
+                    self._observation(),
+                    self.illegal_reward,
+                    False,
+                    False,
+                    self._info(illegal=True),
+                )
             info["replaced"] = action
             action = self._random_action()
         self.state.apply_action(int(action))
@@ -150,7 +175,7 @@ class VikingerEnv(gymnasium.Env):
         while not state.is_terminal() and state.current_player() != self.seat:
             if state.is_chance_node():
                 if self.chance == "splitmix64":
-                    state.apply_random_chance(self._stream)   # u: the stream's next number
+                    state.apply_random_chance(self._stream)  # u: the stream's next number
                     self._stream = (self._stream + GOLDEN) % 2**64
                 else:
                     state.apply_random_chance(self.np_random)
@@ -194,12 +219,14 @@ class VikingerVectorEnv(VectorEnv):
         self.vector_game = None
         self._rewards = np.zeros(num_envs)
         self._movers = None
-        self._truncations = np.zeros(num_envs, bool)   # games never end early
+        self._truncations = np.zeros(num_envs, bool)  # games never end early
 
     def reset(self, *, seed=None, options=None):
         if seed is not None and not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"seed must be an int (one stream per environment follows from "
-                            f"it, docs/api.md), not {type(seed).__name__}")
+            raise TypeError(
+                f"seed must be an int (one stream per environment follows from "
+                f"it, docs/api.md), not {type(seed).__name__}"
+            )
         super().reset(seed=seed)
         # VectorGame's seed (docs/api.md): the given one, else one drawn from np_random.
         stream = seed if seed is not None else int(self.np_random.integers(2**63))
@@ -215,15 +242,22 @@ class VikingerVectorEnv(VectorEnv):
         rewards = self._rewards
         rewards.fill(0.0)
         infos = self._infos()
-        finished = np.flatnonzero(done)   # a few rows a step: index those, not all
+        finished = np.flatnonzero(done)  # a few rows a step: index those, not all
         if finished.size:
             rewards[finished] = env.final_returns[finished, movers[finished]]
-            final = {"returns": env.final_returns, "_returns": done,
-                     "scores": env.final_scores, "_scores": done,
-                     "gold": env.final_gold, "_gold": done,
-                     "length": env.final_length, "_length": done}
-            infos.update(final_obs=env.final_observation, _final_obs=done,
-                         final_info=final, _final_info=done)
+            final = {
+                "returns": env.final_returns,
+                "_returns": done,
+                "scores": env.final_scores,
+                "_scores": done,
+                "gold": env.final_gold,
+                "_gold": done,
+                "length": env.final_length,
+                "_length": done,
+            }
+            infos.update(
+                final_obs=env.final_observation, _final_obs=done, final_info=final, _final_info=done
+            )
         return env.observation_tensor(), rewards, done, self._truncations, infos
 
     def _infos(self):
@@ -231,10 +265,15 @@ class VikingerVectorEnv(VectorEnv):
         # Kept for the next step's rewards, which go to the players who move now.
         self._movers = env.current_player().copy()
         # A bool array is one byte 0/1 per entry: the int8 mask is a view, not a copy.
-        return {"action_mask": env.legal_actions_mask().view(np.int8),
-                "current_player": self._movers}
+        return {
+            "action_mask": env.legal_actions_mask().view(np.int8),
+            "current_player": self._movers,
+        }
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(ENV_ID, entry_point=f"{__name__}:VikingerEnv",
-                       vector_entry_point=f"{__name__}:VikingerVectorEnv")
+    gymnasium.register(
+        ENV_ID,
+        entry_point=f"{__name__}:VikingerEnv",
+        vector_entry_point=f"{__name__}:VikingerVectorEnv",
+    )

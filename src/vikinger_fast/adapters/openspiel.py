@@ -55,11 +55,13 @@ def register(engine=vikinger_fast, name=None):
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification=PARAMETERS)
+        parameter_specification=PARAMETERS,
+    )
     # A class, as OpenSpiel's own Python games register: the registry keeps its creator until
     # the process ends, and a class (unlike a closure) is never freed before then.
-    game_class = type(f"VikingerGame_{name}", (VikingerGame,),
-                      {"engine": engine, "game_type": game_type})
+    game_class = type(
+        f"VikingerGame_{name}", (VikingerGame,), {"engine": engine, "game_type": game_type}
+    )
     pyspiel.register_game(game_type, game_class)
     return name
 
@@ -73,23 +75,27 @@ class VikingerGame(pyspiel.Game):
 
     def __init__(self, params=None):
         params = {**PARAMETERS, **(params or {})}
-        self.engine_game = self.engine.Game(num_players=params["players"],
-                                            **{flag: params[flag] for flag in vikinger_fast.OPTION_NAMES})
+        self.engine_game = self.engine.Game(
+            num_players=params["players"],
+            **{flag: params[flag] for flag in vikinger_fast.OPTION_NAMES},
+        )
         options = self.engine_game.options
         info = pyspiel.GameInfo(
             num_distinct_actions=self.engine_game.num_distinct_actions(),
             max_chance_outcomes=self.engine_game.max_chance_outcomes(),
             num_players=params["players"],
             # returns(): 1 shared by the winners (B8.9), so every game's returns sum to 1.
-            min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-            max_game_length=max_decisions(params["players"], options))
+            min_utility=0.0,
+            max_utility=1.0,
+            utility_sum=1.0,
+            max_game_length=max_decisions(params["players"], options),
+        )
         super().__init__(self.game_type, info, params)
         self._max_chance_nodes = max_chance_nodes(options)
 
     def __reduce__(self):
         # The class is made by register(): a new process registers it again, then loads.
-        return _load_game, (self.engine.__name__, self.game_type.short_name,
-                            self.get_parameters())
+        return _load_game, (self.engine.__name__, self.game_type.short_name, self.get_parameters())
 
     def new_initial_state(self):
         return VikingerState(self, self.engine_game.new_initial_state())
@@ -112,13 +118,12 @@ class VikingerGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None):
         # Everything but the order of the stacks and the bag is public: an observation without
         # perfect recall is the position; with perfect recall it is the history.
-        if iig_obs_type is None or (iig_obs_type.public_info
-                                    and not iig_obs_type.perfect_recall):
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return VikingerObserver(self.engine_game, params)
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-_ACTION_NAMES = {}
+_ACTION_NAMES: dict = {}
 
 
 def action_names(engine_game):
@@ -149,9 +154,9 @@ def _load_state(game, data):
 # state.serialize(): a header line, the OpenSpiel history as player:action pairs, and the
 # engine's serialize() bytes (docs/state.md) in base64.
 TEXT_HEADER = "vikinger-state 1"
-MAX_TEXT = 1 << 20        # a state's text is a few KB
+MAX_TEXT = 1 << 20  # a state's text is a few KB
 _HISTORY = re.compile(r"(?:-?[0-9]{1,2}:[0-9]{1,5}(?:,-?[0-9]{1,2}:[0-9]{1,5})*)?")
-EMPTY_DICT = base64.b64encode(pickle.dumps({})).decode("ascii")   # a constant: safe to load
+EMPTY_DICT = base64.b64encode(pickle.dumps({})).decode("ascii")  # a constant: safe to load
 
 
 def _state_text(state):
@@ -167,23 +172,30 @@ def _parse_state_text(game, text):
     if len(text) > MAX_TEXT:
         raise ValueError(f"a serialized state is at most {MAX_TEXT} characters, not {len(text)}")
     lines = text.split("\n")
-    if len(lines) != 3 or lines[0] != TEXT_HEADER or not lines[1].startswith(
-            "history=") or not lines[2].startswith("state="):
-        raise ValueError(f"not a state written by VikingerState.serialize() (it starts with "
-                         f"{TEXT_HEADER!r}); OpenSpiel's pickle format is refused here")
-    pairs = lines[1][len("history="):]
+    if (
+        len(lines) != 3
+        or lines[0] != TEXT_HEADER
+        or not lines[1].startswith("history=")
+        or not lines[2].startswith("state=")
+    ):
+        raise ValueError(
+            f"not a state written by VikingerState.serialize() (it starts with "
+            f"{TEXT_HEADER!r}); OpenSpiel's pickle format is refused here"
+        )
+    pairs = lines[1][len("history=") :]
     if not _HISTORY.fullmatch(pairs):
         raise ValueError("a serialized state's history must be player:action pairs")
     history = [tuple(int(v) for v in pair.split(":")) for pair in filter(None, pairs.split(","))]
     n = game.engine_game.num_players
     if any(not (p == pyspiel.PlayerId.CHANCE or 0 <= p < n) for p, _ in history):
-        raise ValueError(f"a serialized state's history names a player outside 0..{n - 1} and "
-                         "chance")
+        raise ValueError(
+            f"a serialized state's history names a player outside 0..{n - 1} and chance"
+        )
     try:
-        data = base64.b64decode(lines[2][len("state="):], validate=True)
+        data = base64.b64decode(lines[2][len("state=") :], validate=True)
     except binascii.Error as error:
         raise ValueError(f"a serialized state's bytes must be base64: {error}") from None
-    engine_state = game.engine_game.deserialize_state(data)     # checked by the engine
+    engine_state = game.engine_game.deserialize_state(data)  # checked by the engine
     if [a for _, a in history] != list(engine_state.history()):
         raise ValueError("a serialized state's history is not its engine state's history")
     return engine_state, history
@@ -232,9 +244,10 @@ class VikingerState(pyspiel.State):
         decisions, chances = action_names(self.engine_state.get_game())
         chance = player == pyspiel.PlayerId.CHANCE
         names = chances if chance else decisions
-        if not 0 <= action < len(names):   # the engine's message; a negative id never wraps
-            raise ValueError(f"{'chance' if chance else 'decision'} id {action} is outside "
-                             f"0..{len(names) - 1}")
+        if not 0 <= action < len(names):  # the engine's message; a negative id never wraps
+            raise ValueError(
+                f"{'chance' if chance else 'decision'} id {action} is outside 0..{len(names) - 1}"
+            )
         return f"chance {names[action]}" if chance else f"p{player} {names[action]}"
 
     def returns(self):
@@ -278,7 +291,7 @@ class SpielBot(pyspiel.Bot):
         self.bot.restart()
 
     def inform_action(self, state, player, action):
-        pass   # the bot reads the whole state at every step: nothing to keep track of
+        pass  # the bot reads the whole state at every step: nothing to keep track of
 
     def provides_force_action(self):
         return False

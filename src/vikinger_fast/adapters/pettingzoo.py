@@ -31,11 +31,16 @@ def env(**kwargs):
 class raw_env(AECEnv):
     """The unwrapped AEC environment; the keyword flags are the engine's advanced modules."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "vikinger_v0",
-                "is_parallelizable": False, "render_fps": 1}
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "vikinger_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
 
-    def __init__(self, num_players=2, engine=vikinger_fast, reward="win_share",
-                 render_mode=None, **modules):
+    def __init__(
+        self, num_players=2, engine=vikinger_fast, reward="win_share", render_mode=None, **modules
+    ):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
@@ -44,9 +49,12 @@ class raw_env(AECEnv):
         self.possible_agents = [f"player_{p}" for p in range(num_players)]
         low, high = observation_bounds(self.game)
         actions = self.game.num_distinct_actions()
-        observation_space = spaces.Dict({
-            "observation": spaces.Box(low, high, dtype=np.float32),
-            "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8)})
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(low, high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (actions,), dtype=np.int8),
+            }
+        )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
         self.np_random = None
@@ -84,7 +92,7 @@ class raw_env(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        action = action_id(action)   # floats, bools, arrays: the engine's TypeError
+        action = action_id(action)  # floats, bools, arrays: the engine's TypeError
         self._cumulative_rewards[agent] = 0.0
         self.state.apply_action(action)
         self._sample_chance()

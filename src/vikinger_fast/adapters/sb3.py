@@ -20,7 +20,7 @@ per ply, until the agent is to move everywhere. A finished game restarts at once
 the finished game seen from the agent's seat.
 """
 
-from typing import Any, Dict, List, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 from stable_baselines3.common.vec_env import VecEnv
@@ -49,7 +49,7 @@ def _uniforms(streams):
 
 def _pick(masks, uniforms):
     """Per row, legal[floor(u * len(legal))] of the legal ids in ascending order."""
-    _, ids = np.nonzero(masks)                  # row by row, ascending
+    _, ids = np.nonzero(masks)  # row by row, ascending
     counts = np.count_nonzero(masks, axis=1)
     first = np.cumsum(counts) - counts
     return ids[first + (uniforms * counts).astype(np.int64)]
@@ -58,10 +58,17 @@ def _pick(masks, uniforms):
 class VikingerSB3VecEnv(VecEnv):
     """`num_envs` single-agent games against bots in one `VectorGame` (see the module doc)."""
 
-    def __init__(self, num_envs: int = 16, num_players: int = 2,
-                 seat: Union[int, str] = "alternate", opponents: Any = "random",
-                 engine: Any = vikinger_fast, reward: str = "win_share",
-                 illegal_action: str = "replace", **modules: bool) -> None:
+    def __init__(
+        self,
+        num_envs: int = 16,
+        num_players: int = 2,
+        seat: Union[int, str] = "alternate",
+        opponents: Any = "random",
+        engine: Any = vikinger_fast,
+        reward: str = "win_share",
+        illegal_action: str = "replace",
+        **modules: bool,
+    ) -> None:
         self.game = engine.Game(num_players=num_players, **modules)
         self.engine = engine
         n = self.game.num_players
@@ -70,19 +77,23 @@ class VikingerSB3VecEnv(VecEnv):
             raise ValueError(f"num_envs must be >= 1, not {num_envs}")
         self.seat_mode = check_seat(seat, n)
         if not (opponents == "random" if isinstance(opponents, str) else callable(opponents)):
-            raise ValueError(f"opponents must be 'random' or a bot class make(game, seed), "
-                             f"not {opponents!r}")
+            raise ValueError(
+                f"opponents must be 'random' or a bot class make(game, seed), not {opponents!r}"
+            )
         self.opponents = opponents
         self.reward = check_reward(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         low, high = observation_bounds(self.game)
         self.render_mode = None
-        self.vector_game = None
-        self.seats = np.zeros(num_envs, np.int32)      # the agent's seat in each row
-        self.episodes = np.zeros(num_envs, np.int64)   # episodes started in each row
-        self._actions = None
-        super().__init__(num_envs, spaces.Box(low, high, dtype=np.float32),
-                         spaces.Discrete(self.game.num_distinct_actions()))
+        self.vector_game: Any = None
+        self.seats = np.zeros(num_envs, np.int32)  # the agent's seat in each row
+        self.episodes = np.zeros(num_envs, np.int64)  # episodes started in each row
+        self._actions: Optional[np.ndarray] = None
+        super().__init__(
+            num_envs,
+            spaces.Box(low, high, dtype=np.float32),
+            spaces.Discrete(self.game.num_distinct_actions()),
+        )
 
     # --- seeds, seats, opponents ------------------------------------------------------------
 
@@ -99,11 +110,15 @@ class VikingerSB3VecEnv(VecEnv):
         self._replace_rng = np.random.default_rng(base)
         if self.opponents == "random":
             # Stream per row and opponent slot, as RandomBot(game, opponent_seed(i, k)).
-            self._streams = np.array([[self.opponent_seed(i, k) for i in range(b)]
-                                      for k in range(n - 1)], dtype=np.uint64)
+            self._streams = np.array(
+                [[self.opponent_seed(i, k) for i in range(b)] for k in range(n - 1)],
+                dtype=np.uint64,
+            )
         else:
-            self._bots = [[self.opponents(self.game, self.opponent_seed(i, k))
-                           for k in range(n - 1)] for i in range(b)]
+            self._bots = [
+                [self.opponents(self.game, self.opponent_seed(i, k)) for k in range(n - 1)]
+                for i in range(b)
+            ]
         for i in range(b):
             self._new_episode(i)
 
@@ -130,7 +145,7 @@ class VikingerSB3VecEnv(VecEnv):
         self._start(base & MASK64)
         rewards = np.zeros(self.num_envs, np.float32)
         dones = np.zeros(self.num_envs, bool)
-        infos = [{} for _ in range(self.num_envs)]
+        infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
         self._play_opponents(rewards, dones, infos)
         self.reset_infos = infos
         return self.vector_game.observation_tensor().copy()
@@ -144,9 +159,9 @@ class VikingerSB3VecEnv(VecEnv):
         actions = np.asarray(self._actions)
         if actions.shape != (self.num_envs,):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
-        if actions.dtype.kind in "iu":        # SB3's own arrays: checked as a whole
+        if actions.dtype.kind in "iu":  # SB3's own arrays: checked as a whole
             actions = actions.astype(np.int64)
-        else:                                 # floats, bools, objects: the engine's TypeError
+        else:  # floats, bools, objects: the engine's TypeError
             actions = np.array([action_id(a) for a in actions], np.int64)
         masks = self.vector_game.legal_actions_mask()
         rows = np.arange(self.num_envs)
@@ -160,7 +175,8 @@ class VikingerSB3VecEnv(VecEnv):
             actions[wrong] = _pick(masks[wrong], self._replace_rng.random(wrong.size))
         rewards = np.zeros(self.num_envs, np.float32)
         dones = np.zeros(self.num_envs, bool)
-        infos = [{} for _ in range(self.num_envs)]
+        infos: List[Dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        assert self._actions is not None, "step_wait before step_async"
         for i in np.flatnonzero(~legal):
             infos[i]["replaced"] = int(self._actions[i])
         done = self.vector_game.step(actions)
@@ -176,8 +192,7 @@ class VikingerSB3VecEnv(VecEnv):
             dones[i] = True
             # final_observation is the agent's view when the agent moved last, or when
             # play_random was given the seats as observers.
-            observation = (vg.final_observation[i].copy() if agent_view
-                           else terminal_obs[i])
+            observation = vg.final_observation[i].copy() if agent_view else terminal_obs[i]
             infos[i]["terminal_observation"] = observation
             infos[i]["TimeLimit.truncated"] = False
             infos[i]["returns"] = vg.final_returns[i].tolist()
@@ -189,7 +204,7 @@ class VikingerSB3VecEnv(VecEnv):
         if self.reward == "win_share":
             return float(returns[seat])
         fame = list(scores)
-        return float(fame[seat] - max(fame[:seat] + fame[seat + 1:]))
+        return float(fame[seat] - max(fame[:seat] + fame[seat + 1 :]))
 
     def _play_opponents(self, rewards, dones, infos):
         """Plies of the opponents, in the rows where one is to move, until the agent is to move
@@ -228,8 +243,14 @@ class VikingerSB3VecEnv(VecEnv):
                     states[i].apply_action(int(actions[i]))
                     terminal_obs[i] = states[i].observation_tensor(int(self.seats[i]))
             if done.any():
-                self._finish(np.flatnonzero(done), rewards, dones, infos,
-                             agent_view=self.opponents == "random", terminal_obs=terminal_obs)
+                self._finish(
+                    np.flatnonzero(done),
+                    rewards,
+                    dones,
+                    infos,
+                    agent_view=self.opponents == "random",
+                    terminal_obs=terminal_obs,
+                )
 
     def action_masks(self) -> np.ndarray:
         """(num_envs, 2036) bool: the legal actions of the agent in every row."""
@@ -245,8 +266,9 @@ class VikingerSB3VecEnv(VecEnv):
             return [int(indices)]
         return list(indices)
 
-    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
-                   **method_kwargs: Any) -> List[Any]:
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: Any = None, **method_kwargs: Any
+    ) -> List[Any]:
         """The rows' methods: "action_masks" (each row's bool mask)."""
         rows = self._indices(indices)
         if method_name == "action_masks":
@@ -256,7 +278,7 @@ class VikingerSB3VecEnv(VecEnv):
 
     def get_attr(self, attr_name: str, indices: Any = None) -> List[Any]:
         rows = self._indices(indices)
-        per_row = {"seat": self.seats, "episode": self.episodes}
+        per_row: Dict[str, np.ndarray] = {"seat": self.seats, "episode": self.episodes}
         if attr_name in per_row:
             return [int(per_row[attr_name][i]) for i in rows]
         if attr_name == "action_masks":
@@ -266,8 +288,9 @@ class VikingerSB3VecEnv(VecEnv):
         raise AttributeError(f"the rows of VikingerSB3VecEnv have no attribute {attr_name!r}")
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(f"the rows of VikingerSB3VecEnv have no settable attribute "
-                             f"{attr_name!r}")
+        raise AttributeError(
+            f"the rows of VikingerSB3VecEnv have no settable attribute {attr_name!r}"
+        )
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> List[bool]:
         return [False] * len(self._indices(indices))

@@ -14,15 +14,21 @@ from vikinger_ref.actions import MAX_BID
 from vikinger_ref.components import GROUPS_PER_ROUND as GROUPS
 from vikinger_ref.components import NUM_COLUMNS as MAX_COLUMN
 from vikinger_ref.components import NUM_ROUNDS as ROUNDS
-from vikinger_ref.components import (NUM_COLOURS, NUM_SPECIAL_KINDS, NUM_TILE_KINDS,
-                                     SPECIAL_COUNTS, STACK_COUNTS, VIKINGS_PER_COLOUR)
+from vikinger_ref.components import (
+    NUM_COLOURS,
+    NUM_SPECIAL_KINDS,
+    NUM_TILE_KINDS,
+    SPECIAL_COUNTS,
+    STACK_COUNTS,
+    VIKINGS_PER_COLOUR,
+)
 
 # Gold + Fame of any player at the A1 auction of rounds 1..6 (docs/adapters.md): start 40,
 # the gold5 tile 5, at most 91 per small and 267 per large scoring before that round.
 MONEY_AT_AUCTION = (40, 136, 403, 494, 761, 852)
-MAX_GOLD = 852 + 267            # + the large scoring of round 6; the final scoring only spends
-MIN_FAME = -(46 + 78)           # B8.1 all 14 ships unpaid, B8.6 all 78 Vikings unfed
-MAX_FAME = MAX_GOLD + 22 + 156 + 36   # B8.3-B8.5 bonuses, B8.6 with the fish, A5 buildings
+MAX_GOLD = 852 + 267  # + the large scoring of round 6; the final scoring only spends
+MIN_FAME = -(46 + 78)  # B8.1 all 14 ships unpaid, B8.6 all 78 Vikings unfed
+MAX_FAME = MAX_GOLD + 22 + 156 + 36  # B8.3-B8.5 bonuses, B8.6 with the fish, A5 buildings
 REWARDS = ("win_share", "fame_margin")
 SEAT_MODES = ("alternate", "random")
 CHANCE_MODES = ("generator", "splitmix64")
@@ -31,12 +37,14 @@ CHANCE_MODES = ("generator", "splitmix64")
 def max_decisions(num_players: int, options: Mapping[str, bool]) -> int:
     """An upper bound on the decisions (chance outcomes not counted) of any game."""
     n = num_players
-    total = (ROUNDS * GROUPS                 # B5.1 one BUY per group
-             + ROUNDS * GROUPS * 2           # B6.1/B6.2 placement, B6.4 Viking
-             + n                             # B6.0 start tile
-             + VIKINGS_PER_COLOUR            # B7.2 a trip spends one of the 13 boatsmen
-             + 5 * VIKINGS_PER_COLOUR        # B7.2 a target places a Viking once
-             + 3 * n)                        # B7.2 one stop per player per large scoring
+    total = (
+        ROUNDS * GROUPS  # B5.1 one BUY per group
+        + ROUNDS * GROUPS * 2  # B6.1/B6.2 placement, B6.4 Viking
+        + n  # B6.0 start tile
+        + VIKINGS_PER_COLOUR  # B7.2 a trip spends one of the 13 boatsmen
+        + 5 * VIKINGS_PER_COLOUR  # B7.2 a target places a Viking once
+        + 3 * n
+    )  # B7.2 one stop per player per large scoring
     if options.get("auction", False):  # A1 strictly rising bids 0..money, n-1 passes
         total += sum(money + 1 for money in MONEY_AT_AUCTION) + ROUNDS * (n - 1)
     if options.get("draw13", False):  # A2 one removal
@@ -44,7 +52,7 @@ def max_decisions(num_players: int, options: Mapping[str, bool]) -> int:
     if options.get("offer_by_colour", False):  # A3 one decision per colour
         total += ROUNDS * NUM_COLOURS
     if options.get("special_tiles", False):  # A5 the offer after a purchase at price > 0,
-        total += ROUNDS * (GROUPS - 1) + 4   # and the four building tiles
+        total += ROUNDS * (GROUPS - 1) + 4  # and the four building tiles
     return total
 
 
@@ -65,24 +73,24 @@ def observation_bounds(engine_game: Any) -> tuple[np.ndarray, np.ndarray]:
     high[layout.PURCHASES] = GROUPS
     for space in range(GROUPS):
         high[layout.WHEEL + layout.WHEEL_ENTRY * space + layout.WHEEL_ENTRY - 1] = GROUPS - 1
-    high[layout.STACKS:layout.STACKS + NUM_TILE_KINDS] = STACK_COUNTS
-    high[layout.BAG:layout.DRAWN + NUM_COLOURS] = VIKINGS_PER_COLOUR
-    high[layout.PENDING_CELL:layout.PENDING_CELL + 2] = (5, MAX_COLUMN)
-    high[layout.TRIP_QUEUE:layout.TRIP_QUEUE + NUM_COLOURS] = VIKINGS_PER_COLOUR
+    high[layout.STACKS : layout.STACKS + NUM_TILE_KINDS] = STACK_COUNTS
+    high[layout.BAG : layout.DRAWN + NUM_COLOURS] = VIKINGS_PER_COLOUR
+    high[layout.PENDING_CELL : layout.PENDING_CELL + 2] = (5, MAX_COLUMN)
+    high[layout.TRIP_QUEUE : layout.TRIP_QUEUE + NUM_COLOURS] = VIKINGS_PER_COLOUR
     high[layout.TRIP_LAST] = MAX_COLUMN
     for slot in range(n):
         base = layout.GLOBAL_SIZE + layout.PLAYER_SIZE * slot
-        high[base + layout.MAINLAND:base + layout.MAINLAND + NUM_COLOURS] = VIKINGS_PER_COLOUR
+        high[base + layout.MAINLAND : base + layout.MAINLAND + NUM_COLOURS] = VIKINGS_PER_COLOUR
         high[base + layout.GOLD] = MAX_GOLD
         low[base + layout.FAME], high[base + layout.FAME] = MIN_FAME, MAX_FAME
     advanced = layout.GLOBAL_SIZE + layout.PLAYER_SIZE * n
     high[advanced + layout.AUCTION_HIGH] = MAX_BID
     stack = advanced + layout.SPECIAL_STACK
-    high[stack:stack + NUM_SPECIAL_KINDS] = SPECIAL_COUNTS
+    high[stack : stack + NUM_SPECIAL_KINDS] = SPECIAL_COUNTS
     for slot in range(n):
         at = advanced + layout.ADVANCED_SIZE + layout.PLAYER_ADVANCED_SIZE * slot
-        high[at:at + NUM_SPECIAL_KINDS] = SPECIAL_COUNTS
-        high[at + layout.BUILDINGS:at + layout.BUILDINGS + 8] = (5, MAX_COLUMN) * 4
+        high[at : at + NUM_SPECIAL_KINDS] = SPECIAL_COUNTS
+        high[at + layout.BUILDINGS : at + layout.BUILDINGS + 8] = (5, MAX_COLUMN) * 4
     return low, high
 
 
@@ -98,7 +106,7 @@ def final_rewards(state: Any, reward: str) -> list[float]:
     if reward == "win_share":
         return [float(share) for share in state.returns()]
     fame = state.scores()
-    return [float(mine - max(fame[:p] + fame[p + 1:])) for p, mine in enumerate(fame)]
+    return [float(mine - max(fame[:p] + fame[p + 1 :])) for p, mine in enumerate(fame)]
 
 
 def action_id(action: Any) -> int:

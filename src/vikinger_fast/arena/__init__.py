@@ -31,13 +31,31 @@ ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 BUILTIN = {
     "random": ("RandomBot", {}),
     "greedy": ("GreedyBot", {}),
-    "mcts": ("MCTSBot", {"iterations": "iterations", "time": "max_time", "max_time": "max_time",
-                         "uct_c": "uct_c", "leaf": "leaf", "threads": "threads",
-                         "solver_nodes": "solver_nodes"}),
+    "mcts": (
+        "MCTSBot",
+        {
+            "iterations": "iterations",
+            "time": "max_time",
+            "max_time": "max_time",
+            "uct_c": "uct_c",
+            "leaf": "leaf",
+            "threads": "threads",
+            "solver_nodes": "solver_nodes",
+        },
+    ),
     # docs/neural.md: PUCT on the heuristic evaluation, or on the MLP of a weights file (model=).
-    "puct": ("PuctBot", {"simulations": "simulations", "time": "max_time", "max_time": "max_time",
-                         "model": "model", "c_init": "c_init", "c_base": "c_base",
-                         "batch_size": "batch_size"}),
+    "puct": (
+        "PuctBot",
+        {
+            "simulations": "simulations",
+            "time": "max_time",
+            "max_time": "max_time",
+            "model": "model",
+            "c_init": "c_init",
+            "c_base": "c_base",
+            "batch_size": "batch_size",
+        },
+    ),
 }
 SEED_MASK = (1 << 63) - 1
 
@@ -88,8 +106,11 @@ def parse_spec(text):
             _fail(text, f"unknown parameter {unknown[0]!r} for {parts[0]} (known: {known})")
         return BotSpec(text, parts[0], params)
     if len(parts) < 2 or not parts[0] or not parts[1] or len(parts) > 3:
-        _fail(text, f"not a bot: use one of {', '.join(BUILTIN)} (with :key=value,...) or "
-                    "module.path:ClassName[:key=value,...]")
+        _fail(
+            text,
+            f"not a bot: use one of {', '.join(BUILTIN)} (with :key=value,...) or "
+            "module.path:ClassName[:key=value,...]",
+        )
     params = _parse_params(text, parts[2] if len(parts) == 3 else "")
     return BotSpec(text, f"{parts[0]}:{parts[1]}", params)
 
@@ -137,7 +158,7 @@ def check_spec(text, engine, num_players=2):
         make_bot(spec, engine, engine.Game(num_players=num_players), 0)
     except ValueError:
         raise
-    except Exception as error:   # a user's module or class failing otherwise: still one line
+    except Exception as error:  # a user's module or class failing otherwise: still one line
         _fail(text, f"{type(error).__name__}: {error}")
     return spec
 
@@ -150,9 +171,16 @@ def engine_module(name):
 
 # --- the schedule ----------------------------------------------------------------------------
 
+
 def _seed_from(*words):
-    return int(np.random.SeedSequence([w & ((1 << 64) - 1) for w in words])
-               .generate_state(1, np.uint64)[0]) & SEED_MASK
+    return (
+        int(
+            np.random.SeedSequence([w & ((1 << 64) - 1) for w in words]).generate_state(
+                1, np.uint64
+            )[0]
+        )
+        & SEED_MASK
+    )
 
 
 def chance_seed(seed, deal):
@@ -185,8 +213,9 @@ def schedule(entrants, players, deals):
     if not 2 <= players <= 4:
         raise ValueError(f"players must be 2, 3 or 4, not {players}")
     if entrants < players:
-        raise ValueError(f"{players} players per game need at least {players} entrants, "
-                         f"not {entrants}")
+        raise ValueError(
+            f"{players} players per game need at least {players} entrants, not {entrants}"
+        )
     tasks = []
     for table, members in enumerate(itertools.combinations(range(entrants), players)):
         for deal in range(deals):
@@ -216,12 +245,20 @@ def play_game(job):
     bots = [make_bot(specs[e], engine, game, bot_seed(seed, deal, e)) for e in seats]
     stream = chance_seed(seed, deal)
     state = play_bots(game.new_initial_state(), bots, np.random.default_rng(stream))
-    record = records.record_from_state(state, players=[specs[e].player_entry() for e in seats],
-                                       seed=stream)
-    return {"table": table, "deal": deal, "seats": seats, "chance_seed": stream,
-            "fame": record["result"]["fame"], "gold": record["result"]["gold"],
-            "returns": record["result"]["returns"], "moves": len(record["moves"]),
-            "record": record}
+    record = records.record_from_state(
+        state, players=[specs[e].player_entry() for e in seats], seed=stream
+    )
+    return {
+        "table": table,
+        "deal": deal,
+        "seats": seats,
+        "chance_seed": stream,
+        "fame": record["result"]["fame"],
+        "gold": record["result"]["gold"],
+        "returns": record["result"]["returns"],
+        "moves": len(record["moves"]),
+        "record": record,
+    }
 
 
 def _progress(total, enabled):
@@ -267,15 +304,18 @@ class GameError(RuntimeError):
 
 def _game_error(number, task, error):
     table, deal, seats = task[4]
-    return GameError(number, f"table {table} deal {deal} seats {list(seats)}, seed {task[3]}",
-                     error)
+    return GameError(
+        number, f"table {table} deal {deal} seats {list(seats)}, seed {task[3]}", error
+    )
 
 
 def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
     """Play the whole schedule; the games in schedule order, whatever `jobs` (processes). A
     game that raises (a user's bot) raises GameError naming it."""
-    tasks = [(engine_name, list(texts), players, seed, task)
-             for task in schedule(len(texts), players, deals)]
+    tasks = [
+        (engine_name, list(texts), players, seed, task)
+        for task in schedule(len(texts), players, deals)
+    ]
     bar = _progress(len(tasks), progress)
     games = []
     try:
@@ -289,8 +329,9 @@ def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
                     bar.update(1)
         else:
             # spawn: fresh interpreters, so no thread of this process is forked half-way.
-            pool = ProcessPoolExecutor(jobs, mp_context=get_context("spawn"),
-                                       initializer=_ignore_interrupts)
+            pool = ProcessPoolExecutor(
+                jobs, mp_context=get_context("spawn"), initializer=_ignore_interrupts
+            )
             try:
                 try:
                     for result in pool.map(play_game, tasks, chunksize=1):

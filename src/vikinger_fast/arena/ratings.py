@@ -17,8 +17,8 @@ import numpy as np
 Outcome = tuple[int, int, float]
 Ratings = dict[str, Union[list[float], list[list[float]]]]
 
-Z95 = 1.959963984540054          # the 97.5 % quantile of the standard normal
-ELO_PER_NATURAL = 400.0 / math.log(10.0)   # Elo points per unit of the logistic's argument
+Z95 = 1.959963984540054  # the 97.5 % quantile of the standard normal
+ELO_PER_NATURAL = 400.0 / math.log(10.0)  # Elo points per unit of the logistic's argument
 
 
 def wilson(share: float, games: int, z: float = Z95) -> tuple[float, float]:
@@ -40,14 +40,16 @@ def wilson(share: float, games: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _wins_and_games(count: int, outcomes: Iterable[Outcome],
-                    prior: float) -> tuple[np.ndarray, np.ndarray]:
+def _wins_and_games(
+    count: int, outcomes: Iterable[Outcome], prior: float
+) -> tuple[np.ndarray, np.ndarray]:
     """wins[i, j]: i's score against j (a win 1, a tie 1/2), summed; games = wins + wins.T."""
     wins = np.zeros((count, count))
     for i, j, score in outcomes:
         if i == j or not (0 <= i < count and 0 <= j < count):
-            raise ValueError(f"a pairwise outcome needs two entrants in 0..{count - 1}, "
-                             f"not ({i}, {j})")
+            raise ValueError(
+                f"a pairwise outcome needs two entrants in 0..{count - 1}, not ({i}, {j})"
+            )
         if not 0.0 <= score <= 1.0:
             raise ValueError(f"a pairwise score is in 0..1, not {score}")
         wins[i, j] += score
@@ -58,8 +60,9 @@ def _wins_and_games(count: int, outcomes: Iterable[Outcome],
     return wins, wins + wins.T
 
 
-def _fit_strengths(wins: np.ndarray, games: np.ndarray, tolerance: float = 1e-12,
-                   max_rounds: int = 100_000) -> np.ndarray:
+def _fit_strengths(
+    wins: np.ndarray, games: np.ndarray, tolerance: float = 1e-12, max_rounds: int = 100_000
+) -> np.ndarray:
     """The MLE of log strengths (mean 0) by the minorize-maximize iteration of Bradley-Terry
     models: gamma_i <- W_i / sum_j n_ij / (gamma_i + gamma_j), which raises the likelihood at
     every round."""
@@ -68,8 +71,9 @@ def _fit_strengths(wins: np.ndarray, games: np.ndarray, tolerance: float = 1e-12
     gamma = np.ones(count)
     for _ in range(max_rounds):
         denominators = (games / (gamma[:, None] + gamma[None, :])).sum(axis=1)
-        updated = np.where(denominators > 0, total_wins / np.where(denominators > 0,
-                                                                   denominators, 1), gamma)
+        updated = np.where(
+            denominators > 0, total_wins / np.where(denominators > 0, denominators, 1), gamma
+        )
         updated /= math.exp(np.log(updated).mean())
         change = np.max(np.abs(np.log(updated) - np.log(gamma)))
         gamma = updated
@@ -78,8 +82,9 @@ def _fit_strengths(wins: np.ndarray, games: np.ndarray, tolerance: float = 1e-12
     return np.log(gamma)
 
 
-def bradley_terry(count: int, outcomes: Iterable[Outcome], prior: float = 1.0,
-                  z: float = Z95) -> Ratings:
+def bradley_terry(
+    count: int, outcomes: Iterable[Outcome], prior: float = 1.0, z: float = Z95
+) -> Ratings:
     """Ratings of `count` entrants from pairwise `outcomes` [(i, j, score of i against j)].
 
     Model: P(i beats j) = 1 / (1 + exp(theta_j - theta_i)), a tie counting half a win each way;
@@ -99,11 +104,14 @@ def bradley_terry(count: int, outcomes: Iterable[Outcome], prior: float = 1.0,
         raise ValueError(f"prior must be >= 0, not {prior}")
     wins, games = _wins_and_games(count, outcomes, prior)
     theta = _fit_strengths(wins, games)
-    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))     # p[i, j] = P(i beats j)
+    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))  # p[i, j] = P(i beats j)
     weights = games * p * (1.0 - p)
     information = np.diag(weights.sum(axis=1)) - weights
     covariance = np.linalg.pinv(information)
     stderr = np.sqrt(np.maximum(np.diag(covariance), 0.0)) * ELO_PER_NATURAL
     rating = theta * ELO_PER_NATURAL
-    return {"rating": [float(r) for r in rating], "stderr": [float(s) for s in stderr],
-            "interval": [[float(r - z * s), float(r + z * s)] for r, s in zip(rating, stderr)]}
+    return {
+        "rating": [float(r) for r in rating],
+        "stderr": [float(s) for s in stderr],
+        "interval": [[float(r - z * s), float(r + z * s)] for r, s in zip(rating, stderr)],
+    }

@@ -67,33 +67,45 @@ def summarize(config, games):
         played = len(returns[e])
         share = statistics.fmean(returns[e]) if played else 0.0
         low, high = wilson(share, played)
-        entries.append({
-            "name": names[e], "spec": config["entrants"][e], "games": played,
-            "win_share": share, "win_share_interval": [low, high],
-            "mean_fame": statistics.fmean(fame[e]) if played else None,
-            "mean_margin": statistics.fmean(margins[e]) if played else None,
-            "rating": fit["rating"][e], "rating_interval": fit["interval"][e],
-            "rating_stderr": fit["stderr"][e]})
-    return {"title": f"arena: {' vs '.join(names)} ({len(games)} games, engine "
-                     f"{config['engine']})",
-            **{key: config[key] for key in ("engine", "entrants", "names", "players", "seed",
-                                            "deals")},
-            "players_per_game": config["players"], "rating_name": RATING_NAME,
-            "games": len(games), "entries": entries,
-            "head_to_head": {"score": score, "meetings": meetings}}
+        entries.append(
+            {
+                "name": names[e],
+                "spec": config["entrants"][e],
+                "games": played,
+                "win_share": share,
+                "win_share_interval": [low, high],
+                "mean_fame": statistics.fmean(fame[e]) if played else None,
+                "mean_margin": statistics.fmean(margins[e]) if played else None,
+                "rating": fit["rating"][e],
+                "rating_interval": fit["interval"][e],
+                "rating_stderr": fit["stderr"][e],
+            }
+        )
+    return {
+        "title": f"arena: {' vs '.join(names)} ({len(games)} games, engine {config['engine']})",
+        **{key: config[key] for key in ("engine", "entrants", "names", "players", "seed", "deals")},
+        "players_per_game": config["players"],
+        "rating_name": RATING_NAME,
+        "games": len(games),
+        "entries": entries,
+        "head_to_head": {"score": score, "meetings": meetings},
+    }
 
 
 def format_table(results):
     """The table `vikinger arena` prints."""
     width = max(len("bot"), *(len(e["name"]) for e in results["entries"]))
-    lines = [f"{'bot':<{width}}  games  win share [95% Wilson]  mean Fame  mean margin  "
-             f"Elo (BT) [95%]"]
+    lines = [
+        f"{'bot':<{width}}  games  win share [95% Wilson]  mean Fame  mean margin  Elo (BT) [95%]"
+    ]
     for e in sorted(results["entries"], key=lambda e: -e["rating"]):
         low, high = e["win_share_interval"]
         r_low, r_high = e["rating_interval"]
-        lines.append(f"{e['name']:<{width}}  {e['games']:5d}  {e['win_share']:.3f} "
-                     f"[{low:.3f}, {high:.3f}]    {e['mean_fame']:9.2f}  {e['mean_margin']:+11.2f}"
-                     f"  {e['rating']:+6.0f} [{r_low:+.0f}, {r_high:+.0f}]")
+        lines.append(
+            f"{e['name']:<{width}}  {e['games']:5d}  {e['win_share']:.3f} "
+            f"[{low:.3f}, {high:.3f}]    {e['mean_fame']:9.2f}  {e['mean_margin']:+11.2f}"
+            f"  {e['rating']:+6.0f} [{r_low:+.0f}, {r_high:+.0f}]"
+        )
     return "\n".join(lines)
 
 
@@ -105,30 +117,73 @@ def write_outputs(folder, results, games):
     # games.csv and be taken for its games: removed first.
     for old in glob.glob(os.path.join(glob.escape(folder), "records", "game-*.json")):
         os.remove(old)
-    outputs.write_atomic(os.path.join(folder, "results.json"), json_limits.dumps_strict(
-        json_limits.non_finite_as_text(results), indent=1) + "\n")
-    columns = ("name", "spec", "games", "win_share", "win_share_low", "win_share_high",
-               "mean_fame", "mean_margin", "rating", "rating_low", "rating_high")
+    outputs.write_atomic(
+        os.path.join(folder, "results.json"),
+        json_limits.dumps_strict(json_limits.non_finite_as_text(results), indent=1) + "\n",
+    )
+    columns = (
+        "name",
+        "spec",
+        "games",
+        "win_share",
+        "win_share_low",
+        "win_share_high",
+        "mean_fame",
+        "mean_margin",
+        "rating",
+        "rating_low",
+        "rating_high",
+    )
     out = io.StringIO(newline="")
     writer = csv.writer(out)
     writer.writerow(columns)
     for e in results["entries"]:
-        writer.writerow([e["name"], e["spec"], e["games"], e["win_share"],
-                         *e["win_share_interval"], e["mean_fame"], e["mean_margin"],
-                         e["rating"], *e["rating_interval"]])
+        writer.writerow(
+            [
+                e["name"],
+                e["spec"],
+                e["games"],
+                e["win_share"],
+                *e["win_share_interval"],
+                e["mean_fame"],
+                e["mean_margin"],
+                e["rating"],
+                *e["rating_interval"],
+            ]
+        )
     outputs.write_atomic(os.path.join(folder, "results.csv"), out.getvalue())
     names = results["names"]
     n = results["players"]
     out = io.StringIO(newline="")
     writer = csv.writer(out)
-    writer.writerow(["game", "table", "deal", "chance_seed", "moves",
-                     *[f"seat{s}" for s in range(n)], *[f"fame{s}" for s in range(n)],
-                     *[f"return{s}" for s in range(n)], "record"])
+    writer.writerow(
+        [
+            "game",
+            "table",
+            "deal",
+            "chance_seed",
+            "moves",
+            *[f"seat{s}" for s in range(n)],
+            *[f"fame{s}" for s in range(n)],
+            *[f"return{s}" for s in range(n)],
+            "record",
+        ]
+    )
     for index, game in enumerate(games):
         name = f"records/game-{index:05d}.json"
-        writer.writerow([index, game["table"], game["deal"], game["chance_seed"],
-                         game["moves"], *[names[e] for e in game["seats"]], *game["fame"],
-                         *game["returns"], name])
+        writer.writerow(
+            [
+                index,
+                game["table"],
+                game["deal"],
+                game["chance_seed"],
+                game["moves"],
+                *[names[e] for e in game["seats"]],
+                *game["fame"],
+                *game["returns"],
+                name,
+            ]
+        )
         outputs.write_atomic(os.path.join(folder, name), records.dumps(game["record"]))
     # games.csv last: it lists the records, which are all there once it is.
     outputs.write_atomic(os.path.join(folder, "games.csv"), out.getvalue())

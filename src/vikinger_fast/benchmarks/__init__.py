@@ -33,12 +33,12 @@ from .timing import best_seconds
 SIZES = {
     "rollout_games": (100_000, 10_000),
     "rollout_games_4p": (20_000, 2_000),
-    "module_games": (4_000, 500),   # per configuration and round (modules.py)
+    "module_games": (4_000, 500),  # per configuration and round (modules.py)
     "reference_games": (64, 2),
     "loop_steps_fast": (400_000, 20_000),
     "loop_steps_ref": (12_000, 300),
     "vector_steps": (300, 20),
-    "vector_env_steps": (900, 200),   # per-step ratios: their median needs a few hundred
+    "vector_env_steps": (900, 200),  # per-step ratios: their median needs a few hundred
     "clone_calls": (300_000, 20_000),
     "replays": (300, 20),
     "repeats": (3, 1),
@@ -73,16 +73,23 @@ def hardware():
     model = platform.processor() or platform.machine()
     try:
         with open("/proc/cpuinfo") as cpuinfo:
-            model = next(line.split(":", 1)[1].strip() for line in cpuinfo
-                         if line.startswith("model name"))
+            model = next(
+                line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")
+            )
     except (OSError, StopIteration):
         pass
-    return {"cpu": model, "cores": os.cpu_count(), "machine": platform.machine(),
-            "python": platform.python_version(), "numpy": np.__version__,
-            "load_average": os.getloadavg()[0]}
+    return {
+        "cpu": model,
+        "cores": os.cpu_count(),
+        "machine": platform.machine(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "load_average": os.getloadavg()[0],
+    }
 
 
 # --- the workloads --------------------------------------------------------------------------
+
 
 def python_loop(game, steps, seed=0):
     """The Python-driven loop of any OpenSpiel-style engine: legal_actions, a uniform choice,
@@ -139,11 +146,11 @@ def vector_env_overhead(game, steps):
     def wrapped_step():
         wrapped.step(actions)
 
-    warm_up = 20   # the first steps touch the arrays' memory for the first time
+    warm_up = 20  # the first steps touch the arrays' memory for the first time
     for step in range(warm_up + steps):
         actions = np.argmax(mask * rng.random(mask.shape[1], dtype=np.float32), axis=1)
         seconds = {}
-        for name in (("raw", "wrapped") if step % 2 else ("wrapped", "raw")):
+        for name in ("raw", "wrapped") if step % 2 else ("wrapped", "raw"):
             start = time.perf_counter()
             if name == "raw":
                 mask = raw_step()
@@ -196,12 +203,14 @@ def open_spiel_games():
 
 # --- the run --------------------------------------------------------------------------------
 
+
 def skipped(args, peers, cython):
     """{optional rows: why they are not measured} (an option given, or what to install)."""
     reasons = {}
     if not peers:
-        reasons["open_spiel"] = "left out by --no-peers" if args.no_peers else \
-            INSTALL_HINTS["open_spiel"]
+        reasons["open_spiel"] = (
+            "left out by --no-peers" if args.no_peers else INSTALL_HINTS["open_spiel"]
+        )
     if not cython:
         reasons["cython"] = "left out by --no-cython" if args.no_cython else INSTALL_HINTS["cython"]
     return reasons
@@ -228,8 +237,8 @@ def measure(args, repeats):
             if wall:
                 results[key] = games / best_seconds(repeats, run)
             # CPU time of all threads: what the code costs, whatever else runs on the machine.
-            results[key + "_per_cpu_second"] = games / best_seconds(repeats, run,
-                                                                    time.process_time)
+            results[key + "_per_cpu_second"] = games / best_seconds(repeats, run, time.process_time)
+
         return f"C++ rollouts: {key}", step
 
     def alternating_threads():
@@ -254,14 +263,16 @@ def measure(args, repeats):
 
     def module_rollouts():
         results["module_rollouts"] = modules.measure(
-            modules.REPRESENTATIVE, size["module_games"], repeats + 2)
+            modules.REPRESENTATIVE, size["module_games"], repeats + 2
+        )
 
     def reference_rollouts():
         games = size["reference_games"]
         # The slow rows run once, timed by CPU time: on a shared machine a wall-clock single
         # run of a few seconds measures the neighbours more than the engine.
         results["reference_rollouts_2p"] = games / best_seconds(
-            1, lambda: ref.rollouts(ref_game, games, 0), time.process_time)
+            1, lambda: ref.rollouts(ref_game, games, 0), time.process_time
+        )
 
     def cython_build():
         start = time.perf_counter()
@@ -272,32 +283,40 @@ def measure(args, repeats):
         games, module = size["reference_games"], compiled["module"]
         cy_game = module.Game(num_players=2)
         results["cython_rollouts_2p"] = games / best_seconds(
-            1, lambda: module.rollouts(cy_game, games, 0), time.process_time)
+            1, lambda: module.rollouts(cy_game, games, 0), time.process_time
+        )
 
     def loop_fast():
         python_loop(game2, 10_000)
         steps = size["loop_steps_fast"]
         results["loop_fast"] = steps / best_seconds(repeats, lambda: python_loop(game2, steps))
         results["loop_fast_per_cpu_second"] = steps / best_seconds(
-            repeats, lambda: python_loop(game2, steps), time.process_time)
+            repeats, lambda: python_loop(game2, steps), time.process_time
+        )
 
     def loop_ref():
         steps_ref = size["loop_steps_ref"]
         results["loop_ref"] = steps_ref / best_seconds(
-            1, lambda: python_loop(ref_game, steps_ref), time.process_time)
+            1, lambda: python_loop(ref_game, steps_ref), time.process_time
+        )
         if "module" in compiled:
             results["loop_cython"] = steps_ref / best_seconds(
-                1, lambda: python_loop(compiled["module"].Game(num_players=2), steps_ref),
-                time.process_time)
+                1,
+                lambda: python_loop(compiled["module"].Game(num_players=2), steps_ref),
+                time.process_time,
+            )
 
     def loop_peer(name, game):
         def step():
             steps = size["loop_steps_fast"]
             python_loop(game, 10_000)
             results[f"loop_open_spiel_{name}"] = steps / best_seconds(
-                repeats, lambda: python_loop(game, steps))
+                repeats, lambda: python_loop(game, steps)
+            )
             results[f"loop_open_spiel_{name}_per_cpu_second"] = steps / best_seconds(
-                repeats, lambda: python_loop(game, steps), time.process_time)
+                repeats, lambda: python_loop(game, steps), time.process_time
+            )
+
         return f"Python-driven loop: OpenSpiel {name}", step
 
     def vector_fast():
@@ -323,42 +342,49 @@ def measure(args, repeats):
     def clone():
         calls = size["clone_calls"]
         fast_state, ref_state = midgame_state(fast), midgame_state(ref)
-        results["clone_fast_ns"] = min(call_nanos(fast_state.clone, calls)
-                                       for _ in range(repeats))
+        results["clone_fast_ns"] = min(call_nanos(fast_state.clone, calls) for _ in range(repeats))
         results["clone_ref_ns"] = call_nanos(ref_state.clone, max(calls // 100, 10))
 
     def apply_action():
-        results["apply_fast_ns"] = min(replay_nanos(fast, size["replays"])
-                                       for _ in range(repeats))
+        results["apply_fast_ns"] = min(replay_nanos(fast, size["replays"]) for _ in range(repeats))
         results["apply_ref_ns"] = replay_nanos(ref, max(size["replays"] // 100, 2))
 
     def game_length():
         lengths = fast.rollouts(game2, 1000, 0)["length"]
         results["mean_game_length_2p"] = float(lengths.mean())
-        results["apply_inside_cpp_ns"] = 1e9 / (results["rollouts_2p_1thread"]
-                                                * results["mean_game_length_2p"])
+        results["apply_inside_cpp_ns"] = 1e9 / (
+            results["rollouts_2p_1thread"] * results["mean_game_length_2p"]
+        )
 
     steps = [
         rollouts("rollouts_2p_1thread", game2, size["rollout_games"], wall=False),
         rollouts("rollouts_2p_2threads", game2, size["rollout_games"], threads=2, wall=False),
         ("C++ rollouts: 1 and 2 threads alternating", alternating_threads),
-        rollouts("rollouts_2p_generic_1thread", game2, size["rollout_games"],
-                 policy="random_generic"),
+        rollouts(
+            "rollouts_2p_generic_1thread", game2, size["rollout_games"], policy="random_generic"
+        ),
         rollouts("rollouts_4p_all_modules_1thread", game4, size["rollout_games_4p"]),
         ("C++ rollouts: module combinations against the 2-player base game", module_rollouts),
         ("reference rollouts", reference_rollouts),
     ]
     if cython:
-        steps += [("Cython build of the reference (cached after the first run)", cython_build),
-                  ("Cython-compiled reference rollouts", cython_rollouts)]
-    steps += [("Python-driven loop: vikinger_fast", loop_fast),
-              ("Python-driven loop: vikinger_ref", loop_ref)]
+        steps += [
+            ("Cython build of the reference (cached after the first run)", cython_build),
+            ("Cython-compiled reference rollouts", cython_rollouts),
+        ]
+    steps += [
+        ("Python-driven loop: vikinger_fast", loop_fast),
+        ("Python-driven loop: vikinger_ref", loop_ref),
+    ]
     steps += [loop_peer(name, game) for name, game in peers.items()]
-    steps += [("VectorGame: vikinger_fast", vector_fast),
-              ("Gymnasium VectorEnv over VectorGame", vector_env),
-              ("VectorGame: vikinger_ref", vector_ref),
-              ("clone", clone), ("apply_action", apply_action),
-              ("mean game length", game_length)]
+    steps += [
+        ("VectorGame: vikinger_fast", vector_fast),
+        ("Gymnasium VectorEnv over VectorGame", vector_env),
+        ("VectorGame: vikinger_ref", vector_ref),
+        ("clone", clone),
+        ("apply_action", apply_action),
+        ("mean game length", game_length),
+    ]
     steps += search_steps(results, args.quick, repeats, midgame_state)
     steps += neural_steps(results, args.quick, repeats)
     run_steps(steps)
@@ -372,73 +398,124 @@ def table(results):
     why = {**INSTALL_HINTS, **r.get("skipped", {})}
     speedup = r["rollouts_2p_1thread" + cpu] / r["reference_rollouts_2p"]
     lines = [
-        ("C++ rollouts, 2 players, 1 thread (fused playout)",
-         f"{r['rollouts_2p_1thread']:,.0f} games/s",
-         f"target >= 200,000; {r['rollouts_2p_1thread' + cpu]:,.0f} per CPU second"),
-        ("C++ rollouts, 2 players, 1 thread (generic list path)",
-         f"{r['rollouts_2p_generic_1thread']:,.0f} games/s",
-         f"target >= 100,000; {r['rollouts_2p_generic_1thread' + cpu]:,.0f} per CPU second"),
-        ("C++ rollouts, 2 players, 2 threads", f"{r['rollouts_2p_2threads']:,.0f} games/s",
-         f"x{r['rollouts_2p_2threads'] / r['rollouts_2p_1thread']:.2f} of 1 thread "
-         f"(target >= 1.9; median of the rounds x"
-         f"{r['rollouts_2p_2threads_median_round_ratio']:.2f}); CPU time per game x"
-         f"{r['rollouts_2p_1thread' + cpu] / r['rollouts_2p_2threads' + cpu]:.2f} of 1 thread"),
-        ("C++ rollouts, 4 players, all modules A1-A5, 1 thread",
-         f"{r['rollouts_4p_all_modules_1thread']:,.0f} games/s", ""),
+        (
+            "C++ rollouts, 2 players, 1 thread (fused playout)",
+            f"{r['rollouts_2p_1thread']:,.0f} games/s",
+            f"target >= 200,000; {r['rollouts_2p_1thread' + cpu]:,.0f} per CPU second",
+        ),
+        (
+            "C++ rollouts, 2 players, 1 thread (generic list path)",
+            f"{r['rollouts_2p_generic_1thread']:,.0f} games/s",
+            f"target >= 100,000; {r['rollouts_2p_generic_1thread' + cpu]:,.0f} per CPU second",
+        ),
+        (
+            "C++ rollouts, 2 players, 2 threads",
+            f"{r['rollouts_2p_2threads']:,.0f} games/s",
+            f"x{r['rollouts_2p_2threads'] / r['rollouts_2p_1thread']:.2f} of 1 thread "
+            f"(target >= 1.9; median of the rounds x"
+            f"{r['rollouts_2p_2threads_median_round_ratio']:.2f}); CPU time per game x"
+            f"{r['rollouts_2p_1thread' + cpu] / r['rollouts_2p_2threads' + cpu]:.2f} of 1 thread",
+        ),
+        (
+            "C++ rollouts, 4 players, all modules A1-A5, 1 thread",
+            f"{r['rollouts_4p_all_modules_1thread']:,.0f} games/s",
+            "",
+        ),
         # .get: results saved before these rows were measured have none.
         *modules.table_rows(r.get("module_rollouts", {})),
-        ("reference (pure Python) rollouts, 2 players (CPU time)",
-         f"{r['reference_rollouts_2p']:,.1f} games/s",
-         f"C++ / reference = x{speedup:,.0f} per CPU second (target >= 1000)"),
+        (
+            "reference (pure Python) rollouts, 2 players (CPU time)",
+            f"{r['reference_rollouts_2p']:,.1f} games/s",
+            f"C++ / reference = x{speedup:,.0f} per CPU second (target >= 1000)",
+        ),
     ]
     if "cython_rollouts_2p" in r:
-        lines.append(("reference compiled with Cython, rollouts (CPU time)",
-                      f"{r['cython_rollouts_2p']:,.1f} games/s",
-                      f"x{r['cython_rollouts_2p'] / r['reference_rollouts_2p']:.2f} of the "
-                      f"reference; C++ "
-                      f"x{r['rollouts_2p_1thread' + cpu] / r['cython_rollouts_2p']:,.0f}"))
+        lines.append(
+            (
+                "reference compiled with Cython, rollouts (CPU time)",
+                f"{r['cython_rollouts_2p']:,.1f} games/s",
+                f"x{r['cython_rollouts_2p'] / r['reference_rollouts_2p']:.2f} of the "
+                f"reference; C++ "
+                f"x{r['rollouts_2p_1thread' + cpu] / r['cython_rollouts_2p']:,.0f}",
+            )
+        )
     else:
-        lines.append(("reference compiled with Cython, rollouts (CPU time)", "skipped",
-                      why["cython"]))
+        lines.append(
+            ("reference compiled with Cython, rollouts (CPU time)", "skipped", why["cython"])
+        )
     lines += [
-        ("Python-driven loop, vikinger_fast", f"{r['loop_fast']:,.0f} steps/s",
-         f"target >= 1,000,000; {r['loop_fast' + cpu]:,.0f} per CPU second"),
-        ("Python-driven loop, vikinger_ref (CPU time)", f"{r['loop_ref']:,.0f} steps/s",
-         f"fast / ref = x{r['loop_fast' + cpu] / r['loop_ref']:,.0f} per CPU second"),
+        (
+            "Python-driven loop, vikinger_fast",
+            f"{r['loop_fast']:,.0f} steps/s",
+            f"target >= 1,000,000; {r['loop_fast' + cpu]:,.0f} per CPU second",
+        ),
+        (
+            "Python-driven loop, vikinger_ref (CPU time)",
+            f"{r['loop_ref']:,.0f} steps/s",
+            f"fast / ref = x{r['loop_fast' + cpu] / r['loop_ref']:,.0f} per CPU second",
+        ),
     ]
     if "loop_cython" in r:
-        lines.append(("Python-driven loop, Cython-compiled reference (CPU time)",
-                      f"{r['loop_cython']:,.0f} steps/s",
-                      f"x{r['loop_cython'] / r['loop_ref']:.2f} of the reference"))
+        lines.append(
+            (
+                "Python-driven loop, Cython-compiled reference (CPU time)",
+                f"{r['loop_cython']:,.0f} steps/s",
+                f"x{r['loop_cython'] / r['loop_ref']:.2f} of the reference",
+            )
+        )
     else:
-        lines.append(("Python-driven loop, Cython-compiled reference (CPU time)", "skipped",
-                      why["cython"]))
+        lines.append(
+            ("Python-driven loop, Cython-compiled reference (CPU time)", "skipped", why["cython"])
+        )
     for name in ("connect_four", "backgammon"):
         key = f"loop_open_spiel_{name}"
         if key not in r:
-            lines.append((f"Python-driven loop, OpenSpiel {name}", "skipped",
-                          why["open_spiel"]))
+            lines.append((f"Python-driven loop, OpenSpiel {name}", "skipped", why["open_spiel"]))
         else:
-            lines.append((f"Python-driven loop, OpenSpiel {name}", f"{r[key]:,.0f} steps/s",
-                          f"vikinger_fast / {name} = x{r['loop_fast'] / r[key]:.2f}; per CPU "
-                          f"second {r[key + cpu]:,.0f} "
-                          f"(x{r['loop_fast' + cpu] / r[key + cpu]:.2f})"))
+            lines.append(
+                (
+                    f"Python-driven loop, OpenSpiel {name}",
+                    f"{r[key]:,.0f} steps/s",
+                    f"vikinger_fast / {name} = x{r['loop_fast'] / r[key]:.2f}; per CPU "
+                    f"second {r[key + cpu]:,.0f} "
+                    f"(x{r['loop_fast' + cpu] / r[key + cpu]:.2f})",
+                )
+            )
     lines += [
-        (f"VectorGame, batch {VECTOR_BATCH}: masks + numpy choice + step",
-         f"{r['vector_fast_loop']:,.0f} steps/s", f"step alone {r['vector_fast_step']:,.0f}/s"),
-        (f"Gymnasium VectorEnv over VectorGame, batch {VECTOR_BATCH}",
-         f"{(r['gymnasium_vector_env_time_ratio'] - 1) * 100:+.1f} % time"
-         if "gymnasium_vector_env_time_ratio" in r else "skipped",
-         "per step over step + observation + mask (goal <= +20 %)"
-         if "gymnasium_vector_env_time_ratio" in r else why["gymnasium"]),
-        (f"VectorGame reference, batch {REFERENCE_VECTOR_BATCH}",
-         f"{r['vector_ref_loop']:,.0f} steps/s", ""),
-        ("clone from Python, fast / ref", f"{r['clone_fast_ns']:,.0f} ns",
-         f"ref {r['clone_ref_ns']:,.0f} ns"),
-        ("apply_action from Python (checked), fast / ref", f"{r['apply_fast_ns']:,.0f} ns",
-         f"ref {r['apply_ref_ns']:,.0f} ns"),
-        ("apply inside C++ (rollouts, per action)", f"{r['apply_inside_cpp_ns']:.1f} ns",
-         f"{r['mean_game_length_2p']:.1f} actions per 2-player game"),
+        (
+            f"VectorGame, batch {VECTOR_BATCH}: masks + numpy choice + step",
+            f"{r['vector_fast_loop']:,.0f} steps/s",
+            f"step alone {r['vector_fast_step']:,.0f}/s",
+        ),
+        (
+            f"Gymnasium VectorEnv over VectorGame, batch {VECTOR_BATCH}",
+            f"{(r['gymnasium_vector_env_time_ratio'] - 1) * 100:+.1f} % time"
+            if "gymnasium_vector_env_time_ratio" in r
+            else "skipped",
+            "per step over step + observation + mask (goal <= +20 %)"
+            if "gymnasium_vector_env_time_ratio" in r
+            else why["gymnasium"],
+        ),
+        (
+            f"VectorGame reference, batch {REFERENCE_VECTOR_BATCH}",
+            f"{r['vector_ref_loop']:,.0f} steps/s",
+            "",
+        ),
+        (
+            "clone from Python, fast / ref",
+            f"{r['clone_fast_ns']:,.0f} ns",
+            f"ref {r['clone_ref_ns']:,.0f} ns",
+        ),
+        (
+            "apply_action from Python (checked), fast / ref",
+            f"{r['apply_fast_ns']:,.0f} ns",
+            f"ref {r['apply_ref_ns']:,.0f} ns",
+        ),
+        (
+            "apply inside C++ (rollouts, per action)",
+            f"{r['apply_inside_cpp_ns']:.1f} ns",
+            f"{r['mean_game_length_2p']:.1f} actions per 2-player game",
+        ),
     ]
     lines += search_table(r)
     lines += neural_table(r)

@@ -53,7 +53,8 @@ def _reference_sources():
 
 def default_cache_dir():
     root = os.environ.get("VIKINGER_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vikinger_fast")
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vikinger_fast"
+    )
     return pathlib.Path(root) / "cython-ref"
 
 
@@ -79,11 +80,17 @@ def _build(sources, root):
     # -O2 -g0 (appended after Python's own -O3 -g, so they win) halve the compile time of
     # Cython's large C files and leave the speed of the result unchanged.
     env = {**os.environ, "CFLAGS": f"{os.environ.get('CFLAGS', '')} -O2 -g0".strip()}
-    result = subprocess.run([sys.executable, "-c", _BUILD_SCRIPT, *modules], cwd=staging,
-                            env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", _BUILD_SCRIPT, *modules],
+        cwd=staging,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     if result.returncode != 0:
-        raise RuntimeError(f"Cython build of the reference failed:\n{result.stdout}\n"
-                           f"{result.stderr}")
+        raise RuntimeError(
+            f"Cython build of the reference failed:\n{result.stdout}\n{result.stderr}"
+        )
     for path in package.iterdir():
         if path.suffix in (".py", ".c") and path.name != "__init__.py":
             path.unlink()

@@ -18,16 +18,24 @@ import vikinger_fast as fast
 MODULES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 # (players, modules) of the bench table: the base game, each module alone, all together.
 REPRESENTATIVE = [
-    (2, ()), *[(2, (module,)) for module in MODULES], (2, MODULES),
-    (3, ()), (3, MODULES), (4, ()), (4, MODULES),
+    (2, ()),
+    *[(2, (module,)) for module in MODULES],
+    (2, MODULES),
+    (3, ()),
+    (3, MODULES),
+    (4, ()),
+    (4, MODULES),
 ]
 TARGET_RATIO = 0.8
 
 
 def every_configuration() -> list[tuple[int, tuple[str, ...]]]:
     """The 96 configurations: 2, 3 and 4 players with each of the 32 module sets."""
-    return [(n, tuple(m for i, m in enumerate(MODULES) if bits >> i & 1))
-            for n in (2, 3, 4) for bits in range(1 << len(MODULES))]
+    return [
+        (n, tuple(m for i, m in enumerate(MODULES) if bits >> i & 1))
+        for n in (2, 3, 4)
+        for bits in range(1 << len(MODULES))
+    ]
 
 
 def label(num_players: int, modules: tuple[str, ...]) -> str:
@@ -37,8 +45,9 @@ def label(num_players: int, modules: tuple[str, ...]) -> str:
     return f"{num_players}p " + ("+".join(modules) or "base")
 
 
-def measure(configurations: list[tuple[int, tuple[str, ...]]], games: int,
-            rounds: int) -> dict[str, dict[str, float]]:
+def measure(
+    configurations: list[tuple[int, tuple[str, ...]]], games: int, rounds: int
+) -> dict[str, dict[str, float]]:
     """{label: {"games_per_cpu_second", "actions_per_cpu_second", "mean_length",
     "ratio_to_2p_base"}}, 1 thread, seeds 0..games-1; the first configuration must be the
     2-player base game, the reference of the ratios."""
@@ -57,18 +66,25 @@ def measure(configurations: list[tuple[int, tuple[str, ...]]], games: int,
             best[(num_players, modules)] = min(best[(num_players, modules)], seconds)
             actions[(num_players, modules)] = int(lengths.sum())
     base = actions[(2, ())] / best[(2, ())]
-    return {label(*config): {
-        "games_per_cpu_second": games / best[config],
-        "actions_per_cpu_second": actions[config] / best[config],
-        "mean_length": actions[config] / games,
-        "ratio_to_2p_base": actions[config] / best[config] / base,
-    } for config in configurations}
+    return {
+        label(*config): {
+            "games_per_cpu_second": games / best[config],
+            "actions_per_cpu_second": actions[config] / best[config],
+            "mean_length": actions[config] / games,
+            "ratio_to_2p_base": actions[config] / best[config] / base,
+        }
+        for config in configurations
+    }
 
 
 def table_rows(results: dict[str, dict[str, float]]) -> list[tuple[str, str, str]]:
     """(name, value, note) rows for `vikinger bench`'s table."""
-    return [(f"C++ rollouts, {name}, 1 thread (CPU time)",
-             f"{row['actions_per_cpu_second'] / 1e6:,.1f} M actions/s",
-             f"x{row['ratio_to_2p_base']:.2f} of 2p base (target >= {TARGET_RATIO}); "
-             f"{row['games_per_cpu_second']:,.0f} games/s, {row['mean_length']:.0f} actions a game")
-            for name, row in results.items()]
+    return [
+        (
+            f"C++ rollouts, {name}, 1 thread (CPU time)",
+            f"{row['actions_per_cpu_second'] / 1e6:,.1f} M actions/s",
+            f"x{row['ratio_to_2p_base']:.2f} of 2p base (target >= {TARGET_RATIO}); "
+            f"{row['games_per_cpu_second']:,.0f} games/s, {row['mean_length']:.0f} actions a game",
+        )
+        for name, row in results.items()
+    ]

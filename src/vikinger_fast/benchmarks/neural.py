@@ -40,8 +40,13 @@ def opening_decisions(count: int, players: int = 2) -> List[Any]:
 class PythonPUCT:
     """PUCT over vikinger_fast from Python, one evaluator call per leaf (the bench baseline)."""
 
-    def __init__(self, simulations: int, evaluator: Callable[..., Tuple[np.ndarray, np.ndarray]],
-                 c_puct: float = 1.25, seed: int = 0) -> None:
+    def __init__(
+        self,
+        simulations: int,
+        evaluator: Callable[..., Tuple[np.ndarray, np.ndarray]],
+        c_puct: float = 1.25,
+        seed: int = 0,
+    ) -> None:
         self.simulations = simulations
         self.evaluator = evaluator
         self.c_puct = c_puct
@@ -76,14 +81,18 @@ class PythonPUCT:
                     break
                 if key not in tree:
                     edges, value = self._expand(state)
-                    tree[key] = [1, edges]   # its own evaluation counts
+                    tree[key] = [1, edges]  # its own evaluation counts
                     break
                 visits, edges = tree[key]
                 player = state.current_player()
                 scale = self.c_puct * math.sqrt(visits)
-                action = max(edges, key=lambda a: (edges[a][2][player] / edges[a][1]
-                                                   if edges[a][1] else 0.0)
-                             + scale * edges[a][0] / (1 + edges[a][1]))
+                action = max(
+                    edges,
+                    key=lambda a: (
+                        (edges[a][2][player] / edges[a][1] if edges[a][1] else 0.0)
+                        + scale * edges[a][0] / (1 + edges[a][1])
+                    ),
+                )
                 path.append((key, action))
                 state.apply_action(action)
                 while state.is_chance_node():
@@ -104,16 +113,18 @@ class TimedEvaluator:
         self.inner = inner
         self.seconds = 0.0
 
-    def __call__(self, observations: np.ndarray, legal: np.ndarray) -> Tuple[np.ndarray,
-                                                                              np.ndarray]:
+    def __call__(
+        self, observations: np.ndarray, legal: np.ndarray
+    ) -> Tuple[np.ndarray, np.ndarray]:
         start = time.perf_counter()
         out = self.inner(observations, legal)
         self.seconds += time.perf_counter() - start
         return out
 
 
-def neural_steps(results: Dict[str, Any], quick: bool,
-                 repeats: int) -> List[Tuple[str, Callable[[], None]]]:
+def neural_steps(
+    results: Dict[str, Any], quick: bool, repeats: int
+) -> List[Tuple[str, Callable[[], None]]]:
     """The rows as (label, step) pairs, each step adding its measurement to `results`."""
     size = {key: value[1 if quick else 0] for key, value in NEURAL_SIZES.items()}
     sims = size["simulations"]
@@ -151,22 +162,31 @@ def neural_steps(results: Dict[str, Any], quick: bool,
             best = min(best, time.process_time() - start)
         results["python_puct_leaves_per_cpu_second"] = n / best
 
-    return [("C++ batched PUCT, constant evaluator, batch 256", constant_evaluator),
-            ("C++ batched PUCT, numpy MLP evaluator, batch 256", mlp_evaluator),
-            ("plain Python PUCT over vikinger_fast (the baseline)", python_baseline)]
+    return [
+        ("C++ batched PUCT, constant evaluator, batch 256", constant_evaluator),
+        ("C++ batched PUCT, numpy MLP evaluator, batch 256", mlp_evaluator),
+        ("plain Python PUCT over vikinger_fast (the baseline)", python_baseline),
+    ]
 
 
 def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
     """(name, value, note) rows of the measurements."""
     cpp = r["puct_leaves_per_cpu_second"]
     return [
-        ("C++ batched PUCT, 256 roots, constant numpy evaluator, batch 256",
-         f"{cpp:,.0f} leaves/s", "per CPU second (target >= 300,000)"),
-        ("C++ batched PUCT with a numpy MLP evaluator (2 x 256 hidden), batch 256",
-         f"{r['puct_share_outside_mlp']:.1%}", "of the time outside the evaluator (target "
-                                                "<= 10%)"),
-        ("plain Python PUCT over vikinger_fast, constant evaluator",
-         f"{r['python_puct_leaves_per_cpu_second']:,.0f} leaves/s",
-         f"C++ batched / it = x{cpp / r['python_puct_leaves_per_cpu_second']:,.1f} per CPU "
-         f"second (target >= 10)"),
+        (
+            "C++ batched PUCT, 256 roots, constant numpy evaluator, batch 256",
+            f"{cpp:,.0f} leaves/s",
+            "per CPU second (target >= 300,000)",
+        ),
+        (
+            "C++ batched PUCT with a numpy MLP evaluator (2 x 256 hidden), batch 256",
+            f"{r['puct_share_outside_mlp']:.1%}",
+            "of the time outside the evaluator (target <= 10%)",
+        ),
+        (
+            "plain Python PUCT over vikinger_fast, constant evaluator",
+            f"{r['python_puct_leaves_per_cpu_second']:,.0f} leaves/s",
+            f"C++ batched / it = x{cpp / r['python_puct_leaves_per_cpu_second']:,.1f} per CPU "
+            f"second (target >= 10)",
+        ),
     ]

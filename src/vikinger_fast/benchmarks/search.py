@@ -51,8 +51,13 @@ class PythonUCT:
                     action = self.rng.choice(unvisited)
                 else:
                     log_n = math.log(visits)
-                    action = max(edges, key=lambda a: edges[a][1][player] / edges[a][0]
-                                 + self.uct_c * math.sqrt(log_n / edges[a][0]))
+                    action = max(
+                        edges,
+                        key=lambda a: (
+                            edges[a][1][player] / edges[a][0]
+                            + self.uct_c * math.sqrt(log_n / edges[a][0])
+                        ),
+                    )
                 path.append((key, action))
                 state.apply_action(action)
                 while state.is_chance_node():
@@ -66,8 +71,9 @@ class PythonUCT:
                 node[0] += 1
                 edge = node[1][action]
                 edge[0] += 1
-                edge[1] = (list(value) if edge[1] is None
-                           else [s + v for s, v in zip(edge[1], value)])
+                edge[1] = (
+                    list(value) if edge[1] is None else [s + v for s, v in zip(edge[1], value)]
+                )
         edges = tree[tuple(root.history())][1]
         return max(edges, key=lambda a: edges[a][0])
 
@@ -102,22 +108,26 @@ def search_steps(results, quick, repeats, midgame_state):
             bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations, threads=threads)
             bot.search(root)  # warm-up
             results[f"mcts_{threads}thread"] = wall_rate(
-                iterations, lambda b=bot: b.search(root), repeats)
+                iterations, lambda b=bot: b.search(root), repeats
+            )
         for threads in (1, 2):  # CPU time of all threads: the cost, whatever else runs
             bot = fast.MCTSBot(root.get_game(), 0, iterations=iterations, threads=threads)
             results[f"mcts_{threads}thread_per_cpu_second"] = cpu_rate(
-                iterations, lambda b=bot: b.search(root), repeats)
+                iterations, lambda b=bot: b.search(root), repeats
+            )
 
     def midgame_playouts():
         middle = midgame_state(fast)
         count = size["midgame_playouts"]
         actions = int(fast.playouts(middle, count, 0)["length"].sum())
         results["midgame_playout_ns_per_action"] = 1e9 / cpu_rate(
-            actions, lambda: fast.playouts(middle, count, 0), repeats)
+            actions, lambda: fast.playouts(middle, count, 0), repeats
+        )
         game = fast.Game(num_players=2)
         opening_actions = int(fast.rollouts(game, count, 0)["length"].sum())
         results["rollout_ns_per_action"] = 1e9 / cpu_rate(
-            opening_actions, lambda: fast.rollouts(game, count, 0), repeats)
+            opening_actions, lambda: fast.rollouts(game, count, 0), repeats
+        )
 
     def python_uct():
         n = size["python_uct_iterations"]
@@ -127,35 +137,48 @@ def search_steps(results, quick, repeats, midgame_state):
         ref_root = opening_decision(ref)
         n = size["reference_iterations"]
         ref_bot = ref.MCTSBot(ref_root.get_game(), 0, iterations=n)
-        results["reference_mcts_per_cpu_second"] = cpu_rate(n, lambda: ref_bot.search(ref_root),
-                                                            1)
+        results["reference_mcts_per_cpu_second"] = cpu_rate(n, lambda: ref_bot.search(ref_root), 1)
 
-    return [("C++ MCTS: 1 and 2 threads", mcts),
-            ("C++ playouts from a mid-game state", midgame_playouts),
-            ("Python UCT over vikinger_fast (the baseline)", python_uct),
-            ("reference MCTS", reference_mcts)]
+    return [
+        ("C++ MCTS: 1 and 2 threads", mcts),
+        ("C++ playouts from a mid-game state", midgame_playouts),
+        ("Python UCT over vikinger_fast (the baseline)", python_uct),
+        ("reference MCTS", reference_mcts),
+    ]
 
 
 def search_table(r):
     """(name, value, note) rows of the search measurements."""
     cpu = r["mcts_1thread_per_cpu_second"]
     return [
-        ("C++ MCTS, 2 players, opening, 1 thread, playout leaves",
-         f"{r['mcts_1thread']:,.0f} sims/s",
-         f"x{r['mcts_1thread'] / r['rollouts_2p_1thread']:.2f} of rollouts' games/s (target "
-         f">= 0.5); {cpu:,.0f} per CPU second"),
-        ("C++ MCTS, 2 threads", f"{r['mcts_2thread']:,.0f} sims/s",
-         f"x{r['mcts_2thread'] / r['mcts_1thread']:.2f} of 1 thread (target >= 1.8); CPU time "
-         f"per sim x{cpu / r['mcts_2thread_per_cpu_second']:.2f} of 1 thread"),
-        ("C++ playouts from a round-4 state, per action",
-         f"{r['midgame_playout_ns_per_action']:.1f} ns",
-         f"x{r['midgame_playout_ns_per_action'] / r['rollout_ns_per_action']:.2f} of rollouts "
-         f"from the opening, {r['rollout_ns_per_action']:.1f} ns (target <= 1.25)"),
-        ("Python UCT over vikinger_fast (C++ playout leaves)",
-         f"{r['python_uct_per_cpu_second']:,.0f} sims/s",
-         f"C++ MCTS / it = x{cpu / r['python_uct_per_cpu_second']:,.1f} per CPU second "
-         f"(target >= 5)"),
-        ("reference MCTS (pure Python)", f"{r['reference_mcts_per_cpu_second']:,.1f} sims/s",
-         f"C++ MCTS / it = x{cpu / r['reference_mcts_per_cpu_second']:,.0f} per CPU second "
-         f"(target >= 1000)"),
+        (
+            "C++ MCTS, 2 players, opening, 1 thread, playout leaves",
+            f"{r['mcts_1thread']:,.0f} sims/s",
+            f"x{r['mcts_1thread'] / r['rollouts_2p_1thread']:.2f} of rollouts' games/s (target "
+            f">= 0.5); {cpu:,.0f} per CPU second",
+        ),
+        (
+            "C++ MCTS, 2 threads",
+            f"{r['mcts_2thread']:,.0f} sims/s",
+            f"x{r['mcts_2thread'] / r['mcts_1thread']:.2f} of 1 thread (target >= 1.8); CPU time "
+            f"per sim x{cpu / r['mcts_2thread_per_cpu_second']:.2f} of 1 thread",
+        ),
+        (
+            "C++ playouts from a round-4 state, per action",
+            f"{r['midgame_playout_ns_per_action']:.1f} ns",
+            f"x{r['midgame_playout_ns_per_action'] / r['rollout_ns_per_action']:.2f} of rollouts "
+            f"from the opening, {r['rollout_ns_per_action']:.1f} ns (target <= 1.25)",
+        ),
+        (
+            "Python UCT over vikinger_fast (C++ playout leaves)",
+            f"{r['python_uct_per_cpu_second']:,.0f} sims/s",
+            f"C++ MCTS / it = x{cpu / r['python_uct_per_cpu_second']:,.1f} per CPU second "
+            f"(target >= 5)",
+        ),
+        (
+            "reference MCTS (pure Python)",
+            f"{r['reference_mcts_per_cpu_second']:,.1f} sims/s",
+            f"C++ MCTS / it = x{cpu / r['reference_mcts_per_cpu_second']:,.0f} per CPU second "
+            f"(target >= 1000)",
+        ),
     ]

@@ -1,6 +1,6 @@
 """vikinger: a fast, exact engine of the board game Wikinger for game-AI research.
 
-simulate   random games, outcome statistics          soak      both engines compared, action by action
+simulate   random games, outcome statistics          soak      both engines compared, move by move
 bench      the benchmark table (the main job)        arena     a duplicate tournament between bots
 play       you against the bots in the terminal      replay    a game record as boards or the viewer
 render     one position as SVG or PNG                selfplay  MCTS self-play training data
@@ -17,9 +17,12 @@ COMMANDS = (simulate, soak, bench, render, replay, arena, play, serve, selfplay)
 
 # One module per subcommand, each with add_parser(commands), which registers its flags and run.
 def build_parser():
-    parser = argparse.ArgumentParser(prog="vikinger", description=__doc__.split("\n\n")[0],
-                                     epilog=__doc__.split("\n\n")[1],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="vikinger",
+        description=__doc__.split("\n\n")[0],
+        epilog=__doc__.split("\n\n")[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     for command in COMMANDS:
         command.add_parser(commands)

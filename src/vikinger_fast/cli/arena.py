@@ -18,25 +18,46 @@ results.json, results.csv, games.csv and every game's record to --out."""
 
 
 def add_parser(commands):
-    parser = commands.add_parser("arena", help="a tournament between bots (duplicate format)",
-                                 description=DESCRIPTION)
+    parser = commands.add_parser(
+        "arena", help="a tournament between bots (duplicate format)", description=DESCRIPTION
+    )
     parser.add_argument("bots", nargs="+", metavar="SPEC", help="two or more bot specs")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4),
-                        help="players per game (default: the number of bots, at most 4)")
-    parser.add_argument("--games", type=flags.int_in(1, 10_000_000), default=100,
-                        help="games per table, rounded up to whole deals (a deal is played "
-                             "in all players! seatings); default 100")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        help="players per game (default: the number of bots, at most 4)",
+    )
+    parser.add_argument(
+        "--games",
+        type=flags.int_in(1, 10_000_000),
+        default=100,
+        help="games per table, rounded up to whole deals (a deal is played "
+        "in all players! seatings); default 100",
+    )
     parser.add_argument("--seed", type=flags.seed, default=0, help="seeds every deal and bot")
-    parser.add_argument("--jobs", type=flags.JOBS, default=1,
-                        help="worker processes (the results do not depend on it)")
+    parser.add_argument(
+        "--jobs",
+        type=flags.JOBS,
+        default=1,
+        help="worker processes (the results do not depend on it)",
+    )
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument("--out", default="arena-results", metavar="DIR",
-                        help="output folder (default: arena-results); must be new or empty")
-    parser.add_argument("--force", action="store_true",
-                        help="write into a non-empty --out folder, replacing the results and "
-                             "records of an earlier run there")
-    parser.add_argument("--plot", metavar="FILE",
-                        help="also draw the results (needs the extra plot: matplotlib)")
+    parser.add_argument(
+        "--out",
+        default="arena-results",
+        metavar="DIR",
+        help="output folder (default: arena-results); must be new or empty",
+    )
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out folder, replacing the results and "
+        "records of an earlier run there",
+    )
+    parser.add_argument(
+        "--plot", metavar="FILE", help="also draw the results (needs the extra plot: matplotlib)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     sharding.add_arguments(parser, distributed.ARENA_SHARD, jobs=False)
     parser.set_defaults(run=lambda args: run(args, parser))
@@ -61,6 +82,7 @@ def run(args, parser):
             parser.error(str(error))
     if args.plot:
         from ..pictures import plots
+
         if not plots.available():
             print(plots.PLOT_HINT, file=sys.stderr)
             return 3
@@ -72,13 +94,21 @@ def run(args, parser):
     except outputs.OutputError as error:
         parser.error(str(error))
     deals = arena.deals_for(args.games, players)
-    config = {"engine": args.engine, "entrants": list(args.bots),
-              "names": arena.labels(args.bots), "players": players, "seed": args.seed,
-              "deals": deals}
+    config = {
+        "engine": args.engine,
+        "entrants": list(args.bots),
+        "names": arena.labels(args.bots),
+        "players": players,
+        "seed": args.seed,
+        "deals": deals,
+    }
     tables = len(arena.schedule(len(args.bots), players, 1)) // math.factorial(players)
-    print(f"arena: {len(args.bots)} bots, {players} per game, {tables} table(s) x {deals} "
-          f"deal(s) x {math.factorial(players)} seatings, engine {arena.ENGINES[args.engine]}, "
-          f"seed {args.seed}, {args.jobs} job(s)", flush=True)
+    print(
+        f"arena: {len(args.bots)} bots, {players} per game, {tables} table(s) x {deals} "
+        f"deal(s) x {math.factorial(players)} seatings, engine {arena.ENGINES[args.engine]}, "
+        f"seed {args.seed}, {args.jobs} job(s)",
+        flush=True,
+    )
     start = time.perf_counter()
     try:
         games = sharding.arena_games(args, players, deals, not args.no_progress)
@@ -93,11 +123,13 @@ def run(args, parser):
         print(f"vikinger arena: could not write {args.out}: {error}", file=sys.stderr)
         return 1
     print(arena_report.format_table(results))
-    print(f"{len(games)} games in {seconds:.1f} s; results, games and records in "
-          f"{os.path.join(args.out, '')}")
+    print(
+        f"{len(games)} games in {seconds:.1f} s; results, games and records in "
+        f"{os.path.join(args.out, '')}"
+    )
     if args.plot:
         from ..pictures import plots
+
         plots.plot_tournament(results, args.plot)
         print(f"plot: {args.plot}")
     return 0
-

@@ -14,7 +14,7 @@ def run(args):
     if args.plot and not plots.available():
         print(f"vikinger bench: {plots.PLOT_HINT}", file=sys.stderr)
         return 3
-    try:     # the outputs are checked before minutes of measuring, not after
+    try:  # the outputs are checked before minutes of measuring, not after
         for flag, path in (("--json", args.json), ("--plot", args.plot)):
             if path:
                 outputs.check_output_file(path, what=flag)
@@ -22,14 +22,16 @@ def run(args):
         print(f"vikinger bench: {error}", file=sys.stderr)
         return 2
     repeats = args.repeats or SIZES["repeats"][1 if args.quick else 0]
-    info = {"hardware": hardware(), "build": build_info(), "quick": args.quick,
-            "repeats": repeats}
+    info = {"hardware": hardware(), "build": build_info(), "quick": args.quick, "repeats": repeats}
     hw = info["hardware"]
-    print(f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
-          f"{hw['python']}; build {info['build']['build_type']} "
-          f"({info['build']['compiler']}, flags: {info['build']['flags'] or 'none'}; "
-          f"fused playout's bit select: {info['build']['fused_bit_select']})"
-          f"{'; --quick' if args.quick else ''}", flush=True)
+    print(
+        f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
+        f"{hw['python']}; build {info['build']['build_type']} "
+        f"({info['build']['compiler']}, flags: {info['build']['flags'] or 'none'}; "
+        f"fused playout's bit select: {info['build']['fused_bit_select']})"
+        f"{'; --quick' if args.quick else ''}",
+        flush=True,
+    )
     start = time.perf_counter()
     results = measure(args, repeats)
     info["seconds"] = time.perf_counter() - start
@@ -37,12 +39,16 @@ def run(args):
     info["load_average_after"] = os.getloadavg()[0]
     print(table(results))
     # Other processes on the machine slow every row down: say how busy it was.
-    print(f"measured in {info['seconds']:.0f} s, best of {info['repeats']} repetitions; load "
-          f"average {hw['load_average']:.2f} before, {info['load_average_after']:.2f} after "
-          f"(on {hw['cores']} cores)")
+    print(
+        f"measured in {info['seconds']:.0f} s, best of {info['repeats']} repetitions; load "
+        f"average {hw['load_average']:.2f} before, {info['load_average_after']:.2f} after "
+        f"(on {hw['cores']} cores)"
+    )
     if args.json:
-        outputs.write_atomic(args.json, json_limits.dumps_strict(
-            json_limits.non_finite_as_text(info), indent=2) + "\n")
+        outputs.write_atomic(
+            args.json,
+            json_limits.dumps_strict(json_limits.non_finite_as_text(info), indent=2) + "\n",
+        )
     if args.plot:
         plots.plot_bench(results, args.plot)
     return 0
@@ -55,14 +61,22 @@ def add_parser(commands):
     bench = commands.add_parser("bench", help="measure both engines (and peers) in one run")
     bench.add_argument("--quick", action="store_true", help="a small workload (CI smoke test)")
     bench.add_argument("--json", metavar="PATH", help="also write every number to PATH")
-    bench.add_argument("--plot", metavar="FILE",
-                       help="also chart the rows against their targets and peers (.png, .svg, "
-                            ".pdf; needs the plot extra)")
-    bench.add_argument("--no-cython", action="store_true",
-                       help="skip the Cython-compiled reference")
+    bench.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="also chart the rows against their targets and peers (.png, .svg, "
+        ".pdf; needs the plot extra)",
+    )
+    bench.add_argument(
+        "--no-cython", action="store_true", help="skip the Cython-compiled reference"
+    )
     bench.add_argument("--no-peers", action="store_true", help="skip OpenSpiel")
-    bench.add_argument("--repeats", type=_positive_int, metavar="N",
-                       help="repetitions of every fast row, the best one counted (default 3, "
-                            "1 with --quick; the 1- and 2-thread rollouts alternate N + 2 "
-                            "times); more give steadier numbers on a busy or shared machine")
+    bench.add_argument(
+        "--repeats",
+        type=_positive_int,
+        metavar="N",
+        help="repetitions of every fast row, the best one counted (default 3, "
+        "1 with --quick; the 1- and 2-thread rollouts alternate N + 2 "
+        "times); more give steadier numbers on a busy or shared machine",
+    )
     bench.set_defaults(run=run)

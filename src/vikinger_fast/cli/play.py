@@ -6,7 +6,6 @@ hint, save FILE, quit). Chance is drawn from numpy's default_rng(seed), so the s
 same moves give the same game. Wrong input gets a message and the prompt again.
 """
 
-
 import re
 import sys
 
@@ -29,8 +28,18 @@ HELP = """Type one of:
   quit              leave the game"""
 COLUMNS = 4
 # Rows by the names the board shows (and their letters): row r holds colour 5 - r (B2.1).
-ROW_WORDS = {"warrior": 1, "w": 1, "noble": 2, "n": 2, "scout": 3, "s": 3, "goldsmith": 4,
-             "g": 4, "fisherman": 5, "f": 5}
+ROW_WORDS = {
+    "warrior": 1,
+    "w": 1,
+    "noble": 2,
+    "n": 2,
+    "scout": 3,
+    "s": 3,
+    "goldsmith": 4,
+    "g": 4,
+    "fisherman": 5,
+    "f": 5,
+}
 NAMED_ROW = re.compile(r"^(start|tile|target|building):([a-z]+)(?:[ :]*(c\d+))?$", re.I)
 
 
@@ -40,25 +49,43 @@ def named_rows(line: str) -> str:
     match = NAMED_ROW.match(line.strip())
     if not match or match.group(2).lower() not in ROW_WORDS:
         return line
-    return (f"{match.group(1).lower()}:r{ROW_WORDS[match.group(2).lower()]}"
-            + (match.group(3).lower() if match.group(3) else ""))
+    return f"{match.group(1).lower()}:r{ROW_WORDS[match.group(2).lower()]}" + (
+        match.group(3).lower() if match.group(3) else ""
+    )
 
 
 def add_parser(commands):
-    parser = commands.add_parser("play", help="play against bots in the terminal",
-                                 description=__doc__.split("\n\n")[1])
+    parser = commands.add_parser(
+        "play", help="play against bots in the terminal", description=__doc__.split("\n\n")[1]
+    )
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
-    parser.add_argument("--bots", nargs="+", default=["random"], metavar="SPEC",
-                        help="the bots in the other seats, in seat order (one spec: all of "
-                             "them); specs as in vikinger arena; default random")
-    parser.add_argument("--seat", type=flags.int_in(0, 3), default=0, help="your seat 0..players-1 (0 starts)")
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        default=["random"],
+        metavar="SPEC",
+        help="the bots in the other seats, in seat order (one spec: all of "
+        "them); specs as in vikinger arena; default random",
+    )
+    parser.add_argument(
+        "--seat", type=flags.int_in(0, 3), default=0, help="your seat 0..players-1 (0 starts)"
+    )
     parser.add_argument("--seed", type=flags.seed, default=0, help="seeds chance and the bots")
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument("--hint-iterations", type=flags.int_in(1, 10_000_000), default=1000,
-                        metavar="N", help="MCTS iterations of a hint (1..10000000, default 1000)")
-    parser.add_argument("--hint-bot", default=None, metavar="SPEC",
-                        help="a bot with a search() (mcts:..., puct:..., docs/neural.md) to give "
-                             "the hints instead of MCTS with --hint-iterations")
+    parser.add_argument(
+        "--hint-iterations",
+        type=flags.int_in(1, 10_000_000),
+        default=1000,
+        metavar="N",
+        help="MCTS iterations of a hint (1..10000000, default 1000)",
+    )
+    parser.add_argument(
+        "--hint-bot",
+        default=None,
+        metavar="SPEC",
+        help="a bot with a search() (mcts:..., puct:..., docs/neural.md) to give "
+        "the hints instead of MCTS with --hint-iterations",
+    )
     parser.set_defaults(run=lambda args: run(args, parser))
 
 
@@ -106,15 +133,17 @@ class Session:
                 self.players.append("human")
                 continue
             spec = next(others)
-            self.bots[seat] = (spec, arena.make_bot(
-                spec, engine, self.game, arena.bot_seed(args.seed, 0, seat)))
+            self.bots[seat] = (
+                spec,
+                arena.make_bot(spec, engine, self.game, arena.bot_seed(args.seed, 0, seat)),
+            )
             self.players.append(spec.player_entry())
 
     def advance(self):
         """Chance and the bots' moves, up to the person's decision or the end."""
         while not self.state.is_terminal() and self.state.current_player() != self.seat:
             if self.state.is_chance_node():
-                before = self.state.clone()     # a chance id's string is its node's
+                before = self.state.clone()  # a chance id's string is its node's
                 action = self.state.apply_random_chance(self.rng)
                 print(f"chance: {before.action_to_string(action)}")
                 continue
@@ -122,9 +151,10 @@ class Session:
             spec, bot = self.bots[player]
             try:
                 action = bot.step(self.state)
-            except Exception as error:    # a user's bot: one line, as in vikinger arena
-                raise arena.GameError(len(self.state.history()), f"player {player} "
-                                      f"({spec.text})", error) from error
+            except Exception as error:  # a user's bot: one line, as in vikinger arena
+                raise arena.GameError(
+                    len(self.state.history()), f"player {player} ({spec.text})", error
+                ) from error
             text = self.state.action_to_string(action)
             self.state.apply_action(action)
             print(f"player {player} ({spec.text}): {text}")
@@ -135,20 +165,28 @@ class Session:
         if self.state.is_terminal():
             fame, gold, returns = self.state.scores(), self.state.gold(), self.state.returns()
             winners = [p for p, r in enumerate(returns) if r > 0]
-            print("game over: " + ", ".join(
-                f"player {p}{' (you)' if p == self.seat else ''} Fame {fame[p]} gold {gold[p]}"
-                for p in range(len(fame))))
-            print(f"winner{'s' if len(winners) > 1 else ''}: "
-                  + ", ".join(f"player {p}" for p in winners)
-                  + (" -- you win!" if self.seat in winners else ""))
+            print(
+                "game over: "
+                + ", ".join(
+                    f"player {p}{' (you)' if p == self.seat else ''} Fame {fame[p]} gold {gold[p]}"
+                    for p in range(len(fame))
+                )
+            )
+            print(
+                f"winner{'s' if len(winners) > 1 else ''}: "
+                + ", ".join(f"player {p}" for p in winners)
+                + (" -- you win!" if self.seat in winners else "")
+            )
             print("(undo, save FILE, quit)")
             return
         strings = self._moves()
         width = max(len(s) for s in strings) + len(str(len(strings))) + 4
         print(f"you are player {self.seat}; your moves:")
         for start in range(0, len(strings), COLUMNS):
-            row = [f"{i + 1:>{len(str(len(strings)))}}. {strings[i]}"
-                   for i in range(start, min(start + COLUMNS, len(strings)))]
+            row = [
+                f"{i + 1:>{len(str(len(strings)))}}. {strings[i]}"
+                for i in range(start, min(start + COLUMNS, len(strings)))
+            ]
             print("  " + "".join(cell.ljust(width) for cell in row).rstrip())
 
     def _moves(self):
@@ -197,7 +235,7 @@ class Session:
         legal, strings = self.state.legal_actions(), self._moves()
         # ASCII digits only: "²".isdigit() is True, but int() refuses it.
         if line.isascii() and line.isdigit():
-            number = int(line) if len(line) < 10 else 0   # int() refuses 4,300 digits
+            number = int(line) if len(line) < 10 else 0  # int() refuses 4,300 digits
             if not 1 <= number <= len(legal):
                 print(f"no move number {line}: choose 1..{len(legal)}")
                 return
@@ -205,8 +243,10 @@ class Session:
         elif named_rows(line) in strings:
             action = legal[strings.index(named_rows(line))]
         elif self._well_formed(named_rows(line)):
-            print(f"{named_rows(line)} is not legal now: "
-                  f"{explain.why_illegal(self.state, named_rows(line))}")
+            print(
+                f"{named_rows(line)} is not legal now: "
+                f"{explain.why_illegal(self.state, named_rows(line))}"
+            )
             return
         else:
             print(f"not a move or a command: {line!r} (type help, or legend for the notation)")
@@ -223,8 +263,11 @@ class Session:
             action = self.state.string_to_action(text)
         except (TypeError, ValueError):
             return False
-        return action < self.game.num_distinct_actions() and ":" in text and not any(
-            text.startswith(kind) for kind in ("reveal:", "draw:", "display:"))
+        return (
+            action < self.game.num_distinct_actions()
+            and ":" in text
+            and not any(text.startswith(kind) for kind in ("reveal:", "draw:", "display:"))
+        )
 
     def undo(self):
         if not self.snapshots:
@@ -249,17 +292,21 @@ class Session:
             visits = result["visits"]
             best = visits.index(max(visits))
             number = self.state.legal_actions().index(result["actions"][best]) + 1
-            print(f"hint: {number}. {self.state.action_to_string(result['actions'][best])} "
-                  f"({self.args.hint_bot}: {visits[best] / sum(visits):.0%} of the visits)")
+            print(
+                f"hint: {number}. {self.state.action_to_string(result['actions'][best])} "
+                f"({self.args.hint_bot}: {visits[best] / sum(visits):.0%} of the visits)"
+            )
             return
         bot = self.engine.MCTSBot(self.game, seed, iterations=self.args.hint_iterations)
         result = bot.search(self.state)
         visits = result["visits"]
         best = visits.index(max(visits))
         number = self.state.legal_actions().index(result["actions"][best]) + 1
-        print(f"hint: {number}. {self.state.action_to_string(result['actions'][best])} (MCTS, "
-              f"{max(1, result['iterations'])} iterations: {visits[best] / sum(visits):.0%} of "
-              f"the visits)")
+        print(
+            f"hint: {number}. {self.state.action_to_string(result['actions'][best])} (MCTS, "
+            f"{max(1, result['iterations'])} iterations: {visits[best] / sum(visits):.0%} of "
+            f"the visits)"
+        )
 
     def save(self, path):
         if not path:
@@ -270,7 +317,7 @@ class Session:
         except OSError as error:
             print(f"could not save to {path!r}: {error.strerror or error}")
             return
-        except ValueError as error:     # a name with a NUL character
+        except ValueError as error:  # a name with a NUL character
             print(f"could not save to {path!r}: {error}")
             return
         print(f"saved {len(self.state.history())} moves to {path} (vikinger replay {path})")

@@ -30,12 +30,18 @@ def run(args):
 
 def add_parser(commands):
     parser = commands.add_parser("render", help="draw a position as SVG or PNG")
-    parser.add_argument("input", help="a game record, a to_dict() JSON file, serialize() bytes "
-                                   "or their base64 text")
-    parser.add_argument("-o", "--output", required=True,
-                     help="OUT.svg, OUT.png (needs the png extra) or - for SVG on stdout")
-    parser.add_argument("--step", type=flags.STEP, metavar="K",
-                        help="a record's step (default: its end)")
+    parser.add_argument(
+        "input", help="a game record, a to_dict() JSON file, serialize() bytes or their base64 text"
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        required=True,
+        help="OUT.svg, OUT.png (needs the png extra) or - for SVG on stdout",
+    )
+    parser.add_argument(
+        "--step", type=flags.STEP, metavar="K", help="a record's step (default: its end)"
+    )
     parser.add_argument("--scale", type=flags.SCALE, default=1.0, help="PNG scale factor (0..64]")
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
     parser.set_defaults(run=run)

@@ -26,19 +26,27 @@ def summary(record: dict, state: Any, name: str) -> str:
     seed = "unknown" if record["seed"] is None else record["seed"]
     chance = sum(1 for move in moves if move["player"] < 0)
     d = state.to_dict()
-    lines = [f"{name}: {n} players, modules: {modules}, seed {seed}",
-             "players: " + " | ".join(f"{p} {_player_text(e)}"
-                                      for p, e in enumerate(record["players"])),
-             f"length: {len(moves)} moves ({len(moves) - chance} decisions, {chance} chance), "
-             + ("finished" if state.is_terminal() else
-                f"not finished: round {d['round']}/6, phase {d['phase']}"),
-             "scores: " + " | ".join(f"player {p} Fame {state.scores()[p]}, gold "
-                                     f"{state.gold()[p]}" for p in range(n))]
+    lines = [
+        f"{name}: {n} players, modules: {modules}, seed {seed}",
+        "players: " + " | ".join(f"{p} {_player_text(e)}" for p, e in enumerate(record["players"])),
+        f"length: {len(moves)} moves ({len(moves) - chance} decisions, {chance} chance), "
+        + (
+            "finished"
+            if state.is_terminal()
+            else f"not finished: round {d['round']}/6, phase {d['phase']}"
+        ),
+        "scores: "
+        + " | ".join(
+            f"player {p} Fame {state.scores()[p]}, gold {state.gold()[p]}" for p in range(n)
+        ),
+    ]
     if state.is_terminal():
         winners = [p for p, r in enumerate(state.returns()) if r > 0]
-        lines.append(("winners: " if len(winners) > 1 else "winner: ") + ", ".join(
-            f"player {p} ({_player_text(record['players'][p])})" for p in winners)
-            + " (most Fame, then most gold: B8.9)")
+        lines.append(
+            ("winners: " if len(winners) > 1 else "winner: ")
+            + ", ".join(f"player {p} ({_player_text(record['players'][p])})" for p in winners)
+            + " (most Fame, then most gold: B8.9)"
+        )
     lines.append("(every board: --boards; one step: --step K; the viewer: --html OUT)")
     return "\n".join(lines)
 
@@ -49,7 +57,7 @@ def run(args):
     board after it); --html writes the viewer instead."""
     engine = arena.engine_module(args.engine)
     try:
-        if args.html:       # before any work: never onto the record being read
+        if args.html:  # before any work: never onto the record being read
             outputs.check_output_file(args.html, inputs=[args.file], what="--html")
         record = records.load(args.file)
         if args.html:
@@ -67,8 +75,9 @@ def run(args):
             return 0
         for step, state in enumerate(records.states(record, engine)):
             move = record["moves"][step - 1] if step else None
-            print(f"step {step}/{total}" + (f": {_who(move)} {move['string']}" if move else
-                                            ": start"))
+            print(
+                f"step {step}/{total}" + (f": {_who(move)} {move['string']}" if move else ": start")
+            )
             print(state)
             print()
     except (OSError, ValueError) as error:
@@ -78,16 +87,26 @@ def run(args):
 
 
 def add_parser(commands):
-    parser = commands.add_parser("replay", help="summarize, print or view a game record "
-                                                "(docs/records.md)")
+    parser = commands.add_parser(
+        "replay", help="summarize, print or view a game record (docs/records.md)"
+    )
     parser.add_argument("file", help="a game record (JSON)")
-    parser.add_argument("--step", type=flags.STEP, metavar="K",
-                        help="print only the board after the first K moves")
-    parser.add_argument("--boards", action="store_true",
-                        help="walk through the game: every move and the board after it")
-    parser.add_argument("--html", metavar="OUT",
-                        help="write the game viewer, one self-contained HTML file")
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast",
-                        help="the engine that replays (and checks) the record")
+    parser.add_argument(
+        "--step", type=flags.STEP, metavar="K", help="print only the board after the first K moves"
+    )
+    parser.add_argument(
+        "--boards",
+        action="store_true",
+        help="walk through the game: every move and the board after it",
+    )
+    parser.add_argument(
+        "--html", metavar="OUT", help="write the game viewer, one self-contained HTML file"
+    )
+    parser.add_argument(
+        "--engine",
+        choices=tuple(arena.ENGINES),
+        default="fast",
+        help="the engine that replays (and checks) the record",
+    )
     parser.set_defaults(run=run)
     return parser

@@ -13,24 +13,34 @@ from .sharding import add_arguments, executor, outcome
 
 def add_parser(commands):
     parser = commands.add_parser(
-        "selfplay", help="MCTS self-play games as training data (.npz shards + manifest)",
-        description=selfplay.__doc__.split("\n\n")[0])
+        "selfplay",
+        help="MCTS self-play games as training data (.npz shards + manifest)",
+        description=selfplay.__doc__.split("\n\n")[0],
+    )
     parser.add_argument("--games", type=flags.int_in(1, 10_000_000), required=True)
-    parser.add_argument("--out", required=True, metavar="DIR",
-                        help="output folder (new or empty)")
-    parser.add_argument("--force", action="store_true",
-                        help="write into a non-empty --out folder (one without a manifest)")
+    parser.add_argument("--out", required=True, metavar="DIR", help="output folder (new or empty)")
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="write into a non-empty --out folder (one without a manifest)",
+    )
     parser.add_argument("--seed", type=flags.seed, default=0)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument("--iterations", type=flags.ITERATIONS, default=200,
-                        help="MCTS iterations a move")
+    parser.add_argument(
+        "--iterations", type=flags.ITERATIONS, default=200, help="MCTS iterations a move"
+    )
     parser.add_argument("--uct-c", type=flags.UCT_C, default=1.4)
     parser.add_argument("--leaf", choices=("playout", "evaluation"), default="playout")
     parser.add_argument("--solver-nodes", type=flags.SOLVER_NODES, default=0)
-    parser.add_argument("--sample-moves", type=flags.MOVES, default=30, metavar="K",
-                        help="the first K decisions of a game are drawn in proportion to the "
-                             "visits, later ones are the most visited action (default 30)")
+    parser.add_argument(
+        "--sample-moves",
+        type=flags.MOVES,
+        default=30,
+        metavar="K",
+        help="the first K decisions of a game are drawn in proportion to the "
+        "visits, later ones are the most visited action (default 30)",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_arguments(parser, distributed.ARENA_SHARD)
     parser.set_defaults(run=lambda args: run(args, parser))
@@ -41,32 +51,50 @@ def run(args, parser):
     if args.games < 1:
         parser.error(f"--games must be >= 1, not {args.games}")
     manifest_path = os.path.join(args.out, selfplay.MANIFEST)
-    if os.path.exists(manifest_path):     # the sharper message first, as generate() says it
-        parser.error(f"{manifest_path} exists: that folder holds a finished run; choose "
-                     "another folder")
-    try:     # before any game is played
+    if os.path.exists(manifest_path):  # the sharper message first, as generate() says it
+        parser.error(
+            f"{manifest_path} exists: that folder holds a finished run; choose another folder"
+        )
+    try:  # before any game is played
         outputs.check_output_folder(args.out, force=args.force, what="--out")
     except outputs.OutputError as error:
         parser.error(str(error))
-    mcts = {"iterations": args.iterations, "uct_c": args.uct_c, "leaf": args.leaf,
-            "solver_nodes": args.solver_nodes}
-    print(f"selfplay: {args.games} games, {args.players} players, engine "
-          f"{arena.ENGINES[args.engine]}, MCTS {args.iterations} iterations, seed {args.seed}, "
-          f"shards of {args.shard_size}", flush=True)
+    mcts = {
+        "iterations": args.iterations,
+        "uct_c": args.uct_c,
+        "leaf": args.leaf,
+        "solver_nodes": args.solver_nodes,
+    }
+    print(
+        f"selfplay: {args.games} games, {args.players} players, engine "
+        f"{arena.ENGINES[args.engine]}, MCTS {args.iterations} iterations, seed {args.seed}, "
+        f"shards of {args.shard_size}",
+        flush=True,
+    )
     start = time.perf_counter()
     with outcome("no manifest written (the folder is unfinished)"), executor(args) as chosen:
         try:
             manifest = selfplay.generate(
-                args.out, args.games, args.seed, players=args.players, engine=args.engine,
-                mcts=mcts, sample_moves=args.sample_moves, shard_size=args.shard_size,
-                executor=chosen, progress=not args.no_progress)
+                args.out,
+                args.games,
+                args.seed,
+                players=args.players,
+                engine=args.engine,
+                mcts=mcts,
+                sample_moves=args.sample_moves,
+                shard_size=args.shard_size,
+                executor=chosen,
+                progress=not args.no_progress,
+            )
         except (FileExistsError, ValueError, TypeError) as error:
             parser.error(str(error))
         except OSError as error:
             print(f"vikinger selfplay: {error}", file=sys.stderr)
             sys.exit(1)
     seconds = time.perf_counter() - start
-    print(f"{args.games} games, {manifest['samples']} samples in {len(manifest['shards'])} "
-          f"shards, {seconds:.1f} s ({args.games / max(seconds, 1e-9):.2f} games/s): "
-          f"{args.out}")
+    print(
+        f"{args.games} games, {manifest['samples']} samples in {len(manifest['shards'])} "
+        f"shards, {seconds:.1f} s ({args.games / max(seconds, 1e-9):.2f} games/s): "
+        f"{args.out}"
+    )
     return 0

@@ -14,17 +14,31 @@ DEFAULT_DIR = os.path.join("~", ".vikinger", "games")
 
 def add_parser(commands: Any) -> None:
     parser = commands.add_parser(
-        "serve", help="play the bots in a browser (a local web app)",
+        "serve",
+        help="play the bots in a browser (a local web app)",
         description="Serve a web page on which a person plays one to three bots, with any "
-                    "module set. Games are kept in --dir and survive a restart.")
-    parser.add_argument("--host", default="127.0.0.1",
-                        help="the address to listen on (default 127.0.0.1: this machine only)")
+        "module set. Games are kept in --dir and survive a restart.",
+    )
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1: this machine only)",
+    )
     parser.add_argument("--port", type=int, default=8000, help="default 8000; 0 picks a free one")
-    parser.add_argument("--dir", default=DEFAULT_DIR, metavar="FOLDER",
-                        help=f"where the games are kept (default {DEFAULT_DIR})")
+    parser.add_argument(
+        "--dir",
+        default=DEFAULT_DIR,
+        metavar="FOLDER",
+        help=f"where the games are kept (default {DEFAULT_DIR})",
+    )
     parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument("--hint-iterations", type=int, default=1000, metavar="N",
-                        help="MCTS iterations of a hint (1..100000, default 1000)")
+    parser.add_argument(
+        "--hint-iterations",
+        type=int,
+        default=1000,
+        metavar="N",
+        help="MCTS iterations of a hint (1..100000, default 1000)",
+    )
     parser.set_defaults(run=lambda args: run(args, parser))
 
 
@@ -53,22 +67,28 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         from ..web.app import build_app
     except ImportError as error:
-        print(f'vikinger serve: needs the web extra: pip install "vikinger-fast[web]" ({error})',
-              file=sys.stderr)
+        print(
+            f'vikinger serve: needs the web extra: pip install "vikinger-fast[web]" ({error})',
+            file=sys.stderr,
+        )
         return 3
     try:
         sock = listening_socket(args.host, args.port)
     except OSError as error:
-        why = "is in use" if error.errno == errno.EADDRINUSE else \
-            f"cannot be opened ({error.strerror or error})"
+        why = (
+            "is in use"
+            if error.errno == errno.EADDRINUSE
+            else f"cannot be opened ({error.strerror or error})"
+        )
         print(f"vikinger serve: port {args.port} on {args.host} {why}", file=sys.stderr)
         return 2
     folder = os.path.expanduser(args.dir)
     app = build_app(folder, arena.engine_module(args.engine), args.hint_iterations)
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
-    print(f"vikinger serve: http://{shown}:{port}/ (games kept in {folder}; Ctrl-C stops)",
-          flush=True)
+    print(
+        f"vikinger serve: http://{shown}:{port}/ (games kept in {folder}; Ctrl-C stops)", flush=True
+    )
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])

@@ -13,22 +13,36 @@ import sys
 from .. import arena, distributed
 from ..safety import flags
 
-RAY_HELP = ("run the shards on a Ray cluster: alone, a local cluster on 127.0.0.1; or the "
-            "ADDRESS of a running one (auto, HOST:PORT); needs the extra ray")
+RAY_HELP = (
+    "run the shards on a Ray cluster: alone, a local cluster on 127.0.0.1; or the "
+    "ADDRESS of a running one (auto, HOST:PORT); needs the extra ray"
+)
 
 
 def add_arguments(parser, shard_size, jobs=True):
     """The flags shared by the sharded commands (`jobs`: also add --jobs)."""
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help=RAY_HELP)
-    parser.add_argument("--shard-size", type=flags.SHARD_SIZE, default=shard_size, metavar="GAMES",
-                        help=f"games per shard (default {shard_size}; the results do not "
-                             "depend on it)")
-    parser.add_argument("--cpus-per-shard", type=flags.CPUS, default=1, metavar="N",
-                        help="on Ray, the CPUs each shard reserves (e.g. 2 for mcts:threads=2)")
+    parser.add_argument(
+        "--shard-size",
+        type=flags.SHARD_SIZE,
+        default=shard_size,
+        metavar="GAMES",
+        help=f"games per shard (default {shard_size}; the results do not depend on it)",
+    )
+    parser.add_argument(
+        "--cpus-per-shard",
+        type=flags.CPUS,
+        default=1,
+        metavar="N",
+        help="on Ray, the CPUs each shard reserves (e.g. 2 for mcts:threads=2)",
+    )
     if jobs:
-        parser.add_argument("--jobs", type=flags.JOBS, default=1,
-                            help="local worker processes when not on Ray (the results do not "
-                                 "depend on it)")
+        parser.add_argument(
+            "--jobs",
+            type=flags.JOBS,
+            default=1,
+            help="local worker processes when not on Ray (the results do not depend on it)",
+        )
 
 
 @contextlib.contextmanager
@@ -78,8 +92,9 @@ def rollouts(engine, game, args):
     if args.ray is None and args.jobs == 1:
         return engine.rollouts(game, args.games, args.seed)
     with outcome(), executor(args) as chosen:
-        return distributed.rollouts(game, args.games, args.seed, shard_size=args.shard_size,
-                                    executor=chosen, progress=True)
+        return distributed.rollouts(
+            game, args.games, args.seed, shard_size=args.shard_size, executor=chosen, progress=True
+        )
 
 
 def arena_games(args, players, deals, progress):
@@ -88,16 +103,22 @@ def arena_games(args, players, deals, progress):
         # arena.run's own process pool: the same games, game by game; a failing bot is one
         # line naming its game, as on Ray.
         try:
-            return arena.run(args.engine, args.bots, players, args.seed, deals, jobs=args.jobs,
-                             progress=progress)
+            return arena.run(
+                args.engine, args.bots, players, args.seed, deals, jobs=args.jobs, progress=progress
+            )
         except arena.GameError as error:
             print(f"error: {error}", file=sys.stderr)
             sys.exit(1)
     if args.shard_size < 1:
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
     with outcome(), _connect(args) as cluster:
-        return distributed.arena(args.engine, args.bots, players, args.seed, deals,
-                                 shard_size=args.shard_size, executor=cluster,
-                                 progress=progress)
-
-
+        return distributed.arena(
+            args.engine,
+            args.bots,
+            players,
+            args.seed,
+            deals,
+            shard_size=args.shard_size,
+            executor=cluster,
+            progress=progress,
+        )

@@ -16,15 +16,21 @@ def run(args):
     result = sharding.rollouts(vk, game, args)
     seconds = time.perf_counter() - start
     scores, returns, length = result["scores"], result["returns"], result["length"]
-    print(f"{args.games} random {args.players}-player games, engine {arena.ENGINES[args.engine]}, "
-          f"seed {args.seed}: {seconds:.3f} s ({args.games / max(seconds, 1e-9):,.0f} games/s)")
-    print(f"game length (actions, chance included): mean {statistics.fmean(length):.1f}, "
-          f"min {min(length)}, max {max(length)}")
+    print(
+        f"{args.games} random {args.players}-player games, engine {arena.ENGINES[args.engine]}, "
+        f"seed {args.seed}: {seconds:.3f} s ({args.games / max(seconds, 1e-9):,.0f} games/s)"
+    )
+    print(
+        f"game length (actions, chance included): mean {statistics.fmean(length):.1f}, "
+        f"min {min(length)}, max {max(length)}"
+    )
     print("seat  mean Fame  min  max  mean gold  win share")
     for p in range(args.players):
         column = [int(v) for v in scores[:, p]]
-        print(f"{p:>4}  {statistics.fmean(column):9.2f}  {min(column):3d}  {max(column):3d}  "
-              f"{statistics.fmean(result['gold'][:, p]):9.2f}  {statistics.fmean(returns[:, p]):9.3f}")
+        print(
+            f"{p:>4}  {statistics.fmean(column):9.2f}  {min(column):3d}  {max(column):3d}  "
+            f"{statistics.fmean(result['gold'][:, p]):9.2f}  {statistics.fmean(returns[:, p]):9.3f}"
+        )
     return 0
 
 

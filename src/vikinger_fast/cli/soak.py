@@ -15,19 +15,25 @@ def run(args):
     configs = [c for c in differential.CONFIGURATIONS if args.players in (None, c.num_players)]
     games = differential.schedule(configs, args.seed, args.games, full_every=args.full_every)
     jobs = args.jobs or os.cpu_count() or 1
-    print(f"soak: {args.games} games of {', '.join(map(str, configs))}, seeds {args.seed}.."
-          f"{args.seed + args.games - 1}, {ENGINES['ref']} against {ENGINES['fast']}, "
-          f"{jobs} jobs", flush=True)
+    print(
+        f"soak: {args.games} games of {', '.join(map(str, configs))}, seeds {args.seed}.."
+        f"{args.seed + args.games - 1}, {ENGINES['ref']} against {ENGINES['fast']}, "
+        f"{jobs} jobs",
+        flush=True,
+    )
     start = last_report = time.perf_counter()
     played = 0
     try:
         for count, found in differential.run((ENGINES["ref"], ENGINES["fast"]), games, jobs):
             played += count
             if found:
-                print(f"DIFFERENCE in {found.config} seed {found.seed} (after {played} games, "
-                      f"{time.perf_counter() - start:.1f} s):\n{found}\n"
-                      f"replay: differential.play({ENGINES['ref']}, {ENGINES['fast']}, "
-                      f"{found.config!r}, {found.seed})", flush=True)
+                print(
+                    f"DIFFERENCE in {found.config} seed {found.seed} (after {played} games, "
+                    f"{time.perf_counter() - start:.1f} s):\n{found}\n"
+                    f"replay: differential.play({ENGINES['ref']}, {ENGINES['fast']}, "
+                    f"{found.config!r}, {found.seed})",
+                    flush=True,
+                )
                 return 1
             if played < args.games and time.perf_counter() - last_report >= args.report_every:
                 last_report = time.perf_counter()
@@ -40,8 +46,10 @@ def run(args):
         # A comparison that did not run every game it was asked for proves nothing.
         print(f"ERROR: {played} of {args.games} games were compared", flush=True)
         return 1
-    print(f"{played} games, no difference: {seconds:.1f} s ({played / max(seconds, 1e-9):.1f} "
-          f"games/s)")
+    print(
+        f"{played} games, no difference: {seconds:.1f} s ({played / max(seconds, 1e-9):.1f} "
+        f"games/s)"
+    )
     return 0
 
 
@@ -49,14 +57,32 @@ def add_parser(commands):
     parser = commands.add_parser("soak", help="compare the two engines over many seeded games")
     parser.add_argument("--games", type=flags.GAMES, default=1000)
     parser.add_argument("--seed", type=flags.seed, default=0, help="game i uses seed SEED + i")
-    parser.add_argument("--players", type=int, choices=(2, 3, 4),
-                        help="only this player count (default: every configuration in turn)")
-    parser.add_argument("--jobs", type=flags.int_in(0, 1024), default=0,
-                        help="worker processes (default: one per core)")
-    parser.add_argument("--full-every", type=flags.nonneg_int, default=20, metavar="K",
-                        help="games whose seed K divides compare every field at every step (0: "
-                             "none); the others the cheap fields, and their final state in full")
-    parser.add_argument("--report-every", type=flags.SECONDS, default=60.0, metavar="SECONDS",
-                        help="print progress this often")
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(2, 3, 4),
+        help="only this player count (default: every configuration in turn)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=flags.int_in(0, 1024),
+        default=0,
+        help="worker processes (default: one per core)",
+    )
+    parser.add_argument(
+        "--full-every",
+        type=flags.nonneg_int,
+        default=20,
+        metavar="K",
+        help="games whose seed K divides compare every field at every step (0: "
+        "none); the others the cheap fields, and their final state in full",
+    )
+    parser.add_argument(
+        "--report-every",
+        type=flags.SECONDS,
+        default=60.0,
+        metavar="SECONDS",
+        help="print progress this often",
+    )
     parser.set_defaults(run=run)
     return parser

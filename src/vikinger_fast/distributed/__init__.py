@@ -21,19 +21,44 @@ import numpy as np
 from vikinger_ref.arguments import is_integer
 
 from .. import arena as arena_module
-from .executors import (LocalProcesses, RayCluster, Shard, ShardError, import_ray,  # noqa: F401
-                        run_shards)
+from .executors import (
+    LocalProcesses,
+    RayCluster,
+    Shard,
+    ShardError,
+    import_ray,
+    run_shards,
+)
+
+# The executors are part of this package's API (docs/distributed.md).
+__all__ = [
+    "LocalProcesses",
+    "RayCluster",
+    "Shard",
+    "ShardError",
+    "import_ray",
+    "run_shards",
+    "ranges",
+    "engine_of",
+    "rollouts",
+    "playouts",
+    "playouts_batch",
+    "arena",
+    "SEED_MODULUS",
+    "ROLLOUT_SHARD",
+    "ARENA_SHARD",
+]
 
 SEED_MODULUS = 1 << 64
-ROLLOUT_SHARD = 20_000   # 0.1-0.2 s of C++ rollouts: ~50x a shard's overhead
-ARENA_SHARD = 2          # arena and self-play games take from milliseconds to minutes each
+ROLLOUT_SHARD = 20_000  # 0.1-0.2 s of C++ rollouts: ~50x a shard's overhead
+ARENA_SHARD = 2  # arena and self-play games take from milliseconds to minutes each
 
 
 def ranges(total, shard_size):
     """(first, count) of consecutive shards covering 0..total-1."""
     if not is_integer(shard_size) or shard_size < 1:
         raise ValueError(f"shard_size must be an int >= 1, not {shard_size!r}")
-    shard_size = int(shard_size)     # numpy ints too
+    shard_size = int(shard_size)  # numpy ints too
     return [(first, min(shard_size, total - first)) for first in range(0, total, shard_size)]
 
 
@@ -41,8 +66,9 @@ def engine_of(obj):
     """The engine module a Game or State belongs to (vikinger_fast or vikinger_ref)."""
     root = type(obj).__module__.split(".")[0]
     if root not in ("vikinger_fast", "vikinger_ref"):
-        raise TypeError(f"expected a Game or State of vikinger_fast or vikinger_ref, not "
-                        f"{type(obj).__name__}")
+        raise TypeError(
+            f"expected a Game or State of vikinger_fast or vikinger_ref, not {type(obj).__name__}"
+        )
     return importlib.import_module(root)
 
 
@@ -58,6 +84,7 @@ def _merge(parts, empty):
 
 
 # --- rollouts and playouts -------------------------------------------------------------------
+
 
 def _rollouts_shard(payload):
     game, count, seed = payload
@@ -89,33 +116,48 @@ def rollouts(game, num_games, seed, *, shard_size=ROLLOUT_SHARD, executor=None, 
     of the single call, so the merged arrays are identical to it."""
     engine = engine_of(game)
     num_games, seed, parts = _check_counts(num_games, seed, shard_size)
-    shards = [Shard(_rollouts_shard, (game, count, (seed + first) % SEED_MODULUS), count,
-                    _seeds(seed, first, count)) for first, count in parts]
+    shards = [
+        Shard(
+            _rollouts_shard,
+            (game, count, (seed + first) % SEED_MODULUS),
+            count,
+            _seeds(seed, first, count),
+        )
+        for first, count in parts
+    ]
     return _merge(run_shards(shards, executor, progress), engine.rollouts(game, 0, seed))
 
 
-def playouts(state, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None,
-             progress=False):
+def playouts(state, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None, progress=False):
     """`engine.playouts(state, num_playouts, seed)` in shards, identical to the single call
     (playout i is driven by stream seed + i, docs/search.md)."""
     engine = engine_of(state)
     num_playouts, seed, parts = _check_counts(num_playouts, seed, shard_size)
-    shards = [Shard(_playouts_shard, (state, count, (seed + first) % SEED_MODULUS), count,
-                    _seeds(seed, first, count)) for first, count in parts]
+    shards = [
+        Shard(
+            _playouts_shard,
+            (state, count, (seed + first) % SEED_MODULUS),
+            count,
+            _seeds(seed, first, count),
+        )
+        for first, count in parts
+    ]
     return _merge(run_shards(shards, executor, progress), engine.playouts(state, 0, seed))
 
 
-def playouts_batch(states, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None,
-                   progress=False):
+def playouts_batch(
+    states, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None, progress=False
+):
     """`engine.playouts_batch(states, num_playouts, seed)` in shards of whole states, about
     `shard_size` playouts each (at least one state), identical to the single call: playout i of
     states[j] uses stream seed + j * num_playouts + i, so the shard of states[first:first+count]
     is playouts_batch of them with seed + first * num_playouts."""
     if not isinstance(states, Sequence) or isinstance(states, (str, bytes)) or not states:
-        from .. import _core   # not a list of states: the single call's own error
+        from .. import _core  # not a list of states: the single call's own error
+
         return _core.playouts_batch(states, num_playouts, seed)
     engine = engine_of(states[0])
-    empty = engine.playouts_batch(states, 0, seed)   # its checks: types, one game, counts
+    empty = engine.playouts_batch(states, 0, seed)  # its checks: types, one game, counts
     num_playouts, seed, _ = _check_counts(num_playouts, seed, shard_size)
     if num_playouts == 0:
         return empty
@@ -123,15 +165,20 @@ def playouts_batch(states, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, exec
     shards = []
     for first, count in ranges(len(states), per_shard):
         low = (seed + first * num_playouts) % SEED_MODULUS
-        shards.append(Shard(_playouts_batch_shard,
-                            (list(states[first:first + count]), num_playouts, low),
-                            count * num_playouts,
-                            f"states {first}..{first + count - 1}, seeds {low}.."
-                            f"{(low + count * num_playouts - 1) % SEED_MODULUS}"))
+        shards.append(
+            Shard(
+                _playouts_batch_shard,
+                (list(states[first : first + count]), num_playouts, low),
+                count * num_playouts,
+                f"states {first}..{first + count - 1}, seeds {low}.."
+                f"{(low + count * num_playouts - 1) % SEED_MODULUS}",
+            )
+        )
     return _merge(run_shards(shards, executor, progress), empty)
 
 
 # --- arena -----------------------------------------------------------------------------------
+
 
 def _arena_shard(payload):
     search_path, tasks = payload
@@ -142,18 +189,35 @@ def _arena_shard(payload):
     return [arena_module.play_game(task) for task in tasks]
 
 
-def arena(engine_name, texts, players, seed, deals, *, shard_size=ARENA_SHARD, executor=None,
-          progress=False):
+def arena(
+    engine_name,
+    texts,
+    players,
+    seed,
+    deals,
+    *,
+    shard_size=ARENA_SHARD,
+    executor=None,
+    progress=False,
+):
     """The games of `arena.run(engine_name, texts, players, seed, deals)`, in schedule order,
     played in shards of `shard_size` consecutive games: each game depends on its task alone, so
     the list (and the table and records made from it) is the same."""
-    tasks = [(engine_name, list(texts), players, seed, task)
-             for task in arena_module.schedule(len(texts), players, deals)]
+    tasks = [
+        (engine_name, list(texts), players, seed, task)
+        for task in arena_module.schedule(len(texts), players, deals)
+    ]
     shards = []
     for first, count in ranges(len(tasks), shard_size):
-        part = tasks[first:first + count]
-        shards.append(Shard(_arena_shard, (os.getcwd(), part), count,
-                            f"games {first}..{first + count - 1}: table {part[0][4][0]} deal "
-                            f"{part[0][4][1]} to table {part[-1][4][0]} deal {part[-1][4][1]}, "
-                            f"seed {seed}"))
+        part = tasks[first : first + count]
+        shards.append(
+            Shard(
+                _arena_shard,
+                (os.getcwd(), part),
+                count,
+                f"games {first}..{first + count - 1}: table {part[0][4][0]} deal "
+                f"{part[0][4][1]} to table {part[-1][4][0]} deal {part[-1][4][1]}, "
+                f"seed {seed}",
+            )
+        )
     return [game for part in run_shards(shards, executor, progress) for game in part]

@@ -16,8 +16,8 @@ from vikinger_ref.arguments import is_integer
 
 from .. import arena as arena_module
 
-RETRIES = 3              # a shard whose worker process died is run again this many times
-CANCEL_GRACE = 0.5       # seconds a stopped Ray run lets its running shards finish (_cancel)
+RETRIES = 3  # a shard whose worker process died is run again this many times
+CANCEL_GRACE = 0.5  # seconds a stopped Ray run lets its running shards finish (_cancel)
 
 
 class ShardError(RuntimeError):
@@ -74,7 +74,7 @@ class LocalProcesses:
     def __init__(self, jobs=1):
         if not is_integer(jobs) or jobs < 1:
             raise ValueError(f"jobs must be an int >= 1, not {jobs!r}")
-        self.jobs = int(jobs)     # numpy ints too
+        self.jobs = int(jobs)  # numpy ints too
         self.workers = jobs
 
     def __repr__(self):
@@ -96,14 +96,20 @@ class LocalProcesses:
     def _run_pools(self, left, folder):
         for attempt in range(RETRIES + 1):
             # spawn: fresh interpreters, so no thread of this process is forked half-way.
-            pool = ProcessPoolExecutor(min(self.jobs, len(left)), mp_context=get_context("spawn"),
-                                       initializer=_ignore_interrupts)
+            pool = ProcessPoolExecutor(
+                min(self.jobs, len(left)),
+                mp_context=get_context("spawn"),
+                initializer=_ignore_interrupts,
+            )
             broken = None
             try:
-                path = {number: os.path.join(folder, f"{number}-{attempt}.pickle")
-                        for number in left}
-                futures = {pool.submit(_shard_to_file, shard.fn, shard.payload, path[number]):
-                           number for number, shard in left.items()}
+                path = {
+                    number: os.path.join(folder, f"{number}-{attempt}.pickle") for number in left
+                }
+                futures = {
+                    pool.submit(_shard_to_file, shard.fn, shard.payload, path[number]): number
+                    for number, shard in left.items()
+                }
                 pending = set(futures)
                 while pending:
                     done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -185,20 +191,28 @@ class RayCluster:
         self.started = False
         if not ray.is_initialized():
             if local:
-                ray.init(address="local", num_cpus=num_cpus, include_dashboard=False,
-                         _node_ip_address="127.0.0.1", log_to_driver=False)
+                ray.init(
+                    address="local",
+                    num_cpus=num_cpus,
+                    include_dashboard=False,
+                    _node_ip_address="127.0.0.1",
+                    log_to_driver=False,
+                )
                 if ray.util.get_node_ip_address() != "127.0.0.1":
                     ray.shutdown()
-                    raise RuntimeError("the local Ray cluster did not take 127.0.0.1 (Ray was "
-                                       "imported before RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 "
-                                       "was set); set it before importing ray")
+                    raise RuntimeError(
+                        "the local Ray cluster did not take 127.0.0.1 (Ray was "
+                        "imported before RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0 "
+                        "was set); set it before importing ray"
+                    )
             else:
                 ray.init(address=address, log_to_driver=False)
             self.started = True
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        self.slots = max(1, self.workers // cpus_per_shard)    # tasks in Ray at a time
-        self.task = ray.remote(num_cpus=cpus_per_shard, max_retries=RETRIES,
-                               retry_exceptions=False)(_shard_task)
+        self.slots = max(1, self.workers // cpus_per_shard)  # tasks in Ray at a time
+        self.task = ray.remote(
+            num_cpus=cpus_per_shard, max_retries=RETRIES, retry_exceptions=False
+        )(_shard_task)
 
     def __repr__(self):
         return f"RayCluster({self.workers} CPUs)"
@@ -220,8 +234,8 @@ class RayCluster:
         included) no more are submitted, and the tasks still running after CANCEL_GRACE seconds
         are cancelled (see _cancel)."""
         ray = self.ray
-        todo = list(enumerate(shards))[::-1]         # popped from the end: in shard order
-        running = {}                                 # ObjectRef -> shard number
+        todo = list(enumerate(shards))[::-1]  # popped from the end: in shard order
+        running = {}  # ObjectRef -> shard number
         try:
             while todo or running:
                 while todo and len(running) < self.slots:
@@ -236,7 +250,7 @@ class RayCluster:
                     except ray.exceptions.RayTaskError as error:
                         cause = error.cause if isinstance(error.cause, Exception) else error
                         raise ShardError(i, shards[i].what, cause) from None
-                    except ray.exceptions.RayError as error:   # the worker died RETRIES + 1 times
+                    except ray.exceptions.RayError as error:  # the worker died RETRIES + 1 times
                         raise ShardError(i, shards[i].what, error) from None
                     yield i, result
         except BaseException:
@@ -260,7 +274,7 @@ class RayCluster:
             return
         try:
             _, refs = ray.wait(refs, num_returns=len(refs), timeout=CANCEL_GRACE)
-        except KeyboardInterrupt:   # a second Ctrl-C: cancel at once
+        except KeyboardInterrupt:  # a second Ctrl-C: cancel at once
             pass
         for ref in refs:
             ray.cancel(ref, force=False)

@@ -33,8 +33,16 @@ VERSION = 1
 MANIFEST = "manifest.json"
 MCTS_KEYS = ("iterations", "uct_c", "leaf", "threads", "solver_nodes")
 # Per-sample arrays (one row per recorded decision) and per-game arrays (one row per game).
-SAMPLE_ARRAYS = ("observation", "legal_mask", "policy", "player", "returns", "game", "ply",
-                 "action")
+SAMPLE_ARRAYS = (
+    "observation",
+    "legal_mask",
+    "policy",
+    "player",
+    "returns",
+    "game",
+    "ply",
+    "action",
+)
 GAME_ARRAYS = ("game_number", "game_chance_seed", "game_returns", "game_fame", "game_length")
 
 
@@ -44,8 +52,9 @@ def play_game(engine, game, seed, number, mcts, sample_moves):
     chance_seed = arena.chance_seed(seed, number)
     chance = np.random.default_rng(chance_seed)
     moves = np.random.default_rng(arena.bot_seed(seed, number, 1))
-    samples = {key: [] for key in ("observation", "legal_mask", "policy", "player", "ply",
-                                   "action")}
+    samples = {
+        key: [] for key in ("observation", "legal_mask", "policy", "player", "ply", "action")
+    }
     policy_size = game.num_distinct_actions()
     state = game.new_initial_state()
     decisions = 0
@@ -78,8 +87,13 @@ def play_game(engine, game, seed, number, mcts, sample_moves):
             samples["action"].append(actions[choice])
         decisions += 1
         state.apply_action(actions[choice])
-    summary = {"number": number, "chance_seed": chance_seed, "returns": state.returns(),
-               "fame": state.scores(), "length": len(state.history())}
+    summary = {
+        "number": number,
+        "chance_seed": chance_seed,
+        "returns": state.returns(),
+        "fame": state.scores(),
+        "length": len(state.history()),
+    }
     return samples, summary
 
 
@@ -136,8 +150,7 @@ def npz_bytes(arrays):
             info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             with archive.open(info, "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.ascontiguousarray(array),
-                                          allow_pickle=False)
+                np.lib.format.write_array(member, np.ascontiguousarray(array), allow_pickle=False)
     return buffer.getvalue()
 
 
@@ -159,16 +172,30 @@ def _write_atomically(path, data):
 def check_mcts(mcts):
     """The MCTSBot keywords of a self-play run: an iteration budget and no time budget."""
     if mcts.get("iterations") is None or "max_time" in mcts:
-        raise ValueError("self-play needs an iteration budget and no max_time (a time budget "
-                         "would make the data depend on the machine)")
+        raise ValueError(
+            "self-play needs an iteration budget and no max_time (a time budget "
+            "would make the data depend on the machine)"
+        )
     unknown = sorted(set(mcts) - set(MCTS_KEYS))
     if unknown:
         raise ValueError(f"unknown MCTS parameter {unknown[0]!r} (known: {', '.join(MCTS_KEYS)})")
     return dict(mcts)
 
 
-def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_moves=30,
-             shard_size=distributed.ARENA_SHARD, executor=None, progress=False, options=None):
+def generate(
+    out,
+    games,
+    seed=0,
+    *,
+    players=2,
+    engine="fast",
+    mcts=None,
+    sample_moves=30,
+    shard_size=distributed.ARENA_SHARD,
+    executor=None,
+    progress=False,
+    options=None,
+):
     """Play `games` self-play games into the folder `out` (created); returns the manifest.
 
     `mcts`: MCTSBot keywords (`iterations` required; default {"iterations": 200}). `options`:
@@ -181,21 +208,27 @@ def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_
         raise ValueError(f"games must be an int >= 1, not {games!r}")
     if not is_integer(seed):
         raise TypeError(f"seed must be an int, not {type(seed).__name__}")
-    games, sample_moves, seed = int(games), int(sample_moves), int(seed)    # numpy ints too
+    games, sample_moves, seed = int(games), int(sample_moves), int(seed)  # numpy ints too
     module = arena.engine_module(engine)
     game = module.Game(num_players=players, **(options or {}))
-    module.MCTSBot(game, 0, **mcts)    # the parameters checked here, not in every shard
+    module.MCTSBot(game, 0, **mcts)  # the parameters checked here, not in every shard
     os.makedirs(out, exist_ok=True)
     manifest_path = os.path.join(out, MANIFEST)
     if os.path.exists(manifest_path):
-        raise FileExistsError(f"{manifest_path} exists: that folder holds a finished run; "
-                              "choose another folder")
+        raise FileExistsError(
+            f"{manifest_path} exists: that folder holds a finished run; choose another folder"
+        )
     parts = distributed.ranges(games, shard_size)
     shard_size = int(shard_size)
-    shards = [distributed.Shard(_selfplay_shard,
-                                (engine, game, seed, first, count, mcts, sample_moves), count,
-                                f"games {first}..{first + count - 1} of seed {seed}")
-              for first, count in parts]
+    shards = [
+        distributed.Shard(
+            _selfplay_shard,
+            (engine, game, seed, first, count, mcts, sample_moves),
+            count,
+            f"games {first}..{first + count - 1} of seed {seed}",
+        )
+        for first, count in parts
+    ]
     entries = [None] * len(shards)
     executor = executor or distributed.LocalProcesses(1)
     bar = arena._progress(games, progress)
@@ -203,25 +236,41 @@ def generate(out, games, seed=0, *, players=2, engine="fast", mcts=None, sample_
         for number, (data, samples) in executor.run(shards):
             _write_atomically(os.path.join(out, shard_name(number)), data)
             first, count = parts[number]
-            entries[number] = {"file": shard_name(number), "first_game": first, "games": count,
-                               "samples": samples, "sha256": hashlib.sha256(data).hexdigest()}
+            entries[number] = {
+                "file": shard_name(number),
+                "first_game": first,
+                "games": count,
+                "samples": samples,
+                "sha256": hashlib.sha256(data).hexdigest(),
+            }
             if bar:
                 bar.update(count)
     finally:
         if bar:
             bar.close()
     manifest = {
-        "format": FORMAT, "version": VERSION, "engine": engine,
+        "format": FORMAT,
+        "version": VERSION,
+        "engine": engine,
         "game": {"num_players": players, "options": game.options},
-        "bot": {"name": "mcts", "params": mcts}, "sample_moves": sample_moves, "seed": seed,
-        "games": games, "shard_size": shard_size, "samples": sum(e["samples"] for e in entries),
+        "bot": {"name": "mcts", "params": mcts},
+        "sample_moves": sample_moves,
+        "seed": seed,
+        "games": games,
+        "shard_size": shard_size,
+        "samples": sum(e["samples"] for e in entries),
         "observation_size": game.observation_shape()[0],
         "num_distinct_actions": game.num_distinct_actions(),
-        "sample_arrays": list(SAMPLE_ARRAYS), "game_arrays": list(GAME_ARRAYS),
+        "sample_arrays": list(SAMPLE_ARRAYS),
+        "game_arrays": list(GAME_ARRAYS),
         "shards": entries,
     }
-    _write_atomically(manifest_path, (json_limits.dumps_strict(json_limits.non_finite_as_text(manifest), indent=1)
-                                       + "\n").encode())
+    _write_atomically(
+        manifest_path,
+        (
+            json_limits.dumps_strict(json_limits.non_finite_as_text(manifest), indent=1) + "\n"
+        ).encode(),
+    )
     return manifest
 
 
@@ -230,17 +279,29 @@ def load_manifest(folder):
     path = os.path.join(folder, MANIFEST)
     with open(path, "rb") as source:
         manifest = json_limits.loads_limited(source.read(json_limits.MAX_BYTES + 1), path)
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT or manifest.get(
-            "version") != VERSION:
+    if (
+        not isinstance(manifest, dict)
+        or manifest.get("format") != FORMAT
+        or manifest.get("version") != VERSION
+    ):
         raise ValueError(f"{folder}: not a {FORMAT} version {VERSION} manifest")
     shards = manifest.get("shards")
     # A manifest names its shard files: only this run's own names, so that a crafted one
     # cannot make load() read files outside the folder.
-    if not isinstance(shards, list) or not shards or not all(
-            isinstance(entry, dict) and entry.get("file") == shard_name(number)
-            and isinstance(entry.get("sha256"), str) for number, entry in enumerate(shards)):
-        raise ValueError(f"{path}: 'shards' must list shard-00000.npz, shard-00001.npz, ... "
-                         "in order, each with its sha256")
+    if (
+        not isinstance(shards, list)
+        or not shards
+        or not all(
+            isinstance(entry, dict)
+            and entry.get("file") == shard_name(number)
+            and isinstance(entry.get("sha256"), str)
+            for number, entry in enumerate(shards)
+        )
+    ):
+        raise ValueError(
+            f"{path}: 'shards' must list shard-00000.npz, shard-00001.npz, ... "
+            "in order, each with its sha256"
+        )
     return manifest
 
 

@@ -12,5 +12,11 @@ from .bot import PuctBot
 from .evaluators import ConstantEvaluator, MLPEvaluator, heuristic_evaluator
 from .search import search, visit_policy
 
-__all__ = ["PuctBot", "ConstantEvaluator", "MLPEvaluator", "heuristic_evaluator", "search",
-           "visit_policy"]
+__all__ = [
+    "PuctBot",
+    "ConstantEvaluator",
+    "MLPEvaluator",
+    "heuristic_evaluator",
+    "search",
+    "visit_policy",
+]

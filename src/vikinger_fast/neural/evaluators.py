@@ -32,16 +32,21 @@ class ConstantEvaluator:
     def __call__(self, observations: np.ndarray, legal: np.ndarray) -> Batch:
         rows = len(observations)
         if rows not in self._cache:
-            self._cache[rows] = (np.zeros((rows, NUM_DISTINCT_ACTIONS), np.float32),
-                                 np.full((rows, self.num_players), 1.0 / self.num_players,
-                                         np.float32))
+            self._cache[rows] = (
+                np.zeros((rows, NUM_DISTINCT_ACTIONS), np.float32),
+                np.full((rows, self.num_players), 1.0 / self.num_players, np.float32),
+            )
         return self._cache[rows]
 
 
 def heuristic_evaluator(search: Any) -> Callable[[np.ndarray, np.ndarray], Batch]:
     """The evaluator of `search` (a PuctSearch of either engine) that values its gathered leaves
     with the heuristic evaluation, relative to each leaf's mover, and gives uniform priors."""
+
     def evaluate(observations: np.ndarray, legal: np.ndarray) -> Batch:
-        return (np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32),
-                search.heuristic_values())
+        return (
+            np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32),
+            search.heuristic_values(),
+        )
+
     return evaluate

@@ -29,9 +29,17 @@ def visit_policy(visits: Sequence[int], temperature: float = 1.0) -> List[float]
     return (weights / weights.sum()).tolist()
 
 
-def search(states: Sequence[Any], evaluator: Union[str, Callable[..., Any]], *,
-           simulations: int, batch_size: int = 256, seed: int = 0, temperature: float = 1.0,
-           engine: Optional[ModuleType] = None, **options: Any) -> List[Dict[str, Any]]:
+def search(
+    states: Sequence[Any],
+    evaluator: Union[str, Callable[..., Any]],
+    *,
+    simulations: int,
+    batch_size: int = 256,
+    seed: int = 0,
+    temperature: float = 1.0,
+    engine: Optional[ModuleType] = None,
+    **options: Any,
+) -> List[Dict[str, Any]]:
     """One PUCT search from each state (decision nodes of one game), the leaves of all of them
     gathered into evaluator calls of up to batch_size rows. `evaluator` is a callable of the
     protocol or "heuristic". `options` go to PuctSearch (c_init, c_base, dirichlet_alpha,

@@ -14,15 +14,17 @@ _DRAWING = ("board_svg", "state_svg", "write_svg")
 
 def _repr_svg_(state):
     from vikinger_ref.svg import state_svg
+
     return state_svg(state)
 
 
-setattr(State, "_repr_svg_", _repr_svg_)   # a class of the C++ module: typed without it
+setattr(State, "_repr_svg_", _repr_svg_)  # a class of the C++ module: typed without it
 
 
 def __getattr__(name):
     if name in _DRAWING:
         from vikinger_ref import svg
+
         return getattr(svg, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 

@@ -15,25 +15,39 @@ PLOT_HINT = 'plots need matplotlib: pip install "vikinger-fast[plot]"'
 BENCH_TARGETS = (
     ("C++ rollouts, fused, 1 thread (games/s)", lambda r: r["rollouts_2p_1thread"], 200_000),
     ("C++ rollouts, generic path (games/s)", lambda r: r["rollouts_2p_generic_1thread"], 100_000),
-    ("2 threads / 1 thread (speed-up)",
-     lambda r: r["rollouts_2p_2threads"] / r["rollouts_2p_1thread"], 1.9),
-    ("C++ / reference per CPU second",
-     lambda r: r["rollouts_2p_1thread_per_cpu_second"] / r["reference_rollouts_2p"], 1000),
+    (
+        "2 threads / 1 thread (speed-up)",
+        lambda r: r["rollouts_2p_2threads"] / r["rollouts_2p_1thread"],
+        1.9,
+    ),
+    (
+        "C++ / reference per CPU second",
+        lambda r: r["rollouts_2p_1thread_per_cpu_second"] / r["reference_rollouts_2p"],
+        1000,
+    ),
     ("Python-driven loop, vikinger_fast (steps/s)", lambda r: r["loop_fast"], 1_000_000),
 )
 # The same work done by each engine and its peers: (panel title, [(label, results key)]).
 BENCH_PEERS = (
-    ("whole random games (games/s)",
-     (("vikinger_fast, 1 thread", "rollouts_2p_1thread"),
-      ("vikinger_fast, 2 threads", "rollouts_2p_2threads"),
-      ("reference compiled with Cython", "cython_rollouts_2p"),
-      ("vikinger_ref (pure Python)", "reference_rollouts_2p"))),
-    ("Python-driven loop (steps/s)",
-     (("vikinger_fast", "loop_fast"),
-      ("OpenSpiel connect_four", "loop_open_spiel_connect_four"),
-      ("OpenSpiel backgammon", "loop_open_spiel_backgammon"),
-      ("Cython-compiled reference", "loop_cython"),
-      ("vikinger_ref", "loop_ref"))),
+    (
+        "whole random games (games/s)",
+        (
+            ("vikinger_fast, 1 thread", "rollouts_2p_1thread"),
+            ("vikinger_fast, 2 threads", "rollouts_2p_2threads"),
+            ("reference compiled with Cython", "cython_rollouts_2p"),
+            ("vikinger_ref (pure Python)", "reference_rollouts_2p"),
+        ),
+    ),
+    (
+        "Python-driven loop (steps/s)",
+        (
+            ("vikinger_fast", "loop_fast"),
+            ("OpenSpiel connect_four", "loop_open_spiel_connect_four"),
+            ("OpenSpiel backgammon", "loop_open_spiel_backgammon"),
+            ("Cython-compiled reference", "loop_cython"),
+            ("vikinger_ref", "loop_ref"),
+        ),
+    ),
 )
 PASS, FAIL, PEER, OURS = "#3c9a4a", "#cc3329", "#9aa5ad", "#2f6fd6"
 
@@ -43,8 +57,9 @@ def _pyplot():
         import matplotlib
     except ImportError:
         raise ImportError(PLOT_HINT) from None
-    matplotlib.use("Agg")           # files only: no display is needed
+    matplotlib.use("Agg")  # files only: no display is needed
     import matplotlib.pyplot as plt
+
     return plt
 
 
@@ -71,8 +86,9 @@ def plot_bench(results, path=None):
     beside their peers (rows missing from `results` are left out)."""
     plt = _pyplot()
     targets = [(label, value(results), target) for label, value, target in BENCH_TARGETS]
-    fig, axes = plt.subplots(3, 1, figsize=(9, 9.5),
-                             gridspec_kw={"height_ratios": [len(targets), 4, 5]})
+    fig, axes = plt.subplots(
+        3, 1, figsize=(9, 9.5), gridspec_kw={"height_ratios": [len(targets), 4, 5]}
+    )
     ax = axes[0]
     ratios = [value / target for _, value, target in targets]
     bars = ax.barh(range(len(targets)), ratios, color=[PASS if q >= 1 else FAIL for q in ratios])
@@ -81,22 +97,31 @@ def plot_bench(results, path=None):
     ax.set_yticks(range(len(targets)), [label for label, _, _ in targets])
     ax.invert_yaxis()
     for bar, (_, value, target) in zip(bars, targets):
-        ax.annotate(f" {_amount(value)} (target {_amount(target)})",
-                    (bar.get_width(), bar.get_y() + bar.get_height() / 2), va="center",
-                    fontsize=8)
+        ax.annotate(
+            f" {_amount(value)} (target {_amount(target)})",
+            (bar.get_width(), bar.get_y() + bar.get_height() / 2),
+            va="center",
+            fontsize=8,
+        )
     ax.set_xlim(min(ratios + [0.5]) / 2, max(ratios + [2]) * 8)
     ax.set_title("each row against its target (value / target; 1 = met)", fontsize=10)
     for ax, (title, rows) in zip(axes[1:], BENCH_PEERS):
         present = [(label, results[key]) for label, key in rows if key in results]
-        bars = ax.barh(range(len(present)), [value for _, value in present],
-                       color=[OURS if label.startswith("vikinger_fast") else PEER
-                              for label, _ in present])
+        bars = ax.barh(
+            range(len(present)),
+            [value for _, value in present],
+            color=[OURS if label.startswith("vikinger_fast") else PEER for label, _ in present],
+        )
         ax.set_xscale("log")
         ax.set_yticks(range(len(present)), [label for label, _ in present])
         ax.invert_yaxis()
         for bar, (_, value) in zip(bars, present):
-            ax.annotate(f" {_amount(value)}", (bar.get_width(), bar.get_y() + bar.get_height() / 2),
-                        va="center", fontsize=8)
+            ax.annotate(
+                f" {_amount(value)}",
+                (bar.get_width(), bar.get_y() + bar.get_height() / 2),
+                va="center",
+                fontsize=8,
+            )
         ax.set_xlim(min(v for _, v in present) / 3, max(v for _, v in present) * 6)
         ax.set_title(f"against the peers: {title}", fontsize=10)
     fig.suptitle("vikinger bench (one run)", fontsize=12)
@@ -105,6 +130,7 @@ def plot_bench(results, path=None):
 
 
 # --- tournaments -----------------------------------------------------------------------------
+
 
 def _fail(field, problem):
     raise ValueError(f"tournament results field {field!r}: {problem}")
@@ -141,9 +167,12 @@ def check_tournament(results):
                 continue
             if not _number(value) or (bounded and not 0 <= value <= 1):
                 _fail(f"{where}.{key}", f"must be a number{' in 0..1' if bounded else ''}")
-            if (not isinstance(interval, list) or len(interval) != 2
-                    or not all(map(_number, interval))
-                    or not interval[0] <= value <= interval[1]):
+            if (
+                not isinstance(interval, list)
+                or len(interval) != 2
+                or not all(map(_number, interval))
+                or not interval[0] <= value <= interval[1]
+            ):
                 _fail(f"{where}.{key}_interval", f"must be [low, high] around {key}")
 
 
@@ -154,13 +183,15 @@ def plot_tournament(results, path=None):
     plt = _pyplot()
     entries = sorted(results["entries"], key=lambda e: -e["win_share"])
     rated = [e for e in entries if e.get("rating") is not None]
-    fig, axes = plt.subplots(1, 2 if rated else 1, figsize=(10 if rated else 6,
-                                                            1.2 + 0.45 * len(entries)),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        1, 2 if rated else 1, figsize=(10 if rated else 6, 1.2 + 0.45 * len(entries)), squeeze=False
+    )
     ax = axes[0][0]
     shares = [e["win_share"] for e in entries]
-    errors = [[s - e["win_share_interval"][0] for s, e in zip(shares, entries)],
-              [e["win_share_interval"][1] - s for s, e in zip(shares, entries)]]
+    errors = [
+        [s - e["win_share_interval"][0] for s, e in zip(shares, entries)],
+        [e["win_share_interval"][1] - s for s, e in zip(shares, entries)],
+    ]
     ax.barh(range(len(entries)), shares, xerr=errors, color=OURS, alpha=0.8, capsize=4)
     ax.axvline(1 / results["players_per_game"], color="#222", linestyle="--", linewidth=1)
     ax.set_yticks(range(len(entries)), [f"{e['name']} ({e['games']} games)" for e in entries])
@@ -170,9 +201,17 @@ def plot_tournament(results, path=None):
     if rated:
         ax = axes[0][1]
         ratings = [e["rating"] for e in rated]
-        ax.errorbar(ratings, range(len(rated)), fmt="o", color=OURS, capsize=4,
-                    xerr=[[r - e["rating_interval"][0] for r, e in zip(ratings, rated)],
-                          [e["rating_interval"][1] - r for r, e in zip(ratings, rated)]])
+        ax.errorbar(
+            ratings,
+            range(len(rated)),
+            fmt="o",
+            color=OURS,
+            capsize=4,
+            xerr=[
+                [r - e["rating_interval"][0] for r, e in zip(ratings, rated)],
+                [e["rating_interval"][1] - r for r, e in zip(ratings, rated)],
+            ],
+        )
         ax.set_yticks(range(len(rated)), [e["name"] for e in rated])
         ax.invert_yaxis()
         ax.set_xlabel(f"{results.get('rating_name', 'rating')} (95 % interval)")

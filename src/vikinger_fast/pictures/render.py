@@ -24,8 +24,9 @@ def _game_of_bytes(data, engine):
     if len(data) < 7 or data[:4] != MAGIC:
         raise ValueError("not the bytes of a state (they start with b'VKNG')")
     bits = data[6]
-    return engine.Game(num_players=data[5],
-                       **{name: bool(bits >> i & 1) for i, name in enumerate(OPTION_NAMES)})
+    return engine.Game(
+        num_players=data[5], **{name: bool(bits >> i & 1) for i, name in enumerate(OPTION_NAMES)}
+    )
 
 
 def state_from_bytes(data, engine):

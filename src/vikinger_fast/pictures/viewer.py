@@ -26,15 +26,19 @@ CHART_W, CHART_H, CHART_PAD = 600, 150, 34
 def game_columns(states):
     """The widest board of a game plus one free column (at least 8), so that every picture
     of the game has one size."""
-    return max(8, max(board_columns(player) + 1 for state in states
-                      for player in state.to_dict()["players"]))
+    return max(
+        8,
+        max(board_columns(player) + 1 for state in states for player in state.to_dict()["players"]),
+    )
 
 
 def _polyline(values, lo, hi, width, height):
     span = max(hi - lo, 1)
     step = width / max(len(values) - 1, 1)
-    return " ".join(f"{CHART_PAD + i * step:.1f},{8 + (hi - v) / span * (height - 16):.1f}"
-                    for i, v in enumerate(values))
+    return " ".join(
+        f"{CHART_PAD + i * step:.1f},{8 + (hi - v) / span * (height - 16):.1f}"
+        for i, v in enumerate(values)
+    )
 
 
 def chart_svg(series, label, steps):
@@ -43,22 +47,28 @@ def chart_svg(series, label, steps):
     lo = min(min(values) for values in series)
     hi = max(max(values) for values in series)
     width = CHART_W - CHART_PAD - 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-label="{label}" '
-             f'width="{CHART_W}" height="{CHART_H}" viewBox="0 0 {CHART_W} {CHART_H}" '
-             f'data-steps="{steps}" data-left="{CHART_PAD}" data-width="{width}">',
-             f'<rect x="{CHART_PAD}" y="8" width="{width}" height="{CHART_H - 16}" '
-             f'fill="#fbfaf6" stroke="#ccc"/>',
-             f'<text x="{CHART_PAD - 4}" y="18" font-size="13" fill="#333" '
-             f'text-anchor="end">{hi}</text>',
-             f'<text x="{CHART_PAD - 4}" y="{CHART_H - 8}" font-size="13" fill="#333" '
-             f'text-anchor="end">{lo}</text>',
-             f'<text x="{CHART_PAD + 8}" y="26" font-size="15" font-weight="bold" '
-             f'fill="#333">{label} of each player, by step (click to jump)</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-label="{label}" '
+        f'width="{CHART_W}" height="{CHART_H}" viewBox="0 0 {CHART_W} {CHART_H}" '
+        f'data-steps="{steps}" data-left="{CHART_PAD}" data-width="{width}">',
+        f'<rect x="{CHART_PAD}" y="8" width="{width}" height="{CHART_H - 16}" '
+        f'fill="#fbfaf6" stroke="#ccc"/>',
+        f'<text x="{CHART_PAD - 4}" y="18" font-size="13" fill="#333" '
+        f'text-anchor="end">{hi}</text>',
+        f'<text x="{CHART_PAD - 4}" y="{CHART_H - 8}" font-size="13" fill="#333" '
+        f'text-anchor="end">{lo}</text>',
+        f'<text x="{CHART_PAD + 8}" y="26" font-size="15" font-weight="bold" '
+        f'fill="#333">{label} of each player, by step (click to jump)</text>',
+    ]
     for p, values in enumerate(series):
-        parts.append(f'<polyline fill="none" stroke="{PLAYER_ACCENT[p]}" stroke-width="2" '
-                     f'points="{_polyline(values, lo, hi, width, CHART_H)}"/>')
-    parts.append(f'<line id="cursor-{label}" x1="{CHART_PAD}" x2="{CHART_PAD}" y1="8" '
-                 f'y2="{CHART_H - 8}" stroke="#e0352b" stroke-width="1.5"/></svg>')
+        parts.append(
+            f'<polyline fill="none" stroke="{PLAYER_ACCENT[p]}" stroke-width="2" '
+            f'points="{_polyline(values, lo, hi, width, CHART_H)}"/>'
+        )
+    parts.append(
+        f'<line id="cursor-{label}" x1="{CHART_PAD}" x2="{CHART_PAD}" y1="8" '
+        f'y2="{CHART_H - 8}" stroke="#e0352b" stroke-width="1.5"/></svg>'
+    )
     return "".join(parts)
 
 
@@ -79,29 +89,38 @@ def viewer_html(record, engine, title=None):
     moves = [{"s": m["string"], "p": m["player"]} for m in record["moves"]]
     # The page opens on the first decision: before it, only chance has moved (an empty board).
     first = next((k for k, m in enumerate(record["moves"]) if m["player"] >= 0), 0)
-    data = json.dumps({"svgs": packed, "moves": moves, "fame": fame, "gold": gold,
-                       "first": first})
+    data = json.dumps({"svgs": packed, "moves": moves, "fame": fame, "gold": gold, "first": first})
     options = ", ".join(k for k, on in record["game"]["options"].items() if on) or "base game"
-    legend = "".join(f'<span class="who" style="color:{PLAYER_ACCENT[p]}">&#9632; player {p}: '
-                     f'{_player_name(entry)}</span>' for p, entry in enumerate(record["players"]))
+    legend = "".join(
+        f'<span class="who" style="color:{PLAYER_ACCENT[p]}">&#9632; player {p}: '
+        f"{_player_name(entry)}</span>"
+        for p, entry in enumerate(record["players"])
+    )
     result = record["result"]
-    summary = " | ".join(f"player {p}: Fame {result['fame'][p]}, gold {result['gold'][p]}"
-                         + (f", return {result['returns'][p]:g}" if result["terminal"] else "")
-                         for p in range(n))
+    summary = " | ".join(
+        f"player {p}: Fame {result['fame'][p]}, gold {result['gold'][p]}"
+        + (f", return {result['returns'][p]:g}" if result["terminal"] else "")
+        for p in range(n)
+    )
     seed = "" if record["seed"] is None else f", seed {record['seed']}"
     title = html.escape(title or f"Wikinger: {n} players, {options}{seed}")
-    return PAGE.format(title=title, legend=legend, steps=len(svgs) - 1,
-                       summary=html.escape(("final: " if result["terminal"] else "at the end: ")
-                                           + summary),
-                       fame_chart=chart_svg(fame, "Fame", len(svgs) - 1),
-                       gold_chart=chart_svg(gold, "gold", len(svgs) - 1),
-                       data=data.replace("</", "<\\/"), script=SCRIPT, style=STYLE,
-                       marks=legend_html())
+    return PAGE.format(
+        title=title,
+        legend=legend,
+        steps=len(svgs) - 1,
+        summary=html.escape(("final: " if result["terminal"] else "at the end: ") + summary),
+        fame_chart=chart_svg(fame, "Fame", len(svgs) - 1),
+        gold_chart=chart_svg(gold, "gold", len(svgs) - 1),
+        data=data.replace("</", "<\\/"),
+        script=SCRIPT,
+        style=STYLE,
+        marks=legend_html(),
+    )
 
 
 def write_viewer(record, engine, path, title=None):
     text = viewer_html(record, engine, title=title)
-    outputs.write_atomic(path, text)    # the old file or the new one, never half
+    outputs.write_atomic(path, text)  # the old file or the new one, never half
     return len(text)
 
 

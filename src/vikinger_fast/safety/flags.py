@@ -16,8 +16,8 @@ import math
 import re
 from collections.abc import Callable
 
-SEED_LIMIT = 1 << 64          # seeds are taken modulo 2**64 by both engines
-COUNT_LIMIT = (1 << 63) - 1   # the engines' counts are int64
+SEED_LIMIT = 1 << 64  # seeds are taken modulo 2**64 by both engines
+COUNT_LIMIT = (1 << 63) - 1  # the engines' counts are int64
 
 
 _DIGITS = re.compile(r"[+-]?[0-9]{1,40}")
@@ -33,6 +33,7 @@ def _whole_number(text: str) -> int:
 
 def int_in(low: int, high: int) -> Callable[[str], int]:
     """A validator of whole numbers in low..high (both included)."""
+
     def check(text: str) -> int:
         value = _whole_number(text)
         if value < low:
@@ -40,6 +41,7 @@ def int_in(low: int, high: int) -> Callable[[str], int]:
         if value > high:
             raise argparse.ArgumentTypeError(f"must be <= {high}, not {value}")
         return value
+
     check.__name__ = f"int in {low}..{high}"
     return check
 
@@ -62,6 +64,7 @@ def seed(text: str) -> int:
 
 def float_in(low: float, high: float, low_open: bool = True) -> Callable[[str], float]:
     """A validator of finite decimal numbers in (low, high] (or [low, high] if not low_open)."""
+
     def check(text: str) -> float:
         try:
             value = float(text)
@@ -70,11 +73,13 @@ def float_in(low: float, high: float, low_open: bool = True) -> Callable[[str], 
         if not math.isfinite(value):
             raise argparse.ArgumentTypeError(f"must be a finite number, not {text!r}")
         if value < low or (low_open and value == low):
-            raise argparse.ArgumentTypeError(f"must be {'>' if low_open else '>='} {low:g}, "
-                                             f"not {value:g}")
+            raise argparse.ArgumentTypeError(
+                f"must be {'>' if low_open else '>='} {low:g}, not {value:g}"
+            )
         if value > high:
             raise argparse.ArgumentTypeError(f"must be <= {high:g}, not {value:g}")
         return value
+
     check.__name__ = "number"
     return check
 
@@ -90,14 +95,14 @@ def nonneg_finite_float(text: str) -> float:
 
 
 # The ranges of the CLI's flags, named once so that every command uses the same bounds.
-GAMES = int_in(1, 100_000_000)          # games of a run (simulate keeps 40 bytes a game)
-JOBS = int_in(1, 1024)                  # local worker processes
-SHARD_SIZE = int_in(1, 1_000_000_000)   # games per shard
-CPUS = int_in(1, 4096)                  # CPUs a Ray shard reserves
-ITERATIONS = int_in(1, 1_000_000_000)   # MCTS iterations of one search
-SOLVER_NODES = int_in(0, 1 << 40)       # endgame solver nodes (0: off)
-MOVES = int_in(0, 1_000_000)            # decisions (self-play's sampled moves)
-STEP = int_in(0, 1_000_000)             # a record's step (the record says how many it has)
-SCALE = float_in(0.0, 64.0)             # PNG scale (64x is a 60000-pixel-wide image)
-SECONDS = float_in(0.0, 1e9)            # report intervals
+GAMES = int_in(1, 100_000_000)  # games of a run (simulate keeps 40 bytes a game)
+JOBS = int_in(1, 1024)  # local worker processes
+SHARD_SIZE = int_in(1, 1_000_000_000)  # games per shard
+CPUS = int_in(1, 4096)  # CPUs a Ray shard reserves
+ITERATIONS = int_in(1, 1_000_000_000)  # MCTS iterations of one search
+SOLVER_NODES = int_in(0, 1 << 40)  # endgame solver nodes (0: off)
+MOVES = int_in(0, 1_000_000)  # decisions (self-play's sampled moves)
+STEP = int_in(0, 1_000_000)  # a record's step (the record says how many it has)
+SCALE = float_in(0.0, 64.0)  # PNG scale (64x is a 60000-pixel-wide image)
+SECONDS = float_in(0.0, 1e9)  # report intervals
 UCT_C = float_in(0.0, 1e6, low_open=False)

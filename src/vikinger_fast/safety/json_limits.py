@@ -19,8 +19,8 @@ import math
 import re
 from typing import Any
 
-MAX_DEPTH = 32                  # the package's documents nest at most 5 levels
-MAX_BYTES = 64 * 1024 * 1024    # a record of 1,000 moves is about 60 KB
+MAX_DEPTH = 32  # the package's documents nest at most 5 levels
+MAX_BYTES = 64 * 1024 * 1024  # a record of 1,000 moves is about 60 KB
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKET = re.compile(r"[\[\]{}]")
@@ -33,8 +33,9 @@ def nesting(text: str) -> int:
     return max(itertools.accumulate(_STEP[c] for c in _BRACKET.findall(outside)), default=0)
 
 
-def loads_limited(text: str | bytes, what: str, max_depth: int = MAX_DEPTH,
-                  max_bytes: int = MAX_BYTES) -> Any:
+def loads_limited(
+    text: str | bytes, what: str, max_depth: int = MAX_DEPTH, max_bytes: int = MAX_BYTES
+) -> Any:
     """json.loads(text) for a document that is at most `max_bytes` long and nests at most
     `max_depth` levels; ValueError naming `what` otherwise (and for text that is not JSON).
     NaN and Infinity, which are not JSON, are refused too."""
@@ -44,16 +45,15 @@ def loads_limited(text: str | bytes, what: str, max_depth: int = MAX_DEPTH,
         except UnicodeDecodeError as error:
             raise ValueError(f"{what} must be UTF-8 text: {error}") from None
     if len(text) > max_bytes:
-        raise ValueError(f"{what} is {len(text):,} characters long; at most {max_bytes:,} "
-                         "are read")
+        raise ValueError(f"{what} is {len(text):,} characters long; at most {max_bytes:,} are read")
     depth = nesting(text)
     if depth > max_depth:
         raise ValueError(f"{what} nests {depth} levels deep; at most {max_depth} are read")
     try:
         return json.loads(text, parse_constant=_no_constant)
-    except ValueError as error:    # JSONDecodeError, or NaN / Infinity (_no_constant)
+    except ValueError as error:  # JSONDecodeError, or NaN / Infinity (_no_constant)
         raise ValueError(f"{what} must be JSON: {error}") from None
-    except RecursionError:   # unreachable after the depth check; kept as the last guard
+    except RecursionError:  # unreachable after the depth check; kept as the last guard
         raise ValueError(f"{what} nests too deeply") from None
 
 

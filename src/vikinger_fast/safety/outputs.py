@@ -57,11 +57,13 @@ def check_output_folder(path: str, force: bool = False, what: str = "output fold
         if not os.access(path, os.W_OK | os.X_OK):
             raise OutputError(f"{what} {path} is not writable")
         if os.listdir(path) and not force:
-            raise OutputError(f"{what} {path} is not empty: choose another folder, or --force "
-                              "to replace its contents")
+            raise OutputError(
+                f"{what} {path} is not empty: choose another folder, or --force "
+                "to replace its contents"
+            )
         return path
     parent = os.path.dirname(os.path.abspath(path))
-    while not os.path.exists(parent):     # makedirs will create the missing ones
+    while not os.path.exists(parent):  # makedirs will create the missing ones
         parent = os.path.dirname(parent)
     if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
         raise OutputError(f"{what} {path}: {parent} is not a writable folder")
@@ -75,8 +77,9 @@ def write_atomic(path: str, data: bytes | str, sync: bool = False) -> int:
     Returns the bytes written."""
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.",
-                                         suffix=".tmp")
+    handle, temporary = tempfile.mkstemp(
+        dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".tmp"
+    )
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(raw)

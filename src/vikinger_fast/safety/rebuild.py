@@ -19,8 +19,9 @@ def state_from_bytes(data: bytes) -> Any:
     return _core._state_from_bytes(data)
 
 
-def vector_game_from_data(game: Any, positions: Any, streams: Any, lengths: Any,
-                          *arrays: Any) -> Any:
+def vector_game_from_data(
+    game: Any, positions: Any, streams: Any, lengths: Any, *arrays: Any
+) -> Any:
     """A VectorGame from its __reduce__ data, checked completely."""
     return _core._vector_game_from_data(game, positions, streams, lengths, *arrays)
 
@@ -36,7 +37,9 @@ def greedy_bot(num_players: int, options: int, seed: int, stream: int) -> Any:
     return _core._greedy_bot_from_data(_core._game_from_data(num_players, options), seed, stream)
 
 
-def mcts_bot(num_players: int, options: int, seed: int, budget: Dict[str, Any],
-             searches: int) -> Any:
-    return _core._mcts_bot_from_data(_core._game_from_data(num_players, options), seed, budget,
-                                     searches)
+def mcts_bot(
+    num_players: int, options: int, seed: int, budget: Dict[str, Any], searches: int
+) -> Any:
+    return _core._mcts_bot_from_data(
+        _core._game_from_data(num_players, options), seed, budget, searches
+    )

@@ -42,7 +42,7 @@ ALLOWED = {
     ("numpy._core.multiarray", "_reconstruct"),
     ("numpy.core.multiarray", "scalar"),
     ("numpy._core.multiarray", "scalar"),
-    ("numpy.core.numeric", "_frombuffer"),      # protocol 5
+    ("numpy.core.numeric", "_frombuffer"),  # protocol 5
     ("numpy._core.numeric", "_frombuffer"),
 }
 
@@ -52,8 +52,9 @@ class RestrictedUnpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) not in ALLOWED:
-            raise pickle.UnpicklingError(f"refused to load {module}.{name}: not one of the "
-                                         "package's own rebuild functions")
+            raise pickle.UnpicklingError(
+                f"refused to load {module}.{name}: not one of the package's own rebuild functions"
+            )
         return getattr(importlib.import_module(module), name)
 
 

@@ -29,12 +29,17 @@ from .session import BadRequest, WebGame, load_game
 from .store import Store, valid_id
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
-SETTLE_SECONDS = 0.25         # a move's answer waits this long for quick bots
-MAX_BODY = 16 * 1024          # a move or a new game is a few hundred bytes
+SETTLE_SECONDS = 0.25  # a move's answer waits this long for quick bots
+MAX_BODY = 16 * 1024  # a move or a new game is a few hundred bytes
 # A bot spec from a request may name only a built-in bot (a user class would import a module
 # named by the request), with budgets that keep a move within a minute.
-LIMITS = {"iterations": 200_000, "time": 30.0, "max_time": 30.0, "threads": 4,
-          "solver_nodes": 5_000_000}
+LIMITS = {
+    "iterations": 200_000,
+    "time": 30.0,
+    "max_time": 30.0,
+    "threads": 4,
+    "solver_nodes": 5_000_000,
+}
 
 
 class Games:
@@ -60,7 +65,7 @@ class Games:
                 except ValueError as error:
                     raise BadRequest(str(error), 500) from None
                 self.loaded[game_id] = game
-        game.start_bots()               # a game stored while the bots were moving goes on
+        game.start_bots()  # a game stored while the bots were moving goes on
         return game
 
     def create(self, body: Dict[str, Any]) -> WebGame:
@@ -71,26 +76,34 @@ class Games:
         if not 0 <= seat < players:
             raise BadRequest(f"'seat' must be in 0..{players - 1}, not {seat}")
         seed = _int(body.get("seed", 0), "seed")
-        if not 0 <= seed < 2 ** 63:
+        if not 0 <= seed < 2**63:
             raise BadRequest("'seed' must be in 0..2**63-1")
         bots = body.get("bots", ["greedy"])
         if isinstance(bots, str):
             bots = [bots]
-        if not isinstance(bots, list) or not all(isinstance(b, str) for b in bots) or \
-                len(bots) not in (1, players - 1):
+        if (
+            not isinstance(bots, list)
+            or not all(isinstance(b, str) for b in bots)
+            or len(bots) not in (1, players - 1)
+        ):
             raise BadRequest(f"'bots' must be a list of 1 or {players - 1} bot specs")
         if len(bots) == 1:
             bots = bots * (players - 1)
         for text in bots:
             _check_bot(text, self.engine, players)
         options = body.get("options", {})
-        if not isinstance(options, dict) or set(options) - set(OPTION_NAMES) or \
-                not all(isinstance(v, bool) for v in options.values()):
-            raise BadRequest(f"'options' must map some of {', '.join(OPTION_NAMES)} to true or "
-                             f"false")
+        if (
+            not isinstance(options, dict)
+            or set(options) - set(OPTION_NAMES)
+            or not all(isinstance(v, bool) for v in options.values())
+        ):
+            raise BadRequest(
+                f"'options' must map some of {', '.join(OPTION_NAMES)} to true or false"
+            )
         options = {name: bool(options.get(name, False)) for name in OPTION_NAMES}
-        game = WebGame.create(self.store, self.engine, players, seat, [b.strip() for b in bots],
-                              seed, options)
+        game = WebGame.create(
+            self.store, self.engine, players, seat, [b.strip() for b in bots], seed, options
+        )
         with self.lock:
             self.loaded[game.id] = game
         game.start_bots()
@@ -103,10 +116,15 @@ class Games:
                 document = self.store.load(game_id)
             except (KeyError, ValueError):
                 continue
-            games.append({"id": game_id, "num_players": document["num_players"],
-                          "bots": sorted(set(document["bots"].values())),
-                          "moves": len(document["history"]),
-                          "options": [k for k, on in document["options"].items() if on]})
+            games.append(
+                {
+                    "id": game_id,
+                    "num_players": document["num_players"],
+                    "bots": sorted(set(document["bots"].values())),
+                    "moves": len(document["history"]),
+                    "options": [k for k, on in document["options"].items() if on],
+                }
+            )
         return games
 
 
@@ -122,8 +140,10 @@ def _check_bot(text: str, engine: Any, players: int) -> None:
     except ValueError as error:
         raise BadRequest(str(error)) from None
     if spec.name not in arena.BUILTIN:
-        raise BadRequest(f"bot spec {text!r}: the web app plays the built-in bots "
-                         f"({', '.join(arena.BUILTIN)}) only")
+        raise BadRequest(
+            f"bot spec {text!r}: the web app plays the built-in bots "
+            f"({', '.join(arena.BUILTIN)}) only"
+        )
     for key, value in spec.params.items():
         if key in LIMITS and isinstance(value, (int, float)) and value > LIMITS[key]:
             raise BadRequest(f"bot spec {text!r}: {key} at most {LIMITS[key]:g} here")
@@ -180,7 +200,7 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
         game = await run_in_threadpool(games.get, request.path_params["game_id"])
         body = await _json_body(request)
         if "action" not in body:
-            raise BadRequest("the body needs 'action', e.g. {\"action\": \"buy:3\"}")
+            raise BadRequest('the body needs \'action\', e.g. {"action": "buy:3"}')
         await run_in_threadpool(game.play, body["action"])
         await run_in_threadpool(game.settle, SETTLE_SECONDS)
         return JSONResponse(await run_in_threadpool(game.view))
@@ -197,8 +217,11 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
     async def record(request: Request) -> Response:
         game = await run_in_threadpool(games.get, request.path_params["game_id"])
         text = await run_in_threadpool(game.record_text)
-        return Response(text, media_type="application/json", headers={
-            "Content-Disposition": f'attachment; filename="vikinger-{game.id}.json"'})
+        return Response(
+            text,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="vikinger-{game.id}.json"'},
+        )
 
     async def refused(request: Request, error: Exception) -> Response:
         assert isinstance(error, BadRequest)
@@ -219,8 +242,9 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
         Route("/api/games/{game_id}/record", record, methods=["GET"]),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={BadRequest: refused,
-                                                       HTTPException: http_error})
+    app = Starlette(
+        routes=routes, exception_handlers={BadRequest: refused, HTTPException: http_error}
+    )
     app.state.games = games
     return app
 

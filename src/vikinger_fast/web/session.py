@@ -55,29 +55,52 @@ class WebGame:
     # --- building -------------------------------------------------------------------------
 
     @classmethod
-    def create(cls, store: Store, engine: Any, num_players: int, seat: int, bots: List[str],
-               seed: int, options: Dict[str, bool]) -> "WebGame":
-        document = {"id": new_id(), "num_players": num_players, "seat": seat, "seed": seed,
-                    "options": options, "human_turns": [], "history": [],
-                    "bots": {str(p): text for p, text in
-                             zip([p for p in range(num_players) if p != seat], bots)}}
+    def create(
+        cls,
+        store: Store,
+        engine: Any,
+        num_players: int,
+        seat: int,
+        bots: List[str],
+        seed: int,
+        options: Dict[str, bool],
+    ) -> "WebGame":
+        document = {
+            "id": new_id(),
+            "num_players": num_players,
+            "seat": seat,
+            "seed": seed,
+            "options": options,
+            "human_turns": [],
+            "history": [],
+            "bots": {
+                str(p): text for p, text in zip([p for p in range(num_players) if p != seat], bots)
+            },
+        }
         game = cls(store, engine, document)
         game.save()
         return game
 
     def document(self) -> Dict[str, Any]:
-        return {"id": self.id, "num_players": self.game.num_players, "seat": self.seat,
-                "seed": self.seed, "options": self.options,
-                "bots": {str(p): t for p, t in self.bot_texts.items()},
-                "human_turns": self.human_turns,
-                "history": [int(a) for a in self.state.history()]}
+        return {
+            "id": self.id,
+            "num_players": self.game.num_players,
+            "seat": self.seat,
+            "seed": self.seed,
+            "options": self.options,
+            "bots": {str(p): t for p, t in self.bot_texts.items()},
+            "human_turns": self.human_turns,
+            "history": [int(a) for a in self.state.history()],
+        }
 
     def save(self) -> None:
         self.store.save(self.id, self.document())
 
     def players(self) -> List[Any]:
-        return ["human" if p == self.seat else self.specs[p].player_entry()
-                for p in range(self.game.num_players)]
+        return [
+            "human" if p == self.seat else self.specs[p].player_entry()
+            for p in range(self.game.num_players)
+        ]
 
     # --- moving ---------------------------------------------------------------------------
 
@@ -98,8 +121,9 @@ class WebGame:
         with self.lock:
             if self.thread is not None or not self.bots_to_move():
                 return
-            self.thread = threading.Thread(target=self._run_bots, name=f"bots-{self.id}",
-                                           daemon=True)
+            self.thread = threading.Thread(
+                target=self._run_bots, name=f"bots-{self.id}", daemon=True
+            )
             self.thread.start()
 
     def _run_bots(self) -> None:
@@ -114,22 +138,27 @@ class WebGame:
                     length = len(self.state.history())
                     if self.state.is_chance_node():
                         rng = np.random.default_rng([self.seed, length])
-                        before = self.state.clone()     # a chance id reads in its node's space
+                        before = self.state.clone()  # a chance id reads in its node's space
                         action = self.state.apply_random_chance(rng)
-                        self.log.append({"player": -1, "string": before.action_to_string(action),
-                                         "explain": ""})
+                        self.log.append(
+                            {"player": -1, "string": before.action_to_string(action), "explain": ""}
+                        )
                         del self.log[:-MAX_BOTS_LOG]
                         self.save()
                         continue
                     player = int(self.state.current_player())
                     position = self.state.clone()
-                bot = arena.make_bot(self.specs[player], self.engine, self.game,
-                                     arena.bot_seed(self.seed, length, player))
-                action = int(bot.step(position))    # thinking: the lock is free meanwhile
+                bot = arena.make_bot(
+                    self.specs[player],
+                    self.engine,
+                    self.game,
+                    arena.bot_seed(self.seed, length, player),
+                )
+                action = int(bot.step(position))  # thinking: the lock is free meanwhile
                 with self.lock:
                     self._apply(action)
                     self.save()
-        except Exception as error:      # shown on the page rather than lost in a thread
+        except Exception as error:  # shown on the page rather than lost in a thread
             with self.lock:
                 self.error = f"a bot failed: {type(error).__name__}: {error}"
                 self.thread = None
@@ -161,8 +190,9 @@ class WebGame:
                 if not 0 <= action < self.game.num_distinct_actions():
                     raise BadRequest(f"action id {action} is out of range")
                 text = self.state.action_to_string(action)
-                raise BadRequest(f"{text} is not legal now: "
-                                 f"{explain.why_illegal(self.state, text)}", 422)
+                raise BadRequest(
+                    f"{text} is not legal now: {explain.why_illegal(self.state, text)}", 422
+                )
             self.human_turns.append(len(self.state.history()))
             self._apply(action)
             self.save()
@@ -175,7 +205,7 @@ class WebGame:
                 raise BadRequest("wait for the bots to finish before undoing", 409)
             if not self.human_turns:
                 raise BadRequest("nothing to undo: this is your first decision", 409)
-            keep = self.state.history()[:self.human_turns.pop()]
+            keep = self.state.history()[: self.human_turns.pop()]
             self.state = self.game.new_initial_state()
             self.log = []
             for action in keep:
@@ -190,19 +220,25 @@ class WebGame:
                 raise BadRequest("a hint is given only at your own decision", 409)
             position = self.state.clone()
             length = len(position.history())
-        bot = self.engine.MCTSBot(self.game, arena.bot_seed(self.seed, length, self.seat),
-                                  iterations=iterations)
+        bot = self.engine.MCTSBot(
+            self.game, arena.bot_seed(self.seed, length, self.seat), iterations=iterations
+        )
         result = bot.search(position)
         visits = result["visits"]
         best = visits.index(max(visits))
         text = position.action_to_string(result["actions"][best])
-        return {"string": text, "explain": explain.describe(position, text),
-                "share": visits[best] / max(sum(visits), 1), "iterations": iterations}
+        return {
+            "string": text,
+            "explain": explain.describe(position, text),
+            "share": visits[best] / max(sum(visits), 1),
+            "iterations": iterations,
+        }
 
     def record_text(self) -> str:
         with self.lock:
-            return records.dumps(records.record_from_state(self.state, players=self.players(),
-                                                           seed=self.seed))
+            return records.dumps(
+                records.record_from_state(self.state, players=self.players(), seed=self.seed)
+            )
 
     # --- the view -------------------------------------------------------------------------
 
@@ -210,25 +246,41 @@ class WebGame:
         """Everything the page shows, as JSON."""
         with self.lock:
             state = self.state
-            mine = not state.is_terminal() and state.current_player() == self.seat \
+            mine = (
+                not state.is_terminal()
+                and state.current_player() == self.seat
                 and self.thread is None
+            )
             d = state.to_dict()
             since = self._since_my_last_move()
             return {
-                "id": self.id, "seat": self.seat, "num_players": self.game.num_players,
-                "options": self.options, "round": d["round"], "phase": d["phase"],
+                "id": self.id,
+                "seat": self.seat,
+                "num_players": self.game.num_players,
+                "options": self.options,
+                "round": d["round"],
+                "phase": d["phase"],
                 "sentence": explain.situation(state, self.seat),
                 "svg": state_svg(state, show_legal=mine),
                 "choices": explain.legal_choices(state) if mine else [],
-                "your_turn": mine, "thinking": self.thread is not None,
+                "your_turn": mine,
+                "thinking": self.thread is not None,
                 "terminal": bool(state.is_terminal()),
-                "players": [{"seat": p, "name": "you" if p == self.seat else
-                             self.bot_texts[p],
-                             "fame": int(state.scores()[p]), "gold": int(state.gold()[p]),
-                             "winner": bool(state.is_terminal() and state.returns()[p] > 0)}
-                            for p in range(self.game.num_players)],
-                "last_moves": since, "can_undo": bool(self.human_turns) and self.thread is None,
-                "moves": len(state.history()), "error": self.error}
+                "players": [
+                    {
+                        "seat": p,
+                        "name": "you" if p == self.seat else self.bot_texts[p],
+                        "fame": int(state.scores()[p]),
+                        "gold": int(state.gold()[p]),
+                        "winner": bool(state.is_terminal() and state.returns()[p] > 0),
+                    }
+                    for p in range(self.game.num_players)
+                ],
+                "last_moves": since,
+                "can_undo": bool(self.human_turns) and self.thread is None,
+                "moves": len(state.history()),
+                "error": self.error,
+            }
 
     def _since_my_last_move(self) -> List[Dict[str, Any]]:
         """The bots' decisions since the person's last one (chance left out)."""

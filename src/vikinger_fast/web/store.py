@@ -44,8 +44,7 @@ class Store:
         """Write atomically: readers see the old file or the new one, never half of one."""
         target = self.path(game_id)
         text = json.dumps(dict(document, format=FORMAT, version=VERSION), indent=1)
-        handle, temporary = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".tmp",
-                                             dir=self.folder)
+        handle, temporary = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".tmp", dir=self.folder)
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as out:
                 out.write(text)
@@ -67,14 +66,20 @@ class Store:
             raise KeyError(game_id) from None
         except json.JSONDecodeError as error:
             raise ValueError(f"stored game {game_id} is not JSON: {error}") from None
-        if not isinstance(document, dict) or document.get("format") != FORMAT or \
-                document.get("version") != VERSION:
+        if (
+            not isinstance(document, dict)
+            or document.get("format") != FORMAT
+            or document.get("version") != VERSION
+        ):
             raise ValueError(f"stored game {game_id} is not a {FORMAT} version {VERSION} file")
         return document
 
     def ids(self) -> Iterator[str]:
         """The stored games, newest first."""
-        names = [name[:-5] for name in os.listdir(self.folder)
-                 if name.endswith(".json") and valid_id(name[:-5])]
+        names = [
+            name[:-5]
+            for name in os.listdir(self.folder)
+            if name.endswith(".json") and valid_id(name[:-5])
+        ]
         names.sort(key=lambda g: os.path.getmtime(self.path(g)), reverse=True)
         return iter(names)
