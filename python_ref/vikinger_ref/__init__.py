@@ -22,10 +22,11 @@ from .solver import solve_endgame
 from .state import State
 from .batched_search import PuctSearch  # noqa: E402  (after State, which it checks for)
 from .puct_bot import PuctBot  # noqa: E402
+from .az_bot import AZBot, PolicyNetBot  # noqa: E402
 from .vector_game import VectorGame
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
            "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
            "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot",
-           "PuctSearch", "PuctBot"]
+           "PuctSearch", "PuctBot", "AZBot", "PolicyNetBot"]
 __version__ = _version()

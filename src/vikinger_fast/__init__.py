@@ -17,10 +17,11 @@ from ._core import (CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, OPTION_NA
 
 from . import pictures  # noqa: F401  (gives State its _repr_svg_)
 from .neural.bot import PuctBot
+from .neural.az_bot import AZBot, PolicyNetBot
 
 __all__ = ["CHANCE", "TERMINAL", "PHASES", "OPTION_NAMES", "NUM_DISTINCT_ACTIONS",
            "MAX_CHANCE_OUTCOMES", "Game", "State", "VectorGame", "rollouts", "playouts",
            "playouts_batch", "evaluate", "solve_endgame", "RandomBot", "GreedyBot", "MCTSBot",
-           "PuctSearch", "PuctBot"]
+           "PuctSearch", "PuctBot", "AZBot", "PolicyNetBot"]
 # The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
 __version__ = _metadata.version("vikinger-fast")

@@ -12,6 +12,7 @@ import time
 
 from . import arena_cli, benchmark, differential, pictures_cli, play
 from . import distributed, distributed_cli
+from .training import cli as training_cli
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 
@@ -100,6 +101,7 @@ def build_parser():
     arena_cli.add_parser(commands)
     play.add_parser(commands)
     distributed_cli.add_selfplay_parser(commands)
+    training_cli.add_parser(commands)
     return parser
 
 
