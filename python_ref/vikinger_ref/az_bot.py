@@ -4,6 +4,7 @@ and PolicyNetBot, the network's policy alone (no search). vikinger_fast's classe
 its own State, Game and PuctSearch.
 """
 
+import io
 import os
 import zipfile
 
@@ -33,6 +34,9 @@ def _load(model, game):
     if not isinstance(model, str):
         raise TypeError(f"model must be a path (str), not {type_name(model)}")
     try:
+        # The zip checked first: numpy leaves its own file open when the zip is damaged.
+        with open(model, "rb") as source:
+            zipfile.ZipFile(io.BytesIO(source.read())).close()
         return MLPEvaluator.load(model, game)
     except OSError as error:
         raise ValueError(f"cannot read model {model!r}: {error}") from None
@@ -47,9 +51,12 @@ class AZBot(PuctBot):
                  c_init=1.25, c_base=0.0, batch_size=32, reuse=True):
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
-        if model is None and evaluator is None:
-            model = shipped_model(game)
-        super().__init__(game, seed, simulations=simulations, max_time=max_time, model=model,
+        if model is not None and evaluator is not None:
+            raise ValueError("AZBot takes model or evaluator, not both")
+        if evaluator is None:
+            # Loaded here so that a damaged file is a ValueError too.
+            evaluator = _load(shipped_model(game) if model is None else model, game)
+        super().__init__(game, seed, simulations=simulations, max_time=max_time,
                          evaluator=evaluator, c_init=c_init, c_base=c_base,
                          batch_size=batch_size, reuse=reuse)
 
