@@ -77,3 +77,23 @@ def test_arena_specs_load_the_shipped_network(engine):
         arena.check_spec(text, engine)
     games = arena.run(engine.__name__.split("_")[1], ["azpolicy", "greedy"], 2, 0, 1)
     assert len(games) == 2
+
+
+def test_the_learned_player_is_a_gymnasium_opponent_and_a_spiel_bot():
+    import vikinger_fast as vk
+    from vikinger_fast.adapters import openspiel
+    from vikinger_fast.adapters.gymnasium import VikingerEnv
+    game = vk.Game(2)
+    env = VikingerEnv(2, seat=0, opponents=[vk.AZBot(game, 0, simulations=4)])
+    observation, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    over = False
+    while not over:
+        mask = (observation["action_mask"] if isinstance(observation, dict)
+                else info["action_mask"])
+        action = int(rng.choice(np.flatnonzero(mask)))
+        observation, reward, terminated, truncated, info = env.step(action)
+        over = terminated or truncated
+    assert terminated and reward in (0.0, 1.0, 0.5)
+    import pyspiel
+    assert isinstance(openspiel.as_spiel_bot(vk.PolicyNetBot(game)), pyspiel.Bot)
