@@ -39,7 +39,7 @@ SUFFIXES = (".py", ".h", ".cc", ".pyi", ".md", ".toml", ".sh", ".txt", ".yaml", 
 CODE = re.compile(r"`([^`\n]+)`")
 # Files written by the code a doc describes (outputs, examples of a user's files), not ours.
 NOT_OURS = re.compile(
-    r"(^|/)(OUT|FILE|DIR|PATH|my_|games?\.|g\.|h\.|run/|out/|data/selfplay|build/|"
+    r"(^|/)(OUT|FILE|DIR|PATH|RUN|my_|games?\.|g\.|h\.|run/|out/|data/selfplay|build/|"
     r"records/|_build_info)"
 )
 # Where a path that starts inside a package or csrc/ is looked for.

@@ -11,6 +11,7 @@ True
 
 from ._version import version as _version
 from .actions import CHANCE, MAX_CHANCE_OUTCOMES, NUM_DISTINCT_ACTIONS, PHASES, TERMINAL
+from .az_bot import AZBot, PolicyNetBot
 from .batched_search import PuctSearch
 from .bots import GreedyBot, RandomBot
 from .components import OPTION_NAMES
@@ -44,5 +45,7 @@ __all__ = [
     "MCTSBot",
     "PuctSearch",
     "PuctBot",
+    "AZBot",
+    "PolicyNetBot",
 ]
 __version__ = _version()

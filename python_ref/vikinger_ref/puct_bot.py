@@ -13,6 +13,8 @@ visited action (the lowest id on a tie); a state with one legal action is answer
 import threading
 import time
 
+from typing import Any
+
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
@@ -29,9 +31,10 @@ UNLIMITED = 1 << 62  # the simulations of a search bounded by time alone
 class PuctBot:
     """See the module docstring."""
 
-    _search_class = PuctSearch
-    _state_class = State
-    _game_class = Game
+    # The engine's classes: the C++ twin (vikinger_fast.neural) puts its own in their place.
+    _search_class: Any = PuctSearch
+    _state_class: Any = State
+    _game_class: Any = Game
 
     def __init__(
         self,

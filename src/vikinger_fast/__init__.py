@@ -54,16 +54,22 @@ __all__ = [
     "MCTSBot",
     "PuctSearch",
     "PuctBot",
+    "AZBot",
+    "PolicyNetBot",
 ]
 # The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
 __version__ = _metadata.version("vikinger-fast")
 
 
 def __getattr__(name):
-    # PuctBot's logic is shared with the reference (vikinger_ref.puct_bot): imported on first
-    # use, so that `import vikinger_fast` does not load the reference engine.
+    # The network bots' logic is shared with the reference (vikinger_ref.puct_bot, az_bot):
+    # imported on first use, so that `import vikinger_fast` does not load the reference engine.
     if name == "PuctBot":
         from .neural.bot import PuctBot
 
         return PuctBot
+    if name in ("AZBot", "PolicyNetBot"):
+        from .neural import az_bot
+
+        return getattr(az_bot, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -56,6 +56,20 @@ BUILTIN = {
             "batch_size": "batch_size",
         },
     ),
+    # docs/learning.md: the learned network (shipped, or model=) with search, and its policy alone.
+    "az": (
+        "AZBot",
+        {
+            "simulations": "simulations",
+            "time": "max_time",
+            "max_time": "max_time",
+            "model": "model",
+            "c_init": "c_init",
+            "c_base": "c_base",
+            "batch_size": "batch_size",
+        },
+    ),
+    "azpolicy": ("PolicyNetBot", {"model": "model"}),
 }
 SEED_MASK = (1 << 63) - 1
 

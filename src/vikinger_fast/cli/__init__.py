@@ -4,15 +4,15 @@ simulate   random games, outcome statistics          soak      both engines comp
 bench      the benchmark table (the main job)        arena     a duplicate tournament between bots
 play       you against the bots in the terminal      replay    a game record as boards or the viewer
 render     one position as SVG or PNG                selfplay  MCTS self-play training data
-serve      play the bots in a browser (web app)
+serve      play the bots in a browser (web app)     train     self-play training of a network
 """
 
 import argparse
 import sys
 
-from . import arena, bench, play, render, replay, selfplay, serve, simulate, soak
+from . import arena, bench, play, render, replay, selfplay, serve, simulate, soak, train
 
-COMMANDS = (simulate, soak, bench, render, replay, arena, play, serve, selfplay)
+COMMANDS = (simulate, soak, bench, render, replay, arena, play, serve, selfplay, train)
 
 
 # One module per subcommand, each with add_parser(commands), which registers its flags and run.

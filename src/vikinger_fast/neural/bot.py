@@ -10,7 +10,6 @@ class PuctBot(puct_bot.PuctBot):
     """PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None,
     c_init=1.25, c_base=0.0, batch_size=32, reuse=True): see vikinger_ref.puct_bot."""
 
-    # The C++ twins of the reference's classes (the same API, not subclasses of them).
-    _search_class = PuctSearch  # type: ignore[assignment]
-    _state_class = State  # type: ignore[assignment]
-    _game_class = Game  # type: ignore[assignment]
+    _search_class = PuctSearch
+    _state_class = State
+    _game_class = Game

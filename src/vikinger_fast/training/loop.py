@@ -1,0 +1,204 @@
+"""The training loop (docs/learning.md "The loop"): for each iteration, self-play with the
+current network → replay data on disk → training steps → a checkpoint → (every eval_every
+iterations) evaluation against fixed opponents → the curves.
+
+A run lives in one folder: `config.json`, `checkpoint.npz` (the last state, written every
+CHECKPOINT_EVERY steps and at the end of each stage), `selfplay/iter-NNNNN/` (replay data),
+`models/iter-NNNNN.npz` (exports, vikinger-mlp/1), `best.npz` (the export with the best search
+share against MCTS, then against greedy), `curves.csv`, `curves.png`. Ctrl-C or a crash loses at
+most the stage in flight: the self-play shards not yet written, the steps since the last
+checkpoint, an unfinished evaluation; `resume` repeats exactly those.
+"""
+
+import json
+import os
+import shutil
+import time
+from typing import Any, Dict, Optional
+
+import numpy as np
+
+from .. import arena
+from ..distributed import selfplay
+from . import curves, evaluation, replay
+from .checkpoint import Checkpoint, check_same_game, latest
+from .config import TrainConfig
+from .network import evaluator as network_evaluator
+from .network import init_params
+from .trainer import Trainer
+
+CHECKPOINT_EVERY = 25
+
+
+def _log(message: str, quiet: bool) -> None:
+    if not quiet:
+        print(message, flush=True)
+
+
+def start(run: str, config: TrainConfig) -> Checkpoint:
+    """A new run folder (refused when it already holds a run) and its first checkpoint."""
+    os.makedirs(run, exist_ok=True)
+    config_path = os.path.join(run, "config.json")
+    if os.path.exists(config_path) or latest(run):
+        raise FileExistsError(
+            f"{run} already holds a training run: use --resume, or another folder"
+        )
+    params = init_params(config.players, config.hidden, config.seed)
+    checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
+    checkpoint.save(os.path.join(run, "checkpoint.npz"))
+    selfplay._write_atomically(config_path, (config.to_json() + "\n").encode())
+    return checkpoint
+
+
+def resume(run: str) -> Checkpoint:
+    """The run's last checkpoint, checked against its config.json."""
+    path = latest(run)
+    config_path = os.path.join(run, "config.json")
+    if path is None or not os.path.exists(config_path):
+        raise ValueError(f"{run}: no training run to resume (no config.json or checkpoint.npz)")
+    with open(config_path, encoding="utf-8") as source:
+        config = TrainConfig.from_json(source.read())
+    checkpoint = Checkpoint.load(path, expect=config)
+    if checkpoint.config != config:
+        raise ValueError(f"{path}: its settings are not the run's config.json")
+    return checkpoint
+
+
+def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> None:
+    """The weights as a vikinger-mlp/1 file (what AZBot and MLPEvaluator load)."""
+    import vikinger_ref
+
+    game = vikinger_ref.Game(num_players=config.players, **config.game_options())
+    temporary = f"{path}.tmp-{os.getpid()}.npz"
+    network_evaluator(params, game).save(temporary)
+    os.replace(temporary, path)
+
+
+def _better(new: Dict[str, Any], old: Optional[Dict[str, Any]]) -> bool:
+    if old is None:
+        return True
+    key = lambda r: (r["search_vs_mcts"]["share"], r["search_vs_greedy"]["share"])  # noqa: E731
+    return key(new) > key(old)
+
+
+def train(
+    run: str,
+    iterations: int,
+    config: Optional[TrainConfig] = None,
+    *,
+    executor: Any = None,
+    jobs: int = 1,
+    progress: bool = False,
+    quiet: bool = False,
+    engine: str = "fast",
+) -> Checkpoint:
+    """Runs (or, with config None, resumes) the run in `run` until `iterations` iterations are
+    done; returns the last checkpoint."""
+    checkpoint = start(run, config) if config is not None else resume(run)
+    config = checkpoint.config
+    trainer = Trainer(config, checkpoint.params, checkpoint.optimizer)
+    step = checkpoint.step
+    data = replay.Replay(run, config)
+    path = os.path.join(run, "checkpoint.npz")
+    for iteration in range(checkpoint.iteration, iterations):
+        row: Dict[str, Any] = {"iteration": iteration}
+        # Self-play (skipped when the iteration's folder is finished).
+        weights = None if iteration < config.warm_iterations else trainer.numpy_params()
+        started = time.perf_counter()
+        bar = arena._progress(config.games, progress)
+        try:
+            manifest = replay.generate(run, config, weights, iteration, executor, bar, engine)
+        finally:
+            if bar:
+                bar.close()
+        row["selfplay_seconds"] = round(time.perf_counter() - started, 1)
+        row["samples"] = manifest["samples"]
+        _log(
+            f"iteration {iteration}: {manifest['samples']} samples of {config.games} games in "
+            f"{row['selfplay_seconds']} s",
+            quiet,
+        )
+        # Training steps.
+        data.load(iteration)
+        end = (iteration + 1) * config.steps
+        started = time.perf_counter()
+        losses = []
+        bar = arena._progress(end - step, progress) if step < end else None
+        try:
+            while step < end:
+                losses.append(trainer.step(data.batch(step)))
+                step += 1
+                if bar:
+                    bar.update(1)
+                if step % CHECKPOINT_EVERY == 0 or step == end:
+                    Checkpoint(
+                        config, iteration, step, trainer.numpy_params(), trainer.numpy_optimizer()
+                    ).save(path)
+        finally:
+            if bar:
+                bar.close()
+        row["train_seconds"] = round(time.perf_counter() - started, 1)
+        row["step"] = step
+        if losses:
+            for key, name in (
+                ("total", "loss"),
+                ("policy", "policy_loss"),
+                ("value", "value_loss"),
+            ):
+                row[name] = round(float(np.mean([entry[key] for entry in losses])), 5)
+            _log(
+                f"iteration {iteration}: steps to {step}, loss {row['loss']} (policy "
+                f"{row['policy_loss']}, value {row['value_loss']}) in {row['train_seconds']} s",
+                quiet,
+            )
+        # Evaluation.
+        if (iteration + 1) % config.eval_every == 0 or iteration + 1 == iterations:
+            models = os.path.join(run, "models")
+            os.makedirs(models, exist_ok=True)
+            model = os.path.join(models, f"iter-{iteration:05d}.npz")
+            export(trainer.numpy_params(), config, model)
+            result = evaluation.evaluate(
+                config, model, arena.bot_seed(config.seed, iteration, 9), jobs=jobs
+            )
+            for name, entry in result.items():
+                row[name] = round(entry["share"], 4)
+                row[name + "_low"] = round(entry["low"], 4)
+                row[name + "_high"] = round(entry["high"], 4)
+            _log(
+                f"iteration {iteration}: "
+                + ", ".join(
+                    f"{name} {entry['share']:.3f} [{entry['low']:.3f}, {entry['high']:.3f}]"
+                    for name, entry in result.items()
+                ),
+                quiet,
+            )
+            best_path = os.path.join(run, "best.json")
+            best = None
+            if os.path.exists(best_path):
+                with open(best_path, encoding="utf-8") as source:
+                    best = json.load(source)
+            if _better(result, best):
+                shutil.copyfile(model, os.path.join(run, "best.npz"))
+                selfplay._write_atomically(
+                    best_path,
+                    (
+                        json.dumps({**result, "iteration": iteration, "model": model}, indent=1)
+                        + "\n"
+                    ).encode(),
+                )
+        previous = [r for r in curves.read(run) if int(r["iteration"]) == iteration]
+        if previous and not losses:  # resumed after the steps: keep the first record's numbers
+            row = {
+                **previous[0],
+                **{k: v for k, v in row.items() if k not in ("selfplay_seconds", "train_seconds")},
+            }
+        curves.write_row(run, row)
+        curves.plot(run)
+        checkpoint = Checkpoint(
+            config, iteration + 1, step, trainer.numpy_params(), trainer.numpy_optimizer()
+        )
+        checkpoint.save(path)
+    return checkpoint
+
+
+__all__ = ["train", "start", "resume", "export", "check_same_game"]

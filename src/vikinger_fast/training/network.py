@@ -1,0 +1,93 @@
+"""The network in JAX: the MLP of vikinger-mlp/1 (docs/neural.md "The weights file") as a dict
+of arrays with the file's own names (w0 b0 .. policy_w policy_b value_w value_b), so exporting
+is writing the arrays, and the numpy MLPEvaluator plays with exactly what was trained.
+
+The loss of a batch (docs/learning.md "The train step"): policy cross-entropy between the
+search's improved policy and the softmax of the legal logits, plus the mean squared error
+between the value head's win shares and the game's returns (both relative to the mover), plus
+l2 times the sum of the squared weight matrices.
+"""
+
+from typing import Any, Dict, Tuple
+
+import numpy as np
+
+from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
+from vikinger_ref.mlp import MLPEvaluator
+from vikinger_ref.observation import observation_size
+
+Params = Dict[str, Any]
+NEG = -1e9  # the logit of an illegal action: exp underflows to 0 in float32
+
+
+def init_params(players: int, hidden: Tuple[int, ...], seed: int) -> Dict[str, np.ndarray]:
+    """He-initialised weights (numpy, float32), zero biases, small heads."""
+    rng = np.random.default_rng(seed)
+    sizes = [observation_size(players), *hidden]
+    params: Dict[str, np.ndarray] = {}
+    for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
+        params[f"w{i}"] = (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
+        params[f"b{i}"] = np.zeros(b, np.float32)
+    h = sizes[-1]
+    params["policy_w"] = (rng.standard_normal((h, NUM_DISTINCT_ACTIONS)) * 0.01).astype(np.float32)
+    params["policy_b"] = np.zeros(NUM_DISTINCT_ACTIONS, np.float32)
+    params["value_w"] = (rng.standard_normal((h, players)) * 0.01).astype(np.float32)
+    params["value_b"] = np.zeros(players, np.float32)
+    return params
+
+
+def hidden_count(params: Params) -> int:
+    return sum(1 for key in params if key.startswith("w"))
+
+
+def evaluator(params: Params, game: Any) -> MLPEvaluator:
+    """The numpy evaluator of these weights (what self-play, the bots and the file use)."""
+    layers = [
+        (np.asarray(params[f"w{i}"]), np.asarray(params[f"b{i}"]))
+        for i in range(hidden_count(params))
+    ]
+    return MLPEvaluator(
+        game,
+        layers,
+        (np.asarray(params["policy_w"]), np.asarray(params["policy_b"])),
+        (np.asarray(params["value_w"]), np.asarray(params["value_b"])),
+    )
+
+
+def params_of(mlp: MLPEvaluator) -> Dict[str, np.ndarray]:
+    """The dict of a numpy evaluator's weights."""
+    params = {}
+    for i, (w, b) in enumerate(mlp.layers):
+        params[f"w{i}"], params[f"b{i}"] = w, b
+    params["policy_w"], params["policy_b"] = mlp.policy
+    params["value_w"], params["value_b"] = mlp.value
+    return params
+
+
+def forward(params: Params, observations: Any) -> Tuple[Any, Any]:
+    """(logits, value logits) of a batch, in JAX."""
+    import jax.numpy as jnp
+
+    x = observations
+    for i in range(hidden_count(params)):
+        x = jnp.maximum(x @ params[f"w{i}"] + params[f"b{i}"], 0.0)
+    return x @ params["policy_w"] + params["policy_b"], x @ params["value_w"] + params["value_b"]
+
+
+def loss(params: Params, batch: Dict[str, Any], l2: float) -> Tuple[Any, Dict[str, Any]]:
+    """(total loss, {"policy", "value", "l2"}) of a batch with observation, legal_mask, target
+    (the improved policy) and value (returns relative to the mover)."""
+    import jax
+    import jax.numpy as jnp
+
+    logits, value_logits = forward(params, batch["observation"])
+    logits = jnp.where(batch["legal_mask"], logits, NEG)
+    log_policy = jax.nn.log_softmax(logits, axis=-1)
+    target = batch["target"]
+    policy_loss = -jnp.mean(jnp.sum(jnp.where(target > 0, target * log_policy, 0.0), axis=-1))
+    values = jax.nn.softmax(value_logits, axis=-1)
+    value_loss = jnp.mean(jnp.sum((values - batch["value"]) ** 2, axis=-1))
+    squares = sum(jnp.sum(params[k] ** 2) for k in params if k.startswith("w") or k.endswith("_w"))
+    l2_loss = l2 * squares
+    total = policy_loss + value_loss + l2_loss
+    return total, {"policy": policy_loss, "value": value_loss, "l2": l2_loss}

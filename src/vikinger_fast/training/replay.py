@@ -1,0 +1,158 @@
+"""Replay data on disk (docs/learning.md "Files"): iteration i's self-play games in
+`selfplay/iter-NNNNN/`, shards and a manifest in the format of vikinger_fast.distributed.selfplay
+(`vikinger-selfplay` manifest, `.npz` shards read with allow_pickle=False) with one more
+per-sample array, `target` (the improved policy). A folder without its manifest is unfinished
+and is played again on resume.
+
+The training batches of step t are drawn from the samples of the last `window` finished
+iterations with numpy's default_rng seeded (seed, t): the same steps see the same batches on a
+resume.
+"""
+
+import hashlib
+import io
+import json
+import os
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from vikinger_ref.components import OPTION_NAMES
+from vikinger_ref.observation import observation_size
+
+from .. import distributed
+from ..distributed import selfplay
+from . import selfplay as training_selfplay
+from .config import TrainConfig
+
+TRAINING_ARRAYS = ("observation", "legal_mask", "target", "player", "returns")
+
+
+def iteration_folder(run: str, iteration: int) -> str:
+    return os.path.join(run, "selfplay", f"iter-{iteration:05d}")
+
+
+def generate(
+    run: str,
+    config: TrainConfig,
+    weights: Optional[Dict[str, np.ndarray]],
+    iteration: int,
+    executor: Any = None,
+    bar: Any = None,
+    engine: str = "fast",
+) -> Dict[str, Any]:
+    """Plays iteration `iteration`'s games into its folder (shards as they finish, the manifest
+    last) and returns the manifest; a finished folder is returned as it is."""
+    folder = iteration_folder(run, iteration)
+    manifest_path = os.path.join(folder, selfplay.MANIFEST)
+    if os.path.exists(manifest_path):
+        return selfplay.load_manifest(folder)
+    os.makedirs(folder, exist_ok=True)
+    parts = training_selfplay.shards(config, weights, iteration, engine)
+    entries: List[Any] = [None] * len(parts)
+    executor = executor or distributed.LocalProcesses(1)
+    for number, (data, samples) in executor.run([shard for shard, _ in parts]):
+        selfplay._write_atomically(os.path.join(folder, selfplay.shard_name(number)), data)
+        first, count = parts[number][1]
+        entries[number] = {
+            "file": selfplay.shard_name(number),
+            "first_game": first,
+            "games": count,
+            "samples": samples,
+            "sha256": hashlib.sha256(data).hexdigest(),
+        }
+        if bar is not None:
+            bar.update(count)
+    game_options = {name: name in config.options for name in OPTION_NAMES}
+    manifest = {
+        "format": selfplay.FORMAT,
+        "version": selfplay.VERSION,
+        "engine": engine,
+        "game": {"num_players": config.players, "options": game_options},
+        "bot": {
+            "name": "gumbel-puct",
+            "params": {
+                "simulations": config.simulations,
+                "max_considered": config.max_considered,
+                "evaluator": "heuristic" if weights is None else "network",
+            },
+        },
+        "iteration": iteration,
+        "seed": config.seed,
+        "games": config.games,
+        "shard_size": config.shard_games,
+        "samples": sum(e["samples"] for e in entries),
+        "observation_size": observation_size(config.players),
+        "num_distinct_actions": 2036,
+        "sample_arrays": list(training_selfplay.SAMPLE_ARRAYS),
+        "game_arrays": list(training_selfplay.GAME_ARRAYS),
+        "shards": entries,
+    }
+    selfplay._write_atomically(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode())
+    return manifest
+
+
+def load_iteration(run: str, iteration: int, keys: Any = TRAINING_ARRAYS) -> Dict[str, np.ndarray]:
+    """The `keys` arrays of a finished iteration (SHA-256 checked, no pickle)."""
+    folder = iteration_folder(run, iteration)
+    manifest = selfplay.load_manifest(folder)
+    parts = []
+    for entry in manifest["shards"]:
+        path = os.path.join(folder, entry["file"])
+        with open(path, "rb") as source:
+            data = source.read()
+        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
+            raise ValueError(f"{path}: its SHA-256 is not the manifest's (changed or damaged)")
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            parts.append({key: arrays[key] for key in keys})
+    return {key: np.concatenate([part[key] for part in parts]) for key in keys}
+
+
+class Replay:
+    """The samples of the last `window` iterations in memory, ready for batches: the value
+    target is the returns relative to the mover (column k: player (mover + k) % n)."""
+
+    def __init__(self, run: str, config: TrainConfig) -> None:
+        self.run = run
+        self.config = config
+        self.parts: Dict[int, Dict[str, np.ndarray]] = {}
+
+    def load(self, last: int) -> None:
+        """Holds iterations last - window + 1 .. last."""
+        wanted = set(range(max(0, last - self.config.window + 1), last + 1))
+        for iteration in list(self.parts):
+            if iteration not in wanted:
+                del self.parts[iteration]
+        for iteration in sorted(wanted - set(self.parts)):
+            arrays = load_iteration(self.run, iteration)
+            n = arrays["returns"].shape[1]
+            columns = (arrays["player"][:, None].astype(np.int64) + np.arange(n)) % n
+            value = np.take_along_axis(arrays["returns"], columns, axis=1)
+            self.parts[iteration] = {
+                "observation": arrays["observation"],
+                "legal_mask": arrays["legal_mask"],
+                "target": arrays["target"].astype(np.float16),
+                "value": value.astype(np.float32),
+            }
+
+    @property
+    def size(self) -> int:
+        return sum(len(p["value"]) for p in self.parts.values())
+
+    def batch(self, step: int) -> Dict[str, np.ndarray]:
+        """The batch of training step `step` (default_rng((seed, step)))."""
+        rng = np.random.default_rng((self.config.seed, step))
+        order = sorted(self.parts)
+        sizes = np.array([len(self.parts[i]["value"]) for i in order])
+        picks = np.sort(rng.integers(0, sizes.sum(), self.config.batch))
+        starts = np.concatenate([[0], np.cumsum(sizes)])
+        out: Dict[str, List[np.ndarray]] = {
+            k: [] for k in ("observation", "legal_mask", "target", "value")
+        }
+        for j, iteration in enumerate(order):
+            rows = picks[(picks >= starts[j]) & (picks < starts[j + 1])] - starts[j]
+            for key in out:
+                out[key].append(self.parts[iteration][key][rows])
+        batch = {key: np.concatenate(values) for key, values in out.items()}
+        batch["target"] = batch["target"].astype(np.float32)
+        return batch

@@ -1,0 +1,171 @@
+"""Batched self-play with the current network (docs/learning.md "Self-play"): the games of a
+shard are played together, one tree each in one C++ PuctSearch with a Gumbel root, so every
+network call evaluates the leaves of all of them.
+
+Game g of iteration i of a run with seed S: its chance outcomes come from numpy's default_rng
+seeded `arena.chance_seed(iteration_seed(S, i), g)`; its tree is tree g - first of a search
+seeded iteration_seed(S, i) + first, so it draws from splitmix64(mix(iteration_seed + g)) for the
+whole game (docs/neural.md), whichever shard holds it. The move played is the Gumbel root's
+`selected` action (exploration by the Gumbel noise); the tree is kept from move to move
+(`advance`). Samples (decisions with two or more legal actions) hold the arrays of
+vikinger_fast.distributed.selfplay plus `target`, the search's improved policy over the action
+space. So the
+data depend on S, i, the settings (shard_games included: the games searched together share the
+batches, and virtual loss spreads a batch's descents by how many trees there are) and the
+weights alone: the executor and the number of processes change nothing (tested).
+
+The first `warm_iterations` iterations search with the heuristic evaluation and uniform priors
+instead of the network (a warm start: the network's first targets come from a search that
+already plays).
+"""
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .. import arena, distributed
+from ..distributed import selfplay
+from .config import TrainConfig
+from .network import evaluator as network_evaluator
+
+# Per-sample arrays: the self-play format's, plus the training target.
+SAMPLE_ARRAYS = selfplay.SAMPLE_ARRAYS + ("target",)
+GAME_ARRAYS = selfplay.GAME_ARRAYS
+MASK63 = (1 << 63) - 1
+
+
+def iteration_seed(seed: int, iteration: int) -> int:
+    """The seed of iteration `iteration`'s games (arena's seed derivation)."""
+    return arena.bot_seed(seed, iteration, 7)
+
+
+def _games(
+    engine: Any,
+    config: TrainConfig,
+    weights: Optional[Dict[str, np.ndarray]],
+    iteration: int,
+    first: int,
+    count: int,
+) -> Dict[str, np.ndarray]:
+    game = engine.Game(num_players=config.players, **config.game_options())
+    n, actions_count = config.players, game.num_distinct_actions()
+    base = iteration_seed(config.seed, iteration)
+    chance = [
+        np.random.default_rng(arena.chance_seed(base, g)) for g in range(first, first + count)
+    ]
+    states = []
+    for rng in chance:
+        state = game.new_initial_state()
+        while state.is_chance_node():
+            state.apply_random_chance(rng)
+        states.append(state)
+    search = engine.PuctSearch(
+        states,
+        simulations=config.simulations,
+        seed=(base + first) & MASK63,
+        gumbel=True,
+        max_considered=config.max_considered,
+    )
+    if weights is None:
+        from ..neural import heuristic_evaluator
+
+        evaluate = heuristic_evaluator(search)
+    else:
+        evaluate = network_evaluator(weights, game)
+    rows: Dict[str, List[Any]] = {key: [] for key in SAMPLE_ARRAYS if key != "returns"}
+    searching = list(range(count))  # games whose root waits for a search
+    while searching:
+        search.run(evaluate, config.search_batch)
+        results = search.results()
+        next_searching = []
+        for k in searching:
+            state, result = states[k], results[k]
+            action = result["selected"]
+            if len(result["actions"]) > 1:
+                player = state.current_player()
+                visits = np.asarray(result["visits"], np.float64)
+                policy = np.zeros(actions_count, np.float32)
+                policy[result["actions"]] = visits / visits.sum()
+                target = np.zeros(actions_count, np.float32)
+                target[result["actions"]] = result["improved_policy"]
+                rows["observation"].append(state.observation_tensor(player))
+                rows["legal_mask"].append(state.legal_actions_mask())
+                rows["policy"].append(policy)
+                rows["target"].append(target)
+                rows["player"].append(player)
+                rows["game"].append(first + k)
+                rows["ply"].append(len(state.history()))
+                rows["action"].append(action)
+            state.apply_action(action)
+            while state.is_chance_node():
+                state.apply_random_chance(chance[k])
+            if not state.is_terminal():
+                search.advance(k, state)  # keeps the subtree, starts this tree's next search
+                next_searching.append(k)
+        searching = next_searching
+    returns = [state.returns() for state in states]
+    game_rows = np.asarray(rows["game"], np.int64)
+    return {
+        "observation": np.asarray(rows["observation"], np.float32).reshape(
+            -1, game.observation_shape()[0]
+        ),
+        "legal_mask": np.asarray(rows["legal_mask"], bool).reshape(-1, actions_count),
+        "policy": np.asarray(rows["policy"], np.float32).reshape(-1, actions_count),
+        "player": np.asarray(rows["player"], np.int8),
+        "returns": np.asarray([returns[g - first] for g in game_rows], np.float32).reshape(-1, n),
+        "game": game_rows,
+        "ply": np.asarray(rows["ply"], np.int32),
+        "action": np.asarray(rows["action"], np.int32),
+        "target": np.asarray(rows["target"], np.float32).reshape(-1, actions_count),
+        "game_number": np.arange(first, first + count, dtype=np.int64),
+        "game_chance_seed": np.asarray(
+            [arena.chance_seed(base, g) for g in range(first, first + count)], np.uint64
+        ),
+        "game_returns": np.asarray(returns, np.float32).reshape(-1, n),
+        "game_fame": np.asarray([s.scores() for s in states], np.int32).reshape(-1, n),
+        "game_length": np.asarray([len(s.history()) for s in states], np.int32),
+    }
+
+
+def _shard(payload: Tuple[Any, ...]) -> Tuple[bytes, int]:
+    """A worker's part: its games as the bytes of a shard file (written by the driver)."""
+    engine_name, config_json, weights, iteration, first, count = payload
+    config = TrainConfig.from_json(config_json)
+    arrays = _games(arena.engine_module(engine_name), config, weights, iteration, first, count)
+    return selfplay.npz_bytes(arrays), int(arrays["player"].shape[0])
+
+
+def shards(
+    config: TrainConfig,
+    weights: Optional[Dict[str, np.ndarray]],
+    iteration: int,
+    engine: str = "fast",
+) -> List[Tuple[distributed.Shard, Tuple[int, int]]]:
+    """The shards of an iteration's games with their (first game, count)."""
+    out = []
+    for first, count in distributed.ranges(config.games, config.shard_games):
+        payload = (engine, config.to_json(), weights, iteration, first, count)
+        out.append(
+            (
+                distributed.Shard(
+                    _shard,
+                    payload,
+                    count,
+                    f"iteration {iteration} games {first}..{first + count - 1}",
+                ),
+                (first, count),
+            )
+        )
+    return out
+
+
+def play(
+    config: TrainConfig,
+    weights: Optional[Dict[str, np.ndarray]],
+    iteration: int,
+    first: int,
+    count: int,
+    engine: str = "fast",
+) -> Dict[str, np.ndarray]:
+    """Games first..first+count-1 of `iteration`, played here (for tests and the API)."""
+    return _games(arena.engine_module(engine), config, weights, iteration, first, count)

@@ -1,0 +1,103 @@
+"""The shipped learned player (docs/learning.md "The shipped player"): AZBot and PolicyNetBot
+load the network in the package, check it against the game, and play legal moves to the end in
+both engines."""
+
+import os
+
+import numpy as np
+import pytest
+
+from vikinger_ref import az_bot
+from vikinger_fast import arena
+
+
+def play_out(engine, bot, seed):
+    game = bot._game
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    moves = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance(rng)
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        moves.append(action)
+        state.apply_action(action)
+    return moves
+
+
+def test_the_shipped_network_is_small_and_states_its_game():
+    path = az_bot.shipped_model(az_bot.Game(2))
+    assert os.path.getsize(path) <= 5_000_000
+    with np.load(path, allow_pickle=False) as data:
+        assert str(data["format"]) == "vikinger-mlp/1"
+        assert int(data["num_players"]) == 2 and list(data["options"]) == []
+        assert int(data["observation_size"]) == 3508
+        assert int(data["num_distinct_actions"]) == 2036
+
+
+def test_the_shipped_network_plays_to_the_end_with_search_in_both_engines(engines):
+    ref, fast = engines
+    moves = [
+        play_out(e, e.AZBot(e.Game(2), 3, simulations=2, batch_size=2), 5) for e in (ref, fast)
+    ]
+    assert moves[0] == moves[1]
+
+
+def test_the_policy_alone_plays_the_same_in_both_engines(engines):
+    moves = [play_out(e, e.PolicyNetBot(e.Game(2)), 7) for e in engines]
+    assert moves[0] == moves[1]
+
+
+def test_the_shipped_network_is_checked_against_the_game(engine):
+    with pytest.raises(ValueError, match="no shipped network for 3 players"):
+        engine.AZBot(engine.Game(3), 0, simulations=4)
+    with pytest.raises(
+        ValueError, match="no shipped network for 2 players with modules \\['auction'\\]"
+    ):
+        engine.PolicyNetBot(engine.Game(2, auction=True))
+    shipped = az_bot.shipped_model(az_bot.Game(2))
+    with pytest.raises(
+        ValueError, match="weights for 2 players with modules \\[\\], the game has 3"
+    ):
+        engine.PolicyNetBot(engine.Game(3), model=shipped)
+
+
+def test_bad_model_files_are_named(engine, tmp_path):
+    with pytest.raises(ValueError, match="cannot read model"):
+        engine.PolicyNetBot(engine.Game(2), model=str(tmp_path / "missing.npz"))
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 damaged")
+    with pytest.raises(ValueError, match="damaged model file|cannot read model"):
+        engine.AZBot(engine.Game(2), 0, simulations=2, model=str(broken))
+    with pytest.raises(TypeError, match="model must be a path"):
+        engine.PolicyNetBot(engine.Game(2), model=3)
+
+
+def test_arena_specs_load_the_shipped_network(engine):
+    for text in ("az:simulations=8", "az:time=0.05", "azpolicy"):
+        arena.check_spec(text, engine)
+    games = arena.run(engine.__name__.split("_")[1], ["azpolicy", "greedy"], 2, 0, 1)
+    assert len(games) == 2
+
+
+def test_the_learned_player_is_a_gymnasium_opponent_and_a_spiel_bot():
+    import vikinger_fast as vk
+    from vikinger_fast.adapters import openspiel
+    from vikinger_fast.adapters.gymnasium import VikingerEnv
+
+    game = vk.Game(2)
+    env = VikingerEnv(2, seat=0, opponents=[vk.AZBot(game, 0, simulations=4)])
+    observation, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    over = False
+    while not over:
+        mask = observation["action_mask"] if isinstance(observation, dict) else info["action_mask"]
+        action = int(rng.choice(np.flatnonzero(mask)))
+        observation, reward, terminated, truncated, info = env.step(action)
+        over = terminated or truncated
+    assert terminated and reward in (0.0, 1.0, 0.5)
+    import pyspiel
+
+    assert isinstance(openspiel.as_spiel_bot(vk.PolicyNetBot(game)), pyspiel.Bot)

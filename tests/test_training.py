@@ -1,0 +1,194 @@
+"""vikinger train (docs/learning.md): a tiny end-to-end run, the train step, checkpoints and
+resuming, the replay data's determinism, bad input."""
+
+import os
+
+import numpy as np
+import pytest
+
+from vikinger_fast import distributed
+from vikinger_fast.training import Checkpoint, TrainConfig, loop, replay, selfplay
+from vikinger_fast.cli.train import config_of
+from vikinger_fast.training.network import init_params
+from vikinger_fast.training.trainer import Trainer
+
+TINY = dict(
+    games=2,
+    shard_games=1,
+    simulations=4,
+    max_considered=4,
+    hidden=(16,),
+    steps=3,
+    batch=32,
+    window=2,
+    eval_every=1,
+    eval_games=2,
+    eval_simulations=4,
+)
+
+
+def tiny(**changes):
+    return TrainConfig(**{**TINY, **changes})
+
+
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """Two iterations (one warm) of a tiny run: folder and final checkpoint."""
+    run = str(tmp_path_factory.mktemp("run"))
+    checkpoint = loop.train(run, 2, tiny(), quiet=True)
+    return run, checkpoint
+
+
+def test_tiny_run_writes_every_file(tiny_run):
+    run, checkpoint = tiny_run
+    assert (checkpoint.iteration, checkpoint.step) == (2, 6)
+    for name in (
+        "config.json",
+        "checkpoint.npz",
+        "curves.csv",
+        "curves.png",
+        "best.npz",
+        "models/iter-00000.npz",
+        "models/iter-00001.npz",
+        "selfplay/iter-00001/manifest.json",
+    ):
+        assert os.path.exists(os.path.join(run, name)), name
+    rows = loop.curves.read(run)
+    assert [int(r["iteration"]) for r in rows] == [0, 1]
+    assert all(np.isfinite(float(r["loss"])) for r in rows)
+    assert all(0.0 <= float(r["search_vs_greedy"]) <= 1.0 for r in rows)
+
+
+def test_replay_data_extend_the_selfplay_format(tiny_run):
+    run, _ = tiny_run
+    arrays = replay.load_iteration(run, 1, selfplay.SAMPLE_ARRAYS)
+    rows = len(arrays["player"])
+    assert rows > 0 and arrays["target"].shape == (rows, 2036)
+    # The targets are distributions over legal actions; the returns B8.9 win shares.
+    np.testing.assert_allclose(arrays["target"].sum(axis=1), 1.0, atol=1e-5)
+    assert not (arrays["target"] * ~arrays["legal_mask"]).any()
+    np.testing.assert_allclose(arrays["returns"].sum(axis=1), 1.0)
+    with np.load(
+        os.path.join(replay.iteration_folder(run, 1), "shard-00000.npz"), allow_pickle=False
+    ) as shard:
+        assert set(selfplay.SAMPLE_ARRAYS + selfplay.GAME_ARRAYS) == set(shard.files)
+
+
+def test_selfplay_is_the_same_for_the_same_seeds_in_processes_and_both_engines(engine):
+    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2)
+    weights = init_params(2, (8,), 3)
+    here = selfplay.play(config, weights, 5, 0, 2, engine=engine.__name__.split("_")[1])
+    shards = [shard for shard, _ in selfplay.shards(config, weights, 5)]
+    [(_, (data, samples))] = (
+        list(distributed.LocalProcesses(2).run(shards))
+        if len(shards) > 1
+        else list(distributed.LocalProcesses(1).run(shards))
+    )
+    import io
+
+    with np.load(io.BytesIO(data), allow_pickle=False) as there:
+        assert samples == len(here["player"])
+        for key in selfplay.SAMPLE_ARRAYS + selfplay.GAME_ARRAYS:
+            np.testing.assert_array_equal(here[key], there[key], err_msg=key)
+
+
+def test_the_executor_does_not_change_the_data(tmp_path):
+    config = tiny(games=2, shard_games=1, simulations=3, max_considered=2)
+    weights = init_params(2, (8,), 4)
+    replay.generate(str(tmp_path / "a"), config, weights, 0, distributed.LocalProcesses(1))
+    replay.generate(str(tmp_path / "b"), config, weights, 0, distributed.LocalProcesses(2))
+    a, b = (replay.load_iteration(str(tmp_path / x), 0, selfplay.SAMPLE_ARRAYS) for x in "ab")
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def test_loss_falls_on_a_fixed_batch(tiny_run):
+    run, checkpoint = tiny_run
+    data = replay.Replay(run, checkpoint.config)
+    data.load(1)
+    batch = data.batch(0)
+    trainer = Trainer(checkpoint.config, init_params(2, (16,), 0))
+    before = trainer.loss(batch)
+    for _ in range(60):
+        trainer.step(batch)
+    after = trainer.loss(batch)
+    assert np.isfinite(before) and np.isfinite(after) and after < 0.7 * before
+
+
+def test_resume_reaches_the_same_state(tmp_path):
+    straight = str(tmp_path / "straight")
+    loop.train(straight, 2, tiny(eval_every=5), quiet=True)
+    interrupted = str(tmp_path / "interrupted")
+    loop.train(interrupted, 1, tiny(eval_every=5), quiet=True)
+    resumed = loop.train(interrupted, 2, None, quiet=True)
+    final = Checkpoint.load(os.path.join(straight, "checkpoint.npz"))
+    assert (resumed.iteration, resumed.step) == (final.iteration, final.step)
+    for name in final.params:
+        np.testing.assert_array_equal(resumed.params[name], final.params[name], err_msg=name)
+    for a, b in zip(resumed.optimizer, final.optimizer):
+        np.testing.assert_array_equal(a, b)
+
+
+def test_a_run_folder_is_not_overwritten(tiny_run):
+    run, _ = tiny_run
+    with pytest.raises(FileExistsError, match="already holds a training run"):
+        loop.train(run, 3, tiny(), quiet=True)
+
+
+def test_bad_checkpoints_are_named(tmp_path, tiny_run):
+    run, checkpoint = tiny_run
+    with pytest.raises(ValueError, match="does not exist"):
+        Checkpoint.load(str(tmp_path / "missing.npz"))
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 not a zip at all")
+    with pytest.raises(ValueError, match="not a readable checkpoint"):
+        Checkpoint.load(str(broken))
+    # Another game's network: the observation size (3 players) is named.
+    three = Checkpoint(tiny(), 0, 0, init_params(3, (16,), 0), checkpoint.optimizer)
+    three.save(str(tmp_path / "three.npz"))
+    with pytest.raises(
+        ValueError, match="w0 has shape \\(5075, 16\\), expected \\(3508, 16\\) \\(observation size"
+    ):
+        Checkpoint.load(str(tmp_path / "three.npz"))
+    with pytest.raises(ValueError, match="made for players 2, this run has 3"):
+        Checkpoint.load(os.path.join(run, "checkpoint.npz"), expect=tiny(players=3))
+    with pytest.raises(ValueError, match="made for options"):
+        Checkpoint.load(os.path.join(run, "checkpoint.npz"), expect=tiny(options=("auction",)))
+    # A pickled object inside is refused, never loaded.
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, format=np.array(["vikinger-train-checkpoint/1", 1], dtype=object))
+    with pytest.raises(ValueError, match="not a readable checkpoint|damaged"):
+        Checkpoint.load(str(pickled))
+
+
+def test_resume_without_a_run_is_an_error(tmp_path):
+    with pytest.raises(ValueError, match="no training run to resume"):
+        loop.train(str(tmp_path), 1, None, quiet=True)
+
+
+def test_bad_settings_are_named():
+    with pytest.raises(ValueError, match="players must be 2, 3 or 4"):
+        TrainConfig(players=5)
+    with pytest.raises(ValueError, match="unknown module 'dragons'"):
+        TrainConfig(options=("dragons",))
+    with pytest.raises(ValueError, match="games must be an int >= 1"):
+        TrainConfig(games=0)
+    with pytest.raises(ValueError, match="unknown training setting 'speed'"):
+        TrainConfig.from_json('{"speed": 3}')
+    import argparse
+
+    with pytest.raises(ValueError, match="--hidden must be comma-separated ints"):
+        config_of(
+            argparse.Namespace(
+                **{
+                    **{f: getattr(TrainConfig(), f) for f in TrainConfig.__dataclass_fields__},
+                    "options": "",
+                    "hidden": "a,b",
+                }
+            )
+        )
+
+
+def test_three_players_run_through_the_same_loop(tmp_path):
+    checkpoint = loop.train(str(tmp_path), 1, tiny(players=3, games=1, eval_every=5), quiet=True)
+    assert checkpoint.params["value_w"].shape == (16, 3)
