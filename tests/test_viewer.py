@@ -8,19 +8,17 @@ import gzip
 import io
 import json
 import re
-import shutil
 import time
 
 import pytest
+
+from browser import chromium
 
 from conftest import load_engine
 from tools.random_games import random_game
 from vikinger_fast import cli, records
 from vikinger_fast.pictures import viewer
 from vikinger_ref import svg
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
 
 
 def played_record(n=2, seed=4, flags=()):
@@ -72,29 +70,7 @@ def test_replay_html_command_writes_the_viewer(tmp_path, capsys):
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM:
-        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
-    # With Chromium present the test runs: a missing driver or package is a failure, not a skip.
-    if not CHROMEDRIVER:
-        pytest.fail("Chromium without its driver: apt-get install chromium-driver")
-    try:
-        import PIL  # noqa: F401  (reads the screenshots)
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError as error:
-        pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--window-size=1300,1000",
-        "--disable-dev-shm-usage",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium(1300, 1000)
     yield driver
     driver.quit()
 

@@ -3,39 +3,17 @@ as tests/test_viewer.py does): a whole game clicked to the end, a reload in the 
 games in two tabs (docs/web.md). The server is the real one, started on 127.0.0.1."""
 
 import re
-import shutil
 
 import pytest
 
-from web_server import Server
+from browser import chromium
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
+from web_server import Server
 
 
 @pytest.fixture(scope="module")
 def browser():
-    if not CHROMIUM:
-        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
-    if not CHROMEDRIVER:
-        pytest.fail("Chromium without its driver: apt-get install chromium-driver")
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError as error:
-        pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--window-size=1400,1000",
-        "--disable-dev-shm-usage",
-    ):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = chromium(1400, 1000)
     yield driver
     driver.quit()
 

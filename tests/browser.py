@@ -1,0 +1,36 @@
+"""A headless Chromium for the tests that look at pages (the viewer, the web app), driven by
+selenium with Debian's chromium and chromium-driver. Without Chromium the tests skip (and fail in
+CI, conftest.py); with Chromium present, a missing driver or package is a failure, not a skip."""
+
+import shutil
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMEDRIVER = shutil.which("chromedriver")
+
+
+def chromium(width, height):
+    """A started headless Chromium driver of the given window size, its console log kept."""
+    if not CHROMIUM:
+        pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
+    if not CHROMEDRIVER:
+        pytest.fail("Chromium without its driver: apt-get install chromium-driver")
+    try:
+        import PIL  # noqa: F401  (reads the screenshots)
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError as error:
+        pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        f"--window-size={width},{height}",
+        "--disable-dev-shm-usage",
+    ):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
