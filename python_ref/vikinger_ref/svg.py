@@ -78,6 +78,17 @@ CHANCE_WHAT = {
 # --- the player's board -----------------------------------------------------------------------
 
 
+def legal_outline(opacity):
+    """The dashed outline of every place a legal action acts on (the legend explains it)."""
+    return {
+        "fill": LEGAL,
+        "fill_opacity": opacity,
+        "stroke": LEGAL,
+        "stroke_width": 2,
+        "stroke_dasharray": "4 3",
+    }
+
+
 def _threat(player):
     """B7.0 from the dict: {column: (reach, repelled)} for every ship, and the threatened
     cells. A ship is repelled by a warrior on the row-1 tile of its column."""
@@ -236,11 +247,7 @@ def _board(parent, d, p, x, y, columns, to_move, returns, legal_cells, legal_vik
                 width=CELL - 4,
                 height=CELL - 4,
                 rx=5,
-                fill=LEGAL,
-                fill_opacity=0.14,
-                stroke=LEGAL,
-                stroke_width=2,
-                stroke_dasharray="4 3",
+                **legal_outline(0.14),
                 class_="legal",
                 data_action=action,
                 data_row=row,
@@ -267,11 +274,7 @@ def _viking_choices(board, d, legal_vikings, grid_x, grid_y, mainland_x):
                 cx=grid_x + (col - 1) * CELL + CELL * 0.34,
                 cy=grid_y + row * CELL + CELL * 0.55,
                 r=11,
-                fill=LEGAL,
-                fill_opacity=0.14,
-                stroke=LEGAL,
-                stroke_width=2,
-                stroke_dasharray="4 3",
+                **legal_outline(0.14),
                 class_="legal-viking",
                 data_action="viking:tile",
             ),
@@ -287,11 +290,7 @@ def _viking_choices(board, d, legal_vikings, grid_x, grid_y, mainland_x):
                 width=MAINLAND_W - 8,
                 height=5 * CELL - 4,
                 rx=6,
-                fill=LEGAL,
-                fill_opacity=0.14,
-                stroke=LEGAL,
-                stroke_width=2,
-                stroke_dasharray="4 3",
+                **legal_outline(0.14),
                 class_="legal-viking",
                 data_action="viking:mainland",
             ),
@@ -571,11 +570,7 @@ def _wheel(parent, d, cx, cy, radius, legal_buys):
                     cx=gx - 2,
                     cy=gy,
                     r=21,
-                    fill=LEGAL,
-                    fill_opacity=0.12,
-                    stroke=LEGAL,
-                    stroke_width=2,
-                    stroke_dasharray="4 3",
+                    **legal_outline(0.12),
                     class_="legal-buy",
                     data_action=legal_buys[s],
                     data_space=s,
