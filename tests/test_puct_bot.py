@@ -49,6 +49,27 @@ def test_bots_play_the_same_moves_in_both_engines(engines, reuse):
     assert moves[0] == moves[1] and len(moves[0]) == 12
 
 
+def test_mixed_leaf_values_play_the_same_moves_in_both_engines(engines):
+    # docs/neural.md "Mixed leaf values": the evaluator's values mixed with playouts' returns.
+    mlp = MLPEvaluator.random(engines[1].Game(2), hidden=(8,), seed=3)
+    moves, policies = [], []
+    for engine in engines:
+        options = {"simulations": 16, "playouts": 3, "playout_weight": 0.75}
+        bots = [
+            engine.PuctBot(engine.Game(2), 5, evaluator=mlp, **options),
+            engine.PuctBot(engine.Game(2), 6, **options),
+        ]
+        moves.append(play(engine, bots, seed=1))
+        policies.append(
+            engine.PuctBot(engine.Game(2), 5, evaluator=mlp, **options).policy(opening(engine, 2))
+        )
+    assert moves[0] == moves[1] and len(moves[0]) == 12
+    assert policies[0] == policies[1]
+    # The playouts change the search: not the policy of the evaluator alone.
+    alone = PuctBot(vikinger_fast.Game(2), 5, evaluator=mlp, simulations=16)
+    assert alone.policy(opening(vikinger_fast, 2)) != policies[1]
+
+
 def test_policy_and_restart(engine):
     bot = engine.PuctBot(engine.Game(3), 0, simulations=10)
     state = opening(engine)
@@ -67,6 +88,14 @@ def test_bad_bot_arguments(engine):
         engine.PuctBot(game, 0, simulations=0)
     with pytest.raises(TypeError, match="^evaluator must be callable, not int$"):
         engine.PuctBot(game, 0, simulations=3, evaluator=3)
+    with pytest.raises(ValueError, match="^playouts must be in 0..4096, not -1$"):
+        engine.PuctBot(game, 0, simulations=3, playouts=-1)
+    with pytest.raises(ValueError, match="^playouts must be in 0..4096, not 4097$"):
+        engine.PuctBot(game, 0, simulations=3, playouts=4097)
+    with pytest.raises(ValueError, match=r"^playout_weight must be in \[0, 1\], not 1.5$"):
+        engine.PuctBot(game, 0, simulations=3, playouts=1, playout_weight=1.5)
+    with pytest.raises(TypeError, match="^playout_weight must be a number, not str$"):
+        engine.PuctBot(game, 0, simulations=3, playout_weight="0.5")
     with pytest.raises(ValueError, match="^step needs a decision node, not a chance node$"):
         engine.PuctBot(game, 0, simulations=3).step(game.new_initial_state())
 
@@ -109,6 +138,9 @@ def test_arena_spec_with_a_model(tmp_path):
     with pytest.raises(ValueError, match="cannot read model"):
         arena.check_spec(f"puct:simulations=8,model={tmp_path / 'missing.npz'}", vikinger_fast, 2)
     arena.check_spec("puct:time=0.01", arena.engine_module("ref"), 3)
+    spec = arena.check_spec("puct:simulations=8,playouts=2,playout_weight=0.25", vikinger_fast, 2)
+    bot = arena.make_bot(spec, vikinger_fast, vikinger_fast.Game(2), 0)
+    assert (bot._playouts, bot._playout_weight) == (2, 0.25)
 
 
 def test_a_bot_shared_by_threads_gives_the_same_answers():

@@ -373,3 +373,47 @@ def test_tree_reuse_keeps_the_subtree_in_both_engines(engines):
         assert not search.advance(0, state)  # not a child: a new tree
         assert sum(search.results()[0]["visits"]) == 0
     assert outs[0] == outs[1]
+
+
+def test_playout_values_are_the_playouts_mean_returns_in_both_engines(engines):
+    # docs/neural.md "Mixed leaf values": row r, playout j uses stream seed + r * count + j,
+    # which is the numbering of playouts_batch; the result is relative to each leaf's mover.
+    history = random_history(engines[0], 2, {}, 11, 40, decision=True)
+    states = [replay(engine, 2, {}, history) for engine in engines]
+    got = []
+    for engine, state in zip(engines, states):
+        search = engine.PuctSearch([state], simulations=20, seed=4)
+        search.run(uniform(2), 4)  # expand the root, so that the next gather has 4 leaves
+        search.new_search()
+        search.gather(4)
+        got.append((search.playout_values(3, 2**64 - 5), search))
+    (ref_values, ref_search), (fast_values, _) = got
+    # The reference's leaves, read from its tree (the C++ search does not hand them out).
+    leaves = [ref_search._trees[0].pending[i][1].state for i in range(4)]
+    assert ref_values.dtype == np.float32 and ref_values.shape == (4, 2)
+    assert np.array_equal(ref_values, fast_values)
+    ref = engines[0]
+    returns = ref.playouts_batch(leaves, 3, 2**64 - 5)["returns"]  # (4, 3, 2)
+    for r, leaf in enumerate(leaves):
+        mover = leaf.current_player()
+        mean = returns[r].sum(axis=0) / 3
+        assert ref_values[r].tolist() == [np.float32(mean[(mover + k) % 2]) for k in range(2)]
+
+
+@pytest.mark.parametrize(
+    "count, error, message",
+    [
+        (0, ValueError, "count must be in 1..4096, not 0"),
+        (4097, ValueError, "count must be in 1..4096, not 4097"),
+        (2**70, ValueError, f"count must be in 1..4096, not {2**70}"),
+        (1.0, TypeError, "count must be an int, not float"),
+        (True, TypeError, "count must be an int, not bool"),
+    ],
+)
+def test_bad_playout_values_arguments(engine, opening, count, error, message):
+    search = engine.PuctSearch([opening], simulations=2)
+    with pytest.raises(error, match="^" + message + "$"):
+        search.playout_values(count, 0)
+    with pytest.raises(TypeError, match="^seed must be an int, not str$"):
+        search.playout_values(1, "0")
+    assert search.playout_values(2, 0).shape == (0, 3)  # nothing gathered: no rows

@@ -17,12 +17,16 @@
 
 #include "api/game.h"
 #include "bindings/helpers.h"
+#include "play/playouts.h"
 #include "rules/actions.h"
 #include "search/batched_search.h"
 #include "search/evaluation.h"
 
 namespace vikinger {
 namespace {
+
+// Playouts per leaf at most in playout_values: a bound, so that no call can run for hours.
+constexpr int64_t kMaxPlayoutValues = 4096;
 
 struct PySearch {
   std::unique_ptr<BatchedSearch> search;
@@ -196,6 +200,38 @@ py::array_t<float> HeuristicValues(PySearch& self) {
   return out;
 }
 
+// The mean returns of `count` random playouts from each pending leaf (the leaf values of
+// AlphaGo's mixed evaluation), float32[B, n], relative to each leaf's mover; playout j of row r
+// uses stream seed + r * count + j, as PlayRandomPlayouts numbers them.
+py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handle seed_arg) {
+  RequireInts({{"count", count_arg}, {"seed", seed_arg}});
+  bool huge;
+  const int64_t count = IndexValue(count_arg, "count", &huge);
+  if (huge || count < 1 || count > kMaxPlayoutValues) {
+    throw py::value_error("count must be in 1.." + std::to_string(kMaxPlayoutValues) + ", not " +
+                          Text(count_arg));
+  }
+  const uint64_t seed = Seed(seed_arg);
+  ObjectLock lock(self.mutex);
+  const int rows = self.search->Pending();
+  const int n = self.search->NumPlayers();
+  py::array_t<float> out({rows, n});
+  float* data = out.mutable_data();
+  for (int r = 0; r < rows; ++r) {
+    const Position& p = self.search->RowPosition(r);
+    double sums[kMaxPlayers] = {};
+    for (int64_t j = 0; j < count; ++j) {
+      const GameResult result = PlayRandomPlayout(p, seed + static_cast<uint64_t>(r * count + j));
+      for (int k = 0; k < n; ++k) sums[k] += result.returns[k];
+    }
+    const int mover = CurrentPlayer(p);
+    for (int k = 0; k < n; ++k) {
+      data[r * n + k] = static_cast<float>(sums[(mover + k) % n] / static_cast<double>(count));
+    }
+  }
+  return out;
+}
+
 py::list Results(PySearch& self) {
   ObjectLock lock(self.mutex);
   py::list out;
@@ -304,6 +340,10 @@ search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and
       .def("heuristic_values", &vk::HeuristicValues,
            R"doc(evaluate() of the gathered leaves as float32[B, num_players], relative to the
 player to move at each leaf: the values of the heuristic evaluator (docs/neural.md).)doc")
+      .def("playout_values", &vk::PlayoutValues, py::arg("count"), py::arg("seed"),
+           R"doc(The mean returns of count (1..4096) random playouts from each gathered leaf as
+float32[B, num_players], relative to the player to move at each leaf; playout j of row r uses
+stream seed + r * count + j (docs/neural.md "Mixed leaf values").)doc")
       .def("results", &vk::Results,
            R"doc([{"actions", "visits", "priors", "q", "value", "improved_policy", "network_value",
 "selected"}] per root: the root's edges in action order (priors as selection used them, q the

@@ -18,11 +18,14 @@ from .actions import NUM_DISTINCT_ACTIONS
 from .arguments import check_int, type_name
 from .evaluation import evaluate
 from .observation import observation_size
+from .playouts import play_random_playout
 from .gumbel import GumbelConfig
 from .puct import COLLISION, LEAF, PuctConfig, PuctTree
 from .rng import MASK64, mix
 from .state import State
 
+# Playouts per leaf at most in playout_values: a bound, so that no call can run for hours.
+MAX_PLAYOUT_VALUES = 4096
 _PENDING = "the leaves of the last gather wait for backup (or cancel)"
 
 
@@ -209,6 +212,27 @@ class PuctSearch:
                 mover = state.current_player()
                 for k in range(self._n):
                     out[r, k] = values[(mover + k) % self._n]
+            return out
+
+    def playout_values(self, count, seed):
+        """The mean returns of `count` (1..4096) random playouts from each gathered leaf,
+        float32[B, n], relative to each leaf's mover; playout j of row r uses stream
+        seed + r * count + j (docs/neural.md "Mixed leaf values")."""
+        count, seed = check_int("count", count), check_int("seed", seed)
+        if not 1 <= count <= MAX_PLAYOUT_VALUES:
+            raise ValueError(f"count must be in 1..{MAX_PLAYOUT_VALUES}, not {count}")
+        with self._lock:
+            out = np.zeros((len(self._rows), self._n), dtype=np.float32)
+            for r, (t, index) in enumerate(self._rows):
+                state = self._trees[t].pending[index][1].state
+                sums = [0.0] * self._n
+                for j in range(count):
+                    final, _ = play_random_playout(state, (seed + r * count + j) & MASK64)
+                    for k, value in enumerate(final.returns()):
+                        sums[k] += value
+                mover = state.current_player()
+                for k in range(self._n):
+                    out[r, k] = sums[(mover + k) % self._n] / count
             return out
 
     def cancel(self):

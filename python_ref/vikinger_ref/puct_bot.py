@@ -2,12 +2,16 @@
 (step, policy, restart). vikinger_fast.neural.PuctBot is this class on the C++ search.
 
 PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
-c_base=0.0, batch_size=32, reuse=True): the evaluator is `evaluator` (any callable of the
-protocol), else the MLP of the weights file `model`, else the heuristic evaluation with uniform
-priors. A search spends `simulations` leaves and/or `max_time` seconds (checked between
-batches). Search k (since construction or restart) uses seed mix(seed + k); with `reuse` the tree
-of the last search is kept when the new state is one of its root's children. step plays the most
-visited action (the lowest id on a tie); a state with one legal action is answered at once.
+c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5): the evaluator is `evaluator`
+(any callable of the protocol), else the MLP of the weights file `model`, else the heuristic
+evaluation with uniform priors. With `playouts` > 0 a leaf's value is (1 - playout_weight) * the
+evaluator's + playout_weight * the mean returns of that many random playouts from the leaf
+(docs/neural.md "Mixed leaf values"); the playouts of search k use the streams mix(seed + k + 1) +
+i, i counting the search's playouts. A search spends `simulations` leaves and/or `max_time` seconds
+(checked between batches). Search k (since construction or restart) uses seed mix(seed + k); with
+`reuse` the tree of the last search is kept when the new state is one of its root's children. step
+plays the most visited action (the lowest id on a tie); a state with one legal action is answered at
+once.
 """
 
 import threading
@@ -19,7 +23,7 @@ import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
 from .arguments import check_int, type_name
-from .batched_search import PuctSearch
+from .batched_search import MAX_PLAYOUT_VALUES, PuctSearch
 from .game import Game
 from .mlp import MLPEvaluator
 from .rng import MASK64, mix
@@ -49,6 +53,8 @@ class PuctBot:
         c_base=0.0,
         batch_size=32,
         reuse=True,
+        playouts=0,
+        playout_weight=0.5,
     ):
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
@@ -71,6 +77,16 @@ class PuctBot:
             raise ValueError("PuctBot takes model or evaluator, not both")
         if check_int("batch_size", batch_size) < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        if not 0 <= check_int("playouts", playouts) <= MAX_PLAYOUT_VALUES:
+            raise ValueError(f"playouts must be in 0..{MAX_PLAYOUT_VALUES}, not {playouts}")
+        if isinstance(playout_weight, (bool, np.bool_)) or not isinstance(
+            playout_weight, (int, float, np.integer, np.floating)
+        ):
+            raise TypeError(f"playout_weight must be a number, not {type_name(playout_weight)}")
+        if not 0.0 <= playout_weight <= 1.0:
+            raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
+        self._playouts = int(playouts)
+        self._playout_weight = float(playout_weight)
         self._simulations = None if simulations is None else int(simulations)
         self._max_time = None if max_time is None else float(max_time)
         self._evaluator = evaluator
@@ -114,11 +130,21 @@ class PuctBot:
 
     def _evaluate(self, search, observations, legal):
         if self._evaluator is not None:
-            return self._evaluator(observations, legal)
-        return (
-            np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32),
-            search.heuristic_values(),
-        )
+            logits, values = self._evaluator(observations, legal)
+        else:
+            logits = np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32)
+            values = search.heuristic_values()
+        if self._playouts == 0:
+            return logits, values
+        # Mixed leaf values (AlphaGo, Silver et al. 2016): (1 - w) * evaluator + w * the mean
+        # returns of random playouts; playout i of a search uses stream (search seed + i).
+        rows = len(observations)
+        played = search.playout_values(self._playouts, (self._playout_seed + self._played) & MASK64)
+        self._played += rows * self._playouts
+        if np.shape(values) != played.shape:
+            return logits, values  # the search's backup names what is wrong with them
+        w = np.float32(self._playout_weight)
+        return logits, (np.float32(1) - w) * np.asarray(values, np.float32) + w * played
 
     def search(self, state, method="search"):
         """The root's results after a search from `state` (PuctSearch.results()[0])."""
@@ -134,6 +160,7 @@ class PuctBot:
                     **self._options,
                 )
             self._searches += 1
+            self._playout_seed, self._played = mix((self._seed + self._searches) & MASK64), 0
             deadline = None if self._max_time is None else time.monotonic() + self._max_time
             evaluate = lambda obs, legal: self._evaluate(search, obs, legal)  # noqa: E731
             if deadline is None:

@@ -54,6 +54,8 @@ BUILTIN = {
             "c_init": "c_init",
             "c_base": "c_base",
             "batch_size": "batch_size",
+            "playouts": "playouts",
+            "playout_weight": "playout_weight",
         },
     ),
     # docs/learning.md: the learned network (shipped, or model=) with search, and its policy alone.
@@ -67,6 +69,8 @@ BUILTIN = {
             "c_init": "c_init",
             "c_base": "c_base",
             "batch_size": "batch_size",
+            "playouts": "playouts",
+            "playout_weight": "playout_weight",
         },
     ),
     "azpolicy": ("PolicyNetBot", {"model": "model"}),
