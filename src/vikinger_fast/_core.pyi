@@ -373,8 +373,8 @@ class PuctSearch:
         player to move at each leaf: the values of the heuristic evaluator (docs/neural.md)."""
     def playout_values(self, count: _Int, seed: _Int) -> np.ndarray:
         """The mean returns of count (1..4096) random playouts from each gathered leaf as
-        float32[B, num_players], relative to the player to move at each leaf; playout j of row
-        r uses stream seed + r * count + j (docs/neural.md "Mixed leaf values")."""
+        float32[B, num_players], relative to the player to move at each leaf; playout j of row r uses
+        stream seed + r * count + j (docs/neural.md "Mixed leaf values")."""
     def results(self) -> List[Dict[str, Any]]:
         """[{"actions", "visits", "priors", "q", "value", "improved_policy", "network_value",
         "selected"}] per root: the root's edges in action order (priors as selection used them, q the
