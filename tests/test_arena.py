@@ -1,6 +1,7 @@
 """vikinger arena (docs/arena.md): bot specs, the duplicate schedule and its chance streams, the
 same results for any --jobs and on both engines, the output folder, and clear errors."""
 
+import os
 import json
 import pathlib
 import sys
@@ -210,3 +211,20 @@ def test_progress_with_and_without_tqdm(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails
     arena.run("fast", ["random", "random"], 2, seed=0, deals=2, progress=True)
     assert capsys.readouterr().err.splitlines() == [f"  {n}/4 games" for n in (1, 2, 3, 4)]
+
+
+def test_worker_processes_get_one_blas_thread_unless_the_user_chose(monkeypatch):
+    # A worker plays on one core; BLAS threads of several workers would spin against each other.
+    from vikinger_fast.arena import BLAS_THREAD_VARIABLES, one_blas_thread, worker_pool
+
+    for name in BLAS_THREAD_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    with one_blas_thread():
+        pool = worker_pool(1)
+        seen = {name: pool.submit(os.getenv, name).result() for name in BLAS_THREAD_VARIABLES}
+    pool.shutdown()
+    assert (seen["OMP_NUM_THREADS"], seen["OPENBLAS_NUM_THREADS"]) == ("1", "1")
+    assert seen["MKL_NUM_THREADS"] == "3"
+    assert "OMP_NUM_THREADS" not in os.environ and "OPENBLAS_NUM_THREADS" not in os.environ
+    assert os.environ["MKL_NUM_THREADS"] == "3"

@@ -6,11 +6,9 @@ tasks retried when a worker dies; `run_shards` puts their results back in shard 
 import os
 import pickle
 import shutil
-import signal
 import tempfile
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 
 from vikinger_ref.arguments import is_integer
 
@@ -60,12 +58,6 @@ def _load_result(path):
     return result
 
 
-def _ignore_interrupts():
-    # Ctrl-C reaches the whole process group: the main process alone answers it, by stopping
-    # the workers (LocalProcesses._stop).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 class LocalProcesses:
     """Shards in `jobs` spawned worker processes (with 1 job or 1 shard: in the calling
     process). A worker that dies breaks the pool; a new pool then runs the unfinished shards
@@ -95,21 +87,19 @@ class LocalProcesses:
 
     def _run_pools(self, left, folder):
         for attempt in range(RETRIES + 1):
-            # spawn: fresh interpreters, so no thread of this process is forked half-way.
-            pool = ProcessPoolExecutor(
-                min(self.jobs, len(left)),
-                mp_context=get_context("spawn"),
-                initializer=_ignore_interrupts,
-            )
             broken = None
+            # The workers start while the shards are submitted: one BLAS thread each.
+            with arena_module.one_blas_thread():
+                pool = arena_module.worker_pool(min(self.jobs, len(left)))
             try:
                 path = {
                     number: os.path.join(folder, f"{number}-{attempt}.pickle") for number in left
                 }
-                futures = {
-                    pool.submit(_shard_to_file, shard.fn, shard.payload, path[number]): number
-                    for number, shard in left.items()
-                }
+                with arena_module.one_blas_thread():
+                    futures = {
+                        pool.submit(_shard_to_file, shard.fn, shard.payload, path[number]): number
+                        for number, shard in left.items()
+                    }
                 pending = set(futures)
                 while pending:
                     done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
