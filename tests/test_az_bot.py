@@ -101,3 +101,12 @@ def test_the_learned_player_is_a_gymnasium_opponent_and_a_spiel_bot():
     import pyspiel
 
     assert isinstance(openspiel.as_spiel_bot(vk.PolicyNetBot(game)), pyspiel.Bot)
+
+
+def test_the_learned_player_mixes_playouts_into_the_network_values_by_default(engine):
+    # docs/learning.md "The shipped player": the measured settings are AZBot's defaults.
+    bot = engine.AZBot(engine.Game(2), 0, simulations=4)
+    assert (bot._playouts, bot._playout_weight, bot._batch_size) == (4, 0.5, 16)
+    assert engine.AZBot(engine.Game(2), 0, simulations=4, playouts=0)._playouts == 0
+    with pytest.raises(ValueError, match="^playouts must be in 0..4096, not -2$"):
+        engine.AZBot(engine.Game(2), 0, simulations=4, playouts=-2)

@@ -48,7 +48,10 @@ def _load(model, game):
 
 
 class AZBot(PuctBot):
-    """PuctBot(game, seed, ..., model=the shipped network): the learned player with search."""
+    """PuctBot(game, seed, ..., model=the shipped network): the learned player with search. Its
+    defaults are the settings measured in docs/learning.md: leaves valued half by the network and
+    half by 4 random playouts (docs/neural.md "Mixed leaf values"), batches of 16 leaves; give
+    playouts=0 for the network's values alone."""
 
     def __init__(
         self,
@@ -61,8 +64,10 @@ class AZBot(PuctBot):
         evaluator=None,
         c_init=1.25,
         c_base=0.0,
-        batch_size=32,
+        batch_size=16,
         reuse=True,
+        playouts=4,
+        playout_weight=0.5,
     ):
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
@@ -81,6 +86,8 @@ class AZBot(PuctBot):
             c_base=c_base,
             batch_size=batch_size,
             reuse=reuse,
+            playouts=playouts,
+            playout_weight=playout_weight,
         )
 
 
