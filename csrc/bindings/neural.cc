@@ -183,8 +183,10 @@ void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
   }
 }
 
-// evaluate() of the pending leaves, float32[B, n], relative to each leaf's mover.
-py::array_t<float> HeuristicValues(PySearch& self) {
+// float32[B, n] of the pending leaves: `value_of(position, values)` writes a leaf's value per
+// player; row r holds them relative to the leaf's mover (column k: player (mover + k) % n).
+template <typename ValueOf>
+py::array_t<float> LeafValues(PySearch& self, ValueOf value_of) {
   ObjectLock lock(self.mutex);
   const int rows = self.search->Pending();
   const int n = self.search->NumPlayers();
@@ -192,17 +194,22 @@ py::array_t<float> HeuristicValues(PySearch& self) {
   float* data = out.mutable_data();
   for (int r = 0; r < rows; ++r) {
     const Position& p = self.search->RowPosition(r);
-    double values[kMaxPlayers];
-    Evaluate(p, values);
+    double values[kMaxPlayers] = {};
+    value_of(r, p, values);
     const int mover = CurrentPlayer(p);
     for (int k = 0; k < n; ++k) data[r * n + k] = static_cast<float>(values[(mover + k) % n]);
   }
   return out;
 }
 
+// evaluate() of the pending leaves.
+py::array_t<float> HeuristicValues(PySearch& self) {
+  return LeafValues(self, [](int, const Position& p, double* values) { Evaluate(p, values); });
+}
+
 // The mean returns of `count` random playouts from each pending leaf (the leaf values of
-// AlphaGo's mixed evaluation), float32[B, n], relative to each leaf's mover; playout j of row r
-// uses stream seed + r * count + j, as PlayRandomPlayouts numbers them.
+// AlphaGo's mixed evaluation); playout j of row r uses stream seed + r * count + j, as
+// PlayRandomPlayouts numbers them.
 py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handle seed_arg) {
   RequireInts({{"count", count_arg}, {"seed", seed_arg}});
   bool huge;
@@ -212,24 +219,14 @@ py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handl
                           Text(count_arg));
   }
   const uint64_t seed = Seed(seed_arg);
-  ObjectLock lock(self.mutex);
-  const int rows = self.search->Pending();
   const int n = self.search->NumPlayers();
-  py::array_t<float> out({rows, n});
-  float* data = out.mutable_data();
-  for (int r = 0; r < rows; ++r) {
-    const Position& p = self.search->RowPosition(r);
-    double sums[kMaxPlayers] = {};
+  return LeafValues(self, [&](int r, const Position& p, double* values) {
     for (int64_t j = 0; j < count; ++j) {
       const GameResult result = PlayRandomPlayout(p, seed + static_cast<uint64_t>(r * count + j));
-      for (int k = 0; k < n; ++k) sums[k] += result.returns[k];
+      for (int k = 0; k < n; ++k) values[k] += result.returns[k];
     }
-    const int mover = CurrentPlayer(p);
-    for (int k = 0; k < n; ++k) {
-      data[r * n + k] = static_cast<float>(sums[(mover + k) % n] / static_cast<double>(count));
-    }
-  }
-  return out;
+    for (int k = 0; k < n; ++k) values[k] /= static_cast<double>(count);
+  });
 }
 
 py::list Results(PySearch& self) {
