@@ -70,6 +70,18 @@ def test_mixed_leaf_values_play_the_same_moves_in_both_engines(engines):
     assert alone.policy(opening(vikinger_fast, 2)) != policies[1]
 
 
+def test_a_bad_evaluator_output_gets_the_search_s_message_with_playouts(engine):
+    state = opening(engine, 2)
+    for budget, message in (
+        ({"simulations": 8}, r"evaluator must return \(logits, values\), not list"),
+        ({"max_time": 0.05}, "logits must be a numpy.ndarray, not int"),  # backup(*output)
+    ):
+        listing = lambda observations, legal: [1, 2]  # noqa: E731
+        bot = engine.PuctBot(engine.Game(2), 0, evaluator=listing, playouts=2, **budget)
+        with pytest.raises(TypeError, match=f"^{message}$"):
+            bot.step(state)
+
+
 def test_policy_and_restart(engine):
     bot = engine.PuctBot(engine.Game(3), 0, simulations=10)
     state = opening(engine)

@@ -130,19 +130,20 @@ class PuctBot:
 
     def _evaluate(self, search, observations, legal):
         if self._evaluator is not None:
-            logits, values = self._evaluator(observations, legal)
+            out = self._evaluator(observations, legal)
         else:
-            logits = np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32)
-            values = search.heuristic_values()
-        if self._playouts == 0:
-            return logits, values
+            zeros = np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32)
+            out = (zeros, search.heuristic_values())
+        if self._playouts == 0 or not isinstance(out, tuple) or len(out) != 2:
+            return out  # the search checks what the evaluator gave, with its own messages
         # Mixed leaf values (AlphaGo, Silver et al. 2016): (1 - w) * evaluator + w * the mean
-        # returns of random playouts; playout i of a search uses stream (search seed + i).
-        rows = len(observations)
-        played = search.playout_values(self._playouts, (self._playout_seed + self._played) & MASK64)
-        self._played += rows * self._playouts
+        # returns of random playouts; the i-th playout of a search uses stream playout seed + i.
+        logits, values = out
+        seed = (self._playout_seed + self._played) & MASK64
+        played = search.playout_values(self._playouts, seed)
+        self._played += len(observations) * self._playouts
         if np.shape(values) != played.shape:
-            return logits, values  # the search's backup names what is wrong with them
+            return out
         w = np.float32(self._playout_weight)
         return logits, (np.float32(1) - w) * np.asarray(values, np.float32) + w * played
 
