@@ -58,17 +58,14 @@ class AZBot(PuctBot):
         game,
         seed,
         *,
-        simulations=None,
-        max_time=None,
         model=None,
         evaluator=None,
-        c_init=1.25,
-        c_base=0.0,
         batch_size=16,
-        reuse=True,
         playouts=4,
         playout_weight=0.5,
+        **options,
     ):
+        # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
         if model is not None and evaluator is not None:
@@ -79,15 +76,11 @@ class AZBot(PuctBot):
         super().__init__(
             game,
             seed,
-            simulations=simulations,
-            max_time=max_time,
             evaluator=evaluator,
-            c_init=c_init,
-            c_base=c_base,
             batch_size=batch_size,
-            reuse=reuse,
             playouts=playouts,
             playout_weight=playout_weight,
+            **options,
         )
 
 

@@ -32,6 +32,14 @@ from .state import State
 UNLIMITED = 1 << 62  # the simulations of a search bounded by time alone
 
 
+def _check_number(name, value):
+    """TypeError unless `value` is an int or float (numpy's included), bools refused."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+        value, (int, float, np.integer, np.floating)
+    ):
+        raise TypeError(f"{name} must be a number, not {type_name(value)}")
+
+
 class PuctBot:
     """See the module docstring."""
 
@@ -63,10 +71,7 @@ class PuctBot:
         if simulations is not None and check_int("simulations", simulations) <= 0:
             raise ValueError(f"simulations must be > 0, not {simulations}")
         if max_time is not None:
-            if isinstance(max_time, (bool, np.bool_)) or not isinstance(
-                max_time, (int, float, np.integer, np.floating)
-            ):
-                raise TypeError(f"max_time must be a number, not {type_name(max_time)}")
+            _check_number("max_time", max_time)
             if not max_time > 0:
                 raise ValueError(f"max_time must be > 0, not {max_time}")
         if simulations is None and max_time is None:
@@ -79,10 +84,7 @@ class PuctBot:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
         if not 0 <= check_int("playouts", playouts) <= MAX_PLAYOUT_VALUES:
             raise ValueError(f"playouts must be in 0..{MAX_PLAYOUT_VALUES}, not {playouts}")
-        if isinstance(playout_weight, (bool, np.bool_)) or not isinstance(
-            playout_weight, (int, float, np.integer, np.floating)
-        ):
-            raise TypeError(f"playout_weight must be a number, not {type_name(playout_weight)}")
+        _check_number("playout_weight", playout_weight)
         if not 0.0 <= playout_weight <= 1.0:
             raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
         self._playouts = int(playouts)
