@@ -1,8 +1,9 @@
-"""Self-play data (src/vikinger_fast/selfplay.py, docs/distributed.md "Self-play data"): the
-arrays say what happened in the games (replayed here from the chance seed and the recorded
-actions), both engines write the same arrays, the sharding and the process count change nothing
-(the manifests, SHA-256 included, are equal), the files load with numpy alone, and an unfinished
-run leaves no manifest and no file under a final name that is half-written."""
+"""Self-play data (src/vikinger_fast/distributed/selfplay.py, src/vikinger_fast/selfplay_data.py,
+docs/distributed.md "Self-play data"): the arrays say what happened in the games (replayed here
+from the chance seed and the recorded actions), both engines write the same arrays, the sharding
+and the process count change nothing (the manifests, SHA-256 included, are equal), the files
+load with numpy alone, and an unfinished run leaves no manifest and no file under a final name
+that is half-written."""
 
 import json
 import os
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 
 from vikinger_fast import distributed
+from vikinger_fast import selfplay_data
 from vikinger_fast.distributed import selfplay
 
 from conftest import load_engine
@@ -71,7 +73,7 @@ def test_both_engines_write_the_same_arrays(tmp_path):
     load_engine("ref"), load_engine("fast")
     for name in ("ref", "fast"):
         selfplay.generate(tmp_path / name, 1, 9, engine=name, mcts=CHEAP, sample_moves=40)
-    ref, fast = selfplay.load(tmp_path / "ref"), selfplay.load(tmp_path / "fast")
+    ref, fast = selfplay_data.load(tmp_path / "ref"), selfplay_data.load(tmp_path / "fast")
     for key in ref:
         assert np.array_equal(ref[key], fast[key]), key
 
@@ -85,7 +87,7 @@ def test_sharding_and_processes_change_nothing(tmp_path):
     again = selfplay.generate(tmp_path / "again", 3, 2, mcts=mcts, shard_size=1)
     assert many == again  # the same shards: the same bytes (SHA-256 in the manifest)
     assert [s["samples"] for s in many["shards"]] and one["samples"] == many["samples"]
-    a, b = selfplay.load(tmp_path / "one"), selfplay.load(tmp_path / "many")
+    a, b = selfplay_data.load(tmp_path / "one"), selfplay_data.load(tmp_path / "many")
     for key in a:
         assert np.array_equal(a[key], b[key]), key
 
@@ -94,11 +96,11 @@ def test_sampled_moves_follow_the_visits_then_the_most_visited(tmp_path):
     # With sample_moves=0 every move is the most visited action: the bot's own step().
     vk = load_engine("fast")
     selfplay.generate(tmp_path / "run", 1, 3, mcts={"iterations": 6}, sample_moves=0)
-    data = selfplay.load(tmp_path / "run")
+    data = selfplay_data.load(tmp_path / "run")
     best = data["policy"].argmax(axis=1)
     assert np.array_equal(best, data["action"])
     selfplay.generate(tmp_path / "sampled", 1, 3, mcts={"iterations": 6}, sample_moves=1000)
-    sampled = selfplay.load(tmp_path / "sampled")
+    sampled = selfplay_data.load(tmp_path / "sampled")
     assert (sampled["policy"][np.arange(len(sampled["action"])), sampled["action"]] > 0).all()
     assert not np.array_equal(sampled["policy"].argmax(axis=1), sampled["action"])
     assert vk.NUM_DISTINCT_ACTIONS == data["policy"].shape[1]
@@ -124,10 +126,10 @@ def test_an_interrupted_run_leaves_no_manifest(tmp_path):
         )
     assert sorted(os.listdir(tmp_path / "run")) == ["shard-00000.npz"]
     with pytest.raises(FileNotFoundError):
-        selfplay.load(tmp_path / "run")
+        selfplay_data.load(tmp_path / "run")
     # The folder is not finished, so it may be written again; a finished one is refused.
     selfplay.generate(tmp_path / "run", 3, 1, mcts={"iterations": 4}, shard_size=1)
-    assert selfplay.load_manifest(tmp_path / "run")["games"] == 3
+    assert selfplay_data.load_manifest(tmp_path / "run")["games"] == 3
     with pytest.raises(FileExistsError, match="holds a finished run"):
         selfplay.generate(tmp_path / "run", 3, 1, mcts={"iterations": 4})
 
@@ -139,7 +141,7 @@ def test_a_changed_file_is_refused(tmp_path):
     data[-30] ^= 1
     path.write_bytes(bytes(data))
     with pytest.raises(ValueError, match="SHA-256 is not the manifest's"):
-        selfplay.load(tmp_path / "run")
+        selfplay_data.load(tmp_path / "run")
 
 
 def test_bad_parameters(tmp_path):
@@ -176,7 +178,7 @@ def test_the_selfplay_command(tmp_path, capsys):
     ]
     assert cli.main(argv) == 0
     assert "3 games, " in capsys.readouterr().out
-    manifest = selfplay.load_manifest(out)
+    manifest = selfplay_data.load_manifest(out)
     assert manifest["games"] == 3 and len(manifest["shards"]) == 2
     assert manifest["bot"]["params"]["iterations"] == 4
     expected = selfplay.generate(
@@ -187,3 +189,39 @@ def test_the_selfplay_command(tmp_path, capsys):
         cli.main(argv)
     assert refused.value.code == 2
     assert "holds a finished run" in capsys.readouterr().err
+
+
+def test_rows_give_the_format_of_every_writer(engine):
+    # The one home of the format: an extra array follows the self-play arrays, shapes come from
+    # the game, a sample's returns are its game's, and the policy is the visit shares.
+    game = engine.Game(num_players=3)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    while state.is_chance_node():
+        state.apply_random_chance(rng)
+    actions = state.legal_actions()[:3]
+    rows = selfplay_data.Rows(3, ("target",))
+    policy = selfplay_data.visit_shares(actions, [1, 2, 5])
+    rows.add(state, 7, policy, actions[2], target=selfplay_data.over_actions(actions, 1 / 3))
+    rows.end_game(7, 99, state)
+    arrays = rows.arrays()
+    assert list(arrays) == list(
+        selfplay_data.SAMPLE_ARRAYS + ("target",) + selfplay_data.GAME_ARRAYS
+    )
+    assert arrays["observation"].shape == (1, game.observation_shape()[0])
+    assert arrays["policy"].shape == arrays["target"].shape == (1, engine.NUM_DISTINCT_ACTIONS)
+    assert arrays["policy"][0, actions].tolist() == [0.125, 0.25, 0.625]
+    assert arrays["policy"].sum() == arrays["target"].sum() == pytest.approx(1.0)
+    assert np.array_equal(arrays["returns"], arrays["game_returns"])
+    assert arrays["game_chance_seed"].tolist() == [99] and arrays["action"][0] == actions[2]
+    empty = selfplay_data.Rows(2).arrays()
+    assert empty["legal_mask"].shape == (0, engine.NUM_DISTINCT_ACTIONS)
+
+
+def test_load_reads_the_keys_asked_for(tmp_path):
+    selfplay.generate(tmp_path / "run", 2, 1, mcts={"iterations": 4}, shard_size=1)
+    some = selfplay_data.load(tmp_path / "run", ("player", "game_number"))
+    every = selfplay_data.load(tmp_path / "run")
+    assert set(some) == {"player", "game_number"}
+    assert np.array_equal(some["player"], every["player"])
+    assert every["game_number"].tolist() == [0, 1]

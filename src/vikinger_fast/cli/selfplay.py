@@ -6,6 +6,7 @@ import sys
 import time
 
 from .. import arena, distributed
+from .. import selfplay_data
 from ..distributed import selfplay
 from ..safety import flags, outputs
 from .sharding import add_arguments, executor, outcome
@@ -50,7 +51,7 @@ def add_parser(commands):
 def run(args, parser):
     if args.games < 1:
         parser.error(f"--games must be >= 1, not {args.games}")
-    manifest_path = os.path.join(args.out, selfplay.MANIFEST)
+    manifest_path = os.path.join(args.out, selfplay_data.MANIFEST)
     if os.path.exists(manifest_path):  # the sharper message first, as generate() says it
         parser.error(
             f"{manifest_path} exists: that folder holds a finished run; choose another folder"

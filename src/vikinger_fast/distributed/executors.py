@@ -13,6 +13,7 @@ from concurrent.futures.process import BrokenProcessPool
 from vikinger_ref.arguments import is_integer
 
 from .. import arena as arena_module
+from ..safety import outputs
 
 RETRIES = 3  # a shard whose worker process died is run again this many times
 CANCEL_GRACE = 0.5  # seconds a stopped Ray run lets its running shards finish (_cancel)
@@ -46,9 +47,7 @@ def _shard_to_file(fn, payload, path):
     written at once, so stopping a worker can never leave half a message in the pipe, which the
     pool's reading thread would wait on for ever (and the interpreter with it, at exit)."""
     result = fn(payload)
-    with open(path + ".part", "wb") as out:
-        pickle.dump(result, out, protocol=pickle.HIGHEST_PROTOCOL)
-    os.replace(path + ".part", path)
+    outputs.write_atomic(path, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
 
 
 def _load_result(path):

@@ -13,49 +13,27 @@ So a game depends on S, g and the parameters alone: any sharding and either engi
 same arrays (tested).
 
 A shard (games first..first+count-1) is one `shard-NNNNN.npz`; the manifest `manifest.json`,
-written last, lists the shards with their SHA-256 and is what makes a folder complete.
+written last, lists the shards with their SHA-256 and is what makes a folder complete (the
+format, its writer and its loader: vikinger_fast.selfplay_data).
 """
 
-import hashlib
-import io
 import os
-import zipfile
 
 import numpy as np
 
 from vikinger_ref.arguments import is_integer
 
-from .. import arena, distributed
-from ..safety import json_limits
+from .. import arena, distributed, selfplay_data
 
-FORMAT = "vikinger-selfplay"
-VERSION = 1
-MANIFEST = "manifest.json"
 MCTS_KEYS = ("iterations", "uct_c", "leaf", "threads", "solver_nodes")
-# Per-sample arrays (one row per recorded decision) and per-game arrays (one row per game).
-SAMPLE_ARRAYS = (
-    "observation",
-    "legal_mask",
-    "policy",
-    "player",
-    "returns",
-    "game",
-    "ply",
-    "action",
-)
-GAME_ARRAYS = ("game_number", "game_chance_seed", "game_returns", "game_fame", "game_length")
 
 
-def play_game(engine, game, seed, number, mcts, sample_moves):
-    """The samples (dict of lists) and the summary of self-play game `number`."""
+def play_game(engine, game, seed, number, mcts, sample_moves, rows):
+    """Plays self-play game `number`, its samples and summary added to `rows`."""
     bot = engine.MCTSBot(game, arena.bot_seed(seed, number, 0), **mcts)
     chance_seed = arena.chance_seed(seed, number)
     chance = np.random.default_rng(chance_seed)
     moves = np.random.default_rng(arena.bot_seed(seed, number, 1))
-    samples = {
-        key: [] for key in ("observation", "legal_mask", "policy", "player", "ply", "action")
-    }
-    policy_size = game.num_distinct_actions()
     state = game.new_initial_state()
     decisions = 0
     while not state.is_terminal():
@@ -64,9 +42,8 @@ def play_game(engine, game, seed, number, mcts, sample_moves):
             continue
         result = bot.search(state)
         actions, visits = result["actions"], result["visits"]
-        total = sum(visits)
         if decisions < sample_moves:
-            x = int(moves.random() * total)
+            x = int(moves.random() * sum(visits))
             running, choice = 0, len(actions) - 1
             for i, count in enumerate(visits):
                 running += count
@@ -76,97 +53,20 @@ def play_game(engine, game, seed, number, mcts, sample_moves):
         else:
             choice = visits.index(max(visits))
         if len(actions) > 1:
-            player = state.current_player()
-            policy = np.zeros(policy_size, np.float32)
-            policy[actions] = np.asarray(visits, np.float64) / total
-            samples["observation"].append(state.observation_tensor(player))
-            samples["legal_mask"].append(state.legal_actions_mask())
-            samples["policy"].append(policy)
-            samples["player"].append(player)
-            samples["ply"].append(len(state.history()))
-            samples["action"].append(actions[choice])
+            rows.add(state, number, selfplay_data.visit_shares(actions, visits), actions[choice])
         decisions += 1
         state.apply_action(actions[choice])
-    summary = {
-        "number": number,
-        "chance_seed": chance_seed,
-        "returns": state.returns(),
-        "fame": state.scores(),
-        "length": len(state.history()),
-    }
-    return samples, summary
-
-
-def _shard_arrays(engine, game, seed, first, count, mcts, sample_moves):
-    n = game.num_players
-    rows = {key: [] for key in SAMPLE_ARRAYS}
-    games = {key: [] for key in GAME_ARRAYS}
-    for number in range(first, first + count):
-        samples, summary = play_game(engine, game, seed, number, mcts, sample_moves)
-        for key, values in samples.items():
-            rows[key].extend(values)
-        taken = len(samples["player"])
-        rows["returns"].extend([summary["returns"]] * taken)
-        rows["game"].extend([number] * taken)
-        games["game_number"].append(number)
-        games["game_chance_seed"].append(summary["chance_seed"])
-        games["game_returns"].append(summary["returns"])
-        games["game_fame"].append(summary["fame"])
-        games["game_length"].append(summary["length"])
-    obs, actions = game.observation_shape()[0], game.num_distinct_actions()
-    return {
-        "observation": np.asarray(rows["observation"], np.float32).reshape(-1, obs),
-        "legal_mask": np.asarray(rows["legal_mask"], bool).reshape(-1, actions),
-        "policy": np.asarray(rows["policy"], np.float32).reshape(-1, actions),
-        "player": np.asarray(rows["player"], np.int8),
-        "returns": np.asarray(rows["returns"], np.float32).reshape(-1, n),
-        "game": np.asarray(rows["game"], np.int64),
-        "ply": np.asarray(rows["ply"], np.int32),
-        "action": np.asarray(rows["action"], np.int32),
-        "game_number": np.asarray(games["game_number"], np.int64),
-        "game_chance_seed": np.asarray(games["game_chance_seed"], np.uint64),
-        "game_returns": np.asarray(games["game_returns"], np.float32).reshape(-1, n),
-        "game_fame": np.asarray(games["game_fame"], np.int32).reshape(-1, n),
-        "game_length": np.asarray(games["game_length"], np.int32),
-    }
+    rows.end_game(number, chance_seed, state)
 
 
 def _selfplay_shard(payload):
-    """A worker's part: the shard's games played, returned as the bytes of its .npz file (so the
-    driver writes every file, whichever machine played them)."""
+    """A worker's part: the shard's games played, returned as the bytes of its .npz file."""
     engine_name, game, seed, first, count, mcts, sample_moves = payload
     engine = arena.engine_module(engine_name)
-    arrays = _shard_arrays(engine, game, seed, first, count, mcts, sample_moves)
-    return npz_bytes(arrays), int(arrays["player"].shape[0])
-
-
-def npz_bytes(arrays):
-    """The arrays as a compressed .npz (what numpy.load reads), its members dated 1980-01-01 as
-    the zip format allows, so the same arrays give the same bytes and the same SHA-256 (savez
-    would stamp the time of writing)."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, array in arrays.items():
-            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
-            info.compress_type = zipfile.ZIP_DEFLATED
-            with archive.open(info, "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.ascontiguousarray(array), allow_pickle=False)
-    return buffer.getvalue()
-
-
-def shard_name(number):
-    return f"shard-{number:05d}.npz"
-
-
-def _write_atomically(path, data):
-    # A temporary name in the same folder, then a rename: a reader never sees a half-written
-    # file under the final name.
-    temporary = f"{path}.tmp-{os.getpid()}"
-    with open(temporary, "wb") as out:
-        out.write(data)
-        out.flush()
-        os.fsync(out.fileno())
-    os.replace(temporary, path)
+    rows = selfplay_data.Rows(game.num_players)
+    for number in range(first, first + count):
+        play_game(engine, game, seed, number, mcts, sample_moves, rows)
+    return rows.shard()
 
 
 def check_mcts(mcts):
@@ -213,13 +113,12 @@ def generate(
     game = module.Game(num_players=players, **(options or {}))
     module.MCTSBot(game, 0, **mcts)  # the parameters checked here, not in every shard
     os.makedirs(out, exist_ok=True)
-    manifest_path = os.path.join(out, MANIFEST)
+    manifest_path = os.path.join(out, selfplay_data.MANIFEST)
     if os.path.exists(manifest_path):
         raise FileExistsError(
             f"{manifest_path} exists: that folder holds a finished run; choose another folder"
         )
     parts = distributed.ranges(games, shard_size)
-    shard_size = int(shard_size)
     shards = [
         distributed.Shard(
             _selfplay_shard,
@@ -229,94 +128,21 @@ def generate(
         )
         for first, count in parts
     ]
-    entries = [None] * len(shards)
     executor = executor or distributed.LocalProcesses(1)
     bar = arena._progress(games, progress)
     try:
-        for number, (data, samples) in executor.run(shards):
-            _write_atomically(os.path.join(out, shard_name(number)), data)
-            first, count = parts[number]
-            entries[number] = {
-                "file": shard_name(number),
-                "first_game": first,
-                "games": count,
-                "samples": samples,
-                "sha256": hashlib.sha256(data).hexdigest(),
-            }
-            if bar:
-                bar.update(count)
+        entries = selfplay_data.write_shards(out, executor, shards, parts, bar)
     finally:
         if bar:
             bar.close()
-    manifest = {
-        "format": FORMAT,
-        "version": VERSION,
-        "engine": engine,
-        "game": {"num_players": players, "options": game.options},
-        "bot": {"name": "mcts", "params": mcts},
-        "sample_moves": sample_moves,
-        "seed": seed,
-        "games": games,
-        "shard_size": shard_size,
-        "samples": sum(e["samples"] for e in entries),
-        "observation_size": game.observation_shape()[0],
-        "num_distinct_actions": game.num_distinct_actions(),
-        "sample_arrays": list(SAMPLE_ARRAYS),
-        "game_arrays": list(GAME_ARRAYS),
-        "shards": entries,
-    }
-    _write_atomically(
-        manifest_path,
-        (
-            json_limits.dumps_strict(json_limits.non_finite_as_text(manifest), indent=1) + "\n"
-        ).encode(),
+    return selfplay_data.write_manifest(
+        out,
+        entries,
+        engine=engine,
+        game=game,
+        bot={"name": "mcts", "params": mcts},
+        run={"sample_moves": sample_moves},
+        seed=seed,
+        games=games,
+        shard_size=int(shard_size),
     )
-    return manifest
-
-
-def load_manifest(folder):
-    """The manifest of a finished run (FileNotFoundError for an unfinished one)."""
-    path = os.path.join(folder, MANIFEST)
-    with open(path, "rb") as source:
-        manifest = json_limits.loads_limited(source.read(json_limits.MAX_BYTES + 1), path)
-    if (
-        not isinstance(manifest, dict)
-        or manifest.get("format") != FORMAT
-        or manifest.get("version") != VERSION
-    ):
-        raise ValueError(f"{folder}: not a {FORMAT} version {VERSION} manifest")
-    shards = manifest.get("shards")
-    # A manifest names its shard files: only this run's own names, so that a crafted one
-    # cannot make load() read files outside the folder.
-    if (
-        not isinstance(shards, list)
-        or not shards
-        or not all(
-            isinstance(entry, dict)
-            and entry.get("file") == shard_name(number)
-            and isinstance(entry.get("sha256"), str)
-            for number, entry in enumerate(shards)
-        )
-    ):
-        raise ValueError(
-            f"{path}: 'shards' must list shard-00000.npz, shard-00001.npz, ... "
-            "in order, each with its sha256"
-        )
-    return manifest
-
-
-def load(folder, check=True):
-    """Every array of a finished run, the shards concatenated in order. With `check`, each
-    file's SHA-256 is compared with the manifest (ValueError naming the file)."""
-    manifest = load_manifest(folder)
-    parts = []
-    for entry in manifest["shards"]:
-        path = os.path.join(folder, entry["file"])
-        with open(path, "rb") as source:
-            data = source.read()
-        if check and hashlib.sha256(data).hexdigest() != entry["sha256"]:
-            raise ValueError(f"{path}: its SHA-256 is not the manifest's (changed or damaged)")
-        # Never allow_pickle: an object array in a file a user is handed would run code.
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            parts.append({key: arrays[key] for key in arrays.files})
-    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}

@@ -21,7 +21,8 @@ import numpy as np
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.observation import observation_size
 
-from ..distributed import selfplay
+from .. import selfplay_data
+from ..safety import outputs
 from .config import TrainConfig
 from .network import init_params
 
@@ -56,7 +57,7 @@ class Checkpoint:
             arrays[f"net_{name}"] = np.asarray(array)
         for k, array in enumerate(self.optimizer):
             arrays[f"opt_{k}"] = np.asarray(array)
-        selfplay._write_atomically(path, selfplay.npz_bytes(arrays))
+        outputs.write_atomic(path, selfplay_data.npz_bytes(arrays), sync=True)
 
     @classmethod
     def load(cls, path: str, expect: Optional[TrainConfig] = None) -> "Checkpoint":

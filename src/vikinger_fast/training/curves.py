@@ -3,8 +3,11 @@ samples, times, evaluation shares with their intervals), and `curves.png` drawn 
 matplotlib (the `plot` extra) when it is installed."""
 
 import csv
+import io
 import os
 from typing import Any, Dict, List
+
+from ..safety import outputs
 
 COLUMNS = (
     "iteration",
@@ -40,13 +43,11 @@ def write_row(run: str, row: Dict[str, Any]) -> None:
     rows = [r for r in read(run) if int(r["iteration"]) != int(row["iteration"])]
     rows.append({key: row.get(key, "") for key in COLUMNS})
     rows.sort(key=lambda r: int(r["iteration"]))
-    path = os.path.join(run, "curves.csv")
-    temporary = f"{path}.tmp-{os.getpid()}"
-    with open(temporary, "w", newline="", encoding="utf-8") as out:
-        writer = csv.DictWriter(out, COLUMNS)
-        writer.writeheader()
-        writer.writerows(rows)
-    os.replace(temporary, path)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, COLUMNS)
+    writer.writeheader()
+    writer.writerows(rows)
+    outputs.write_atomic(os.path.join(run, "curves.csv"), text.getvalue())
 
 
 def plot(run: str) -> bool:
@@ -92,8 +93,8 @@ def plot(run: str) -> bool:
     if drawn:
         shares.legend()
     figure.tight_layout()
-    path = os.path.join(run, "curves.png")
-    figure.savefig(path + ".tmp.png", dpi=100)
+    png = io.BytesIO()
+    figure.savefig(png, format="png", dpi=100)
     plt.close(figure)
-    os.replace(path + ".tmp.png", path)
+    outputs.write_atomic(os.path.join(run, "curves.png"), png.getvalue())
     return True

@@ -19,7 +19,7 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from .. import arena
-from ..distributed import selfplay
+from ..safety import outputs
 from . import curves, evaluation, replay
 from .checkpoint import Checkpoint, check_same_game, latest
 from .config import TrainConfig
@@ -46,7 +46,7 @@ def start(run: str, config: TrainConfig) -> Checkpoint:
     params = init_params(config.players, config.hidden, config.seed)
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
     checkpoint.save(os.path.join(run, "checkpoint.npz"))
-    selfplay._write_atomically(config_path, (config.to_json() + "\n").encode())
+    outputs.write_atomic(config_path, config.to_json() + "\n", sync=True)
     return checkpoint
 
 
@@ -179,12 +179,10 @@ def train(
                     best = json.load(source)
             if _better(result, best):
                 shutil.copyfile(model, os.path.join(run, "best.npz"))
-                selfplay._write_atomically(
+                outputs.write_atomic(
                     best_path,
-                    (
-                        json.dumps({**result, "iteration": iteration, "model": model}, indent=1)
-                        + "\n"
-                    ).encode(),
+                    json.dumps({**result, "iteration": iteration, "model": model}, indent=1) + "\n",
+                    sync=True,
                 )
         previous = [r for r in curves.read(run) if int(r["iteration"]) == iteration]
         if previous and not losses:  # resumed after the steps: keep the first record's numbers

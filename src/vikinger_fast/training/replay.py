@@ -1,5 +1,5 @@
 """Replay data on disk (docs/learning.md "Files"): iteration i's self-play games in
-`selfplay/iter-NNNNN/`, shards and a manifest in the format of vikinger_fast.distributed.selfplay
+`selfplay/iter-NNNNN/`, shards and a manifest in the format of vikinger_fast.selfplay_data
 (`vikinger-selfplay` manifest, `.npz` shards read with allow_pickle=False) with one more
 per-sample array, `target` (the improved policy). A folder without its manifest is unfinished
 and is played again on resume.
@@ -9,20 +9,13 @@ iterations with numpy's default_rng seeded (seed, t): the same steps see the sam
 resume.
 """
 
-import hashlib
-import io
-import json
 import os
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
 
-from vikinger_ref.components import OPTION_NAMES
-from vikinger_ref.observation import observation_size
-
-from .. import distributed
-from ..distributed import selfplay
-from . import selfplay as training_selfplay
+from .. import arena, distributed, selfplay_data
+from . import selfplay
 from .config import TrainConfig
 
 TRAINING_ARRAYS = ("observation", "legal_mask", "target", "player", "returns")
@@ -44,32 +37,23 @@ def generate(
     """Plays iteration `iteration`'s games into its folder (shards as they finish, the manifest
     last) and returns the manifest; a finished folder is returned as it is."""
     folder = iteration_folder(run, iteration)
-    manifest_path = os.path.join(folder, selfplay.MANIFEST)
-    if os.path.exists(manifest_path):
-        return selfplay.load_manifest(folder)
+    if os.path.exists(os.path.join(folder, selfplay_data.MANIFEST)):
+        return selfplay_data.load_manifest(folder)
     os.makedirs(folder, exist_ok=True)
-    parts = training_selfplay.shards(config, weights, iteration, engine)
-    entries: List[Any] = [None] * len(parts)
-    executor = executor or distributed.LocalProcesses(1)
-    for number, (data, samples) in executor.run([shard for shard, _ in parts]):
-        selfplay._write_atomically(os.path.join(folder, selfplay.shard_name(number)), data)
-        first, count = parts[number][1]
-        entries[number] = {
-            "file": selfplay.shard_name(number),
-            "first_game": first,
-            "games": count,
-            "samples": samples,
-            "sha256": hashlib.sha256(data).hexdigest(),
-        }
-        if bar is not None:
-            bar.update(count)
-    game_options = {name: name in config.options for name in OPTION_NAMES}
-    manifest = {
-        "format": selfplay.FORMAT,
-        "version": selfplay.VERSION,
-        "engine": engine,
-        "game": {"num_players": config.players, "options": game_options},
-        "bot": {
+    parts = selfplay.shards(config, weights, iteration, engine)
+    entries = selfplay_data.write_shards(
+        folder,
+        executor or distributed.LocalProcesses(1),
+        [shard for shard, _ in parts],
+        [first_count for _, first_count in parts],
+        bar,
+    )
+    return selfplay_data.write_manifest(
+        folder,
+        entries,
+        engine=engine,
+        game=arena.engine_module(engine).Game(num_players=config.players, **config.game_options()),
+        bot={
             "name": "gumbel-puct",
             "params": {
                 "simulations": config.simulations,
@@ -77,35 +61,19 @@ def generate(
                 "evaluator": "heuristic" if weights is None else "network",
             },
         },
-        "iteration": iteration,
-        "seed": config.seed,
-        "games": config.games,
-        "shard_size": config.shard_games,
-        "samples": sum(e["samples"] for e in entries),
-        "observation_size": observation_size(config.players),
-        "num_distinct_actions": 2036,
-        "sample_arrays": list(training_selfplay.SAMPLE_ARRAYS),
-        "game_arrays": list(training_selfplay.GAME_ARRAYS),
-        "shards": entries,
-    }
-    selfplay._write_atomically(manifest_path, (json.dumps(manifest, indent=1) + "\n").encode())
-    return manifest
+        run={"iteration": iteration},
+        seed=config.seed,
+        games=config.games,
+        shard_size=config.shard_games,
+        extra=selfplay.EXTRA_ARRAYS,
+    )
 
 
-def load_iteration(run: str, iteration: int, keys: Any = TRAINING_ARRAYS) -> Dict[str, np.ndarray]:
+def load_iteration(
+    run: str, iteration: int, keys: Iterable[str] = TRAINING_ARRAYS
+) -> Dict[str, np.ndarray]:
     """The `keys` arrays of a finished iteration (SHA-256 checked, no pickle)."""
-    folder = iteration_folder(run, iteration)
-    manifest = selfplay.load_manifest(folder)
-    parts = []
-    for entry in manifest["shards"]:
-        path = os.path.join(folder, entry["file"])
-        with open(path, "rb") as source:
-            data = source.read()
-        if hashlib.sha256(data).hexdigest() != entry["sha256"]:
-            raise ValueError(f"{path}: its SHA-256 is not the manifest's (changed or damaged)")
-        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
-            parts.append({key: arrays[key] for key in keys})
-    return {key: np.concatenate([part[key] for part in parts]) for key in keys}
+    return selfplay_data.load(iteration_folder(run, iteration), keys)
 
 
 class Replay:

@@ -8,7 +8,7 @@ seeded iteration_seed(S, i) + first, so it draws from splitmix64(mix(iteration_s
 whole game (docs/neural.md), whichever shard holds it. The move played is the Gumbel root's
 `selected` action (exploration by the Gumbel noise); the tree is kept from move to move
 (`advance`). Samples (decisions with two or more legal actions) hold the arrays of
-vikinger_fast.distributed.selfplay plus `target`, the search's improved policy over the action
+vikinger_fast.selfplay_data plus `target`, the search's improved policy over the action
 space. So the
 data depend on S, i, the settings (shard_games included: the games searched together share the
 batches, and virtual loss spreads a batch's descents by how many trees there are) and the
@@ -23,15 +23,14 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .. import arena, distributed
-from ..distributed import selfplay
+from .. import arena, distributed, selfplay_data
 from .config import TrainConfig
 from .network import evaluator as network_evaluator
 
 # Per-sample arrays: the self-play format's, plus the training target.
-SAMPLE_ARRAYS = selfplay.SAMPLE_ARRAYS + ("target",)
-GAME_ARRAYS = selfplay.GAME_ARRAYS
-MASK63 = (1 << 63) - 1
+EXTRA_ARRAYS = ("target",)
+SAMPLE_ARRAYS = selfplay_data.SAMPLE_ARRAYS + EXTRA_ARRAYS
+GAME_ARRAYS = selfplay_data.GAME_ARRAYS
 
 
 def iteration_seed(seed: int, iteration: int) -> int:
@@ -46,9 +45,8 @@ def _games(
     iteration: int,
     first: int,
     count: int,
-) -> Dict[str, np.ndarray]:
+) -> selfplay_data.Rows:
     game = engine.Game(num_players=config.players, **config.game_options())
-    n, actions_count = config.players, game.num_distinct_actions()
     base = iteration_seed(config.seed, iteration)
     chance = [
         np.random.default_rng(arena.chance_seed(base, g)) for g in range(first, first + count)
@@ -62,7 +60,7 @@ def _games(
     search = engine.PuctSearch(
         states,
         simulations=config.simulations,
-        seed=(base + first) & MASK63,
+        seed=(base + first) & arena.SEED_MASK,
         gumbel=True,
         max_considered=config.max_considered,
     )
@@ -72,7 +70,7 @@ def _games(
         evaluate = heuristic_evaluator(search)
     else:
         evaluate = network_evaluator(weights, game)
-    rows: Dict[str, List[Any]] = {key: [] for key in SAMPLE_ARRAYS if key != "returns"}
+    rows = selfplay_data.Rows(config.players, EXTRA_ARRAYS)
     searching = list(range(count))  # games whose root waits for a search
     while searching:
         search.run(evaluate, config.search_batch)
@@ -82,20 +80,13 @@ def _games(
             state, result = states[k], results[k]
             action = result["selected"]
             if len(result["actions"]) > 1:
-                player = state.current_player()
-                visits = np.asarray(result["visits"], np.float64)
-                policy = np.zeros(actions_count, np.float32)
-                policy[result["actions"]] = visits / visits.sum()
-                target = np.zeros(actions_count, np.float32)
-                target[result["actions"]] = result["improved_policy"]
-                rows["observation"].append(state.observation_tensor(player))
-                rows["legal_mask"].append(state.legal_actions_mask())
-                rows["policy"].append(policy)
-                rows["target"].append(target)
-                rows["player"].append(player)
-                rows["game"].append(first + k)
-                rows["ply"].append(len(state.history()))
-                rows["action"].append(action)
+                rows.add(
+                    state,
+                    first + k,
+                    selfplay_data.visit_shares(result["actions"], result["visits"]),
+                    action,
+                    target=selfplay_data.over_actions(result["actions"], result["improved_policy"]),
+                )
             state.apply_action(action)
             while state.is_chance_node():
                 state.apply_random_chance(chance[k])
@@ -103,36 +94,18 @@ def _games(
                 search.advance(k, state)  # keeps the subtree, starts this tree's next search
                 next_searching.append(k)
         searching = next_searching
-    returns = [state.returns() for state in states]
-    game_rows = np.asarray(rows["game"], np.int64)
-    return {
-        "observation": np.asarray(rows["observation"], np.float32).reshape(
-            -1, game.observation_shape()[0]
-        ),
-        "legal_mask": np.asarray(rows["legal_mask"], bool).reshape(-1, actions_count),
-        "policy": np.asarray(rows["policy"], np.float32).reshape(-1, actions_count),
-        "player": np.asarray(rows["player"], np.int8),
-        "returns": np.asarray([returns[g - first] for g in game_rows], np.float32).reshape(-1, n),
-        "game": game_rows,
-        "ply": np.asarray(rows["ply"], np.int32),
-        "action": np.asarray(rows["action"], np.int32),
-        "target": np.asarray(rows["target"], np.float32).reshape(-1, actions_count),
-        "game_number": np.arange(first, first + count, dtype=np.int64),
-        "game_chance_seed": np.asarray(
-            [arena.chance_seed(base, g) for g in range(first, first + count)], np.uint64
-        ),
-        "game_returns": np.asarray(returns, np.float32).reshape(-1, n),
-        "game_fame": np.asarray([s.scores() for s in states], np.int32).reshape(-1, n),
-        "game_length": np.asarray([len(s.history()) for s in states], np.int32),
-    }
+    for k, state in enumerate(states):
+        rows.end_game(first + k, arena.chance_seed(base, first + k), state)
+    return rows
 
 
 def _shard(payload: Tuple[Any, ...]) -> Tuple[bytes, int]:
     """A worker's part: its games as the bytes of a shard file (written by the driver)."""
     engine_name, config_json, weights, iteration, first, count = payload
     config = TrainConfig.from_json(config_json)
-    arrays = _games(arena.engine_module(engine_name), config, weights, iteration, first, count)
-    return selfplay.npz_bytes(arrays), int(arrays["player"].shape[0])
+    return _games(
+        arena.engine_module(engine_name), config, weights, iteration, first, count
+    ).shard()
 
 
 def shards(
@@ -168,4 +141,5 @@ def play(
     engine: str = "fast",
 ) -> Dict[str, np.ndarray]:
     """Games first..first+count-1 of `iteration`, played here (for tests and the API)."""
-    return _games(arena.engine_module(engine), config, weights, iteration, first, count)
+    rows = _games(arena.engine_module(engine), config, weights, iteration, first, count)
+    return rows.arrays()

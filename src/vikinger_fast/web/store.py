@@ -11,8 +11,9 @@ import json
 import os
 import re
 import secrets
-import tempfile
 from typing import Any, Dict, Iterator
+
+from ..safety import outputs
 
 FORMAT = "vikinger-web-game"
 VERSION = 1
@@ -42,19 +43,8 @@ class Store:
 
     def save(self, game_id: str, document: Dict[str, Any]) -> None:
         """Write atomically: readers see the old file or the new one, never half of one."""
-        target = self.path(game_id)
         text = json.dumps(dict(document, format=FORMAT, version=VERSION), indent=1)
-        handle, temporary = tempfile.mkstemp(prefix=f".{game_id}.", suffix=".tmp", dir=self.folder)
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(text)
-                out.flush()
-                os.fsync(out.fileno())
-            os.replace(temporary, target)
-        except BaseException:
-            if os.path.exists(temporary):
-                os.unlink(temporary)
-            raise
+        outputs.write_atomic(self.path(game_id), text, sync=True)
 
     def load(self, game_id: str) -> Dict[str, Any]:
         """The stored document; KeyError when there is none, ValueError when it is damaged."""
