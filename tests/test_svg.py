@@ -12,6 +12,8 @@ from conftest import load_engine
 from positions import FLAGS
 from tools.random_games import random_game_states
 from vikinger_ref import svg
+from vikinger_ref.components import COLOURS
+from vikinger_ref.svg_pieces import CELL
 
 CONFIGS = [
     (2, ()),
@@ -72,7 +74,7 @@ def check_picture(state):
         for node in vikings:
             row, col = int(node.get("data-row")), int(node.get("data-col"))
             assert node.get("data-threatened") == str(int(mask[row - 1, col - 1]))
-            assert node.get("data-colour") == svg.COLOURS[5 - row]
+            assert node.get("data-colour") == COLOURS[5 - row]
         assert cells(marks(board, "threat")) == {(r + 1, c + 1) for r, c in zip(*mask.nonzero())}
         waiting = Counter(node.get("data-colour") for node in marks(board, "mainland-viking"))
         assert waiting == Counter({c: k for c, k in player["mainland"].items() if k})
@@ -187,7 +189,7 @@ def test_a_picture_keeps_its_size_with_min_columns(engine):
     state = engine.Game(num_players=2).new_initial_state()
     narrow = ET.fromstring(svg.state_svg(state, min_columns=8))
     wide = ET.fromstring(svg.state_svg(state, min_columns=14))
-    assert int(wide.get("width")) - int(narrow.get("width")) == 6 * svg.CELL
+    assert int(wide.get("width")) - int(narrow.get("width")) == 6 * CELL
 
 
 def test_fields_it_does_not_know_are_left_out_and_what_it_knows_is_drawn(engine):

@@ -15,6 +15,7 @@ from .az_bot import AZBot, PolicyNetBot
 from .batched_search import PuctSearch
 from .bots import GreedyBot, RandomBot
 from .components import OPTION_NAMES
+from . import svg  # noqa: F401  (gives State its _repr_svg_, as evaluation its scoring gains)
 from .evaluation import evaluate
 from .game import Game
 from .mcts import MCTSBot

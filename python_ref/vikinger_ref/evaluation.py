@@ -5,14 +5,18 @@
 `pending_scoring_gains`: what the scoring that ends the current round would pay the players it has
 not scored yet (B7.1 after rounds 1, 3, 5; B7.2 steps 2-6 after 2, 4, 6, without more trips).
 `evaluate`: per-player values in [0, 1] summing to 1, a softmax of the projected Fame.
+
+The first two are State methods too: this module gives them to State when it is imported (as
+csrc/bindings/search.cc gives them to the C++ State), so the state does not depend on the
+search.
 """
 
 import math
 
-from . import state as state_module  # state.py imports this module too: State is read at call time
 from .actions import SCORER_PHASES
 from .components import BOATSMAN, NUM_ROUNDS
 from .scoring import final_scoring, large_scoring, small_scoring
+from .state import State
 
 # The temperature in Fame: BASE + PER_ROUND * (6 - round); late leads are worth more.
 TEMPERATURE_BASE = 2.0
@@ -42,14 +46,16 @@ def _gains(state, boards):
 
 
 def final_scoring_gains(state):
-    """[(Fame, gold)] per player that B8 would add on the boards as they stand."""
+    """[(Fame, gold)] per player: what the final scoring (B8) would change if the game ended
+    now, on the boards as they stand; zeros once the game is over."""
     boards = [board.copy() for board in state.players]
     final_scoring(boards, BOATSMAN)
     return _gains(state, boards)
 
 
 def pending_scoring_gains(state):
-    """[(Fame, gold)] per player that the scoring ending this round would pay."""
+    """[(Fame, gold)] per player: what the scoring that ends this round would pay the players
+    it has not scored yet (B7.1, or B7.2 steps 2-6 without further trips); zeros at the end."""
     boards = [board.copy() for board in state.players]
     _apply_pending_scoring(state, boards)
     return _gains(state, boards)
@@ -80,6 +86,10 @@ def _evaluate(state):
 def evaluate(state):
     """The heuristic value per player: returns once terminal, else with s_i = projected Fame +
     0.01 * projected gold, v_i = exp((s_i - max s) / T) / sum_j exp((s_j - max s) / T)."""
-    if not isinstance(state, state_module.State):
+    if not isinstance(state, State):
         raise TypeError(f"state must be a State, not {type(state).__name__}")
     return _evaluate(state)
+
+
+State.final_scoring_gains = final_scoring_gains  # type: ignore[attr-defined]
+State.pending_scoring_gains = pending_scoring_gains  # type: ignore[attr-defined]

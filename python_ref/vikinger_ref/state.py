@@ -13,7 +13,7 @@ import math
 import numpy as np
 
 from . import actions as A
-from . import dict_writer, evaluation, observation, serialization, specials, svg, text, trips
+from . import dict_writer, observation, serialization, specials, text, trips
 from .arguments import index_value
 from .auction import Auction
 from .actions import CHANCE, CHANCE_PHASES, SCORER_PHASES, TERMINAL
@@ -501,15 +501,9 @@ class State:
             gains.append((after.fame - board.fame, after.gold - board.gold))
         return gains
 
-    def final_scoring_gains(self):
-        """[(Fame, gold)] per player: what the final scoring (B8) would change if the game ended
-        now, on the boards as they stand; zeros once the game is over."""
-        return evaluation.final_scoring_gains(self)
-
-    def pending_scoring_gains(self):
-        """[(Fame, gold)] per player: what the scoring that ends this round would pay the players
-        it has not scored yet (B7.1, or B7.2 steps 2-6 without further trips); zeros at the end."""
-        return evaluation.pending_scoring_gains(self)
+    # final_scoring_gains() and pending_scoring_gains() are given to State by evaluation.py (a
+    # search module, as csrc/bindings/search.cc gives them to the C++ State), and _repr_svg_()
+    # by svg.py: the state depends on neither, so the reference has no import loop.
 
     # --- strings, copies, formats ------------------------------------------------------------
 
@@ -565,10 +559,6 @@ class State:
     def __str__(self):
         return text.render(self)
 
-    def _repr_svg_(self):
-        """The board as SVG, for notebooks (svg.py)."""
-        return svg.state_svg(self)
-
     def __eq__(self, other):
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
@@ -584,8 +574,8 @@ class State:
 def state_from_bytes(game, data):
     """Unpickle a State: `game`'s state of the serialize() bytes `data`, checked as
     Game.deserialize_state checks them."""
-    from .game import Game  # game.py imports this module
-
-    if not isinstance(game, Game):
+    # A Game is what deserializes states: game.py imports this module, so the class is not
+    # imported here (the reference has no import loop).
+    if not callable(getattr(game, "deserialize_state", None)):
         raise TypeError(f"game must be a Game, not {type(game).__name__}")
     return game.deserialize_state(data)

@@ -1,5 +1,6 @@
-"""The pieces of the SVG picture (svg.py): element helpers and the small drawings of island
-tiles, ships and Vikings, at any size. Standard library only."""
+"""The pieces of the SVG picture (svg.py): element helpers, the colours and labels, the outline
+of a legal place, and the small drawings of island tiles, ships and Vikings, at any size.
+Standard library only."""
 
 import xml.etree.ElementTree as ET
 
@@ -21,6 +22,35 @@ SAIL_NAME = {"r": "red", "g": "green", "y": "yellow", "b": "blue"}
 PLAYER_ACCENT = ("#7b3fa0", "#d2691e", "#138d90", "#c2407a")
 SEA, SEA_EDGE, LAND, LAND_EDGE = "#d7ecf6", "#9cc9de", "#a8cf76", "#6f9a47"
 THREAT, MAINLAND, LEGAL = "#e0352b", "#b9a06a", "#178a3e"
+
+# A5 tile labels short enough for a chip; the full name goes into the tooltip.
+SPECIAL_LABEL = {
+    "gold5": "+5 gold",
+    "goldsmith1": "G +1",
+    "goldsmith2": "G +2",
+    "boat": "boat",
+    "noble1": "N +1",
+    "scout1": "S +1",
+    "fisherman1": "F +1",
+    "horn": "horn",
+    "fish": "fish",
+    "treasury": "treasury",
+    "building1": "bldg 1",
+    "building2": "bldg 2",
+    "building3": "bldg 3",
+    "building4": "bldg 4",
+}
+
+
+def legal_outline(opacity):
+    """The dashed outline of every place a legal action acts on (the legend explains it)."""
+    return {
+        "fill": LEGAL,
+        "fill_opacity": opacity,
+        "stroke": LEGAL,
+        "stroke_width": 2,
+        "stroke_dasharray": "4 3",
+    }
 
 
 def el(parent, tag, text=None, **attrs):
