@@ -175,3 +175,61 @@ def test_reading_paths_state_true_line_counts():
         > 0.15 * actual
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def architecture_section(heading):
+    """The text of docs/architecture.md from the `## heading` line to the next `## `."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    start = text.index(f"\n## {heading}")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def unmapped(package, section):
+    """The folders and modules of `package` that `section` does not name: a folder needs a row
+    of its own (`| `folder/` |`) naming each of its modules (`name.py`, or `folder/name.py`
+    anywhere in the section); a module at the top needs its `name.py` in backticks."""
+    missing = []
+    rows = {
+        match.group(1): match.group(0)
+        for match in re.finditer(r"^\| `([a-z_]+)/` \|.*$", section, re.MULTILINE)
+    }
+    for path in sorted(package.rglob("*.py")):
+        parts = path.relative_to(package).parts
+        if "__pycache__" in parts:
+            continue
+        if len(parts) == 1:
+            if f"`{path.name}`" not in section:
+                missing.append(path.name)
+            continue
+        folder = "/".join(parts[:-1])
+        if folder not in rows:
+            missing.append(f"{folder}/ (no row of its own)")
+        elif f"`{path.name}`" not in rows[folder] and f"`{folder}/{path.name}`" not in section:
+            missing.append(f"{folder}/{path.name}")
+    return sorted(set(missing))
+
+
+def test_the_map_names_every_folder_and_module():
+    """docs/architecture.md maps the house: every folder and module of vikinger_fast (every CLI
+    command among them) and of the reference. A new one fails here until it is on the map."""
+    missing = unmapped(
+        ROOT / "src" / "vikinger_fast", architecture_section("src/vikinger_fast/")
+    ) + [
+        f"vikinger_ref/{name}"
+        for name in unmapped(
+            ROOT / "python_ref" / "vikinger_ref", architecture_section("python_ref/vikinger_ref/")
+        )
+    ]
+    assert not missing, "not named in docs/architecture.md:\n" + "\n".join(missing)
+    commands = architecture_section("src/vikinger_fast/")
+    assert all(f"`{name}.py`" in commands for name in subcommand_flags()), "a CLI command"
+
+
+def test_the_map_check_finds_an_omission(tmp_path):
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "web").mkdir()
+    for name in ("top.py", "new.py", "cli/run.py", "cli/train.py", "web/app.py"):
+        (tmp_path / name).write_text("")
+    section = "| `top.py` | x |\n| `cli/` | `run.py` |\n"
+    assert unmapped(tmp_path, section) == ["cli/train.py", "new.py", "web/ (no row of its own)"]
