@@ -18,6 +18,9 @@ True
 """
 
 import math
+from collections.abc import Iterator, Sequence
+from types import ModuleType
+from typing import Any, NoReturn, Optional, Union
 
 import numpy as np
 
@@ -32,7 +35,7 @@ MOVE_KEYS = ("action", "string", "player")
 RESULT_KEYS = ("terminal", "fame", "gold", "returns")
 
 
-def player_entry(spec):
+def player_entry(spec: Union[str, dict[str, Any]]) -> dict[str, Any]:
     """One seat of a record: "human", a bot spec "name" or "name:key=value,...", or a dict
     {"name": ..., "params": {...}}. Numbers in a spec string become int or float.
 
@@ -60,7 +63,7 @@ def player_entry(spec):
     return entry
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
     if isinstance(value, np.bool_):
         return bool(value)
     if isinstance(value, np.integer) and not isinstance(value, np.timedelta64):
@@ -70,7 +73,7 @@ def _plain(value):
     return value
 
 
-def _number_or_text(text):
+def _number_or_text(text: str) -> Union[int, float, str]:
     for convert in (int, float):
         try:
             value = convert(text)
@@ -81,7 +84,9 @@ def _number_or_text(text):
     return text
 
 
-def record_from_state(state, players=None, seed=None):
+def record_from_state(
+    state: Any, players: Optional[Sequence[Any]] = None, seed: Optional[int] = None
+) -> dict[str, Any]:
     """The record of the game that led to `state` (any engine), replayed from its history.
 
     `players`: one entry per seat (see player_entry); default "unknown" for every seat.
@@ -134,7 +139,7 @@ def record_from_state(state, players=None, seed=None):
     }
 
 
-def _result(state):
+def _result(state: Any) -> dict[str, Any]:
     return {
         "terminal": bool(state.is_terminal()),
         "fame": [int(v) for v in state.scores()],
@@ -143,7 +148,7 @@ def _result(state):
     }
 
 
-def dumps(record):
+def dumps(record: dict[str, Any]) -> str:
     """The record as JSON text: one field per line and one move per line, so that records
     diff and grep well."""
     check_structure(record)
@@ -154,7 +159,7 @@ def dumps(record):
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def loads(text):
+def loads(text: Union[str, bytes]) -> dict[str, Any]:
     """A record from JSON text, its structure checked (ValueError naming the field). Text
     beyond json_limits.MAX_BYTES or nested deeper than json_limits.MAX_DEPTH is refused before
     parsing (ValueError), so a hostile file cannot exhaust the parser's recursion."""
@@ -163,14 +168,16 @@ def loads(text):
     return record
 
 
-def save(path, state, players=None, seed=None):
+def save(
+    path: str, state: Any, players: Optional[Sequence[Any]] = None, seed: Optional[int] = None
+) -> dict[str, Any]:
     """Write the record of `state` to `path`; returns the record."""
     record = record_from_state(state, players=players, seed=seed)
     outputs.write_atomic(path, dumps(record))  # the old file or the new one, never half
     return record
 
 
-def load(path):
+def load(path: str) -> dict[str, Any]:
     """Read a record from `path` (structure checked; replay() checks the moves)."""
     with open(path, "rb") as source:
         data = source.read(json_limits.MAX_BYTES + 1)  # a larger file is refused unread
@@ -180,15 +187,15 @@ def load(path):
 # --- checks --------------------------------------------------------------------------------
 
 
-def _is_int(value):
+def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _fail(field, problem):
+def _fail(field: str, problem: str) -> NoReturn:
     raise ValueError(f"record field {field!r}: {problem}")
 
 
-def _check_player(entry, field):
+def _check_player(entry: dict[str, Any], field: str) -> None:
     if not isinstance(entry.get("name"), str) or not entry["name"]:
         _fail(field, "every player needs a non-empty str 'name'")
     if not isinstance(entry.get("params"), dict) or not all(
@@ -200,7 +207,7 @@ def _check_player(entry, field):
             _fail(field, f"param {key!r} is {value}: a record holds finite numbers only")
 
 
-def check_structure(record):
+def check_structure(record: Any) -> None:
     """Keys, types and lengths of a record; ValueError naming the first field that is wrong.
     It does not play the moves: replay() does, and reports a move by its number."""
     if not isinstance(record, dict):
@@ -240,7 +247,7 @@ def check_structure(record):
     _check_result(record["result"], n)
 
 
-def _check_moves(moves):
+def _check_moves(moves: Any) -> None:
     if not isinstance(moves, list):
         _fail("moves", "must be a list")
     for index, move in enumerate(moves):
@@ -255,7 +262,7 @@ def _check_moves(moves):
             _fail(field + ".player", "must be an int")
 
 
-def _check_result(result, n):
+def _check_result(result: Any, n: int) -> None:
     if not isinstance(result, dict) or set(result) != set(RESULT_KEYS):
         _fail("result", f"must have exactly the keys {', '.join(RESULT_KEYS)}")
     if not isinstance(result["terminal"], bool):
@@ -275,13 +282,13 @@ def _check_result(result, n):
 # --- replay --------------------------------------------------------------------------------
 
 
-def new_game(record, engine):
+def new_game(record: dict[str, Any], engine: ModuleType) -> Any:
     """The engine's Game of the record."""
     game = record["game"]
     return engine.Game(num_players=game["num_players"], **game["options"])
 
 
-def states(record, engine):
+def states(record: dict[str, Any], engine: ModuleType) -> Iterator[Any]:
     """Every state of the game, from the initial one (step 0) to the end (step len(moves)),
     checking each move: legal at its point, its string and player as the engine gives them.
     A bad move raises ValueError naming its number (the first move is number 0)."""
@@ -294,7 +301,7 @@ def states(record, engine):
     _check_end(record, state)
 
 
-def _apply(state, index, move):
+def _apply(state: Any, index: int, move: dict[str, Any]) -> None:
     action = move["action"]
     if state.is_terminal():
         raise ValueError(f"move {index} ({move['string']!r}): the game is already over")
@@ -317,7 +324,7 @@ def _apply(state, index, move):
     state.apply_action(action)
 
 
-def _check_end(record, state):
+def _check_end(record: dict[str, Any], state: Any) -> None:
     expected = _result(state)
     for key in RESULT_KEYS:
         if record["result"][key] != expected[key]:
@@ -327,7 +334,7 @@ def _check_end(record, state):
             )
 
 
-def replay(record, engine, step=None):
+def replay(record: dict[str, Any], engine: ModuleType, step: Optional[int] = None) -> Any:
     """The state after the first `step` moves (default: all of them), in `engine`. Every move is
     checked, and so is the recorded result, whatever `step` is."""
     total = (

@@ -13,7 +13,7 @@ import io
 import os
 import zipfile
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Optional, Protocol, Union
 
 import numpy as np
 
@@ -25,6 +25,8 @@ from .safety import json_limits, outputs
 FORMAT = "vikinger-selfplay"
 VERSION = 1
 MANIFEST = "manifest.json"
+# A run's folder, as a path text or a pathlib.Path.
+Folder = Union[str, "os.PathLike[str]"]
 # Per-sample arrays (one row per recorded decision) and per-game arrays (one row per game).
 SAMPLE_ARRAYS = (
     "observation",
@@ -151,7 +153,7 @@ def shard_name(number: int) -> str:
 
 
 def write_shards(
-    folder: str,
+    folder: Folder,
     executor: _Executor,
     shards: Sequence[Any],
     parts: Sequence[tuple[int, int]],
@@ -177,7 +179,7 @@ def write_shards(
 
 
 def write_manifest(
-    folder: str,
+    folder: Folder,
     entries: list[dict[str, Any]],
     *,
     engine: str,
@@ -215,7 +217,7 @@ def write_manifest(
     return manifest
 
 
-def load_manifest(folder: str | os.PathLike[str]) -> dict[str, Any]:
+def load_manifest(folder: Folder) -> dict[str, Any]:
     """The manifest of a finished run (FileNotFoundError for an unfinished one)."""
     path = os.path.join(folder, MANIFEST)
     with open(path, "rb") as source:
@@ -247,7 +249,7 @@ def load_manifest(folder: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def load(
-    folder: str | os.PathLike[str], keys: Iterable[str] | None = None, check: bool = True
+    folder: Folder, keys: Optional[Iterable[str]] = None, check: bool = True
 ) -> dict[str, np.ndarray]:
     """The `keys` arrays (default: all) of a finished run, the shards concatenated in order.
     With `check`, each file's SHA-256 is compared with the manifest (ValueError naming the

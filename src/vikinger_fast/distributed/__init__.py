@@ -15,6 +15,8 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
+from typing import Any, Optional
 
 import numpy as np
 
@@ -22,6 +24,7 @@ from vikinger_ref.arguments import is_integer
 
 from .. import arena as arena_module
 from .executors import (
+    Executor,
     LocalProcesses,
     RayCluster,
     Shard,
@@ -54,7 +57,7 @@ ROLLOUT_SHARD = 20_000  # 0.1-0.2 s of C++ rollouts: ~50x a shard's overhead
 ARENA_SHARD = 2  # arena and self-play games take from milliseconds to minutes each
 
 
-def ranges(total, shard_size):
+def ranges(total: int, shard_size: int) -> list[tuple[int, int]]:
     """(first, count) of consecutive shards covering 0..total-1."""
     if not is_integer(shard_size) or shard_size < 1:
         raise ValueError(f"shard_size must be an int >= 1, not {shard_size!r}")
@@ -62,7 +65,7 @@ def ranges(total, shard_size):
     return [(first, min(shard_size, total - first)) for first in range(0, total, shard_size)]
 
 
-def engine_of(obj):
+def engine_of(obj: Any) -> ModuleType:
     """The engine module a Game or State belongs to (vikinger_fast or vikinger_ref)."""
     root = type(obj).__module__.split(".")[0]
     if root not in ("vikinger_fast", "vikinger_ref"):
@@ -72,12 +75,12 @@ def engine_of(obj):
     return importlib.import_module(root)
 
 
-def _seeds(seed, first, count):
+def _seeds(seed: int, first: int, count: int) -> str:
     low = (seed + first) % SEED_MODULUS
     return f"games {first}..{first + count - 1}, seeds {low}..{(low + count - 1) % SEED_MODULUS}"
 
 
-def _merge(parts, empty):
+def _merge(parts: list[Any], empty: Any) -> Any:
     if not parts:
         return empty
     return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
@@ -86,22 +89,22 @@ def _merge(parts, empty):
 # --- rollouts and playouts -------------------------------------------------------------------
 
 
-def _rollouts_shard(payload):
+def _rollouts_shard(payload: tuple[Any, int, int]) -> dict[str, np.ndarray]:
     game, count, seed = payload
     return engine_of(game).rollouts(game, count, seed)
 
 
-def _playouts_shard(payload):
+def _playouts_shard(payload: tuple[Any, int, int]) -> dict[str, np.ndarray]:
     state, count, seed = payload
     return engine_of(state).playouts(state, count, seed)
 
 
-def _playouts_batch_shard(payload):
+def _playouts_batch_shard(payload: tuple[list[Any], int, int]) -> dict[str, np.ndarray]:
     states, count, seed = payload
     return engine_of(states[0]).playouts_batch(states, count, seed)
 
 
-def _check_counts(num, seed, shard_size):
+def _check_counts(num: int, seed: int, shard_size: int) -> tuple[int, int, list[tuple[int, int]]]:
     for name, value in (("count", num), ("seed", seed)):
         if not is_integer(value):
             raise TypeError(f"{name} must be an int, not {type(value).__name__}")
@@ -110,7 +113,15 @@ def _check_counts(num, seed, shard_size):
     return int(num), int(seed), ranges(int(num), shard_size)
 
 
-def rollouts(game, num_games, seed, *, shard_size=ROLLOUT_SHARD, executor=None, progress=False):
+def rollouts(
+    game: Any,
+    num_games: int,
+    seed: int,
+    *,
+    shard_size: int = ROLLOUT_SHARD,
+    executor: Optional[Executor] = None,
+    progress: bool = False,
+) -> dict[str, np.ndarray]:
     """`engine.rollouts(game, num_games, seed)` (the engine of `game`) computed in shards: shard
     (first, count) is `rollouts(game, count, seed + first)`, which plays games first..first+count-1
     of the single call, so the merged arrays are identical to it."""
@@ -128,7 +139,15 @@ def rollouts(game, num_games, seed, *, shard_size=ROLLOUT_SHARD, executor=None, 
     return _merge(run_shards(shards, executor, progress), engine.rollouts(game, 0, seed))
 
 
-def playouts(state, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None, progress=False):
+def playouts(
+    state: Any,
+    num_playouts: int,
+    seed: int,
+    *,
+    shard_size: int = ROLLOUT_SHARD,
+    executor: Optional[Executor] = None,
+    progress: bool = False,
+) -> dict[str, np.ndarray]:
     """`engine.playouts(state, num_playouts, seed)` in shards, identical to the single call
     (playout i is driven by stream seed + i, docs/search.md)."""
     engine = engine_of(state)
@@ -146,8 +165,14 @@ def playouts(state, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=No
 
 
 def playouts_batch(
-    states, num_playouts, seed, *, shard_size=ROLLOUT_SHARD, executor=None, progress=False
-):
+    states: Any,
+    num_playouts: int,
+    seed: int,
+    *,
+    shard_size: int = ROLLOUT_SHARD,
+    executor: Optional[Executor] = None,
+    progress: bool = False,
+) -> dict[str, np.ndarray]:
     """`engine.playouts_batch(states, num_playouts, seed)` in shards of whole states, about
     `shard_size` playouts each (at least one state), identical to the single call: playout i of
     states[j] uses stream seed + j * num_playouts + i, so the shard of states[first:first+count]
@@ -155,7 +180,7 @@ def playouts_batch(
     if not isinstance(states, Sequence) or isinstance(states, (str, bytes)) or not states:
         from .. import _core  # not a list of states: the single call's own error
 
-        return _core.playouts_batch(states, num_playouts, seed)
+        return _core.playouts_batch(states, num_playouts, seed)  # type: ignore[arg-type]
     engine = engine_of(states[0])
     empty = engine.playouts_batch(states, 0, seed)  # its checks: types, one game, counts
     num_playouts, seed, _ = _check_counts(num_playouts, seed, shard_size)
@@ -180,7 +205,7 @@ def playouts_batch(
 # --- arena -----------------------------------------------------------------------------------
 
 
-def _arena_shard(payload):
+def _arena_shard(payload: tuple[str, list[Any]]) -> list[dict[str, Any]]:
     search_path, tasks = payload
     # The driver's folder, where a user's bot module may live (arena's specs import from the
     # current folder); on another machine the module must be importable there.
@@ -190,16 +215,16 @@ def _arena_shard(payload):
 
 
 def arena(
-    engine_name,
-    texts,
-    players,
-    seed,
-    deals,
+    engine_name: str,
+    texts: Sequence[str],
+    players: int,
+    seed: int,
+    deals: int,
     *,
-    shard_size=ARENA_SHARD,
-    executor=None,
-    progress=False,
-):
+    shard_size: int = ARENA_SHARD,
+    executor: Optional[Executor] = None,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
     """The games of `arena.run(engine_name, texts, players, seed, deals)`, in schedule order,
     played in shards of `shard_size` consecutive games: each game depends on its task alone, so
     the list (and the table and records made from it) is the same."""

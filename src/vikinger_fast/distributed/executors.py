@@ -8,7 +8,10 @@ import pickle
 import shutil
 import tempfile
 from concurrent.futures import FIRST_COMPLETED, wait
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, Optional, Protocol
 
 from vikinger_ref.arguments import is_integer
 
@@ -23,7 +26,7 @@ class ShardError(RuntimeError):
     """A shard failed: `shard` (its number), `what` (its games and seeds) and `cause` (the
     exception it raised, or the worker failure after the retries)."""
 
-    def __init__(self, shard, what, cause):
+    def __init__(self, shard: int, what: str, cause: Optional[BaseException]) -> None:
         self.shard, self.what, self.cause = shard, what, cause
         super().__init__(f"shard {shard} ({what}) failed: {type(cause).__name__}: {cause}")
 
@@ -32,16 +35,22 @@ class Shard:
     """One unit of work: `fn(payload)` is run by a worker; `games` counts for the progress bar;
     `what` names its games and seeds in errors."""
 
-    def __init__(self, fn, payload, games, what):
+    def __init__(self, fn: Callable[[Any], Any], payload: Any, games: int, what: str) -> None:
         self.fn, self.payload, self.games, self.what = fn, payload, games, what
 
 
-def _shard_task(fn, payload):
+class Executor(Protocol):
+    """What runs shards: LocalProcesses, RayCluster, or a user's own with the same `run`."""
+
+    def run(self, shards: Sequence[Shard]) -> Iterator[tuple[int, Any]]: ...
+
+
+def _shard_task(fn: Callable[[Any], Any], payload: Any) -> Any:
     # The one function every worker runs (a Ray worker's process title is ray::_shard_task).
     return fn(payload)
 
 
-def _shard_to_file(fn, payload, path):
+def _shard_to_file(fn: Callable[[Any], Any], payload: Any, path: str) -> None:
     """A local worker's task: the result goes to `path` (written under a temporary name, then
     renamed), and only None goes back through the pool's pipe. A pipe message of a few bytes is
     written at once, so stopping a worker can never leave half a message in the pipe, which the
@@ -50,7 +59,7 @@ def _shard_to_file(fn, payload, path):
     outputs.write_atomic(path, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
 
 
-def _load_result(path):
+def _load_result(path: str) -> Any:
     with open(path, "rb") as file:
         result = pickle.load(file)
     os.remove(path)
@@ -62,16 +71,16 @@ class LocalProcesses:
     process). A worker that dies breaks the pool; a new pool then runs the unfinished shards
     again, up to RETRIES times."""
 
-    def __init__(self, jobs=1):
+    def __init__(self, jobs: int = 1) -> None:
         if not is_integer(jobs) or jobs < 1:
             raise ValueError(f"jobs must be an int >= 1, not {jobs!r}")
         self.jobs = int(jobs)  # numpy ints too
         self.workers = jobs
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"LocalProcesses({self.jobs})"
 
-    def run(self, shards):
+    def run(self, shards: Sequence[Shard]) -> Iterator[tuple[int, Any]]:
         """Yield (shard number, result) as shards finish."""
         if self.jobs == 1 or len(shards) <= 1:
             for number, shard in enumerate(shards):
@@ -84,9 +93,9 @@ class LocalProcesses:
         finally:
             shutil.rmtree(folder, ignore_errors=True)
 
-    def _run_pools(self, left, folder):
+    def _run_pools(self, left: dict[int, Shard], folder: str) -> Iterator[tuple[int, Any]]:
         for attempt in range(RETRIES + 1):
-            broken = None
+            broken: Optional[BaseException] = None
             # The workers start while the shards are submitted: one BLAS thread each.
             with arena_module.one_blas_thread():
                 pool = arena_module.worker_pool(min(self.jobs, len(left)))
@@ -95,14 +104,14 @@ class LocalProcesses:
                     number: os.path.join(folder, f"{number}-{attempt}.pickle") for number in left
                 }
                 with arena_module.one_blas_thread():
-                    futures = {
+                    futures: dict[Future[None], int] = {
                         pool.submit(_shard_to_file, shard.fn, shard.payload, path[number]): number
                         for number, shard in left.items()
                     }
                 pending = set(futures)
                 while pending:
                     done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                    for future in sorted(done, key=futures.get):
+                    for future in sorted(done, key=lambda future: futures[future]):
                         number = futures[future]
                         try:
                             future.result()
@@ -124,21 +133,21 @@ class LocalProcesses:
                 raise ShardError(number, left[number].what, broken)
 
 
-def _stop(pool):
+def _stop(pool: ProcessPoolExecutor) -> None:
     # Drop the shards not started and end the running ones now rather than after their shard.
     for process in list(getattr(pool, "_processes", {}).values()):
         process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _call(number, shard):
+def _call(number: int, shard: Shard) -> Any:
     try:
         return shard.fn(shard.payload)
     except Exception as error:
         raise ShardError(number, shard.what, error) from error
 
 
-def import_ray(local):
+def import_ray(local: bool) -> Any:
     """The ray module. For a cluster on this machine's loopback, Ray is told first to take the
     loopback address as the node's address (it would otherwise bind and announce the host's
     address, and turn a 127.0.0.1 address into the host's)."""
@@ -152,7 +161,7 @@ def import_ray(local):
     return ray
 
 
-def _is_loopback(address):
+def _is_loopback(address: Optional[str]) -> bool:
     host = address.rsplit(":", 1)[0].strip("[]") if address else ""
     return host == "localhost" or host.startswith("127.") or host == "::1"
 
@@ -166,7 +175,12 @@ class RayCluster:
     (CPUs // cpus_per_shard) run at a time. A task whose worker process dies is retried (Ray's
     max_retries = RETRIES)."""
 
-    def __init__(self, address=None, num_cpus=None, cpus_per_shard=1):
+    def __init__(
+        self,
+        address: Optional[str] = None,
+        num_cpus: Optional[int] = None,
+        cpus_per_shard: int = 1,
+    ) -> None:
         # Checked before connecting; numpy ints are ints here as everywhere.
         if not is_integer(cpus_per_shard) or cpus_per_shard < 1:
             raise ValueError(f"cpus_per_shard must be an int >= 1, not {cpus_per_shard!r}")
@@ -203,28 +217,28 @@ class RayCluster:
             num_cpus=cpus_per_shard, max_retries=RETRIES, retry_exceptions=False
         )(_shard_task)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"RayCluster({self.workers} CPUs)"
 
-    def close(self):
+    def close(self) -> None:
         if self.started and self.ray.is_initialized():
             self.ray.shutdown()
         self.started = False
 
-    def __enter__(self):
+    def __enter__(self) -> "RayCluster":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def run(self, shards):
+    def run(self, shards: Sequence[Shard]) -> Iterator[tuple[int, Any]]:
         """Yield (shard number, result) as shards finish. At most `slots` tasks are in Ray at a
         time, one per free place, none waiting in Ray's queue. On any exception (Ctrl-C
         included) no more are submitted, and the tasks still running after CANCEL_GRACE seconds
         are cancelled (see _cancel)."""
         ray = self.ray
         todo = list(enumerate(shards))[::-1]  # popped from the end: in shard order
-        running = {}  # ObjectRef -> shard number
+        running: dict[Any, int] = {}  # ObjectRef -> shard number
         try:
             while todo or running:
                 while todo and len(running) < self.slots:
@@ -246,7 +260,7 @@ class RayCluster:
             self._cancel(list(running))
             raise
 
-    def _cancel(self, refs):
+    def _cancel(self, refs: list[Any]) -> None:
         """Stop the tasks `refs` that are still running after CANCEL_GRACE seconds.
 
         Ray 2.60's driver aborts (RAY_CHECK "Tried to complete task that was not pending") when
@@ -269,11 +283,13 @@ class RayCluster:
             ray.cancel(ref, force=False)
 
 
-def run_shards(shards, executor=None, progress=False):
+def run_shards(
+    shards: Sequence[Shard], executor: Optional["Executor"] = None, progress: bool = False
+) -> list[Any]:
     """The results of `shards` in shard order, computed by `executor` (default one local
     process), with one progress bar over all of them (in games)."""
     executor = executor or LocalProcesses(1)
-    results = [None] * len(shards)
+    results: list[Any] = [None] * len(shards)
     bar = arena_module._progress(sum(s.games for s in shards), progress)
     try:
         for number, result in executor.run(shards):

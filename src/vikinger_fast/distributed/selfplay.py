@@ -18,6 +18,8 @@ format, its writer and its loader: vikinger_fast.selfplay_data).
 """
 
 import os
+from types import ModuleType
+from typing import Any, Optional
 
 import numpy as np
 
@@ -28,7 +30,15 @@ from .. import arena, distributed, selfplay_data
 MCTS_KEYS = ("iterations", "uct_c", "leaf", "threads", "solver_nodes")
 
 
-def play_game(engine, game, seed, number, mcts, sample_moves, rows):
+def play_game(
+    engine: ModuleType,
+    game: Any,
+    seed: int,
+    number: int,
+    mcts: dict[str, Any],
+    sample_moves: int,
+    rows: selfplay_data.Rows,
+) -> None:
     """Plays self-play game `number`, its samples and summary added to `rows`."""
     bot = engine.MCTSBot(game, arena.bot_seed(seed, number, 0), **mcts)
     chance_seed = arena.chance_seed(seed, number)
@@ -59,7 +69,9 @@ def play_game(engine, game, seed, number, mcts, sample_moves, rows):
     rows.end_game(number, chance_seed, state)
 
 
-def _selfplay_shard(payload):
+def _selfplay_shard(
+    payload: tuple[str, Any, int, int, int, dict[str, Any], int],
+) -> tuple[bytes, int]:
     """A worker's part: the shard's games played, returned as the bytes of its .npz file."""
     engine_name, game, seed, first, count, mcts, sample_moves = payload
     engine = arena.engine_module(engine_name)
@@ -69,7 +81,7 @@ def _selfplay_shard(payload):
     return rows.shard()
 
 
-def check_mcts(mcts):
+def check_mcts(mcts: dict[str, Any]) -> dict[str, Any]:
     """The MCTSBot keywords of a self-play run: an iteration budget and no time budget."""
     if mcts.get("iterations") is None or "max_time" in mcts:
         raise ValueError(
@@ -83,19 +95,19 @@ def check_mcts(mcts):
 
 
 def generate(
-    out,
-    games,
-    seed=0,
+    out: selfplay_data.Folder,
+    games: int,
+    seed: int = 0,
     *,
-    players=2,
-    engine="fast",
-    mcts=None,
-    sample_moves=30,
-    shard_size=distributed.ARENA_SHARD,
-    executor=None,
-    progress=False,
-    options=None,
-):
+    players: int = 2,
+    engine: str = "fast",
+    mcts: Optional[dict[str, Any]] = None,
+    sample_moves: int = 30,
+    shard_size: int = distributed.ARENA_SHARD,
+    executor: Optional[distributed.Executor] = None,
+    progress: bool = False,
+    options: Optional[dict[str, bool]] = None,
+) -> dict[str, Any]:
     """Play `games` self-play games into the folder `out` (created); returns the manifest.
 
     `mcts`: MCTSBot keywords (`iterations` required; default {"iterations": 200}). `options`:
