@@ -99,7 +99,8 @@ if [[ $TESTS == 1 ]]; then
     SELECTED=(tests)
   else
     SELECTED=()
-    for name in test_differential test_robustness test_fuzz_inputs test_fuzz_hostile test_threads \
+    for name in test_differential test_robustness test_robustness_reading test_fuzz_inputs \
+                test_fuzz_hostile test_threads test_errors_reading \
                 test_errors test_game_data test_shared_objects test_interrupt \
                 test_serialization test_vector_game test_rollouts test_random_games; do
       [[ -f "tests/$name.py" ]] && SELECTED+=("tests/$name.py")

@@ -119,8 +119,12 @@ def test_a_failing_shard_is_named_with_its_games_and_seed(tmp_path, monkeypatch,
 def test_a_rollouts_shard_error_names_its_seeds():
     game = load_engine("fast").Game(num_players=2)
     shards = [
-        distributed.Shard(distributed._rollouts_shard, (game, 2, 0), 2, "games 0..1"),
-        distributed.Shard(distributed._rollouts_shard, (game, -1, 2), 1, "games 2..2"),
+        distributed.Shard(
+            distributed._engine_call_shard, ("rollouts", game, 2, 0), 2, "games 0..1"
+        ),
+        distributed.Shard(
+            distributed._engine_call_shard, ("rollouts", game, -1, 2), 1, "games 2..2"
+        ),
     ]
     with pytest.raises(
         distributed.ShardError,
@@ -136,7 +140,7 @@ def die_once(payload):
     if not os.path.exists(marker):
         open(marker, "w").close()
         os._exit(1)
-    return distributed._rollouts_shard((game, count, seed))
+    return distributed._engine_call_shard(("rollouts", game, count, seed))
 
 
 def test_a_killed_worker_has_its_shards_run_again(tmp_path):
@@ -144,9 +148,13 @@ def test_a_killed_worker_has_its_shards_run_again(tmp_path):
     game = vk.Game(num_players=2)
     marker = str(tmp_path / "died")
     shards = [
-        distributed.Shard(distributed._rollouts_shard, (game, 5, 0), 5, "games 0..4"),
+        distributed.Shard(
+            distributed._engine_call_shard, ("rollouts", game, 5, 0), 5, "games 0..4"
+        ),
         distributed.Shard(die_once, (marker, game, 5, 5), 5, "games 5..9"),
-        distributed.Shard(distributed._rollouts_shard, (game, 5, 10), 5, "games 10..14"),
+        distributed.Shard(
+            distributed._engine_call_shard, ("rollouts", game, 5, 10), 5, "games 10..14"
+        ),
     ]
     parts = distributed.run_shards(shards, distributed.LocalProcesses(2))
     assert os.path.exists(marker)
@@ -162,7 +170,9 @@ def test_a_shard_that_always_kills_its_worker_fails_after_the_retries():
     game = load_engine("fast").Game(num_players=2)
     shards = [
         distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0"),
-        distributed.Shard(distributed._rollouts_shard, (game, 1, 1), 1, "games 1..1"),
+        distributed.Shard(
+            distributed._engine_call_shard, ("rollouts", game, 1, 1), 1, "games 1..1"
+        ),
     ]
     with pytest.raises(
         distributed.ShardError,

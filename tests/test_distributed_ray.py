@@ -226,7 +226,7 @@ def test_a_failing_shard_lets_its_running_neighbour_finish(cluster, tmp_path):
         deadline = time.monotonic() + 60
         while not started.exists() and time.monotonic() < deadline:
             time.sleep(0.01)
-        return distributed._rollouts_shard(payload)  # 0 games - 1: a ValueError
+        return distributed._engine_call_shard(("rollouts", *payload))  # 0 games - 1: a ValueError
 
     game = load_engine("fast").Game(num_players=2)
     shards = [
@@ -248,8 +248,8 @@ def test_failing_shards_among_shards_of_milliseconds_leave_the_driver_alive(clus
     for run in range(300):
         shards = [
             distributed.Shard(
-                distributed._rollouts_shard,
-                (game, -1 if i == 5 else 200, run * 12 + i),
+                distributed._engine_call_shard,
+                ("rollouts", game, -1 if i == 5 else 200, run * 12 + i),
                 200,
                 f"shard {i}",
             )
@@ -266,7 +266,10 @@ def test_an_interrupted_collection_cancels_its_tasks(cluster):
     # 40 shards of 1-3 s each: without the cancel the CPUs would stay busy for 20-60 s.
     shards = [
         distributed.Shard(
-            distributed._rollouts_shard, (game, 300_000, i * 300_000), 300_000, f"shard {i}"
+            distributed._engine_call_shard,
+            ("rollouts", game, 300_000, i * 300_000),
+            300_000,
+            f"shard {i}",
         )
         for i in range(40)
     ]

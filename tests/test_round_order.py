@@ -13,7 +13,7 @@ import random
 import numpy as np
 import pytest
 
-from positions import COLOURS, DRAW, FLAGS, REVEAL, build_state, player
+from positions import COLOURS, DRAW, FLAGS, PHASES, REVEAL, build_state, player
 from tools.random_games import step_random
 
 ALL_OPTIONS = [dict(zip(FLAGS, bits)) for bits in itertools.product((False, True), repeat=5)]
@@ -21,24 +21,6 @@ DRAWN = 263  # docs/state.md: the observation's drawn counts (6)
 STACKS = 247  # stacks counts (10)
 WHEEL = 31  # 12 wheel entries of 18
 PHASE = 6  # phase one-hot (16)
-PHASES = (
-    "reveal_tile",
-    "draw_viking",
-    "buy",
-    "start_row",
-    "ship_column",
-    "island_cell",
-    "viking",
-    "trip",
-    "trip_target",
-    "game_over",
-    "special_fill",
-    "auction",
-    "remove_viking",
-    "offer_colour",
-    "take_special",
-    "building_replace",
-)
 
 
 def collapse(phases):

@@ -89,19 +89,11 @@ def _merge(parts: list[Any], empty: Any) -> Any:
 # --- rollouts and playouts -------------------------------------------------------------------
 
 
-def _rollouts_shard(payload: tuple[Any, int, int]) -> dict[str, np.ndarray]:
-    game, count, seed = payload
-    return engine_of(game).rollouts(game, count, seed)
-
-
-def _playouts_shard(payload: tuple[Any, int, int]) -> dict[str, np.ndarray]:
-    state, count, seed = payload
-    return engine_of(state).playouts(state, count, seed)
-
-
-def _playouts_batch_shard(payload: tuple[list[Any], int, int]) -> dict[str, np.ndarray]:
-    states, count, seed = payload
-    return engine_of(states[0]).playouts_batch(states, count, seed)
+def _engine_call_shard(payload: tuple[str, Any, int, int]) -> dict[str, np.ndarray]:
+    """A worker's part: `engine.<name>(subject, count, seed)` in the subject's engine."""
+    name, subject, count, seed = payload
+    owner = subject[0] if name == "playouts_batch" else subject
+    return getattr(engine_of(owner), name)(subject, count, seed)
 
 
 def _check_counts(num: int, seed: int, shard_size: int) -> tuple[int, int, list[tuple[int, int]]]:
@@ -111,6 +103,33 @@ def _check_counts(num: int, seed: int, shard_size: int) -> tuple[int, int, list[
     if num < 0:
         raise ValueError(f"the number of games must be >= 0, not {num}")
     return int(num), int(seed), ranges(int(num), shard_size)
+
+
+def _sharded_by_seed(
+    name: str,
+    subject: Any,
+    count: int,
+    seed: int,
+    shard_size: int,
+    executor: Optional[Executor],
+    progress: bool,
+) -> dict[str, np.ndarray]:
+    """`engine.<name>(subject, count, seed)` (rollouts or playouts, the engine of `subject`) in
+    shards: shard (first, n) is the call with n and seed + first, which plays games (playouts)
+    first..first+n-1 of the single call, so the merged arrays are identical to it."""
+    engine = engine_of(subject)
+    count, seed, parts = _check_counts(count, seed, shard_size)
+    shards = [
+        Shard(
+            _engine_call_shard,
+            (name, subject, n, (seed + first) % SEED_MODULUS),
+            n,
+            _seeds(seed, first, n),
+        )
+        for first, n in parts
+    ]
+    empty = getattr(engine, name)(subject, 0, seed)
+    return _merge(run_shards(shards, executor, progress), empty)
 
 
 def rollouts(
@@ -125,18 +144,7 @@ def rollouts(
     """`engine.rollouts(game, num_games, seed)` (the engine of `game`) computed in shards: shard
     (first, count) is `rollouts(game, count, seed + first)`, which plays games first..first+count-1
     of the single call, so the merged arrays are identical to it."""
-    engine = engine_of(game)
-    num_games, seed, parts = _check_counts(num_games, seed, shard_size)
-    shards = [
-        Shard(
-            _rollouts_shard,
-            (game, count, (seed + first) % SEED_MODULUS),
-            count,
-            _seeds(seed, first, count),
-        )
-        for first, count in parts
-    ]
-    return _merge(run_shards(shards, executor, progress), engine.rollouts(game, 0, seed))
+    return _sharded_by_seed("rollouts", game, num_games, seed, shard_size, executor, progress)
 
 
 def playouts(
@@ -150,18 +158,7 @@ def playouts(
 ) -> dict[str, np.ndarray]:
     """`engine.playouts(state, num_playouts, seed)` in shards, identical to the single call
     (playout i is driven by stream seed + i, docs/search.md)."""
-    engine = engine_of(state)
-    num_playouts, seed, parts = _check_counts(num_playouts, seed, shard_size)
-    shards = [
-        Shard(
-            _playouts_shard,
-            (state, count, (seed + first) % SEED_MODULUS),
-            count,
-            _seeds(seed, first, count),
-        )
-        for first, count in parts
-    ]
-    return _merge(run_shards(shards, executor, progress), engine.playouts(state, 0, seed))
+    return _sharded_by_seed("playouts", state, num_playouts, seed, shard_size, executor, progress)
 
 
 def playouts_batch(
@@ -192,8 +189,8 @@ def playouts_batch(
         low = (seed + first * num_playouts) % SEED_MODULUS
         shards.append(
             Shard(
-                _playouts_batch_shard,
-                (list(states[first : first + count]), num_playouts, low),
+                _engine_call_shard,
+                ("playouts_batch", list(states[first : first + count]), num_playouts, low),
                 count * num_playouts,
                 f"states {first}..{first + count - 1}, seeds {low}.."
                 f"{(low + count * num_playouts - 1) % SEED_MODULUS}",
