@@ -51,6 +51,18 @@ def check_not_huge(name, value):
     return value
 
 
+def check_count_seed_threads(count_name, count, seed, threads):
+    """The arguments of the calls that play many games on threads (rollouts, playouts): three
+    ints, a count >= 0 within int64 and threads >= 1, in the order the C++ module checks them."""
+    for name, value in ((count_name, count), ("seed", seed), ("threads", threads)):
+        check_int(name, value)
+    if count < 0:
+        raise ValueError(f"{count_name} must be >= 0, not {count}")
+    check_not_huge(count_name, count)
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, not {threads}")
+
+
 # A time budget at or above this many seconds (about 31 years) sets no deadline: it is the same
 # as float("inf"). The C++ clock could not hold the deadline of a larger one (int64
 # nanoseconds), so both engines treat it alike (docs/search.md "Budgets").

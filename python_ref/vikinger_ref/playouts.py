@@ -8,7 +8,7 @@ playout i is rollout game `seed + i`.
 
 from collections.abc import Sequence
 
-from .arguments import check_int, check_not_huge
+from .arguments import check_count_seed_threads
 from .rng import MASK64
 from .rollout import play_out, result_arrays, store_result
 from .state import State
@@ -24,16 +24,6 @@ def check_state(state, what="state"):
     if not isinstance(state, State):
         raise TypeError(f"{what} must be a State, not {type(state).__name__}")
     return state
-
-
-def _check_counts(num_playouts, seed, threads):
-    for name, value in (("num_playouts", num_playouts), ("seed", seed), ("threads", threads)):
-        check_int(name, value)
-    if num_playouts < 0:
-        raise ValueError(f"num_playouts must be >= 0, not {num_playouts}")
-    check_not_huge("num_playouts", num_playouts)
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, not {threads}")
 
 
 def _play(starts, num_playouts, seed, shape):
@@ -53,7 +43,7 @@ def playouts(state, num_playouts, seed, threads=1):
     `threads` is accepted for API parity; the reference runs in one.
     """
     check_state(state)
-    _check_counts(num_playouts, seed, threads)
+    check_count_seed_threads("num_playouts", num_playouts, seed, threads)
     return _play([state], num_playouts, seed, (num_playouts,))
 
 
@@ -62,7 +52,7 @@ def playouts_batch(states, num_playouts, seed, threads=1):
     `seed + j * num_playouts + i`; arrays of shape (len(states), num_playouts, ...)."""
     if not isinstance(states, Sequence) or isinstance(states, str):
         raise TypeError(f"states must be a sequence of State, not {type(states).__name__}")
-    _check_counts(num_playouts, seed, threads)
+    check_count_seed_threads("num_playouts", num_playouts, seed, threads)
     for state in states:
         check_state(state, "every item of states")
         if state.get_game() != states[0].get_game():

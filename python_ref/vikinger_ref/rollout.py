@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .arguments import check_int, check_not_huge
+from .arguments import check_count_seed_threads
 from .game import Game
 from .rng import SplitMix64
 
@@ -64,13 +64,7 @@ POLICIES = ("random", "random_generic")
 def _check_rollout_args(game, num_games, seed, threads, policy):
     if not isinstance(game, Game):
         raise TypeError(f"game must be a Game, not {type(game).__name__}")
-    for name, value in (("num_games", num_games), ("seed", seed), ("threads", threads)):
-        check_int(name, value)
-    if num_games < 0:
-        raise ValueError(f"num_games must be >= 0, not {num_games}")
-    check_not_huge("num_games", num_games)
-    if threads < 1:
-        raise ValueError(f"threads must be >= 1, not {threads}")
+    check_count_seed_threads("num_games", num_games, seed, threads)
     if not isinstance(policy, str):
         raise TypeError(f"policy must be a str, not {type(policy).__name__}")
     if policy not in POLICIES:
