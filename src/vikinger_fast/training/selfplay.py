@@ -9,10 +9,9 @@ whole game (docs/neural.md), whichever shard holds it. The move played is the Gu
 `selected` action (exploration by the Gumbel noise); the tree is kept from move to move
 (`advance`). Samples (decisions with two or more legal actions) hold the arrays of
 vikinger_fast.selfplay_data plus `target`, the search's improved policy over the action
-space. So the
-data depend on S, i, the settings (shard_games included: the games searched together share the
-batches, and virtual loss spreads a batch's descents by how many trees there are) and the
-weights alone: the executor and the number of processes change nothing (tested).
+space. So the data depend on S, i, the settings (shard_games included: the games searched
+together share the batches, and virtual loss spreads a batch's descents by how many trees there
+are) and the weights alone: the executor and the number of processes change nothing (tested).
 
 The first `warm_iterations` iterations search with the heuristic evaluation and uniform priors
 instead of the network (a warm start: the network's first targets come from a search that
