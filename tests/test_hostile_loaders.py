@@ -175,28 +175,30 @@ def test_openspiel_deserialize_checks_history_and_game(engine):
 
 
 def test_selfplay_manifest_cannot_point_outside_its_folder(tmp_path):
+    from vikinger_fast import selfplay_data
     from vikinger_fast.distributed import selfplay
 
     out = tmp_path / "run"
     selfplay.generate(str(out), 1, 0, mcts={"iterations": 2}, engine="fast")
-    assert selfplay.load(str(out))["player"].size > 0
-    manifest = json.loads((out / selfplay.MANIFEST).read_text())
+    assert selfplay_data.load(str(out))["player"].size > 0
+    manifest = json.loads((out / selfplay_data.MANIFEST).read_text())
     for file in ("../outside.npz", "/etc/passwd", "shard-00001.npz"):
         changed = dict(manifest, shards=[dict(manifest["shards"][0], file=file)])
-        (out / selfplay.MANIFEST).write_text(json.dumps(changed))
+        (out / selfplay_data.MANIFEST).write_text(json.dumps(changed))
         with pytest.raises(ValueError, match="shards"):
-            selfplay.load(str(out))
-    (out / selfplay.MANIFEST).write_text("[" * 5000 + "]" * 5000)
+            selfplay_data.load(str(out))
+    (out / selfplay_data.MANIFEST).write_text("[" * 5000 + "]" * 5000)
     with pytest.raises(ValueError, match="levels deep"):
-        selfplay.load(str(out))
+        selfplay_data.load(str(out))
 
 
 def test_selfplay_shards_are_read_without_pickle(tmp_path):
+    from vikinger_fast import selfplay_data
     from vikinger_fast.distributed import selfplay
 
     out = tmp_path / "run"
     selfplay.generate(str(out), 1, 0, mcts={"iterations": 2}, engine="fast")
-    manifest = json.loads((out / selfplay.MANIFEST).read_text())
+    manifest = json.loads((out / selfplay_data.MANIFEST).read_text())
     # A shard whose array is an object array (a pickle inside the .npy): refused, not run.
     marker = tmp_path / "ran"
     evil = {"player": np.array([_Marker(marker)], dtype=object)}
@@ -206,5 +208,5 @@ def test_selfplay_shards_are_read_without_pickle(tmp_path):
     np.savez(buffer, **evil)
     (out / manifest["shards"][0]["file"]).write_bytes(buffer.getvalue())
     with pytest.raises(ValueError):
-        selfplay.load(str(out), check=False)
+        selfplay_data.load(str(out), check=False)
     assert not marker.exists()

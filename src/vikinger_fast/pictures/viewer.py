@@ -13,7 +13,8 @@ import gzip
 import html
 import json
 
-from vikinger_ref.svg import board_columns, state_svg
+from vikinger_ref.svg import state_svg
+from vikinger_ref.svg_board import board_columns
 from vikinger_ref.svg_pieces import PLAYER_ACCENT
 
 from .. import records
