@@ -63,8 +63,7 @@ def _games(
         states,
         simulations=config.simulations,
         seed=(base + first) & MASK63,
-        gumbel=True,
-        max_considered=config.max_considered,
+        gumbel={"max_considered": config.max_considered},
     )
     if weights is None:
         from ..neural import heuristic_evaluator
@@ -76,18 +75,16 @@ def _games(
     searching = list(range(count))  # games whose root waits for a search
     while searching:
         search.run(evaluate, config.search_batch)
-        results = search.results()
+        results = search.result_arrays()
         next_searching = []
         for k in searching:
-            state, result = states[k], results[k]
-            action = result["selected"]
-            if len(result["actions"]) > 1:
+            state = states[k]
+            action = int(results["selected"][k])
+            if np.count_nonzero(results["legal"][k]) > 1:
                 player = state.current_player()
-                visits = np.asarray(result["visits"], np.float64)
-                policy = np.zeros(actions_count, np.float32)
-                policy[result["actions"]] = visits / visits.sum()
-                target = np.zeros(actions_count, np.float32)
-                target[result["actions"]] = result["improved_policy"]
+                visits = results["visits"][k].astype(np.float64)
+                policy = (visits / visits.sum()).astype(np.float32)
+                target = results["improved_policy"][k].astype(np.float32)
                 rows["observation"].append(state.observation_tensor(player))
                 rows["legal_mask"].append(state.legal_actions_mask())
                 rows["policy"].append(policy)
