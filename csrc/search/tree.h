@@ -26,13 +26,14 @@
 
 namespace vikinger {
 
+// The fields both searches read come first: an MCTS selection touches only the first 48 bytes.
 struct TreeEdge {
   int action;
+  int32_t first_outcome = -1;  // the children seen, listed through TreeOutcome::next
   int64_t visits = 0;
+  double value[kMaxPlayers] = {};
   int64_t virtual_visits = 0;  // PUCT: descents through it not yet backed up, times the loss
   double prior = 0.0;          // PUCT: P(s, a)
-  double value[kMaxPlayers] = {};
-  int32_t first_outcome = -1;  // the children seen, listed through TreeOutcome::next
 };
 
 struct TreeOutcome {
@@ -44,11 +45,11 @@ struct TreeOutcome {
 struct TreeNode {
   int8_t player;       // kTerminal at a terminal node
   uint8_t status = 0;  // PUCT: new, waiting for its evaluation, or expanded (puct.h)
-  double value = 0.0;  // PUCT: the evaluator's value for the mover, once expanded
-  int64_t visits = 0;
-  int64_t virtual_visits = 0;
   int32_t first_edge = 0;
   int32_t num_edges = 0;
+  int64_t visits = 0;
+  int64_t virtual_visits = 0;  // PUCT
+  double value = 0.0;          // PUCT: the evaluator's value for the mover, once expanded
 };
 
 // The (node, edge) pairs of one descent, from the root down.
