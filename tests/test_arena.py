@@ -7,6 +7,7 @@ import pathlib
 import sys
 
 import pytest
+import vikinger_ref
 
 from vikinger_fast import arena, records
 from vikinger_fast.cli import main
@@ -228,3 +229,39 @@ def test_worker_processes_get_one_blas_thread_unless_the_user_chose(monkeypatch)
     assert seen["MKL_NUM_THREADS"] == "3"
     assert "OMP_NUM_THREADS" not in os.environ and "OPENBLAS_NUM_THREADS" not in os.environ
     assert os.environ["MKL_NUM_THREADS"] == "3"
+
+
+def test_spec_keys_are_the_bots_keywords(monkeypatch):
+    """A built-in bot's spec keys are its class's keywords (AZBot's **options adds PuctBot's)
+    and `time`; a keyword added to a bot is a key at once, without a table to edit."""
+    assert arena.spec_keys("mcts") == [
+        "iterations",
+        "max_time",
+        "uct_c",
+        "leaf",
+        "threads",
+        "solver_nodes",
+        "time",
+    ]
+    assert arena.spec_keys("random") == []
+    # AZBot names a few of PuctBot's keywords (its own defaults) and passes on the others.
+    assert set(arena.bot_keywords("az")) == set(arena.bot_keywords("puct"))
+    assert "simulations" in arena.bot_keywords("az")
+    for name, class_name in arena.BUILTIN.items():  # the C++ classes take the same keywords
+        fast_class = getattr(arena.engine_module("fast"), class_name)
+        if fast_class.__module__ == "vikinger_fast._core":  # pybind11 writes them in the doc
+            for keyword in arena.bot_keywords(name):
+                assert f"{keyword}:" in fast_class.__init__.__doc__, (name, keyword)
+
+    class DeepBot(vikinger_ref.RandomBot):
+        def __init__(self, game, seed, *, depth=1):
+            super().__init__(game, seed)
+            self.depth = depth
+
+    monkeypatch.setattr(vikinger_ref, "DeepBot", DeepBot, raising=False)
+    monkeypatch.setitem(arena.BUILTIN, "deep", "DeepBot")
+    assert arena.parse_spec("deep:depth=3").params == {"depth": 3}
+    with pytest.raises(ValueError, match=r"unknown parameter 'width' for deep \(known: depth\)"):
+        arena.parse_spec("deep:width=3")
+    bot = arena.make_bot(arena.parse_spec("deep:depth=3"), vikinger_ref, vikinger_ref.Game(2), 0)
+    assert bot.depth == 3

@@ -33,7 +33,17 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 # registration, see evaluation.py and svg.py). `package` is __init__.py, which imports all.
 REFERENCE_LAYERS = {
     "base": {"_version", "arguments", "rng"},
-    "rules": {"components", "actions", "board", "wheel", "scoring", "trips", "auction", "specials"},
+    "rules": {
+        "components",
+        "actions",
+        "board",
+        "wheel",
+        "scoring",
+        "trips",
+        "auction",
+        "specials",
+        "equality",
+    },
     "formats": {
         "observation",
         "text",
@@ -49,6 +59,7 @@ REFERENCE_LAYERS = {
     "search": {
         "evaluation",
         "bots",
+        "tree",
         "mcts",
         "solver",
         "puct",

@@ -4,6 +4,7 @@ noise, tree reuse, and bad evaluator outputs leaving the search usable.
 """
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -417,3 +418,73 @@ def test_bad_playout_values_arguments(engine, opening, count, error, message):
     with pytest.raises(TypeError, match="^seed must be an int, not str$"):
         search.playout_values(1, "0")
     assert search.playout_values(2, 0).shape == (0, 3)  # nothing gathered: no rows
+
+
+def test_result_arrays_are_the_results_over_the_action_space(engines):
+    """result_arrays holds results() at the legal actions' ids and 0 elsewhere, the same in both
+    engines (the Gumbel root too: its improved policy and selected action)."""
+    pairs = position_pairs(engines, 3, seed=5, decision=True)
+    for (n, flags), ref_state, fast_state in pairs:
+        arrays = []
+        for engine, state in zip(engines, (ref_state, fast_state)):
+            search = engine.PuctSearch([state, state.clone()], simulations=12, seed=3, gumbel=True)
+            search.run(Projection(search.observation_size, n), 5)
+            out = search.result_arrays()
+            for i, result in enumerate(search.results()):
+                actions = result["actions"]
+                assert out["legal"][i].tolist() == [a in actions for a in range(A)]
+                for key in ("visits", "priors", "q", "improved_policy"):
+                    assert out[key][i, actions].tolist() == result[key]
+                    assert not out[key][i, ~out["legal"][i]].any()
+                assert out["value"][i].tolist() == result["value"]
+                assert out["network_value"][i] == result["network_value"]
+                assert out["selected"][i] == result["selected"]
+            arrays.append(out)
+        assert arrays[0].keys() == arrays[1].keys()
+        for key, value in arrays[0].items():
+            assert value.dtype == arrays[1][key].dtype and value.shape == arrays[1][key].shape
+            assert np.array_equal(value, arrays[1][key]), key
+
+
+def test_run_stops_gathering_once_max_time_has_passed(engine, opening):
+    """With max_time no batch starts after that many seconds: an evaluator slower than the
+    budget is called once, and the search is left unfinished; without a deadline (1e9 seconds
+    or more) it runs to the end."""
+    calls = []
+    players = opening.get_game().num_players
+
+    def slow(observations, legal):
+        calls.append(len(observations))
+        time.sleep(0.3)
+        return uniform(players)(observations, legal)
+
+    search = engine.PuctSearch([opening], simulations=50)
+    search.run(slow, 4, max_time=0.2)
+    assert calls == [1] and not search.done
+    search.run(uniform(players), 4, max_time=1e9)
+    assert search.done and sum(search.results()[0]["visits"]) == 50
+    with pytest.raises(ValueError, match="^max_time must be > 0, not 0$"):
+        search.run(slow, 4, max_time=0)
+    with pytest.raises(TypeError, match="^max_time must be a number, not str$"):
+        search.run(slow, 4, max_time="1")
+
+
+def test_advance_finds_the_child_by_its_position_not_its_object(engines):
+    """A state equal to a child of the root (SamePosition), made from the child's bytes, keeps
+    the child's subtree in both engines."""
+    outs = []
+    for engine in engines:
+        state = engine.Game(3).new_initial_state()
+        seed = 1
+        while state.is_chance_node():
+            state.apply_random_chance(seed)
+            seed += 1
+        search = engine.PuctSearch([state], simulations=20, seed=1)
+        search.run(Projection(search.observation_size, 3), 4)
+        child = state.clone()
+        child.apply_action(search.results()[0]["selected"])
+        assert not child.is_chance_node()  # a child of the root without chance between
+        copy = state.get_game().deserialize_state(child.serialize())
+        assert copy is not child and copy == child
+        outs.append((search.advance(0, copy), search.results()))
+    assert outs[0][0] and outs[0] == outs[1]

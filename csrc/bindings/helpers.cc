@@ -3,6 +3,7 @@
 
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <string>
 
 #include "api/game.h"
@@ -240,6 +241,22 @@ int64_t CountArg(py::handle value, const char* what) {
   if (count < 0) throw py::value_error(std::string(what) + " must be >= 0, not " + Text(value));
   if (huge) throw py::value_error(std::string(what) + " " + Text(value) + " is too large");
   return count;
+}
+
+double SecondsArg(py::handle value, const char* what) {
+  if (IsBool(value) || !(PyFloat_Check(value.ptr()) || IsInteger(value) ||
+                         py::isinstance(value, Numpy().floating_type))) {
+    throw py::type_error(std::string(what) + " must be a number, not " + TypeName(value));
+  }
+  double seconds = PyFloat_AsDouble(value.ptr());
+  if (seconds == -1.0 && PyErr_Occurred()) {
+    PyErr_Clear();
+    const bool positive = PyObject_RichCompareBool(value.ptr(), py::int_(0).ptr(), Py_GT);
+    seconds = positive ? HUGE_VAL : -HUGE_VAL;
+  }
+  if (!(seconds > 0.0))
+    throw py::value_error(std::string(what) + " must be > 0, not " + Text(value));
+  return seconds;
 }
 
 int ThreadsArg(py::handle threads) {

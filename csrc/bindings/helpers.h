@@ -55,6 +55,9 @@ const Game& GameArg(py::handle game);
 // A count >= 0 (ValueError beyond int64), and a thread count >= 1 capped at 256.
 int64_t CountArg(py::handle value, const char* what);
 int ThreadsArg(py::handle threads);
+// A time budget in seconds: any real number > 0 (numpy floats too), an int beyond the double
+// range as +inf (the reference's arguments.check_seconds).
+double SecondsArg(py::handle value, const char* what);
 
 // State.apply_action / action_to_string with any Python argument (docs/api.md "Errors").
 void ApplyAction(State& state, py::handle action);

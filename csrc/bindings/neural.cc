@@ -8,6 +8,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cmath>
 #include <memory>
@@ -21,6 +22,7 @@
 #include "rules/actions.h"
 #include "search/batched_search.h"
 #include "search/evaluation.h"
+#include "search/mcts.h"
 
 namespace vikinger {
 namespace {
@@ -158,7 +160,8 @@ py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
   return py::make_tuple(self.observations[first], self.legal[first]);
 }
 
-void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
+// With max_time, no batch is gathered once that many seconds have passed since the call.
+void Run(py::object self_object, py::object evaluator, py::handle batch_size, py::handle max_time) {
   PySearch& self = self_object.cast<PySearch&>();
   if (!PyCallable_Check(evaluator.ptr())) {
     throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
@@ -166,7 +169,15 @@ void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
   if (IntArg(batch_size, "batch_size") < 1) {
     throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
   }
+  const double seconds = max_time.is_none() ? HUGE_VAL : SecondsArg(max_time, "max_time");
+  // A budget of kMaxSeconds or more (inf included) sets no deadline, as for MCTSBot: the
+  // clock's int64 nanoseconds could not hold it.
+  const bool timed = seconds < kMaxSeconds;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(timed ? seconds : 0.0));
   while (!self.search->Done()) {
+    if (timed && std::chrono::steady_clock::now() >= deadline) break;
     py::tuple batch = Gather(self_object, batch_size);
     if (py::len(batch[0]) == 0) continue;  // only terminal visits this time
     try {
@@ -229,6 +240,46 @@ py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handl
   });
 }
 
+// Results as arrays over the action space (0 at the actions that are not legal at a root).
+py::dict ResultArrays(PySearch& self) {
+  ObjectLock lock(self.mutex);
+  const int64_t roots = self.search->NumRoots();
+  const int64_t n = self.search->NumPlayers();
+  const int64_t width = kNumDistinctActions;
+  py::array_t<int64_t> visits({roots, width});
+  py::array_t<double> priors({roots, width});
+  py::array_t<double> q({roots, width});
+  py::array_t<double> policy({roots, width});
+  py::array_t<bool> legal({roots, width});
+  py::array_t<double> value({roots, n});
+  py::array_t<double> network_value(roots);
+  py::array_t<int64_t> selected(roots);
+  std::fill_n(visits.mutable_data(), roots * width, 0);
+  std::fill_n(priors.mutable_data(), roots * width, 0.0);
+  std::fill_n(q.mutable_data(), roots * width, 0.0);
+  std::fill_n(policy.mutable_data(), roots * width, 0.0);
+  std::fill_n(legal.mutable_data(), roots * width, false);
+  for (int64_t i = 0; i < roots; ++i) {
+    const RootStats s = self.search->Root(static_cast<int>(i));
+    const int64_t row = i * width;
+    for (size_t j = 0; j < s.actions.size(); ++j) {
+      const int64_t at = row + s.actions[j];
+      visits.mutable_data()[at] = s.visits[j];
+      priors.mutable_data()[at] = s.priors[j];
+      q.mutable_data()[at] = s.q[j];
+      legal.mutable_data()[at] = true;
+      if (!s.improved_policy.empty()) policy.mutable_data()[at] = s.improved_policy[j];
+    }
+    for (int64_t k = 0; k < n; ++k) value.mutable_data()[i * n + k] = s.value[k];
+    network_value.mutable_data()[i] = s.network_value;
+    selected.mutable_data()[i] = s.selected;
+  }
+  return py::dict(py::arg("visits") = visits, py::arg("priors") = priors, py::arg("q") = q,
+                  py::arg("improved_policy") = policy, py::arg("legal") = legal,
+                  py::arg("value") = value, py::arg("network_value") = network_value,
+                  py::arg("selected") = selected);
+}
+
 py::list Results(PySearch& self) {
   ObjectLock lock(self.mutex);
   py::list out;
@@ -241,6 +292,36 @@ py::list Results(PySearch& self) {
                         py::arg("selected") = s.selected));
   }
   return out;
+}
+
+// gumbel=: False/True (off, or on with the defaults), or a dict of some of its settings (on).
+GumbelConfig GumbelArg(py::handle gumbel) {
+  GumbelConfig config;
+  if (IsBool(gumbel)) {
+    config.enabled = PyObject_IsTrue(gumbel.ptr()) == 1;
+    return config;
+  }
+  if (!py::isinstance<py::dict>(gumbel)) {
+    throw py::type_error("gumbel must be a bool or a dict of settings, not " + TypeName(gumbel));
+  }
+  py::dict settings = py::reinterpret_borrow<py::dict>(gumbel);
+  for (auto item : settings) {
+    const bool known = PyUnicode_Check(item.first.ptr()) &&
+                       (py::str(item.first).cast<std::string>() == "max_considered" ||
+                        py::str(item.first).cast<std::string>() == "c_visit" ||
+                        py::str(item.first).cast<std::string>() == "c_scale");
+    if (!known) {
+      throw py::value_error("gumbel has no setting " + py::repr(item.first).cast<std::string>() +
+                            " (max_considered, c_visit, c_scale)");
+    }
+  }
+  config.enabled = true;
+  if (settings.contains("max_considered")) {
+    config.max_considered = IntArg(settings["max_considered"], "max_considered");
+  }
+  if (settings.contains("c_visit")) config.c_visit = RealArg(settings["c_visit"], "c_visit");
+  if (settings.contains("c_scale")) config.c_scale = RealArg(settings["c_scale"], "c_scale");
+  return config;
 }
 
 bool Advance(PySearch& self, py::handle index_arg, py::handle state) {
@@ -275,15 +356,14 @@ void DefineNeural(py::module_& m) {
 batched for an evaluator (docs/neural.md).
 
 PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, max_considered=16, c_visit=50.0,
-c_scale=1.0): one tree per state (decision nodes of one game), each searching `simulations`
-leaves per search; gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on
-every tree. The same arguments and evaluator outputs give the same
-trees as vikinger_ref.PuctSearch.)doc")
+dirichlet_fraction=0.25, virtual_loss=1, gumbel=False): one tree per state (decision nodes of one
+game), each searching `simulations` leaves per search. gumbel=True puts the Gumbel MuZero root
+(Gumbel-top-k, sequential halving) on every tree; a dict of some of its settings,
+{"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them. The same arguments
+and evaluator outputs give the same trees as vikinger_ref.PuctSearch.)doc")
       .def(py::init([](py::handle states, py::handle simulations, py::handle seed,
                        py::handle c_init, py::handle c_base, py::handle dirichlet_alpha,
-                       py::handle dirichlet_fraction, py::handle virtual_loss, py::handle gumbel,
-                       py::handle max_considered, py::handle c_visit, py::handle c_scale) {
+                       py::handle dirichlet_fraction, py::handle virtual_loss, py::handle gumbel) {
              auto self = std::make_unique<vk::PySearch>();
              const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
              vk::RequireInts({{"seed", seed}});
@@ -294,13 +374,7 @@ trees as vikinger_ref.PuctSearch.)doc")
              config.dirichlet_alpha = vk::RealArg(dirichlet_alpha, "dirichlet_alpha");
              config.dirichlet_fraction = vk::RealArg(dirichlet_fraction, "dirichlet_fraction");
              config.virtual_loss = vk::IntArg(virtual_loss, "virtual_loss");
-             if (!vk::IsBool(gumbel)) {
-               throw py::type_error("gumbel must be a bool, not " + vk::TypeName(gumbel));
-             }
-             config.gumbel.enabled = PyObject_IsTrue(gumbel.ptr()) == 1;
-             config.gumbel.max_considered = vk::IntArg(max_considered, "max_considered");
-             config.gumbel.c_visit = vk::RealArg(c_visit, "c_visit");
-             config.gumbel.c_scale = vk::RealArg(c_scale, "c_scale");
+             config.gumbel = vk::GumbelArg(gumbel);
              try {
                vk::CheckPuctConfig(config);
              } catch (const std::invalid_argument& error) {
@@ -312,8 +386,7 @@ trees as vikinger_ref.PuctSearch.)doc")
            py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
            py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
            py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
-           py::arg("gumbel") = false, py::arg("max_considered") = 16, py::arg("c_visit") = 50.0,
-           py::arg("c_scale") = 1.0)
+           py::arg("gumbel") = false)
       .def("gather", &vk::Gather, py::arg("max_batch") = 256,
            R"doc(Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
 terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
@@ -332,8 +405,11 @@ num_players], finite, relative to the player to move at the leaf.)doc")
           },
           R"doc(Undo the descents of the gathered leaves; the trees are as before the gather.)doc")
       .def("run", &vk::Run, py::arg("evaluator"), py::arg("batch_size") = 256,
+           py::arg("max_time") = py::none(),
            R"doc(gather, evaluator(observations, legal) -> (logits, values), backup, until every
-search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates.)doc")
+search is done, or with max_time (seconds > 0) until no batch starts because that time has
+passed (the searches may then be unfinished: done is False). An exception from the evaluator (or
+Ctrl-C) undoes the batch and propagates.)doc")
       .def("heuristic_values", &vk::HeuristicValues,
            R"doc(evaluate() of the gathered leaves as float32[B, num_players], relative to the
 player to move at each leaf: the values of the heuristic evaluator (docs/neural.md).)doc")
@@ -347,6 +423,11 @@ stream seed + r * count + j (docs/neural.md "Mixed leaf values").)doc")
 mover's mean value), the mean value per player over the root's visits, the completed-Q improved
 policy, the evaluator's value of the root for its mover, and the action to play (Gumbel: the
 last survivor of sequential halving; PUCT: the most visited, the lowest id on a tie).)doc")
+      .def("result_arrays", &vk::ResultArrays,
+           R"doc(The results of every root as arrays over the action space (A =
+NUM_DISTINCT_ACTIONS, R roots, 0 at the actions not legal at a root): {"visits" int64[R, A],
+"priors", "q", "improved_policy" float64[R, A], "legal" bool[R, A], "value" float64[R,
+num_players], "network_value" float64[R], "selected" int64[R]}, the entries of results().)doc")
       .def(
           "new_search",
           [](vk::PySearch& self) {

@@ -162,23 +162,7 @@ MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle u
     }
     return PyFloat_AsDouble(value.ptr());
   };
-  if (!max_time.is_none()) {
-    // Any real number (numpy floats too); an int beyond the double range is +-inf, as in
-    // the reference's arguments.check_seconds.
-    if (IsBool(max_time) || !(PyFloat_Check(max_time.ptr()) || IsInteger(max_time) ||
-                              py::isinstance(max_time, Numpy().floating_type))) {
-      throw py::type_error("max_time must be a number, not " + TypeName(max_time));
-    }
-    config.max_time = PyFloat_AsDouble(max_time.ptr());
-    if (config.max_time == -1.0 && PyErr_Occurred()) {
-      PyErr_Clear();
-      const bool positive = PyObject_RichCompareBool(max_time.ptr(), py::int_(0).ptr(), Py_GT);
-      config.max_time = positive ? HUGE_VAL : -HUGE_VAL;
-    }
-    if (!(config.max_time > 0.0)) {
-      throw py::value_error("max_time must be > 0, not " + Text(max_time));
-    }
-  }
+  if (!max_time.is_none()) config.max_time = SecondsArg(max_time, "max_time");
   if (iterations.is_none() && max_time.is_none()) {
     throw py::value_error("MCTSBot needs a budget: iterations or max_time");
   }

@@ -12,38 +12,17 @@
 #include "rules/legal_set.h"
 #include "search/evaluation.h"
 #include "search/solver.h"
+#include "search/tree.h"
 
 namespace vikinger {
 
 namespace {
 
-struct Edge {
-  int action;
-  int64_t visits = 0;
-  double value[kMaxPlayers] = {};
-  int32_t first_outcome = -1;  // list of the children seen, through Outcome::next
-};
-
-struct Outcome {
-  uint64_t key;  // the chance ids drawn on the way (mcts.h)
-  int32_t node;
-  int32_t next;
-};
-
-struct Node {
-  int8_t player;  // kTerminal at a terminal node
-  int64_t visits = 0;
-  int32_t first_edge = 0;
-  int32_t num_edges = 0;
-};
-
 // One thread's tree and stream.
-class Tree {
+class ThreadSearch {
  public:
-  Tree(const Position& root, uint64_t stream_seed, const MctsConfig& config)
-      : root_(root), rng_(stream_seed), config_(config) {
-    AddNode(root);
-  }
+  ThreadSearch(const Position& root, uint64_t stream_seed, const MctsConfig& config)
+      : root_(root), tree_(root, /*keep_positions=*/false), rng_(stream_seed), config_(config) {}
 
   // Runs iterations until `iterations` are done or `stop` says so.
   template <class Stop>
@@ -58,30 +37,13 @@ class Tree {
 
   // The root's edge visits, in action order, added to `visits`.
   void AddRootVisits(std::vector<int64_t>* visits) const {
-    const Node& root = nodes_[0];
-    for (int i = 0; i < root.num_edges; ++i) (*visits)[i] += edges_[root.first_edge + i].visits;
+    const TreeNode& root = tree_.node(0);
+    for (int i = 0; i < root.num_edges; ++i) (*visits)[i] += tree_.edge(root.first_edge + i).visits;
   }
 
  private:
-  int32_t AddNode(const Position& p) {
-    Node node;
-    node.player = static_cast<int8_t>(IsTerminal(p) ? kTerminal : CurrentPlayer(p));
-    node.first_edge = static_cast<int32_t>(edges_.size());
-    if (!IsTerminal(p)) {
-      int ids[kMaxLegalActions];
-      node.num_edges = LegalActions(p, ids);
-      for (int i = 0; i < node.num_edges; ++i) {
-        Edge edge;
-        edge.action = ids[i];
-        edges_.push_back(edge);
-      }
-    }
-    nodes_.push_back(node);
-    return static_cast<int32_t>(nodes_.size() - 1);
-  }
-
-  int32_t SelectEdge(const Node& node) {
-    const Edge* edges = &edges_[node.first_edge];
+  int32_t SelectEdge(const TreeNode& node) {
+    const TreeEdge* edges = &tree_.edge(node.first_edge);
     int unvisited = 0;
     for (int i = 0; i < node.num_edges; ++i) unvisited += edges[i].visits == 0;
     if (unvisited > 0) {
@@ -122,52 +84,30 @@ class Tree {
     int32_t node = 0;
     double value[kMaxPlayers];
     for (;;) {
-      if (nodes_[node].player == kTerminal) {
+      if (tree_.node(node).player == kTerminal) {
         Returns(p, value);
         break;
       }
-      const int32_t edge = SelectEdge(nodes_[node]);
+      const int32_t edge = SelectEdge(tree_.node(node));
       path_.push_back({node, edge});
-      ApplyLegalAction(p, edges_[edge].action);
-      uint64_t key = 0;
-      while (IsChanceNode(p)) {
-        LegalSet unused;
-        key = Mix(key ^ static_cast<uint64_t>(ApplySampledChance(p, rng_.Uniform(), &unused)));
-      }
-      int32_t child = -1;
-      for (int32_t o = edges_[edge].first_outcome; o >= 0; o = outcomes_[o].next) {
-        if (outcomes_[o].key == key) {
-          child = outcomes_[o].node;
-          break;
-        }
-      }
+      uint64_t key;
+      const int32_t child = tree_.Follow(edge, &p, &rng_, &key);
       if (child >= 0) {
         node = child;
         continue;
       }
-      if (static_cast<int64_t>(nodes_.size()) < kMaxTreeNodes) {
-        child = AddNode(p);
-        outcomes_.push_back({key, child, edges_[edge].first_outcome});
-        edges_[edge].first_outcome = static_cast<int32_t>(outcomes_.size() - 1);
-      }
+      if (tree_.size() < kMaxTreeNodes) tree_.AddChild(edge, key, p);
       LeafValue(p, value);
       break;
     }
-    const int n = root_.num_players;
-    for (const auto& [on_node, edge] : path_) {
-      ++nodes_[on_node].visits;
-      ++edges_[edge].visits;
-      for (int i = 0; i < n; ++i) edges_[edge].value[i] += value[i];
-    }
+    tree_.Backup(path_, value, root_.num_players);
   }
 
   const Position root_;
+  Tree tree_;
   SplitMix64 rng_;
   const MctsConfig& config_;
-  std::vector<Node> nodes_;
-  std::vector<Edge> edges_;
-  std::vector<Outcome> outcomes_;
-  std::vector<std::pair<int32_t, int32_t>> path_;  // (node, edge) of the current iteration
+  TreePath path_;  // the current iteration's
 };
 
 // Iterations of thread t of `threads` for a budget of `total`.
@@ -228,7 +168,7 @@ bool MctsBot::Search(const Position& p, Interrupt* interrupt, SearchResult* resu
   std::vector<int64_t> done(threads, 0);
   std::vector<std::vector<int64_t>> visits(threads, std::vector<int64_t>(num_legal, 0));
   auto run = [&](int t) {
-    Tree tree(p, search_seed + static_cast<uint64_t>(t), config_);
+    ThreadSearch tree(p, search_seed + static_cast<uint64_t>(t), config_);
     const bool owner = t == 0;
     const int64_t share =
         config_.iterations > 0 ? ThreadShare(config_.iterations, threads, t) : INT64_MAX;

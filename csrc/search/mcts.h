@@ -1,13 +1,10 @@
 // MCTSBot: UCT over decision nodes (docs/search.md "MCTS"), the same algorithm as the
 // reference's mcts.py, which returns the same visit counts for the same seed, budget and threads.
 //
-// The tree holds decision and terminal nodes only. An edge is (node, action); applying its action
-// may lead into chance nodes, which the search samples with their exact probabilities (one
-// uniform u per chance node, the outcome of docs/api.md's rule, as apply_random_chance) until a
-// decision or terminal node is reached; the edge keeps one child per chance history seen, keyed
-// by key = mix(key ^ id) over the chance ids drawn (0 for none). Forced decisions are applied by
-// the state machine and never reach the tree, so they cost no iteration; a root with one legal
-// action is answered without searching.
+// The tree is tree.h's (decision and terminal nodes, an edge's chance children sampled one
+// uniform u per chance node and kept by chance history; PUCT grows the same kind). Forced
+// decisions never reach it, so they cost no iteration; a root with one legal action is answered
+// without searching.
 //
 // One iteration, with the thread's stream splitmix64(mix(seed + search) + thread):
 //   at a node whose edges are not all visited: the unvisited edge number floor(u * unvisited)

@@ -2,12 +2,8 @@
 #include "search/puct.h"
 
 #include <cmath>
-#include <cstring>
 #include <stdexcept>
 #include <string>
-
-#include "formats/serialization.h"
-#include "rules/legal_set.h"
 
 // Bit-identical with puct.py: no fused multiply-add (GCC's ISO mode already keeps them apart).
 #ifdef __clang__
@@ -75,42 +71,21 @@ double SampleGamma(double alpha, SplitMix64& rng) {
 }
 
 PuctTree::PuctTree(const Position& root, uint64_t seed, const PuctConfig* config)
-    : config_(config), rng_(seed), num_players_(root.num_players) {
-  Reset(root);
-}
+    : config_(config),
+      rng_(seed),
+      num_players_(root.num_players),
+      tree_(root, /*keep_positions=*/true) {}
 
 void PuctTree::Reset(const Position& root) {
-  nodes_.clear();
-  edges_.clear();
-  outcomes_.clear();
-  positions_.clear();
+  tree_.Reset(root);
   pending_.clear();
   root_priors_.clear();
   done_ = 0;
-  AddNode(root);
-}
-
-int32_t PuctTree::AddNode(const Position& p) {
-  Node node;
-  node.player = static_cast<int8_t>(IsTerminal(p) ? kTerminal : CurrentPlayer(p));
-  node.first_edge = static_cast<int32_t>(edges_.size());
-  if (!IsTerminal(p)) {
-    int ids[kMaxLegalActions];
-    node.num_edges = LegalActions(p, ids);
-    for (int i = 0; i < node.num_edges; ++i) {
-      Edge edge;
-      edge.action = ids[i];
-      edges_.push_back(edge);
-    }
-  }
-  nodes_.push_back(node);
-  positions_.push_back(p);
-  return static_cast<int32_t>(nodes_.size() - 1);
 }
 
 void PuctTree::BeginSearch() {
   done_ = 0;
-  if (nodes_[0].status != kExpanded) return;
+  if (tree_.node(0).status != kExpanded) return;
   if (config_->dirichlet_alpha > 0.0) AddNoise();
   if (config_->gumbel.enabled) StartGumbel();
 }
@@ -121,18 +96,18 @@ void PuctTree::StartGumbel() {
 
 std::vector<double> PuctTree::NetworkPriors() const {
   if (!root_priors_.empty()) return root_priors_;
-  const Node& root = nodes_[0];
+  const TreeNode& root = tree_.node(0);
   std::vector<double> priors;
-  for (int i = 0; i < root.num_edges; ++i) priors.push_back(edges_[root.first_edge + i].prior);
+  for (int i = 0; i < root.num_edges; ++i) priors.push_back(tree_.edge(root.first_edge + i).prior);
   return priors;
 }
 
 void PuctTree::RootArrays(std::vector<int64_t>* visits, std::vector<double>* q) const {
-  const Node& root = nodes_[0];
+  const TreeNode& root = tree_.node(0);
   visits->clear();
   q->clear();
   for (int i = 0; i < root.num_edges; ++i) {
-    const Edge& edge = edges_[root.first_edge + i];
+    const TreeEdge& edge = tree_.edge(root.first_edge + i);
     visits->push_back(edge.visits);
     q->push_back(edge.visits > 0 ? edge.value[root.player] / static_cast<double>(edge.visits)
                                  : 0.0);
@@ -140,15 +115,15 @@ void PuctTree::RootArrays(std::vector<int64_t>* visits, std::vector<double>* q) 
 }
 
 bool PuctTree::WantsDescent() const {
-  const uint8_t status = nodes_[0].status;
+  const uint8_t status = tree_.node(0).status;
   if (status == kNew) return true;
   if (status == kPending) return false;
   if (config_->gumbel.enabled && gumbel_.Next() < 0) return false;
   return done_ + static_cast<int64_t>(pending_.size()) < config_->simulations;
 }
 
-int32_t PuctTree::SelectEdge(const Node& node) const {
-  const Edge* edges = &edges_[node.first_edge];
+int32_t PuctTree::SelectEdge(const TreeNode& node) const {
+  const TreeEdge* edges = &tree_.edge(node.first_edge);
   const double total = static_cast<double>(node.visits + node.virtual_visits);
   double c = config_->c_init;
   if (config_->c_base > 0.0) {
@@ -177,21 +152,22 @@ Descent PuctTree::Descend() {
   int32_t node = 0;
   // The root's position, with the path's actions and chance applied on the way: one copy from a
   // root that stays in cache, not one from each node's (a cache miss per level).
-  Position p = positions_[0];
+  Position p = tree_.position(0);
   for (;;) {
-    if (nodes_[node].player == kTerminal) {
+    TreeNode& at = tree_.node(node);
+    if (at.player == kTerminal) {
       double value[kMaxPlayers];
       Returns(p, value);
       Backup(path_, node, value, true);
       ++done_;
       return Descent::kTerminal;
     }
-    if (nodes_[node].status == kPending) {
+    if (at.status == kPending) {
       Backup(path_, node, nullptr, false);
       return Descent::kCollision;
     }
-    if (nodes_[node].status == kNew) {
-      nodes_[node].status = kPending;
+    if (at.status == kNew) {
+      at.status = kPending;
       pending_.push_back({path_, node});
       return Descent::kLeaf;
     }
@@ -199,50 +175,33 @@ Descent PuctTree::Descend() {
     if (node == 0 && config_->gumbel.enabled) {
       const int index = gumbel_.Next();  // >= 0: WantsDescent said so
       gumbel_.Schedule(index);
-      edge = nodes_[0].first_edge + index;
+      edge = at.first_edge + index;
     } else {
-      edge = SelectEdge(nodes_[node]);
+      edge = SelectEdge(at);
     }
-    nodes_[node].virtual_visits += loss;
-    edges_[edge].virtual_visits += loss;
+    at.virtual_visits += loss;
+    tree_.edge(edge).virtual_visits += loss;
     path_.push_back({node, edge});
-    ApplyLegalAction(p, edges_[edge].action);
-    uint64_t key = 0;
-    while (IsChanceNode(p)) {
-      LegalSet unused;
-      key = Mix(key ^ static_cast<uint64_t>(ApplySampledChance(p, rng_.Uniform(), &unused)));
-    }
-    int32_t child = -1;
-    for (int32_t o = edges_[edge].first_outcome; o >= 0; o = outcomes_[o].next) {
-      if (outcomes_[o].key == key) {
-        child = outcomes_[o].node;
-        break;
-      }
-    }
-    if (child < 0) {
-      child = AddNode(p);
-      outcomes_.push_back({key, child, edges_[edge].first_outcome});
-      edges_[edge].first_outcome = static_cast<int32_t>(outcomes_.size() - 1);
-    }
+    uint64_t key;
+    int32_t child = tree_.Follow(edge, &p, &rng_, &key);
+    if (child < 0) child = tree_.AddChild(edge, key, p);
     node = child;
   }
 }
 
 // real: one visit with `value` replaces the virtual ones; else the virtual visits are removed.
-void PuctTree::Backup(const std::vector<std::pair<int32_t, int32_t>>& path, int32_t leaf,
-                      const double* value, bool real) {
+void PuctTree::Backup(const TreePath& path, int32_t leaf, const double* value, bool real) {
   const int64_t loss = config_->virtual_loss;
   for (const auto& [node, edge] : path) {
-    nodes_[node].virtual_visits -= loss;
-    edges_[edge].virtual_visits -= loss;
-    if (!real) continue;
-    ++nodes_[node].visits;
-    ++edges_[edge].visits;
-    for (int i = 0; i < num_players_; ++i) edges_[edge].value[i] += value[i];
+    tree_.node(node).virtual_visits -= loss;
+    tree_.edge(edge).virtual_visits -= loss;
   }
-  if (real) ++nodes_[leaf].visits;
+  if (real) {
+    tree_.Backup(path, value, num_players_);
+    ++tree_.node(leaf).visits;
+  }
   if (config_->gumbel.enabled && !path.empty()) {
-    const int index = path[0].second - nodes_[0].first_edge;
+    const int index = path[0].second - tree_.node(0).first_edge;
     if (!real) {
       gumbel_.Unschedule(index);
       return;
@@ -250,20 +209,20 @@ void PuctTree::Backup(const std::vector<std::pair<int32_t, int32_t>>& path, int3
     std::vector<int64_t> visits;
     std::vector<double> q;
     RootArrays(&visits, &q);
-    gumbel_.Completed(index, visits, q, nodes_[0].value);
+    gumbel_.Completed(index, visits, q, tree_.node(0).value);
   }
 }
 
 int PuctTree::LeafActions(int index, int* out) const {
-  const Node& node = nodes_[pending_[index].leaf];
-  for (int i = 0; i < node.num_edges; ++i) out[i] = edges_[node.first_edge + i].action;
+  const TreeNode& node = tree_.node(pending_[index].leaf);
+  for (int i = 0; i < node.num_edges; ++i) out[i] = tree_.edge(node.first_edge + i).action;
   return node.num_edges;
 }
 
 int PuctTree::FirstNonFiniteLogit(int index, const float* logits) const {
-  const Node& node = nodes_[pending_[index].leaf];
+  const TreeNode& node = tree_.node(pending_[index].leaf);
   for (int i = 0; i < node.num_edges; ++i) {
-    const int action = edges_[node.first_edge + i].action;
+    const int action = tree_.edge(node.first_edge + i).action;
     if (!std::isfinite(logits[action])) return action;
   }
   return -1;
@@ -271,8 +230,8 @@ int PuctTree::FirstNonFiniteLogit(int index, const float* logits) const {
 
 void PuctTree::Expand(int index, const float* logits, const float* values) {
   const Pending& pending = pending_[index];
-  Node& node = nodes_[pending.leaf];
-  Edge* edges = &edges_[node.first_edge];
+  TreeNode& node = tree_.node(pending.leaf);
+  TreeEdge* edges = &tree_.edge(node.first_edge);
   // Softmax over the legal logits, in action order (illegal logits are never read).
   double top = static_cast<double>(logits[edges[0].action]);
   for (int i = 1; i < node.num_edges; ++i) {
@@ -305,7 +264,7 @@ void PuctTree::Expand(int index, const float* logits, const float* values) {
 void PuctTree::CancelPending() {
   for (const Pending& pending : pending_) {
     Backup(pending.path, pending.leaf, nullptr, false);
-    nodes_[pending.leaf].status = kNew;
+    tree_.node(pending.leaf).status = kNew;
   }
   pending_.clear();
 }
@@ -313,8 +272,8 @@ void PuctTree::CancelPending() {
 // P(root, a) = (1 - fraction) * P_net(a) + fraction * eta_a, eta ~ Dirichlet(alpha): Gamma draws
 // in action order, normalized (uniform if they all underflow to 0).
 void PuctTree::AddNoise() {
-  const Node& root = nodes_[0];
-  Edge* edges = &edges_[root.first_edge];
+  const TreeNode& root = tree_.node(0);
+  TreeEdge* edges = &tree_.edge(root.first_edge);
   if (root_priors_.empty()) {
     for (int i = 0; i < root.num_edges; ++i) root_priors_.push_back(edges[i].prior);
   }
@@ -332,55 +291,12 @@ void PuctTree::AddNoise() {
 }
 
 bool PuctTree::Advance(const Position& p) {
-  uint8_t want[kMaxPositionBytes];
-  uint8_t have[kMaxPositionBytes];
-  const int size = PositionBytes(p, want);
-  const Node& root = nodes_[0];
-  int32_t found = -1;
-  for (int i = 0; i < root.num_edges && found < 0; ++i) {
-    for (int32_t o = edges_[root.first_edge + i].first_outcome; o >= 0; o = outcomes_[o].next) {
-      const int32_t child = outcomes_[o].node;
-      if (PositionBytes(positions_[child], have) == size && std::memcmp(want, have, size) == 0) {
-        found = child;
-        break;
-      }
-    }
-  }
-  if (found < 0 || nodes_[found].status == kPending) {
+  const int32_t found = tree_.FindRootChild(p);
+  if (found < 0 || tree_.node(found).status == kPending) {
     Reset(p);
     return false;
   }
-  // Copy the subtree of `found` into fresh arrays, breadth first, the new root at 0.
-  std::vector<Node> nodes;
-  std::vector<Edge> edges;
-  std::vector<Outcome> outcomes;
-  std::vector<Position> positions;
-  std::vector<int32_t> old_of_new{found};
-  for (size_t at = 0; at < old_of_new.size(); ++at) {
-    Node node = nodes_[old_of_new[at]];
-    const int32_t old_first = node.first_edge;
-    node.first_edge = static_cast<int32_t>(edges.size());
-    for (int i = 0; i < node.num_edges; ++i) {
-      Edge edge = edges_[old_first + i];
-      int32_t head = -1;
-      // Outcomes keep their list order: the newest first, as Descend links them.
-      std::vector<int32_t> chain;
-      for (int32_t o = edge.first_outcome; o >= 0; o = outcomes_[o].next) chain.push_back(o);
-      for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-        old_of_new.push_back(outcomes_[*it].node);
-        outcomes.push_back({outcomes_[*it].key, static_cast<int32_t>(old_of_new.size() - 1), head});
-        head = static_cast<int32_t>(outcomes.size() - 1);
-      }
-      edge.first_outcome = head;
-      edges.push_back(edge);
-    }
-    nodes.push_back(node);
-    positions.push_back(positions_[old_of_new[at]]);
-  }
-  nodes_ = std::move(nodes);
-  edges_ = std::move(edges);
-  outcomes_ = std::move(outcomes);
-  positions_ = std::move(positions);
+  tree_.Reroot(found);
   root_priors_.clear();
   BeginSearch();
   return true;
@@ -388,11 +304,11 @@ bool PuctTree::Advance(const Position& p) {
 
 RootStats PuctTree::Root() const {
   RootStats stats;
-  const Node& root = nodes_[0];
+  const TreeNode& root = tree_.node(0);
   stats.value.assign(num_players_, 0.0);
   int64_t total = 0;
   for (int i = 0; i < root.num_edges; ++i) {
-    const Edge& edge = edges_[root.first_edge + i];
+    const TreeEdge& edge = tree_.edge(root.first_edge + i);
     stats.actions.push_back(edge.action);
     stats.visits.push_back(edge.visits);
     stats.priors.push_back(edge.prior);

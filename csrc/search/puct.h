@@ -2,11 +2,9 @@
 // AlphaZero selection rule (Silver et al. 2017, 2018) with virtual loss so that one tree can put
 // several leaves into one evaluator batch. The reference's puct.py follows it step for step.
 //
-// Nodes are decision or terminal positions; chance is handled as in mcts.h: an edge (node,
-// action) applies its action and then samples every chance node on the way with the tree's own
-// splitmix64 stream (one uniform each, docs/api.md's rule), keeping one child per chance history
-// (key = mix(key ^ id) over the ids drawn). The chance children are thus visited in proportion to
-// their probabilities and the edge's value is their average.
+// The nodes, edges and chance children are tree.h's, the chance outcomes drawn from the tree's
+// own splitmix64 stream; a backup adds one visit with the leaf value to every node and edge of
+// the path (tree.h), and to the leaf itself.
 //
 // Selection at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s, a) (V: the
 // virtual visits of descents not yet backed up):
@@ -24,6 +22,7 @@
 #include "base/rng.h"
 #include "rules/state.h"
 #include "search/gumbel.h"
+#include "search/tree.h"
 
 namespace vikinger {
 
@@ -75,7 +74,7 @@ class PuctTree {
   // kCollision: the descent met a leaf already waiting, and was undone.
   Descent Descend();
   int PendingCount() const { return static_cast<int>(pending_.size()); }
-  const Position& LeafPosition(int index) const { return positions_[pending_[index].leaf]; }
+  const Position& LeafPosition(int index) const { return tree_.position(pending_[index].leaf); }
   // The legal actions of pending leaf `index` (its edges, in id order) into `out`; their number.
   int LeafActions(int index, int* out) const;
   // -1 when the logits of pending leaf `index`'s legal actions are finite, else the first legal
@@ -92,44 +91,19 @@ class PuctTree {
   // chance history), keeping its subtree; else starts a new tree at `p`. True when reused.
   bool Advance(const Position& p);
   RootStats Root() const;
-  int64_t NodeCount() const { return static_cast<int64_t>(nodes_.size()); }
 
  private:
-  enum : uint8_t { kNew, kPending, kExpanded };
-  struct Edge {
-    int action;
-    double prior = 0.0;
-    int64_t visits = 0;
-    int64_t virtual_visits = 0;
-    double value[kMaxPlayers] = {};
-    int32_t first_outcome = -1;
-  };
-  struct Outcome {
-    uint64_t key;
-    int32_t node;
-    int32_t next;
-  };
-  struct Node {
-    int8_t player;
-    uint8_t status = kNew;
-    double value = 0.0;  // the evaluator's value for the mover, once expanded
-    int64_t visits = 0;
-    int64_t virtual_visits = 0;
-    int32_t first_edge = 0;
-    int32_t num_edges = 0;
-  };
+  enum : uint8_t { kNew, kPending, kExpanded };  // TreeNode::status
   struct Pending {
-    std::vector<std::pair<int32_t, int32_t>> path;  // (node, edge)
+    TreePath path;
     int32_t leaf;
   };
 
-  int32_t AddNode(const Position& p);
-  int32_t SelectEdge(const Node& node) const;
-  void Backup(const std::vector<std::pair<int32_t, int32_t>>& path, int32_t leaf,
-              const double* value, bool real);
+  void Backup(const TreePath& path, int32_t leaf, const double* value, bool real);
   void AddNoise();
   void Reset(const Position& root);
   void StartGumbel();
+  int32_t SelectEdge(const TreeNode& node) const;
   // The root's edges: visits, q for the mover, network priors (before noise).
   void RootArrays(std::vector<int64_t>* visits, std::vector<double>* q) const;
   std::vector<double> NetworkPriors() const;
@@ -138,12 +112,9 @@ class PuctTree {
   SplitMix64 rng_;
   int num_players_;
   int64_t done_ = 0;
-  std::vector<Node> nodes_;
-  std::vector<Edge> edges_;
-  std::vector<Outcome> outcomes_;
-  std::vector<Position> positions_;
+  Tree tree_;
   std::vector<Pending> pending_;
-  std::vector<std::pair<int32_t, int32_t>> path_;
+  TreePath path_;
   std::vector<double> root_priors_;  // the network's root priors while noise replaces them
   GumbelRoot gumbel_;
 };

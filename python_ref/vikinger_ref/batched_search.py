@@ -11,11 +11,12 @@ order.
 """
 
 import threading
+import time
 
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
-from .arguments import check_int, type_name
+from .arguments import MAX_SECONDS, check_int, check_seconds, type_name
 from .evaluation import evaluate
 from .observation import observation_size
 from .playouts import play_random_playout
@@ -67,6 +68,28 @@ def _roots(states):
     return roots
 
 
+GUMBEL_SETTINGS = ("max_considered", "c_visit", "c_scale")
+
+
+def _gumbel(value):
+    """gumbel=: False/True (off, or on with the defaults), or a dict of some of its settings."""
+    if isinstance(value, (bool, np.bool_)):
+        return GumbelConfig(bool(value))
+    if not isinstance(value, dict):
+        raise TypeError(f"gumbel must be a bool or a dict of settings, not {type_name(value)}")
+    for key in value:
+        if key not in GUMBEL_SETTINGS:
+            raise ValueError(f"gumbel has no setting {key!r} ({', '.join(GUMBEL_SETTINGS)})")
+    config = GumbelConfig(True)
+    if "max_considered" in value:
+        config.max_considered = _int("max_considered", value["max_considered"])
+    if "c_visit" in value:
+        config.c_visit = _real("c_visit", value["c_visit"])
+    if "c_scale" in value:
+        config.c_scale = _real("c_scale", value["c_scale"])
+    return config
+
+
 def check_output(value, what, rows, columns):
     """An evaluator output: a float32 ndarray of shape (rows, columns), C-contiguous."""
     if not isinstance(value, np.ndarray):
@@ -93,9 +116,6 @@ class PuctSearch:
         dirichlet_fraction=0.25,
         virtual_loss=1,
         gumbel=False,
-        max_considered=16,
-        c_visit=50.0,
-        c_scale=1.0,
     ):
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
@@ -107,14 +127,7 @@ class PuctSearch:
             _real("dirichlet_fraction", dirichlet_fraction),
             _int("virtual_loss", virtual_loss),
         )
-        if not isinstance(gumbel, (bool, np.bool_)):
-            raise TypeError(f"gumbel must be a bool, not {type_name(gumbel)}")
-        config.gumbel = GumbelConfig(
-            bool(gumbel),
-            _int("max_considered", max_considered),
-            _real("c_visit", c_visit),
-            _real("c_scale", c_scale),
-        )
+        config.gumbel = _gumbel(gumbel)
         config.check()
         self._game = roots[0].get_game()
         self._n = self._game.num_players
@@ -241,12 +254,19 @@ class PuctSearch:
                 self._trees[t].cancel_pending()
             self._rows = []
 
-    def run(self, evaluator, batch_size=256):
+    def run(self, evaluator, batch_size=256, max_time=None):
+        """gather, evaluate, backup until every search is done; with max_time (seconds), no
+        batch is gathered once that time has passed since the call."""
         if not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
         if _int("batch_size", batch_size) < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        seconds = float("inf") if max_time is None else check_seconds("max_time", max_time)
+        # MAX_SECONDS or more sets no deadline, as the C++ engine's clock could not hold it.
+        deadline = time.monotonic() + seconds if seconds < MAX_SECONDS else None
         while not self.done:
+            if deadline is not None and time.monotonic() >= deadline:
+                break
             observations, legal = self.gather(batch_size)
             if len(observations) == 0:
                 continue  # only terminal visits this time
@@ -262,6 +282,33 @@ class PuctSearch:
     def results(self):
         with self._lock:
             return [tree.root_stats() for tree in self._trees]
+
+    def result_arrays(self):
+        """The results of every root as arrays over the action space (0 at the actions not
+        legal at a root): visits int64[R, A], priors, q, improved_policy float64[R, A], legal
+        bool[R, A], value float64[R, num_players], network_value float64[R], selected
+        int64[R]."""
+        with self._lock:
+            results = [tree.root_stats() for tree in self._trees]
+        shape = (len(results), NUM_DISTINCT_ACTIONS)
+        out = {
+            "visits": np.zeros(shape, np.int64),
+            "priors": np.zeros(shape, np.float64),
+            "q": np.zeros(shape, np.float64),
+            "improved_policy": np.zeros(shape, np.float64),
+            "legal": np.zeros(shape, bool),
+            "value": np.asarray([r["value"] for r in results], np.float64),
+            "network_value": np.asarray([r["network_value"] for r in results], np.float64),
+            "selected": np.asarray([r["selected"] for r in results], np.int64),
+        }
+        for i, r in enumerate(results):
+            actions = r["actions"]
+            for key in ("visits", "priors", "q"):
+                out[key][i, actions] = r[key]
+            if r["improved_policy"]:
+                out["improved_policy"][i, actions] = r["improved_policy"]
+            out["legal"][i, actions] = True
+        return out
 
     def new_search(self):
         with self._lock:

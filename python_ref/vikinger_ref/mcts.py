@@ -1,10 +1,9 @@
 """MCTSBot: UCT over decision nodes (docs/search.md "MCTS"), the algorithm of vikinger_fast's
 mcts.cc step for step, so the same seed, iterations and threads give the same visit counts.
 
-The tree holds decision and terminal nodes. An edge (node, action) may lead through chance nodes,
-sampled one uniform each by their exact probabilities (`_outcome_at`); the edge keeps a child per
-chance history, keyed by key = mix(key ^ id) over the ids drawn (0 for none). One iteration, on
-the stream splitmix64(mix(seed + search) + thread):
+The tree is tree.py's: decision and terminal nodes, an edge (node, action) leading through chance
+nodes sampled one uniform each, a child per chance history. One iteration, on the stream
+splitmix64(mix(seed + search) + thread):
   - a node with unvisited edges takes unvisited edge number floor(u * unvisited) in action order;
   - else the edge maximizing w[mover] / n + uct_c * sqrt(log(N) / n), the first on a tie;
   - a child not yet in the tree is added (while the tree holds fewer than MAX_TREE_NODES) and is
@@ -29,6 +28,7 @@ from .playouts import play_random_playout
 from .rng import GOLDEN, MASK64, mix
 from .rng import SplitMix64
 from .solver import no_chance_ahead, solve
+from .tree import Tree
 
 LEAVES = ("playout", "evaluation")
 MAX_TREE_NODES = 1_000_000  # once a tree holds this many nodes, leaves are valued, not added
@@ -42,27 +42,15 @@ class _Stream(SplitMix64):
         return value
 
 
-class _Node:
-    __slots__ = ("player", "visits", "actions", "edge_visits", "edge_values", "children")
+class _Search:
+    """One thread's tree and stream."""
 
-    def __init__(self, state):
-        self.player = state.current_player()
-        self.visits = 0
-        self.actions = [] if state.is_terminal() else state.legal_actions()
-        n = state.get_game().num_players
-        self.edge_visits = [0] * len(self.actions)
-        self.edge_values = [[0.0] * n for _ in self.actions]
-        self.children = [{} for _ in self.actions]  # chance key -> _Node
-
-
-class _Tree:
     def __init__(self, root, stream_seed, uct_c, leaf):
         self.root_state = root
         self.rng = _Stream(stream_seed)
         self.uct_c = uct_c
         self.leaf = leaf
-        self.root = _Node(root)
-        self.size = 1
+        self.tree = Tree(root, keep_states=False)
 
     def _select(self, node):
         unvisited = [i for i, visits in enumerate(node.edge_visits) if visits == 0]
@@ -87,8 +75,9 @@ class _Tree:
         return final.returns()
 
     def iterate(self):
+        tree = self.tree
         state = self.root_state.clone()
-        node = self.root
+        node = tree.root
         path = []
         while True:
             if state.is_terminal():
@@ -96,27 +85,15 @@ class _Tree:
                 break
             edge = self._select(node)
             path.append((node, edge))
-            state.apply_action(node.actions[edge])
-            key = 0
-            while state.is_chance_node():
-                outcome = state._outcome_at(self.rng.next_double())
-                state.apply_action(outcome)
-                key = mix(key ^ outcome)
-            child = node.children[edge].get(key)
+            child, key = tree.follow(node, edge, state, self.rng.next_double)
             if child is not None:
                 node = child
                 continue
-            if self.size < MAX_TREE_NODES:
-                node.children[edge][key] = _Node(state)
-                self.size += 1
+            if tree.size < MAX_TREE_NODES:
+                tree.add_child(node, edge, key, state)
             value = self._leaf_value(state)
             break
-        for on_node, edge in path:
-            on_node.visits += 1
-            on_node.edge_visits[edge] += 1
-            values = on_node.edge_values[edge]
-            for i, v in enumerate(value):
-                values[i] += v
+        tree.backup(path, value)
 
 
 def _check_number(name, value):
@@ -206,14 +183,14 @@ class MCTSBot:
                     return result
             search_seed = mix((self._seed + self._searches) & MASK64)
             for t in range(self._threads):
-                tree = _Tree(state.clone(), (search_seed + t) & MASK64, self._uct_c, self._leaf)
-                result["iterations"] += self._run(tree, t)
-                for i, visits in enumerate(tree.root.edge_visits):
+                run = _Search(state.clone(), (search_seed + t) & MASK64, self._uct_c, self._leaf)
+                result["iterations"] += self._run(run, t)
+                for i, visits in enumerate(run.tree.root.edge_visits):
                     result["visits"][i] += visits
             self._searches += 1
             return result
 
-    def _run(self, tree, t):
+    def _run(self, run, t):
         share = None
         if self._iterations is not None:
             share = self._iterations // self._threads + (t < self._iterations % self._threads)
@@ -231,7 +208,7 @@ class MCTSBot:
                 and (time.monotonic() >= deadline)
             ):
                 break
-            tree.iterate()
+            run.iterate()
             done += 1
         return done
 

@@ -1,9 +1,10 @@
 """PuctTree: one search tree guided by an evaluator's priors and values (docs/neural.md), the
 reference twin of vikinger_fast's puct.cc, step for step and float for float.
 
-Chance as in mcts.py: an edge applies its action, then samples every chance node on the way with
-the tree's own splitmix64 stream, one child per chance history (key = mix(key ^ id)). Selection
-at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s, a) (V: virtual visits):
+The nodes, edges and chance children are tree.py's, the chance outcomes drawn from the tree's own
+splitmix64 stream; a backup adds a visit to every node and edge of the path and to the leaf.
+Selection at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s, a) (V: virtual
+visits):
     Q = W_m(s, a) / n (0 when n = 0),   c = c_init (+ log((1 + N + c_base) / c_base) if c_base),
     score = Q + c * P(s, a) * sqrt(N) / (1 + n),   the first best in action order.
 """
@@ -13,9 +14,8 @@ import math
 from .actions import TERMINAL
 from .gumbel import GumbelConfig, GumbelRoot, improved_policy
 from .rng import GOLDEN, MASK64, mix, unit_double
-from .serialization import _position_bytes
+from .tree import EXPANDED, NEW, PENDING, Tree
 
-NEW, PENDING, EXPANDED = 0, 1, 2
 LEAF, TERMINAL_LEAF, COLLISION = "leaf", "terminal", "collision"
 
 
@@ -114,39 +114,6 @@ class PuctConfig:
                 raise ValueError("c_scale must be finite and >= 0")
 
 
-class Node:
-    __slots__ = (
-        "state",
-        "player",
-        "status",
-        "value",
-        "visits",
-        "virtual",
-        "actions",
-        "priors",
-        "edge_visits",
-        "edge_virtual",
-        "edge_values",
-        "children",
-    )
-
-    def __init__(self, state):
-        self.state = state
-        terminal = state.is_terminal()
-        self.player = TERMINAL if terminal else state.current_player()
-        self.status = NEW
-        self.value = 0.0  # the evaluator's value for the mover, once expanded
-        self.visits = 0
-        self.virtual = 0
-        self.actions = [] if terminal else state.legal_actions()
-        k, n = len(self.actions), state.get_game().num_players
-        self.priors = [0.0] * k
-        self.edge_visits = [0] * k
-        self.edge_virtual = [0] * k
-        self.edge_values = [[0.0] * n for _ in range(k)]
-        self.children = [{} for _ in range(k)]  # chance key -> Node, in creation order
-
-
 class PuctTree:
     """See the module docstring; the methods are puct.h's."""
 
@@ -157,8 +124,12 @@ class PuctTree:
         self.gumbel = GumbelRoot()
         self._reset(root)
 
+    @property
+    def root(self):
+        return self.tree.root
+
     def _reset(self, root):
-        self.root = Node(root.clone())
+        self.tree = Tree(root.clone(), keep_states=True)
         self.pending = []  # (path [(node, edge)], leaf node)
         self.root_priors = None
         self.done = 0
@@ -244,15 +215,9 @@ class PuctTree:
             node.edge_virtual[edge] += loss
             path.append((node, edge))
             state = node.state.clone()
-            state.apply_action(node.actions[edge])
-            key = 0
-            while state.is_chance_node():
-                outcome = state._outcome_at(self.rng.uniform())
-                state.apply_action(outcome)
-                key = mix(key ^ outcome)
-            child = node.children[edge].get(key)
+            child, key = self.tree.follow(node, edge, state, self.rng.uniform)
             if child is None:
-                child = node.children[edge][key] = Node(state)
+                child = self.tree.add_child(node, edge, key, state)
             node = child
 
     def _backup(self, path, leaf, value, real):
@@ -260,14 +225,8 @@ class PuctTree:
         for node, edge in path:
             node.virtual -= loss
             node.edge_virtual[edge] -= loss
-            if not real:
-                continue
-            node.visits += 1
-            node.edge_visits[edge] += 1
-            sums = node.edge_values[edge]
-            for i in range(self.num_players):
-                sums[i] += value[i]
         if real:
+            self.tree.backup(path, value)
             leaf.visits += 1
         if self.config.gumbel.enabled and path:
             edge = path[0][1]
@@ -331,16 +290,14 @@ class PuctTree:
 
     def advance(self, state):
         """The root moves to the child whose position is `state` (True), else a new tree."""
-        want = _position_bytes(state)
-        for children in self.root.children:
-            for child in children.values():
-                if _position_bytes(child.state) == want and child.status != PENDING:
-                    self.root = child
-                    self.root_priors = None
-                    self.begin_search()
-                    return True
-        self._reset(state)
-        return False
+        child = self.tree.find_root_child(state)
+        if child is None or child.status == PENDING:
+            self._reset(state)
+            return False
+        self.tree.reroot(child)
+        self.root_priors = None
+        self.begin_search()
+        return True
 
     def root_stats(self):
         root = self.root

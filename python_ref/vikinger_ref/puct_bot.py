@@ -15,7 +15,6 @@ once.
 """
 
 import threading
-import time
 
 from typing import Any
 
@@ -164,20 +163,8 @@ class PuctBot:
                 )
             self._searches += 1
             self._playout_seed, self._played = mix((self._seed + self._searches) & MASK64), 0
-            deadline = None if self._max_time is None else time.monotonic() + self._max_time
             evaluate = lambda obs, legal: self._evaluate(search, obs, legal)  # noqa: E731
-            if deadline is None:
-                search.run(evaluate, self._batch_size)
-            else:
-                while not search.done and time.monotonic() < deadline:
-                    observations, legal = search.gather(self._batch_size)
-                    if len(observations) == 0:
-                        continue
-                    try:
-                        search.backup(*evaluate(observations, legal))
-                    except BaseException:
-                        search.cancel()
-                        raise
+            search.run(evaluate, self._batch_size, max_time=self._max_time)
             self._search = search
             return search.results()[0]
 

@@ -335,11 +335,11 @@ class PuctSearch:
     batched for an evaluator (docs/neural.md).
 
     PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, max_considered=16, c_visit=50.0,
-    c_scale=1.0): one tree per state (decision nodes of one game), each searching `simulations`
-    leaves per search; gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on
-    every tree. The same arguments and evaluator outputs give the same
-    trees as vikinger_ref.PuctSearch.
+    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False): one tree per state (decision nodes of one
+    game), each searching `simulations` leaves per search. gumbel=True puts the Gumbel MuZero root
+    (Gumbel-top-k, sequential halving) on every tree; a dict of some of its settings,
+    {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them. The same arguments
+    and evaluator outputs give the same trees as vikinger_ref.PuctSearch.
     """
     def __init__(
         self,
@@ -352,10 +352,7 @@ class PuctSearch:
         dirichlet_alpha: float = 0.0,
         dirichlet_fraction: float = 0.25,
         virtual_loss: _Int = 1,
-        gumbel: bool = False,
-        max_considered: _Int = 16,
-        c_visit: float = 50.0,
-        c_scale: float = 1.0,
+        gumbel: Union[bool, Dict[str, float]] = False,
     ) -> None: ...
     def gather(self, max_batch: _Int = 256) -> Tuple[np.ndarray, np.ndarray]:
         """Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
@@ -373,9 +370,12 @@ class PuctSearch:
         self,
         evaluator: Callable[[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]],
         batch_size: _Int = 256,
+        max_time: Optional[float] = None,
     ) -> None:
         """gather, evaluator(observations, legal) -> (logits, values), backup, until every
-        search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates."""
+        search is done, or with max_time (seconds > 0) until no batch starts because that time has
+        passed (the searches may then be unfinished: done is False). An exception from the evaluator (or
+        Ctrl-C) undoes the batch and propagates."""
     def heuristic_values(self) -> np.ndarray:
         """evaluate() of the gathered leaves as float32[B, num_players], relative to the
         player to move at each leaf: the values of the heuristic evaluator (docs/neural.md)."""
@@ -389,6 +389,11 @@ class PuctSearch:
         mover's mean value), the mean value per player over the root's visits, the completed-Q improved
         policy, the evaluator's value of the root for its mover, and the action to play (Gumbel: the
         last survivor of sequential halving; PUCT: the most visited, the lowest id on a tie)."""
+    def result_arrays(self) -> Dict[str, np.ndarray]:
+        """The results of every root as arrays over the action space (A =
+        NUM_DISTINCT_ACTIONS, R roots, 0 at the actions not legal at a root): {"visits" int64[R, A],
+        "priors", "q", "improved_policy" float64[R, A], "legal" bool[R, A], "value" float64[R,
+        num_players], "network_value" float64[R], "selected" int64[R]}, the entries of results()."""
     def new_search(self) -> None:
         """Start the next search of every tree: budgets from 0, fresh root noise."""
     def advance(self, index: _Int, state: State) -> bool:

@@ -15,6 +15,7 @@ the results the same for any number of worker processes.
 
 import contextlib
 import importlib
+import inspect
 import itertools
 import math
 import os
@@ -24,58 +25,26 @@ from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
 import numpy as np
+import vikinger_ref
 
 from .. import records
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
-# The built-in bots: spec name -> (engine class name, {spec key: constructor keyword}).
+# The built-in bots: spec name -> the class of that name in the engine. A spec's keys are the
+# class's keywords (`bot_keywords`) and the aliases of ALIASES (docs/contributing.md "Adding a
+# bot"): a new keyword of a bot is a spec key at once.
 BUILTIN = {
-    "random": ("RandomBot", {}),
-    "greedy": ("GreedyBot", {}),
-    "mcts": (
-        "MCTSBot",
-        {
-            "iterations": "iterations",
-            "time": "max_time",
-            "max_time": "max_time",
-            "uct_c": "uct_c",
-            "leaf": "leaf",
-            "threads": "threads",
-            "solver_nodes": "solver_nodes",
-        },
-    ),
+    "random": "RandomBot",
+    "greedy": "GreedyBot",
+    "mcts": "MCTSBot",
     # docs/neural.md: PUCT on the heuristic evaluation, or on the MLP of a weights file (model=).
-    "puct": (
-        "PuctBot",
-        {
-            "simulations": "simulations",
-            "time": "max_time",
-            "max_time": "max_time",
-            "model": "model",
-            "c_init": "c_init",
-            "c_base": "c_base",
-            "batch_size": "batch_size",
-            "playouts": "playouts",
-            "playout_weight": "playout_weight",
-        },
-    ),
+    "puct": "PuctBot",
     # docs/learning.md: the learned network (shipped, or model=) with search, and its policy alone.
-    "az": (
-        "AZBot",
-        {
-            "simulations": "simulations",
-            "time": "max_time",
-            "max_time": "max_time",
-            "model": "model",
-            "c_init": "c_init",
-            "c_base": "c_base",
-            "batch_size": "batch_size",
-            "playouts": "playouts",
-            "playout_weight": "playout_weight",
-        },
-    ),
-    "azpolicy": ("PolicyNetBot", {"model": "model"}),
+    "az": "AZBot",
+    "azpolicy": "PolicyNetBot",
 }
+# Spec keys that are another name of a keyword.
+ALIASES = {"time": "max_time"}
 SEED_MASK = (1 << 63) - 1
 
 
@@ -92,6 +61,31 @@ class BotSpec:
 
     def __repr__(self):
         return f"BotSpec({self.text!r})"
+
+
+def bot_keywords(name):
+    """The keywords of the built-in bot `name` after (game, seed), read from the signature of
+    its reference class (the C++ classes take the same keywords, which the twin tests hold, but
+    pybind11 gives them no signature to read). A `**options` that the class hands to its base
+    adds the base's keywords (AZBot passes its options on to PuctBot)."""
+    keywords = []
+    for cls in getattr(vikinger_ref, BUILTIN[name]).__mro__:
+        if "__init__" not in vars(cls):
+            continue
+        parameters = list(inspect.signature(cls.__init__).parameters.values())[3:]
+        for parameter in parameters:
+            named = parameter.kind in (parameter.POSITIONAL_OR_KEYWORD, parameter.KEYWORD_ONLY)
+            if named and parameter.name not in keywords:
+                keywords.append(parameter.name)
+        if not any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+            break
+    return keywords
+
+
+def spec_keys(name):
+    """The keys a spec of the built-in bot `name` may give: its keywords and their aliases."""
+    keywords = bot_keywords(name)
+    return keywords + [alias for alias, target in ALIASES.items() if target in keywords]
 
 
 def _fail(text, problem):
@@ -118,7 +112,7 @@ def parse_spec(text):
         if len(parts) > 2:
             _fail(text, "a built-in bot takes name:key=value,... (one colon)")
         params = _parse_params(text, parts[1] if len(parts) == 2 else "")
-        allowed = BUILTIN[parts[0]][1]
+        allowed = spec_keys(parts[0])
         unknown = sorted(set(params) - set(allowed))
         if unknown:
             known = ", ".join(sorted(allowed)) or "none"
@@ -153,11 +147,10 @@ def _user_class(spec):
 def make_bot(spec, engine, game, seed):
     """The bot of `spec` for `game` in `engine` (a module), seeded with `seed`."""
     if spec.name in BUILTIN:
-        class_name, keywords = BUILTIN[spec.name]
-        kwargs = {keywords[key]: value for key, value in spec.params.items()}
+        kwargs = {ALIASES.get(key, key): value for key, value in spec.params.items()}
         if len(kwargs) < len(spec.params):
             _fail(spec.text, "a parameter is given twice (time is max_time)")
-        cls = getattr(engine, class_name)
+        cls = getattr(engine, BUILTIN[spec.name])
     else:
         cls, kwargs = _user_class(spec), dict(spec.params)
     try:

@@ -60,8 +60,7 @@ def _games(
         states,
         simulations=config.simulations,
         seed=(base + first) & arena.SEED_MASK,
-        gumbel=True,
-        max_considered=config.max_considered,
+        gumbel={"max_considered": config.max_considered},
     )
     if weights is None:
         from ..neural import heuristic_evaluator
@@ -73,9 +72,10 @@ def _games(
     searching = list(range(count))  # games whose root waits for a search
     while searching:
         search.run(evaluate, config.search_batch)
-        results = search.results()
+        results = search.result_arrays()
         next_searching = []
         for k in searching:
+<<<<<<< HEAD
             state, result = states[k], results[k]
             action = result["selected"]
             if len(result["actions"]) > 1:
@@ -86,6 +86,23 @@ def _games(
                     action,
                     target=selfplay_data.over_actions(result["actions"], result["improved_policy"]),
                 )
+=======
+            state = states[k]
+            action = int(results["selected"][k])
+            if np.count_nonzero(results["legal"][k]) > 1:
+                player = state.current_player()
+                visits = results["visits"][k].astype(np.float64)
+                policy = (visits / visits.sum()).astype(np.float32)
+                target = results["improved_policy"][k].astype(np.float32)
+                rows["observation"].append(state.observation_tensor(player))
+                rows["legal_mask"].append(state.legal_actions_mask())
+                rows["policy"].append(policy)
+                rows["target"].append(target)
+                rows["player"].append(player)
+                rows["game"].append(first + k)
+                rows["ply"].append(len(state.history()))
+                rows["action"].append(action)
+>>>>>>> tree
             state.apply_action(action)
             while state.is_chance_node():
                 state.apply_random_chance(chance[k])
