@@ -199,7 +199,10 @@ class MCTSBot:
                 result["visits"][0] = 1
                 return result
             if self._solver_nodes > 0 and no_chance_ahead(state):
-                solved = solve(state, self._solver_nodes)
+                try:
+                    solved = solve(state, self._solver_nodes)
+                except MemoryError:  # the table's bound: giving up, as in mcts.cc
+                    solved = None
                 if solved is not None:
                     result["visits"] = [int(a == solved["action"]) for a in actions]
                     result["solved"] = True

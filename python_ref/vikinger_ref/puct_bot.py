@@ -92,13 +92,8 @@ class PuctBot:
         self._simulations = None if simulations is None else int(simulations)
         self._max_time = None if max_time is None else float(max_time)
         self._evaluator = evaluator
-        if model is not None:
-            if not isinstance(model, str):
-                raise TypeError(f"model must be a path (str), not {type_name(model)}")
-            try:
-                self._evaluator = MLPEvaluator.load(model, game)
-            except OSError as error:
-                raise ValueError(f"cannot read model {model!r}: {error}") from None
+        if model is not None:  # the one model loader of every bot (mlp.py, npz.py)
+            self._evaluator = MLPEvaluator.load(model, game)
         self._options = {"c_init": c_init, "c_base": c_base}
         self._batch_size = int(batch_size)
         self._reuse = bool(reuse)
