@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
-from .arguments import check_int, type_name
+from .arguments import MAX_SECONDS, check_int, check_seconds, type_name
 from .batched_search import MAX_PLAYOUT_VALUES, PuctSearch
 from .game import Game
 from .mlp import MLPEvaluator
@@ -70,12 +70,15 @@ class PuctBot:
         self._game = game
         if simulations is not None and check_int("simulations", simulations) <= 0:
             raise ValueError(f"simulations must be > 0, not {simulations}")
-        if max_time is not None:
-            _check_number("max_time", max_time)
-            if not max_time > 0:
-                raise ValueError(f"max_time must be > 0, not {max_time}")
+        seconds = None if max_time is None else check_seconds("max_time", max_time)
         if simulations is None and max_time is None:
             raise ValueError("PuctBot needs a budget: simulations or max_time")
+        if simulations is None and seconds >= MAX_SECONDS:
+            # A search bounded by nothing would never return (docs/search.md "Budgets").
+            raise ValueError(
+                "PuctBot needs a finite budget: simulations, or max_time below 1e9 "
+                f"seconds, not {max_time}"
+            )
         if evaluator is not None and not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
         if model is not None and evaluator is not None:
@@ -90,7 +93,8 @@ class PuctBot:
         self._playouts = int(playouts)
         self._playout_weight = float(playout_weight)
         self._simulations = None if simulations is None else int(simulations)
-        self._max_time = None if max_time is None else float(max_time)
+        # As MCTSBot: a time budget of MAX_SECONDS or more (inf included) sets no deadline.
+        self._max_time = None if seconds is None or seconds >= MAX_SECONDS else seconds
         self._evaluator = evaluator
         if model is not None:  # the one model loader of every bot (mlp.py, npz.py)
             self._evaluator = MLPEvaluator.load(model, game)
@@ -164,7 +168,11 @@ class PuctBot:
             if deadline is None:
                 search.run(evaluate, self._batch_size)
             else:
-                while not search.done and time.monotonic() < deadline:
+                while not search.done:
+                    # However small the budget, the root's children get a visit (policy()
+                    # divides by their sum), as MCTSBot runs at least one iteration.
+                    if time.monotonic() >= deadline and sum(search.results()[0]["visits"]) > 0:
+                        break
                     observations, legal = search.gather(self._batch_size)
                     if len(observations) == 0:
                         continue
