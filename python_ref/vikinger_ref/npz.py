@@ -176,7 +176,7 @@ class Archive:
             with self._zip.open(info) as member:
                 return npy_format.read_array(member, allow_pickle=False)
         except (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error) as error:
-            raise self._fail(f"member {name!r} is damaged ({error})") from None
+            raise self._fail(f"member {info.filename!r} is damaged ({error})") from None
 
     def close(self):
         self._zip.close()
