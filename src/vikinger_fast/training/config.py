@@ -101,17 +101,17 @@ class TrainConfig:
                 f" bytes; its exports must load (at most {MAX_BYTES:,})"
             )
         for name, low, high in (("learning_rate", 0.0, 1.0), ("l2", 0.0, 1.0)):
-            value = getattr(self, name)
+            number = getattr(self, name)
             if (
-                isinstance(value, bool)
-                or not isinstance(value, (int, float))
-                or not math.isfinite(value)
-                or not (low < value <= high if name == "learning_rate" else low <= value <= high)
+                isinstance(number, bool)
+                or not isinstance(number, (int, float))
+                or not math.isfinite(number)
+                or not (low < number <= high if name == "learning_rate" else low <= number <= high)
             ):
                 bounds = (
                     f"({low:g}, {high:g}]" if name == "learning_rate" else f"[{low:g}, {high:g}]"
                 )
-                raise ValueError(f"{name} must be a finite number in {bounds}, not {value!r}")
+                raise ValueError(f"{name} must be a finite number in {bounds}, not {number!r}")
 
     def game_options(self) -> Dict[str, bool]:
         """The Game keywords of the modules."""
