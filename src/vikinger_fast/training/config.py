@@ -100,16 +100,20 @@ class TrainConfig:
                 f"hidden {self.hidden!r}: a network of {network_bytes(self.players, self.hidden):,}"
                 f" bytes; its exports must load (at most {MAX_BYTES:,})"
             )
-        for name, low, high in (("learning_rate", 0.0, 1.0), ("l2", 0.0, 1.0)):
+        for name, least, most in (("learning_rate", 0.0, 1.0), ("l2", 0.0, 1.0)):
             number = getattr(self, name)
             if (
                 isinstance(number, bool)
                 or not isinstance(number, (int, float))
                 or not math.isfinite(number)
-                or not (low < number <= high if name == "learning_rate" else low <= number <= high)
+                or not (
+                    least < number <= most if name == "learning_rate" else least <= number <= most
+                )
             ):
                 bounds = (
-                    f"({low:g}, {high:g}]" if name == "learning_rate" else f"[{low:g}, {high:g}]"
+                    f"({least:g}, {most:g}]"
+                    if name == "learning_rate"
+                    else f"[{least:g}, {most:g}]"
                 )
                 raise ValueError(f"{name} must be a finite number in {bounds}, not {number!r}")
 
