@@ -9,10 +9,10 @@ evaluator's + playout_weight * the mean returns of that many random playouts fro
 (docs/neural.md "Mixed leaf values"); the playouts of search k use the streams mix(seed + k + 1) +
 i, i counting the search's playouts. A search spends `simulations` leaves and/or `max_time` seconds
 (checked between batches, once the root's children have a visit); a max_time of 1e9 s or more
-sets no deadline, so alone it is refused (a search that could not end). Search k (since construction or restart) uses seed mix(seed + k); with
-`reuse` the tree of the last search is kept when the new state is one of its root's children. step
-plays the most visited action (the lowest id on a tie); a state with one legal action is answered at
-once.
+sets no deadline, so alone it is refused (a search that could not end). Search k (since
+construction or restart) uses seed mix(seed + k); with `reuse` the tree of the last search is
+kept when the new state is one of its root's children. step plays the most visited action (the
+lowest id on a tie); a state with one legal action is answered at once.
 """
 
 import threading
