@@ -12,8 +12,10 @@ import sys
 import pytest
 
 from vikinger_fast import cli
-from vikinger_fast.training import TrainConfig, evaluation, loop
+from vikinger_fast.training import Checkpoint, TrainConfig, evaluation, loop
+from vikinger_fast.training.network import init_params
 
+_IMPORTED_BEFORE = set(sys.modules)
 TINY = dict(games=1, shard_games=1, simulations=4, max_considered=4, hidden=(8,), steps=1)
 TINY_FLAGS = ["--games", "1", "--shard-games", "1", "--simulations", "4", "--hidden", "8"]
 
@@ -39,10 +41,17 @@ def _one_line(capsys):
 
 @pytest.fixture(scope="module")
 def started(tmp_path_factory):
-    """A run folder as `vikinger train` leaves it before its first iteration."""
-    run = str(tmp_path_factory.mktemp("started") / "run")
-    loop.start(run, TrainConfig(**TINY))
-    return run
+    """A run folder as `vikinger train` leaves it before its first iteration (its optimizer
+    state left empty: these tests never reach a training step, and so never import JAX, whose
+    threads would make a later test's fork warn)."""
+    run = tmp_path_factory.mktemp("started") / "run"
+    run.mkdir()
+    config = TrainConfig(**TINY)
+    (run / "config.json").write_text(config.to_json() + "\n")
+    params = init_params(config.players, config.hidden, config.seed)
+    Checkpoint(config, 0, 0, params, []).save(str(run / "checkpoint.npz"))
+    assert loop.resume(str(run)).iteration == 0
+    return str(run)
 
 
 def _copy_run(started, tmp_path):
@@ -171,6 +180,11 @@ def test_the_same_settings_on_resume_are_accepted(started, tmp_path):
     check_resume_flags(args, TrainConfig(**TINY))  # no error: the run's own values
 
 
+def test_no_test_here_imports_jax():
+    """The tests above never start training: JAX stays out of this process (see started)."""
+    assert "jax" not in sys.modules or "jax" in _IMPORTED_BEFORE
+
+
 def test_a_new_run_never_writes_onto_the_users_files(tmp_path, capsys):
     out = tmp_path / "mine"
     out.mkdir()
@@ -198,8 +212,6 @@ def test_paths_with_any_characters_evaluate(tmp_path, name):
     folder = tmp_path / name
     folder.mkdir()
     model = str(folder / "iter-00000.npz")
-    from vikinger_fast.training.network import init_params
-
     loop.export(init_params(2, (8,), 0), config, model)
     result = evaluation.evaluate(config, model, seed=1)
     assert sorted(result) == sorted(evaluation.MATCHES)
