@@ -141,7 +141,7 @@ def test_bad_checkpoints_are_named(tmp_path, tiny_run):
         Checkpoint.load(str(tmp_path / "missing.npz"))
     broken = tmp_path / "broken.npz"
     broken.write_bytes(b"PK\x03\x04 not a zip at all")
-    with pytest.raises(ValueError, match="not a readable checkpoint"):
+    with pytest.raises(ValueError, match="damaged checkpoint file, not a readable .npz"):
         Checkpoint.load(str(broken))
     # Another game's network: the observation size (3 players) is named.
     three = Checkpoint(tiny(), 0, 0, init_params(3, (16,), 0), checkpoint.optimizer)
@@ -157,7 +157,7 @@ def test_bad_checkpoints_are_named(tmp_path, tiny_run):
     # A pickled object inside is refused, never loaded.
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, format=np.array(["vikinger-train-checkpoint/1", 1], dtype=object))
-    with pytest.raises(ValueError, match="not a readable checkpoint|damaged"):
+    with pytest.raises(ValueError, match="holds Python objects"):
         Checkpoint.load(str(pickled))
 
 
@@ -171,7 +171,7 @@ def test_bad_settings_are_named():
         TrainConfig(players=5)
     with pytest.raises(ValueError, match="unknown module 'dragons'"):
         TrainConfig(options=("dragons",))
-    with pytest.raises(ValueError, match="games must be an int >= 1"):
+    with pytest.raises(ValueError, match="games must be an int in 1..1,000,000"):
         TrainConfig(games=0)
     with pytest.raises(ValueError, match="unknown training setting 'speed'"):
         TrainConfig.from_json('{"speed": 3}')
@@ -181,7 +181,7 @@ def test_bad_settings_are_named():
         config_of(
             argparse.Namespace(
                 **{
-                    **{f: getattr(TrainConfig(), f) for f in TrainConfig.__dataclass_fields__},
+                    **{f: None for f in TrainConfig.__dataclass_fields__},
                     "options": "",
                     "hidden": "a,b",
                 }

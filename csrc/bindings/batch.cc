@@ -98,7 +98,10 @@ std::unique_ptr<VectorGame> MakeVectorGame(py::handle game, py::handle batch_siz
   RequireInts({{"batch_size", batch_size}, {"seed", seed}});
   bool huge;
   const int64_t batch = IndexValue(batch_size, "batch_size", &huge);
+  // Beyond int64 either way: named by the number given, as the reference names it (the core's
+  // own message would show the saturated -1).
   if (huge && batch > 0) throw py::value_error("batch_size " + Text(batch_size) + " is too large");
+  if (huge) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
   const Game g = game.cast<const Game&>();
   const uint64_t first_seed = Seed(seed);
   Interrupt interrupt(PythonSignalPoll());

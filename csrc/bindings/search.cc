@@ -106,11 +106,27 @@ std::vector<double> EvaluateState(py::handle state) {
   return std::vector<double>(values, values + p.num_players);
 }
 
-py::object SolveEndgameState(py::handle state, py::handle max_nodes) {
+// The reference's words (solver.py): the bound, and what to change.
+std::string OutOfMemoryMessage(int64_t max_memory) {
+  return "solve_endgame: the table reached max_memory (" + std::to_string(max_memory) + " bytes, " +
+         std::to_string(max_memory / kSolverEntryBytes) +
+         " positions); give a larger max_memory or a smaller max_nodes";
+}
+
+py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle max_memory) {
   const State& s = StateArg(state);
   RequireInts({{"max_nodes", max_nodes}});
   const int64_t budget = CountArg(max_nodes, "max_nodes");
   if (budget == 0) throw py::value_error("max_nodes must be > 0, not 0");
+  int64_t memory = DefaultSolverMemory();
+  if (!max_memory.is_none()) {
+    RequireInts({{"max_memory", max_memory}});
+    memory = CountArg(max_memory, "max_memory");
+    if (memory < kSolverEntryBytes) {
+      throw py::value_error("max_memory must be >= " + std::to_string(kSolverEntryBytes) +
+                            " (one table entry), not " + Text(max_memory));
+    }
+  }
   if (!NoChanceAhead(s.position) || IsTerminal(s.position)) {
     throw py::value_error(
         "solve_endgame needs a decision node of round 6 with its offer on the wheel");
@@ -118,13 +134,17 @@ py::object SolveEndgameState(py::handle state, py::handle max_nodes) {
   const Position p = s.position;
   SolverResult result;
   Interrupt interrupt(PythonSignalPoll());
-  bool solved;
+  SolveStatus status;
   {
     py::gil_scoped_release release;
-    solved = SolveEndgame(p, budget, &interrupt, &result);
+    status = SolveEndgame(p, budget, memory, &interrupt, &result);
   }
   ThrowIfInterrupted(interrupt);
-  if (!solved) return py::none();
+  if (status == SolveStatus::kOutOfMemory) {
+    PyErr_SetString(PyExc_MemoryError, OutOfMemoryMessage(memory).c_str());
+    throw py::error_already_set();
+  }
+  if (status == SolveStatus::kGaveUp) return py::none();
   py::list margins;
   for (int i = 0; i < p.num_players; ++i) margins.append(result.margins[i]);
   return py::dict(py::arg("action") = result.best_action, py::arg("margins") = margins,
@@ -305,9 +325,12 @@ state ends, with the hand-over to the fused playout (fused=True) or without it.)
 the returns once terminal, else a softmax of the Fame each player would have after the round's
 pending scoring and the final scoring.)doc");
   m.def("solve_endgame", &vk::SolveEndgameState, py::arg("state"), py::arg("max_nodes"),
+        py::arg("max_memory") = py::none(),
         R"doc(The exact endgame under best play from a decision node of round 6 (docs/search.md):
 {"action": the best action, "margins": each player's 64 * Fame + gold minus the best other
-player's, "nodes": nodes searched}, or None when max_nodes did not suffice.)doc");
+player's, "nodes": nodes searched}, or None when max_nodes did not suffice. The table holds at
+most max_memory bytes (80 a position; default a quarter of the memory or of RLIMIT_AS): beyond
+it, MemoryError.)doc");
 
   auto state_type = py::reinterpret_borrow<py::class_<State>>(m.attr("State"));
   state_type

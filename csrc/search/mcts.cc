@@ -150,7 +150,9 @@ bool MctsBot::Search(const Position& p, Interrupt* interrupt, SearchResult* resu
   }
   if (config_.solver_nodes > 0 && NoChanceAhead(p)) {
     SolverResult solved;
-    if (SolveEndgame(p, config_.solver_nodes, interrupt, &solved)) {
+    // Out of memory is giving up too: the search below needs no table.
+    if (SolveEndgame(p, config_.solver_nodes, DefaultSolverMemory(), interrupt, &solved) ==
+        SolveStatus::kSolved) {
       for (int i = 0; i < num_legal; ++i) result->visits[i] = ids[i] == solved.best_action;
       result->solved = true;
       return true;

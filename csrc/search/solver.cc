@@ -1,6 +1,11 @@
 // The endgame solver (see solver.h).
 #include "search/solver.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <new>
 #include <unordered_map>
 #include <vector>
 
@@ -38,7 +43,8 @@ struct Entry {
 
 class Solver {
  public:
-  Solver(int64_t max_nodes, Interrupt* interrupt) : max_nodes_(max_nodes), interrupt_(interrupt) {}
+  Solver(int64_t max_nodes, int64_t max_entries, Interrupt* interrupt)
+      : max_nodes_(max_nodes), max_entries_(max_entries), interrupt_(interrupt) {}
 
   // Alpha-beta on u_0 (two players); false when the search gave up.
   bool AlphaBeta(const Position& p, int64_t alpha, int64_t beta, int64_t* value, int* best) {
@@ -85,7 +91,7 @@ class Solver {
     entry.bound = best_value <= alpha0  ? Bound::kUpper
                   : best_value >= beta0 ? Bound::kLower
                                         : Bound::kExact;
-    table_[key] = entry;
+    if (!Store(key, entry)) return false;
     *value = best_value;
     return true;
   }
@@ -119,14 +125,36 @@ class Solver {
         if (best != nullptr) *best = ids[i];
       }
     }
-    table_[key] = entry;
+    if (!Store(key, entry)) return false;
     for (int i = 0; i < n; ++i) margins[i] = entry.margins[i];
     return true;
   }
 
   int64_t nodes() const { return nodes_; }
+  bool out_of_memory() const { return out_of_memory_; }
 
  private:
+  // Stores a finished node; false (out of memory) for a new position beyond max_entries or
+  // when the allocation fails. The reference counts the same positions.
+  bool Store(uint64_t key, const Entry& entry) {
+    const auto found = table_.find(key);
+    if (found != table_.end()) {
+      found->second = entry;
+      return true;
+    }
+    if (static_cast<int64_t>(table_.size()) >= max_entries_) {
+      out_of_memory_ = true;
+      return false;
+    }
+    try {
+      table_.emplace(key, entry);
+    } catch (const std::bad_alloc&) {  // the address space ran out first (RLIMIT_AS)
+      out_of_memory_ = true;
+      return false;
+    }
+    return true;
+  }
+
   // Counts a node; false past the budget, at a chance node or once interrupted.
   bool Enter(const Position& p) {
     if (++nodes_ > max_nodes_ || IsChanceNode(p)) return false;
@@ -134,8 +162,10 @@ class Solver {
   }
 
   int64_t max_nodes_;
+  int64_t max_entries_;
   Interrupt* interrupt_;
   int64_t nodes_ = 0;
+  bool out_of_memory_ = false;
   std::unordered_map<uint64_t, Entry> table_;
 };
 
@@ -145,13 +175,24 @@ constexpr int64_t kInfinity = INT64_MAX / 2;
 
 bool NoChanceAhead(const Position& p) { return p.round == kNumRounds && !IsChanceNode(p); }
 
-bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt* interrupt,
-                  SolverResult* result) {
-  Solver solver(max_nodes, interrupt);
+int64_t DefaultSolverMemory() {
+  const int64_t pages = sysconf(_SC_PHYS_PAGES);
+  const int64_t page_size = sysconf(_SC_PAGE_SIZE);
+  int64_t total = pages > 0 && page_size > 0 ? pages * page_size : INT64_MAX;
+  rlimit limit{};
+  if (getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    total = std::min<int64_t>(total, static_cast<int64_t>(limit.rlim_cur));
+  }
+  return total / 4;
+}
+
+SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
+                         Interrupt* interrupt, SolverResult* result) {
+  Solver solver(max_nodes, max_memory / kSolverEntryBytes, interrupt);
   bool ok;
   result->best_action = -1;
   if (p.num_players == 2) {
-    int64_t value;
+    int64_t value = 0;
     ok = solver.AlphaBeta(p, -kInfinity, kInfinity, &value, &result->best_action);
     result->margins[0] = value;
     result->margins[1] = -value;
@@ -159,7 +200,8 @@ bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt* interrupt,
     ok = solver.MaxN(p, result->margins, &result->best_action);
   }
   result->nodes = solver.nodes();
-  return ok;
+  if (ok) return SolveStatus::kSolved;
+  return solver.out_of_memory() ? SolveStatus::kOutOfMemory : SolveStatus::kGaveUp;
 }
 
 }  // namespace vikinger

@@ -9,6 +9,11 @@
 // players: max^n, the mover maximizing its own u (first action in id order on a tie), the table
 // holding exact vectors. Actions are tried in ascending id order. A node is counted each time the
 // search enters one (table hits included); past `max_nodes` the solver gives up.
+//
+// Memory: the table is the solver's only growing allocation (about 28 MB a second). It holds at
+// most max_memory / kSolverEntryBytes positions; a new position beyond that stops the search
+// (kOutOfMemory), as does an allocation that fails, so the solver never runs a process out of
+// memory in the middle of its recursion (docs/search.md "Solver").
 #ifndef VIKINGER_SOLVER_H_
 #define VIKINGER_SOLVER_H_
 
@@ -23,14 +28,26 @@ namespace vikinger {
 // still gives up when it meets a chance node below (A5 refills the special display).
 bool NoChanceAhead(const Position& p);
 
+// The bytes a table entry is counted for: an unordered_map node (key, margins, bound, next
+// pointer: 64 bytes as malloc rounds it) and its share of the bucket array.
+constexpr int64_t kSolverEntryBytes = 80;
+
+// The default max_memory: a quarter of the physical memory, or of the address-space limit
+// (RLIMIT_AS) when that is lower. The reference computes the same.
+int64_t DefaultSolverMemory();
+
+enum class SolveStatus { kSolved, kGaveUp, kOutOfMemory };
+
 struct SolverResult {
   int best_action = -1;               // at the root; -1 at a terminal root
   int64_t margins[kMaxPlayers] = {};  // u_i under best play
   int64_t nodes = 0;
 };
 
-// False when the budget ran out, a chance node was met or the interrupt stopped it.
-bool SolveEndgame(const Position& p, int64_t max_nodes, Interrupt* interrupt, SolverResult* result);
+// kGaveUp when the node budget ran out, a chance node was met or the interrupt stopped it;
+// kOutOfMemory when the table reached max_memory (or an allocation failed).
+SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
+                         Interrupt* interrupt, SolverResult* result);
 
 }  // namespace vikinger
 

@@ -4,9 +4,7 @@ and PolicyNetBot, the network's policy alone (no search). vikinger_fast's classe
 its own State, Game and PuctSearch.
 """
 
-import io
 import os
-import zipfile
 from typing import Any
 
 import numpy as np
@@ -33,20 +31,6 @@ def shipped_model(game):
     return os.path.join(MODELS, name)
 
 
-def _load(model, game):
-    if not isinstance(model, str):
-        raise TypeError(f"model must be a path (str), not {type_name(model)}")
-    try:
-        # The zip checked first: numpy leaves its own file open when the zip is damaged.
-        with open(model, "rb") as source:
-            zipfile.ZipFile(io.BytesIO(source.read())).close()
-        return MLPEvaluator.load(model, game)
-    except OSError as error:
-        raise ValueError(f"cannot read model {model!r}: {error}") from None
-    except (EOFError, KeyError, zipfile.BadZipFile) as error:  # a damaged zip
-        raise ValueError(f"{model}: damaged model file ({error})") from None
-
-
 class AZBot(PuctBot):
     """PuctBot(game, seed, ..., model=the shipped network): the learned player with search. Its
     defaults are the settings measured in docs/learning.md: leaves valued half by the network and
@@ -71,8 +55,7 @@ class AZBot(PuctBot):
         if model is not None and evaluator is not None:
             raise ValueError("AZBot takes model or evaluator, not both")
         if evaluator is None:
-            # Loaded here so that a damaged file is a ValueError too.
-            evaluator = _load(shipped_model(game) if model is None else model, game)
+            evaluator = MLPEvaluator.load(shipped_model(game) if model is None else model, game)
         super().__init__(
             game,
             seed,
@@ -96,7 +79,7 @@ class PolicyNetBot:
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
         self._game = game
-        self._mlp = _load(shipped_model(game) if model is None else model, game)
+        self._mlp = MLPEvaluator.load(shipped_model(game) if model is None else model, game)
 
     def restart(self):
         """Nothing to forget: the bot has no state."""

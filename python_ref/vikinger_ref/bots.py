@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 
+from .arguments import check_int
 from .evaluation import _evaluate
 from .game import Game
 from .rng import MASK64
@@ -54,6 +55,9 @@ class RandomBot:
     def restart(self):
         self._rng = SplitMix64(self._seed)
 
+    def __reduce__(self):
+        return random_bot_from_data, (self._game, self._seed, self._rng.state)
+
 
 class GreedyBot:
     """One ply on the evaluation: the action whose successor gives the mover the highest value;
@@ -90,3 +94,23 @@ class GreedyBot:
 
     def restart(self):
         self._rng = SplitMix64(self._seed)
+
+    def __reduce__(self):
+        return greedy_bot_from_data, (self._game, self._seed, self._rng.state)
+
+
+# Pickles rebuild the bots through these functions, which check the data as the constructors
+# do (safety.unpickle allows them and nothing of the bots' insides): the game, the seed and
+# the state of the stream, taken mod 2**64 as the C++ rebuild takes it.
+def _seeded_bot(cls, game, seed, stream):
+    bot = cls(game, seed)
+    bot._rng.state = check_int("stream", stream) & MASK64
+    return bot
+
+
+def random_bot_from_data(game, seed, stream):
+    return _seeded_bot(RandomBot, game, seed, stream)
+
+
+def greedy_bot_from_data(game, seed, stream):
+    return _seeded_bot(GreedyBot, game, seed, stream)

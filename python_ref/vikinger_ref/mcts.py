@@ -152,15 +152,20 @@ class MCTSBot:
         self._searches = 0
         self._lock = threading.Lock()
 
-    def __getstate__(self):
-        """Pickling and deepcopy: everything but the lock (a fresh one is made), so the copy
-        goes on with the same searches."""
+    def __reduce__(self):
+        """Pickling and deepcopy: the constructor's arguments and the searches done, rebuilt by
+        mcts_bot_from_data (checked as the constructor checks them), so the copy goes on with
+        the same searches."""
         with self._lock:
-            return {name: value for name, value in vars(self).items() if name != "_lock"}
-
-    def __setstate__(self, data):
-        vars(self).update(data)
-        self._lock = threading.Lock()
+            budget = {
+                "iterations": self._iterations,
+                "max_time": self._max_time,
+                "uct_c": self._uct_c,
+                "leaf": self._leaf,
+                "threads": self._threads,
+                "solver_nodes": self._solver_nodes,
+            }
+            return mcts_bot_from_data, (self._game, self._seed, budget, self._searches)
 
     def _search(self, state, method):
         with self._lock:
@@ -176,7 +181,10 @@ class MCTSBot:
                 result["visits"][0] = 1
                 return result
             if self._solver_nodes > 0 and no_chance_ahead(state):
-                solved = solve(state, self._solver_nodes)
+                try:
+                    solved = solve(state, self._solver_nodes)
+                except MemoryError:  # the table's bound: giving up, as in mcts.cc
+                    solved = None
                 if solved is not None:
                     result["visits"] = [int(a == solved["action"]) for a in actions]
                     result["solved"] = True
@@ -231,3 +239,21 @@ class MCTSBot:
     def restart(self):
         with self._lock:
             self._searches = 0
+
+
+BUDGET_KEYS = ("iterations", "max_time", "uct_c", "leaf", "threads", "solver_nodes")
+
+
+def mcts_bot_from_data(game, seed, budget, searches):
+    """The MCTSBot of a pickle: MCTSBot(game, seed, **budget) after `searches` searches (taken
+    mod 2**64, as the C++ rebuild takes it); the same checks as the constructor's."""
+    if not isinstance(budget, dict):
+        raise TypeError(f"budget must be a dict, not {type(budget).__name__}")
+    if len(budget) != len(BUDGET_KEYS):
+        raise ValueError(f"budget must hold {', '.join(BUDGET_KEYS)}")
+    for key in BUDGET_KEYS:
+        if key not in budget:
+            raise ValueError(f"budget lacks {key}")
+    bot = MCTSBot(game, seed, **budget)
+    bot._searches = check_int("searches", searches) & MASK64
+    return bot

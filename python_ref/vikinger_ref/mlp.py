@@ -20,13 +20,45 @@ import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
 from .components import OPTION_NAMES
+from .npz import Archive
 from .observation import observation_size
 
 FORMAT = "vikinger-mlp/1"
+MAX_HIDDEN_LAYERS = 64
 
 
 def _game_fields(game):
     return game.num_players, [name for name in OPTION_NAMES if game.options[name]]
+
+
+def _real(array):
+    """`array` as float32; ValueError for what is not real numbers (complex would lose its
+    imaginary part, objects are not numbers)."""
+    array = np.asarray(array)
+    if array.dtype.kind not in "biuf":
+        raise ValueError(f"the MLP's weights must be real numbers, not {array.dtype}")
+    return array.astype(np.float32, copy=False)
+
+
+def _check_layer_shapes(width, num_players, layers, policy, value, prefix=""):
+    """ValueError unless the shapes are those of an MLP from `width` inputs: layers [(w, b)],
+    then the policy and value heads (w, b), each a shape tuple."""
+    for i, (w, b) in enumerate(layers):
+        if len(w) != 2 or w[0] != width or tuple(b) != (w[1],):
+            raise ValueError(
+                f"{prefix}layer {i}: w{i} must be ({width}, k) and b{i} (k,), not "
+                f"{tuple(w)} and {tuple(b)}"
+            )
+        width = w[1]
+    for name, (w, b), out in (
+        ("policy", policy, NUM_DISTINCT_ACTIONS),
+        ("value", value, num_players),
+    ):
+        if tuple(w) != (width, out) or tuple(b) != (out,):
+            raise ValueError(
+                f"{prefix}{name}_w must be ({width}, {out}) and {name}_b ({out},), not "
+                f"{tuple(w)} and {tuple(b)}"
+            )
 
 
 class MLPEvaluator:
@@ -35,9 +67,9 @@ class MLPEvaluator:
     def __init__(self, game, layers, policy, value):
         self.num_players, self.options = _game_fields(game)
         self.observation_size = observation_size(self.num_players)
-        self.layers = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
-        self.policy = tuple(np.asarray(a, np.float32) for a in policy)
-        self.value = tuple(np.asarray(a, np.float32) for a in value)
+        self.layers = [(_real(w), _real(b)) for w, b in layers]
+        self.policy = tuple(_real(a) for a in policy)
+        self.value = tuple(_real(a) for a in value)
         self._check_shapes()
 
     @classmethod
@@ -59,27 +91,17 @@ class MLPEvaluator:
         return cls(game, layers, policy, value)
 
     def _check_shapes(self):
-        width = self.observation_size
         arrays = [a for layer in self.layers for a in layer] + [*self.policy, *self.value]
         for array in arrays:
             if not np.isfinite(array).all():
                 raise ValueError("the MLP's weights must be finite")
-        for i, (w, b) in enumerate(self.layers):
-            if w.ndim != 2 or w.shape[0] != width or b.shape != (w.shape[1],):
-                raise ValueError(
-                    f"layer {i}: w{i} must be ({width}, k) and b{i} (k,), not "
-                    f"{w.shape} and {b.shape}"
-                )
-            width = w.shape[1]
-        for name, (w, b), out in (
-            ("policy", self.policy, NUM_DISTINCT_ACTIONS),
-            ("value", self.value, self.num_players),
-        ):
-            if w.shape != (width, out) or b.shape != (out,):
-                raise ValueError(
-                    f"{name}_w must be ({width}, {out}) and {name}_b ({out},), not "
-                    f"{w.shape} and {b.shape}"
-                )
+        _check_layer_shapes(
+            self.observation_size,
+            self.num_players,
+            [(w.shape, b.shape) for w, b in self.layers],
+            (self.policy[0].shape, self.policy[1].shape),
+            (self.value[0].shape, self.value[1].shape),
+        )
 
     def __call__(self, observations, legal):
         x = observations
@@ -112,36 +134,79 @@ class MLPEvaluator:
 
     @classmethod
     def load(cls, path, game):
-        """The evaluator of a weights file, checked against `game` (ValueError naming what
-        differs). Read with allow_pickle=False: a file holding objects is refused."""
-        with np.load(path, allow_pickle=False) as data:
+        """The evaluator of a weights file (str or os.PathLike), checked against `game`.
 
-            def get(key):
-                if key not in data.files:
-                    raise ValueError(f"{path}: not a {FORMAT} file (no {key!r})")
-                return data[key]
-
-            if str(get("format")) != FORMAT:
-                raise ValueError(f"{path}: format {str(get('format'))!r}, expected {FORMAT!r}")
+        Read through npz.Archive: only a regular .npz file whose declared sizes, dtypes and
+        shapes are checked before any array is inflated; real float weights only. Every
+        malformed file is a ValueError that names the file and the problem (docs/security.md)."""
+        with Archive(path, "model") as archive:
+            path = archive.path
             num_players, options = _game_fields(game)
-            stored = (int(get("num_players")), sorted(str(o) for o in get("options")))
+            if str(_meta(archive, "format", "U")) != FORMAT:
+                raise ValueError(
+                    f"{path}: format {str(_meta(archive, 'format', 'U'))!r}, expected {FORMAT!r}"
+                )
+            stored_options = _meta(archive, "options", "U", size=len(OPTION_NAMES))
+            stored = (int(_meta(archive, "num_players", "iu")), sorted(map(str, stored_options)))
             if stored != (num_players, sorted(options)):
                 raise ValueError(
                     f"{path}: weights for {stored[0]} players with modules "
                     f"{stored[1]}, the game has {num_players} with {sorted(options)}"
                 )
-            if int(get("observation_size")) != observation_size(num_players):
-                raise ValueError(
-                    f"{path}: observation_size {int(get('observation_size'))}, the "
-                    f"game's is {observation_size(num_players)}"
-                )
-            if int(get("num_distinct_actions")) != NUM_DISTINCT_ACTIONS:
-                raise ValueError(
-                    f"{path}: num_distinct_actions "
-                    f"{int(get('num_distinct_actions'))}, the game's is "
-                    f"{NUM_DISTINCT_ACTIONS}"
-                )
-            layers = [(get(f"w{i}"), get(f"b{i}")) for i in range(int(get("hidden_layers")))]
-            return cls(
-                game, layers, (get("policy_w"), get("policy_b")), (get("value_w"), get("value_b"))
+            for key, expected in (
+                ("observation_size", observation_size(num_players)),
+                ("num_distinct_actions", NUM_DISTINCT_ACTIONS),
+            ):
+                value = int(_meta(archive, key, "iu"))
+                if value != expected:
+                    raise ValueError(f"{path}: {key} {value}, the game's is {expected}")
+            hidden = int(_meta(archive, "hidden_layers", "iu"))
+            if not 0 <= hidden <= MAX_HIDDEN_LAYERS:
+                raise ValueError(f"{path}: hidden_layers {hidden}, not in 0..{MAX_HIDDEN_LAYERS}")
+            names = [n for i in range(hidden) for n in (f"w{i}", f"b{i}")]
+            names += ["policy_w", "policy_b", "value_w", "value_b"]
+            for name in names:
+                if name not in archive.names:
+                    raise ValueError(f"{path}: not a {FORMAT} file (no {name!r})")
+                if archive.dtype(name).kind != "f":
+                    raise ValueError(
+                        f"{path}: {name} must hold real floats, not {archive.dtype(name)}"
+                    )
+            # The shapes from the headers, checked before any weight is inflated.
+            shape = archive.shape
+            _check_layer_shapes(
+                observation_size(num_players),
+                num_players,
+                [(shape(f"w{i}"), shape(f"b{i}")) for i in range(hidden)],
+                (shape("policy_w"), shape("policy_b")),
+                (shape("value_w"), shape("value_b")),
+                prefix=f"{path}: ",
             )
+            arrays = {name: archive.read(name) for name in names}
+        try:
+            return cls(
+                game,
+                [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(hidden)],
+                (arrays["policy_w"], arrays["policy_b"]),
+                (arrays["value_w"], arrays["value_b"]),
+            )
+        except ValueError as error:
+            raise ValueError(f"{path}: {error}") from None
+
+
+def _meta(archive, key, kinds, size=1):
+    """A metadata array of the weights file: present, of a dtype kind in `kinds`, at most
+    `size` elements (one value: returned as a scalar)."""
+    if key not in archive.names:
+        raise ValueError(f"{archive.path}: not a {FORMAT} file (no {key!r})")
+    if archive.dtype(key).kind not in kinds or np.prod(archive.shape(key)) > size:
+        raise ValueError(
+            f"{archive.path}: {key} must be {'text' if kinds == 'U' else 'an int'}, not "
+            f"{archive.dtype(key)} of shape {archive.shape(key)}"
+        )
+    array = archive.read(key)
+    if size == 1:
+        if array.size != 1:
+            raise ValueError(f"{archive.path}: {key} must hold one value")
+        return array.reshape(-1)[0]
+    return array.reshape(-1)

@@ -8,10 +8,11 @@ evaluation with uniform priors. With `playouts` > 0 a leaf's value is (1 - playo
 evaluator's + playout_weight * the mean returns of that many random playouts from the leaf
 (docs/neural.md "Mixed leaf values"); the playouts of search k use the streams mix(seed + k + 1) +
 i, i counting the search's playouts. A search spends `simulations` leaves and/or `max_time` seconds
-(checked between batches). Search k (since construction or restart) uses seed mix(seed + k); with
-`reuse` the tree of the last search is kept when the new state is one of its root's children. step
-plays the most visited action (the lowest id on a tie); a state with one legal action is answered at
-once.
+(checked between batches, once the root's children have a visit); a max_time of 1e9 s or more
+sets no deadline, so alone it is refused (a search that could not end). Search k (since
+construction or restart) uses seed mix(seed + k); with `reuse` the tree of the last search is
+kept when the new state is one of its root's children. step plays the most visited action (the
+lowest id on a tie); a state with one legal action is answered at once.
 """
 
 import threading
@@ -21,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
-from .arguments import check_int, type_name
+from .arguments import MAX_SECONDS, check_int, check_seconds, type_name
 from .batched_search import MAX_PLAYOUT_VALUES, PuctSearch
 from .game import Game
 from .mlp import MLPEvaluator
@@ -69,12 +70,15 @@ class PuctBot:
         self._game = game
         if simulations is not None and check_int("simulations", simulations) <= 0:
             raise ValueError(f"simulations must be > 0, not {simulations}")
-        if max_time is not None:
-            _check_number("max_time", max_time)
-            if not max_time > 0:
-                raise ValueError(f"max_time must be > 0, not {max_time}")
+        seconds = None if max_time is None else check_seconds("max_time", max_time)
         if simulations is None and max_time is None:
             raise ValueError("PuctBot needs a budget: simulations or max_time")
+        if simulations is None and seconds >= MAX_SECONDS:
+            # A search bounded by nothing would never return (docs/search.md "Budgets").
+            raise ValueError(
+                "PuctBot needs a finite budget: simulations, or max_time below 1e9 "
+                f"seconds, not {max_time}"
+            )
         if evaluator is not None and not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
         if model is not None and evaluator is not None:
@@ -89,15 +93,11 @@ class PuctBot:
         self._playouts = int(playouts)
         self._playout_weight = float(playout_weight)
         self._simulations = None if simulations is None else int(simulations)
-        self._max_time = None if max_time is None else float(max_time)
+        # As MCTSBot: a time budget of MAX_SECONDS or more (inf included) sets no deadline.
+        self._max_time = None if seconds is None or seconds >= MAX_SECONDS else seconds
         self._evaluator = evaluator
-        if model is not None:
-            if not isinstance(model, str):
-                raise TypeError(f"model must be a path (str), not {type_name(model)}")
-            try:
-                self._evaluator = MLPEvaluator.load(model, game)
-            except OSError as error:
-                raise ValueError(f"cannot read model {model!r}: {error}") from None
+        if model is not None:  # the one model loader of every bot (mlp.py, npz.py)
+            self._evaluator = MLPEvaluator.load(model, game)
         self._options = {"c_init": c_init, "c_base": c_base}
         self._batch_size = int(batch_size)
         self._reuse = bool(reuse)
@@ -186,4 +186,11 @@ class PuctBot:
             return [(legal[0], 1.0)]
         result = self.search(state, "policy")
         total = sum(result["visits"])
+        if total == 0:
+            # A time budget so small that no child was visited: the priors (uniform before
+            # the root was evaluated), never a division by zero.
+            priors = list(result.get("priors") or [])
+            if len(priors) != len(result["actions"]) or sum(priors) <= 0:
+                priors = [1.0] * len(result["actions"])
+            return [(a, p / sum(priors)) for a, p in zip(result["actions"], priors)]
         return [(a, v / total) for a, v in zip(result["actions"], result["visits"])]

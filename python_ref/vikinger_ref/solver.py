@@ -6,8 +6,13 @@ Each player's final margin: u_i = 64 * Fame_i + gold_i - max over j != i of the 
 after B8.2 is below 5: Fame first, gold the B8.9 tie-break). Two players: alpha-beta on u_0 with
 a transposition table on hash_key of exact values and bounds; more players: max^n, the mover
 maximizing its own u (first action in id order on a tie). A node is counted each time the search
-enters one; past `max_nodes`, or at a chance node, the solver gives up (None).
+enters one; past `max_nodes`, or at a chance node, the solver gives up (None). The table holds at
+most max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are (this dict takes
+several times their bytes): a new position beyond that is a MemoryError in both engines.
 """
+
+import os
+import resource
 
 from .arguments import check_int, check_not_huge
 from .components import NUM_ROUNDS
@@ -16,10 +21,25 @@ from .playouts import check_state
 FAME_UNIT = 64
 INFINITY = (1 << 63) // 2
 EXACT, LOWER, UPPER = range(3)
+ENTRY_BYTES = 80  # a table entry of solver.cc (kSolverEntryBytes)
 
 
 class _GiveUp(Exception):
     pass
+
+
+class _OutOfMemory(Exception):
+    pass
+
+
+def default_max_memory():
+    """A quarter of the physical memory, or of the address-space limit when that is lower (the
+    C++ DefaultSolverMemory)."""
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    limit = resource.getrlimit(resource.RLIMIT_AS)[0]
+    if limit != resource.RLIM_INFINITY:
+        total = min(total, limit)
+    return total // 4
 
 
 def no_chance_ahead(state):
@@ -35,10 +55,17 @@ def final_margins(state):
 
 
 class _Solver:
-    def __init__(self, max_nodes):
+    def __init__(self, max_nodes, max_memory):
         self.max_nodes = max_nodes
+        self.max_entries = max_memory // ENTRY_BYTES
         self.nodes = 0
         self.table = {}
+
+    def store(self, key, entry):
+        """table[key] = entry, unless a new position would pass max_entries."""
+        if key not in self.table and len(self.table) >= self.max_entries:
+            raise _OutOfMemory
+        self.table[key] = entry
 
     def enter(self, state):
         self.nodes += 1
@@ -80,7 +107,7 @@ class _Solver:
             if alpha >= beta:
                 break
         bound = UPPER if best_value <= alpha0 else LOWER if best_value >= beta0 else EXACT
-        self.table[key] = (best_value, bound)
+        self.store(key, (best_value, bound))
         return best_value, best_action
 
     def max_n(self, state, root=False):
@@ -97,13 +124,23 @@ class _Solver:
             margins, _ = self.max_n(child)
             if best is None or margins[mover] > best[mover]:
                 best, best_action = margins, action
-        self.table[key] = best
+        self.store(key, best)
         return best, best_action
 
 
-def solve(state, max_nodes):
-    """{"action", "margins", "nodes"} under best play, or None past max_nodes."""
-    solver = _Solver(max_nodes)
+def out_of_memory_message(max_memory):
+    return (
+        f"solve_endgame: the table reached max_memory ({max_memory} bytes, "
+        f"{max_memory // ENTRY_BYTES} positions); give a larger max_memory or a smaller max_nodes"
+    )
+
+
+def solve(state, max_nodes, max_memory=None):
+    """{"action", "margins", "nodes"} under best play, or None past max_nodes; MemoryError
+    past max_memory (default_max_memory() when None)."""
+    if max_memory is None:
+        max_memory = default_max_memory()
+    solver = _Solver(max_nodes, max_memory)
     try:
         if state.get_game().num_players == 2:
             value, action = solver.alpha_beta(state, -INFINITY, INFINITY, root=True)
@@ -112,10 +149,12 @@ def solve(state, max_nodes):
             margins, action = solver.max_n(state, root=True)
     except _GiveUp:
         return None
+    except _OutOfMemory:
+        raise MemoryError(out_of_memory_message(max_memory)) from None
     return {"action": action, "margins": list(margins), "nodes": solver.nodes}
 
 
-def solve_endgame(state, max_nodes):
+def solve_endgame(state, max_nodes, max_memory=None):
     """The checked entry point of docs/search.md (same errors as vikinger_fast.solve_endgame)."""
     check_state(state)
     # Python and numpy ints, as everywhere in the API (arguments.py).
@@ -125,8 +164,17 @@ def solve_endgame(state, max_nodes):
     if max_nodes == 0:
         raise ValueError("max_nodes must be > 0, not 0")
     max_nodes = int(max_nodes)
+    if max_memory is not None:
+        if check_int("max_memory", max_memory) < 0:
+            raise ValueError(f"max_memory must be >= 0, not {max_memory}")
+        check_not_huge("max_memory", max_memory)
+        if max_memory < ENTRY_BYTES:
+            raise ValueError(
+                f"max_memory must be >= {ENTRY_BYTES} (one table entry), not {max_memory}"
+            )
+        max_memory = int(max_memory)
     if not no_chance_ahead(state) or state.is_terminal():
         raise ValueError(
             "solve_endgame needs a decision node of round 6 with its offer on the wheel"
         )
-    return solve(state, max_nodes)
+    return solve(state, max_nodes, max_memory)

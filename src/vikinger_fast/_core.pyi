@@ -274,10 +274,14 @@ def evaluate(state: State) -> List[float]:
     the returns once terminal, else a softmax of the Fame each player would have after the round's
     pending scoring and the final scoring."""
 
-def solve_endgame(state: State, max_nodes: _Int) -> Optional[Dict[str, Any]]:
+def solve_endgame(
+    state: State, max_nodes: _Int, max_memory: Optional[_Int] = None
+) -> Optional[Dict[str, Any]]:
     """The exact endgame under best play from a decision node of round 6 (docs/search.md):
     {"action": the best action, "margins": each player's 64 * Fame + gold minus the best other
-    player's, "nodes": nodes searched}, or None when max_nodes did not suffice."""
+    player's, "nodes": nodes searched}, or None when max_nodes did not suffice. The table holds at
+    most max_memory bytes (80 a position; default a quarter of the memory or of RLIMIT_AS): beyond
+    it, MemoryError."""
 
 class RandomBot:
     """RandomBot(game, seed): a uniformly random legal

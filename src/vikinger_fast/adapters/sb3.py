@@ -138,6 +138,13 @@ class VikingerSB3VecEnv(VecEnv):
 
     # --- the VecEnv interface ---------------------------------------------------------------
 
+    def seed(self, seed: Optional[int] = None) -> List[Optional[int]]:
+        """VecEnv.seed for an int (numpy ints too) or None; TypeError for anything else
+        (1.5 or True would be taken as another seed, or fail at the next reset)."""
+        if seed is not None:
+            seed = check_int("seed", seed)
+        return list(super().seed(seed))
+
     def reset(self) -> np.ndarray:
         seed = self._seeds[0] if self._seeds[0] is not None else None
         base = int(seed) if seed is not None else int(np.random.default_rng().integers(2**63))

@@ -8,17 +8,17 @@
   opt_<k>       the optimizer state's arrays, k in the order of jax.tree_util.tree_leaves
 
 written under a temporary name and renamed, so a crash leaves the last complete one. Loading
-checks the format, the game, sizes and shapes and names what differs (ValueError).
+(through the checked reader of every .npz, vikinger_ref/npz.py) checks the format, the game,
+sizes and shapes and names what differs (ValueError).
 """
 
-import io
 import os
-import zipfile
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
+from vikinger_ref.npz import MAX_BYTES, Archive, fspath
 from vikinger_ref.observation import observation_size
 
 from .. import selfplay_data
@@ -27,6 +27,8 @@ from .config import TrainConfig
 from .network import init_params
 
 FORMAT = "vikinger-train-checkpoint/1"
+# The weights and Adam's two moments, each at most a weights file's size.
+MAX_CHECKPOINT_BYTES = 3 * MAX_BYTES + 1024 * 1024
 
 
 class Checkpoint:
@@ -60,53 +62,59 @@ class Checkpoint:
         outputs.write_atomic(path, selfplay_data.npz_bytes(arrays), sync=True)
 
     @classmethod
-    def load(cls, path: str, expect: Optional[TrainConfig] = None) -> "Checkpoint":
-        """The checkpoint of `path`; with `expect`, its game and network must be that config's
-        (the training settings may differ: a run may change them on resume)."""
-        try:
-            # The bytes first: numpy leaves its own file open when the zip is damaged.
-            with open(path, "rb") as source:
-                data = np.load(io.BytesIO(source.read()), allow_pickle=False)
-        except FileNotFoundError:
-            raise ValueError(f"checkpoint {path!r} does not exist") from None
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as error:
-            raise ValueError(f"{path}: not a readable checkpoint ({error})") from None
-        try:
-            with data:
-                files = set(data.files)
+    def load(cls, path: Any, expect: Optional[TrainConfig] = None) -> "Checkpoint":
+        """The checkpoint of `path` (str or os.PathLike); with `expect`, its game and network
+        must be that config's (the training settings may differ: a run may change them on
+        resume). Read through vikinger_ref.npz.Archive: sizes, dtypes and the network's shapes
+        are checked before any array is inflated; every problem is a ValueError naming it."""
+        if not os.path.lexists(fspath(path, "checkpoint")):
+            raise ValueError(f"checkpoint {fspath(path, 'checkpoint')!r} does not exist")
+        with Archive(path, "checkpoint", max_bytes=MAX_CHECKPOINT_BYTES) as archive:
+            path = archive.path
 
-                def read(key: str) -> np.ndarray:
-                    try:
-                        return data[key]
-                    except ValueError as error:  # an object array: refused, never unpickled
-                        raise ValueError(
-                            f"{path}: damaged checkpoint, {key!r} cannot be read "
-                            f"without pickle ({error})"
-                        ) from None
+            def get(key: str) -> Any:
+                # One value, stored as a 0-d or 1-element array (npz_bytes writes the latter).
+                if key not in archive.names:
+                    raise ValueError(f"{path}: not a {FORMAT} file (no {key!r})")
+                if int(np.prod(archive.shape(key))) != 1:
+                    raise ValueError(f"{path}: {key!r} must hold one value")
+                return archive.read(key).reshape(-1)[0]
 
-                def get(key: str) -> Any:
-                    # One value, stored as a 0-d or 1-element array (npz_bytes writes the
-                    # latter).
-                    if key not in files:
-                        raise ValueError(f"{path}: not a {FORMAT} file (no {key!r})")
-                    array = read(key)
-                    if array.size != 1:
-                        raise ValueError(f"{path}: {key!r} must hold one value")
-                    return array.reshape(-1)[0]
-
-                if str(get("format")) != FORMAT:
-                    raise ValueError(f"{path}: format {str(get('format'))!r}, expected {FORMAT!r}")
+            if str(get("format")) != FORMAT:
+                raise ValueError(f"{path}: format {str(get('format'))!r}, expected {FORMAT!r}")
+            try:
                 config = TrainConfig.from_json(str(get("config")))
-                params = {key[4:]: read(key) for key in sorted(files) if key.startswith("net_")}
-                count = sum(1 for key in files if key.startswith("opt_"))
-                optimizer = [read(f"opt_{k}") for k in range(count)]
-                iteration, step = int(get("iteration")), int(get("step"))
-        except (OSError, EOFError, KeyError, zipfile.BadZipFile) as error:
-            raise ValueError(f"{path}: damaged checkpoint ({error})") from None
+            except (ValueError, TypeError) as error:
+                raise ValueError(f"{path}: {error}") from None
+            iteration, step = get("iteration"), get("step")
+            for name, value in (("iteration", iteration), ("step", step)):
+                if archive.dtype(name).kind not in "iu" or value < 0:
+                    raise ValueError(f"{path}: {name} must be an int >= 0, not {value!r}")
+            names = sorted(key for key in archive.names if key.startswith("net_"))
+            # The network's shapes and dtypes from the headers, before reading a weight.
+            check_params(
+                {key[4:]: _Header(archive.shape(key), archive.dtype(key)) for key in names},
+                config,
+                path,
+            )
+            params = {key[4:]: archive.read(key) for key in names}
+            count = sum(1 for key in archive.names if key.startswith("opt_"))
+            optimizer = []
+            for k in range(count):
+                if f"opt_{k}" not in archive.names:
+                    raise ValueError(f"{path}: damaged checkpoint, no 'opt_{k}'")
+                optimizer.append(archive.read(f"opt_{k}"))
         check_params(params, config, path)
         if expect is not None:
             check_same_game(config, expect, path)
-        return cls(config, iteration, step, params, optimizer)
+        return cls(config, int(iteration), int(step), params, optimizer)
+
+
+class _Header:
+    """The shape and dtype of an array not read yet (what check_params looks at first)."""
+
+    def __init__(self, shape: Tuple[int, ...], dtype: Any) -> None:
+        self.shape, self.dtype, self.ndim = shape, dtype, len(shape)
 
 
 def check_same_game(stored: TrainConfig, expect: TrainConfig, path: str) -> None:
@@ -117,7 +125,7 @@ def check_same_game(stored: TrainConfig, expect: TrainConfig, path: str) -> None
             raise ValueError(f"{path}: made for {name} {a!r}, this run has {b!r}")
 
 
-def check_params(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> None:
+def check_params(params: Dict[str, Any], config: TrainConfig, path: str) -> None:
     """The arrays must be the config's network: names, shapes (observation size, action count,
     players), float32 and finite."""
     expected = init_shapes(config)
@@ -141,7 +149,9 @@ def check_params(params: Dict[str, np.ndarray], config: TrainConfig, path: str) 
                 f"{observation_size(config.players)}, {NUM_DISTINCT_ACTIONS} "
                 f"actions, {config.players} players)"
             )
-        if array.dtype != np.float32 or not np.isfinite(array).all():
+        if array.dtype != np.float32 or (
+            isinstance(array, np.ndarray) and not np.isfinite(array).all()
+        ):
             raise ValueError(f"{path}: {name} must be finite float32")
 
 

@@ -4,9 +4,43 @@ against the game and sizes they were made for."""
 
 import dataclasses
 import json
+import math
 from typing import Any, Dict, Tuple
 
+from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.components import OPTION_NAMES
+from vikinger_ref.npz import MAX_BYTES
+from vikinger_ref.observation import observation_size
+
+from ..safety.json_limits import loads_limited
+
+# The settings' ranges: wide enough for any real run, narrow enough that a typo (an extra
+# digit, a negative) is caught before the run starts rather than hours into it.
+COUNTS = {
+    "seed": (0, (1 << 64) - 1),
+    "games": (1, 1_000_000),
+    "shard_games": (1, 1_000_000),
+    "simulations": (1, 1_000_000),
+    "max_considered": (1, 2036),
+    "search_batch": (1, 1_000_000),
+    "warm_iterations": (0, 1_000_000_000),
+    "steps": (1, 1_000_000_000),
+    "batch": (1, 1_000_000),
+    "window": (1, 1_000_000),
+    "eval_every": (1, 1_000_000_000),
+    "eval_games": (1, 1_000_000),
+    "eval_simulations": (1, 1_000_000),
+}
+MAX_LAYERS = 16
+MAX_WIDTH = 16384
+
+
+def network_bytes(players: int, hidden: Tuple[int, ...]) -> int:
+    """The float32 bytes of the network's weights (what an export holds)."""
+    sizes = [observation_size(players), *hidden]
+    weights = sum(a * b + b for a, b in zip(sizes, sizes[1:]))
+    weights += (sizes[-1] + 1) * (NUM_DISTINCT_ACTIONS + players)
+    return 4 * weights
 
 
 @dataclasses.dataclass(frozen=True)
@@ -36,38 +70,52 @@ class TrainConfig:
     eval_simulations: int = 32
 
     def __post_init__(self) -> None:
+        # Everything a run will use is checked here, before any work starts: from the flags,
+        # from config.json and from a checkpoint alike (docs/learning.md "Settings").
         if isinstance(self.players, bool) or self.players not in (2, 3, 4):
             raise ValueError(f"players must be 2, 3 or 4, not {self.players!r}")
+        if not isinstance(self.options, tuple) or not all(isinstance(o, str) for o in self.options):
+            raise ValueError(f"options must be module names, not {self.options!r}")
         unknown = sorted(set(self.options) - set(OPTION_NAMES))
         if unknown:
             raise ValueError(f"unknown module {unknown[0]!r} (known: {', '.join(OPTION_NAMES)})")
-        positive = (
-            "games",
-            "shard_games",
-            "simulations",
-            "max_considered",
-            "search_batch",
-            "steps",
-            "batch",
-            "window",
-            "eval_every",
-            "eval_games",
-            "eval_simulations",
-        )
-        for name in positive:
+        for name, (low, high) in COUNTS.items():
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be an int >= 1, not {value!r}")
-        if not self.hidden or any(
-            isinstance(h, bool) or not isinstance(h, int) or h < 1 for h in self.hidden
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ValueError(f"{name} must be an int in {low}..{high:,}, not {value!r}")
+        if (
+            not isinstance(self.hidden, tuple)
+            or not 1 <= len(self.hidden) <= MAX_LAYERS
+            or any(
+                isinstance(h, bool) or not isinstance(h, int) or not 1 <= h <= MAX_WIDTH
+                for h in self.hidden
+            )
         ):
-            raise ValueError(f"hidden must be one or more ints >= 1, not {self.hidden!r}")
-        for name in ("warm_iterations", "seed"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{name} must be an int >= 0, not {value!r}")
-        if not self.learning_rate > 0 or not self.l2 >= 0:
-            raise ValueError("learning_rate must be > 0 and l2 >= 0")
+            raise ValueError(
+                f"hidden must be 1 to {MAX_LAYERS} layer widths in 1..{MAX_WIDTH}, not "
+                f"{self.hidden!r}"
+            )
+        if network_bytes(self.players, self.hidden) > MAX_BYTES:
+            raise ValueError(
+                f"hidden {self.hidden!r}: a network of {network_bytes(self.players, self.hidden):,}"
+                f" bytes; its exports must load (at most {MAX_BYTES:,})"
+            )
+        for name, least, most in (("learning_rate", 0.0, 1.0), ("l2", 0.0, 1.0)):
+            number = getattr(self, name)
+            if (
+                isinstance(number, bool)
+                or not isinstance(number, (int, float))
+                or not math.isfinite(number)
+                or not (
+                    least < number <= most if name == "learning_rate" else least <= number <= most
+                )
+            ):
+                bounds = (
+                    f"({least:g}, {most:g}]"
+                    if name == "learning_rate"
+                    else f"[{least:g}, {most:g}]"
+                )
+                raise ValueError(f"{name} must be a finite number in {bounds}, not {number!r}")
 
     def game_options(self) -> Dict[str, bool]:
         """The Game keywords of the modules."""
@@ -78,11 +126,8 @@ class TrainConfig:
 
     @classmethod
     def from_json(cls, text: str) -> "TrainConfig":
-        """The config of `text` (plain JSON; ValueError for anything else)."""
-        try:
-            fields: Dict[str, Any] = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"not a training config: {error}") from None
+        """The config of `text` (plain JSON, bounded; ValueError for anything else)."""
+        fields: Dict[str, Any] = loads_limited(text, "a training config")
         if not isinstance(fields, dict):
             raise ValueError("not a training config: not a JSON object")
         known = {f.name for f in dataclasses.fields(cls)}
@@ -91,5 +136,7 @@ class TrainConfig:
             raise ValueError(f"unknown training setting {unknown[0]!r}")
         for name in ("options", "hidden"):
             if name in fields:
+                if not isinstance(fields[name], list):
+                    raise ValueError(f"{name} must be a list, not {fields[name]!r}")
                 fields[name] = tuple(fields[name])
         return cls(**fields)

@@ -13,6 +13,7 @@ checkpoint, an unfinished evaluation; `resume` repeats exactly those.
 import json
 import os
 import shutil
+import stat
 import time
 from typing import Any, Dict, Optional
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from .. import arena
 from ..safety import outputs
+from ..safety.json_limits import loads_limited
 from . import curves, evaluation, replay
 from .checkpoint import Checkpoint, check_same_game, latest
 from .config import TrainConfig
@@ -35,32 +37,105 @@ def _log(message: str, quiet: bool) -> None:
         print(message, flush=True)
 
 
-def start(run: str, config: TrainConfig) -> Checkpoint:
-    """A new run folder (refused when it already holds a run) and its first checkpoint."""
-    os.makedirs(run, exist_ok=True)
-    config_path = os.path.join(run, "config.json")
-    if os.path.exists(config_path) or latest(run):
+# Every name a run writes in its folder: a new run refuses a folder holding any of them (it never
+# writes onto a file it did not create), with or without --force.
+RUN_FILES = (
+    "config.json",
+    "checkpoint.npz",
+    "selfplay",
+    "models",
+    "best.npz",
+    "best.json",
+    "curves.csv",
+    "curves.png",
+)
+MAX_CONFIG_BYTES = 64 * 1024  # config.json and best.json are a few hundred bytes
+
+
+def check_new_run(run: str, force: bool = False) -> None:
+    """ValueError unless `run` may hold a new run: absent, or an empty writable folder, or with
+    `force` a folder without any of the run's names (safety.outputs' --force rule; the run's
+    files are then added beside the user's, none replaced). Creates nothing."""
+    if not isinstance(run, str):
+        raise TypeError(f"run must be a folder name (str), not {type(run).__name__}")
+    if os.path.exists(os.path.join(run, "config.json")) or latest(run):
         raise FileExistsError(
             f"{run} already holds a training run: use --resume, or another folder"
         )
+    outputs.check_output_folder(run, force=force, what="--out")
+    taken = [name for name in RUN_FILES if os.path.lexists(os.path.join(run, name))]
+    if taken:
+        raise ValueError(
+            f"--out {run} holds {taken[0]!r}, a name the run writes: a run never writes onto a "
+            "file it did not create; choose another folder"
+        )
+
+
+def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
+    """A new run folder (checked by check_new_run) and its first checkpoint."""
+    check_new_run(run, force)
+    os.makedirs(run, exist_ok=True)
     params = init_params(config.players, config.hidden, config.seed)
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
     checkpoint.save(os.path.join(run, "checkpoint.npz"))
-    outputs.write_atomic(config_path, config.to_json() + "\n", sync=True)
+    outputs.write_atomic(os.path.join(run, "config.json"), config.to_json() + "\n", sync=True)
     return checkpoint
 
 
+def _read_small(path: str, what: str) -> str:
+    """The text of one of the run's small JSON files: a regular file, bounded, UTF-8."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise ValueError(f"cannot read {what} {path!r}: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as source:
+        status = os.fstat(source.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            raise ValueError(f"{path}: {what} must be a regular file")
+        data = source.read(MAX_CONFIG_BYTES + 1)
+    if len(data) > MAX_CONFIG_BYTES:
+        raise ValueError(f"{path}: {what} is larger than {MAX_CONFIG_BYTES:,} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: {what} must be UTF-8 text ({error})") from None
+
+
+def read_best(run: str) -> Optional[Dict[str, Any]]:
+    """The run's best.json (None when absent), checked: the evaluation's shares of the match
+    names, numbers in [0, 1], and the iteration (ValueError naming what is wrong)."""
+    path = os.path.join(run, "best.json")
+    if not os.path.lexists(path):
+        return None
+    best = loads_limited(_read_small(path, "best.json"), f"{path}", max_depth=4)
+    if not isinstance(best, dict):
+        raise ValueError(f"{path}: not a JSON object")
+    for name in evaluation.MATCHES:
+        entry = best.get(name)
+        share = entry.get("share") if isinstance(entry, dict) else None
+        if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 <= share <= 1:
+            raise ValueError(f"{path}: {name}.share must be a number in [0, 1], not {share!r}")
+    iteration = best.get("iteration")
+    if isinstance(iteration, bool) or not isinstance(iteration, int) or iteration < 0:
+        raise ValueError(f"{path}: iteration must be an int >= 0, not {iteration!r}")
+    return best
+
+
 def resume(run: str) -> Checkpoint:
-    """The run's last checkpoint, checked against its config.json."""
+    """The run's last checkpoint, checked against its config.json, and its best.json checked:
+    everything a resumed run reads, before any work."""
     path = latest(run)
     config_path = os.path.join(run, "config.json")
-    if path is None or not os.path.exists(config_path):
+    if path is None or not os.path.lexists(config_path):
         raise ValueError(f"{run}: no training run to resume (no config.json or checkpoint.npz)")
-    with open(config_path, encoding="utf-8") as source:
-        config = TrainConfig.from_json(source.read())
+    try:
+        config = TrainConfig.from_json(_read_small(config_path, "config.json"))
+    except (ValueError, TypeError) as error:
+        raise ValueError(f"{config_path}: {error}") from None
     checkpoint = Checkpoint.load(path, expect=config)
     if checkpoint.config != config:
         raise ValueError(f"{path}: its settings are not the run's config.json")
+    read_best(run)
     return checkpoint
 
 
@@ -91,10 +166,12 @@ def train(
     progress: bool = False,
     quiet: bool = False,
     engine: str = "fast",
+    force: bool = False,
 ) -> Checkpoint:
     """Runs (or, with config None, resumes) the run in `run` until `iterations` iterations are
-    done; returns the last checkpoint."""
-    checkpoint = start(run, config) if config is not None else resume(run)
+    done; returns the last checkpoint. `force`: a new run may go into a non-empty folder
+    (check_new_run)."""
+    checkpoint = start(run, config, force) if config is not None else resume(run)
     config = checkpoint.config
     trainer = Trainer(config, checkpoint.params, checkpoint.optimizer)
     step = checkpoint.step
@@ -173,10 +250,7 @@ def train(
                 quiet,
             )
             best_path = os.path.join(run, "best.json")
-            best = None
-            if os.path.exists(best_path):
-                with open(best_path, encoding="utf-8") as source:
-                    best = json.load(source)
+            best = read_best(run)
             if _better(result, best):
                 shutil.copyfile(model, os.path.join(run, "best.npz"))
                 outputs.write_atomic(
@@ -199,4 +273,4 @@ def train(
     return checkpoint
 
 
-__all__ = ["train", "start", "resume", "export", "check_same_game"]
+__all__ = ["train", "start", "resume", "export", "check_same_game", "check_new_run", "read_best"]

@@ -1,0 +1,207 @@
+"""Hostile weights files (docs/security.md "Loads"): every loader of a network (MLPEvaluator.load,
+PuctBot's and AZBot's model=, PolicyNetBot, training checkpoints) goes through
+vikinger_ref.npz.Archive, which reads only regular files, checks the declared sizes, dtypes and
+shapes before inflating anything, and names the problem of every malformed file in a
+ValueError. puct:model= and az:model= give the same message for the same file."""
+
+import io
+import os
+import pathlib
+import threading
+import zipfile
+
+import numpy as np
+import pytest
+
+from vikinger_ref.mlp import MLPEvaluator
+from vikinger_ref.npz import Archive
+from vikinger_fast.training import Checkpoint
+
+
+def _good(engine, folder):
+    path = pathlib.Path(folder) / "good.npz"
+    MLPEvaluator.random(engine.Game(num_players=2), hidden=(8,)).save(path)
+    return path
+
+
+def _arrays(path):
+    with np.load(path) as data:
+        return {key: data[key] for key in data.files}
+
+
+def _npz(path, arrays, **kwargs):
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays, **kwargs)
+    path.write_bytes(buffer.getvalue())
+    return path
+
+
+def _loaders(engine):
+    """Every way a bot or a user loads a model: each must refuse a file alike."""
+    game = engine.Game(num_players=2)
+    return {
+        "MLPEvaluator.load": lambda p: MLPEvaluator.load(p, game),
+        "PuctBot": lambda p: engine.PuctBot(game, 0, simulations=2, model=p),
+        "AZBot": lambda p: engine.AZBot(game, 0, simulations=2, model=p),
+        "PolicyNetBot": lambda p: engine.PolicyNetBot(game, model=p),
+    }
+
+
+def _refusals(engine, path):
+    messages = {}
+    for name, load in _loaders(engine).items():
+        with pytest.raises(ValueError) as caught:
+            load(path)
+        messages[name] = str(caught.value)
+    assert len(set(messages.values())) == 1, messages  # one loader, one message
+    return next(iter(messages.values()))
+
+
+def _malformed(engine, tmp_path):
+    """{case: (path, words of the message)} of broken weights files."""
+    good = _good(engine, tmp_path)
+    raw, arrays = good.read_bytes(), _arrays(good)
+    npy = tmp_path / "plain.npy"
+    np.save(npy, arrays["w0"])
+    cases = {
+        "empty": (tmp_path / "empty.npz", "empty file"),
+        "truncated": (tmp_path / "truncated.npz", "damaged model file"),
+        "plain npy": (npy, "a plain .npy array"),
+        "complex": (
+            _npz(tmp_path / "complex.npz", {**arrays, "w0": arrays["w0"].astype(np.complex64)}),
+            "dtype complex64, not a real number",
+        ),
+        "objects": (
+            _npz(tmp_path / "objects.npz", {**arrays, "w0": np.array([1, "x"], dtype=object)}),
+            "holds Python objects",
+        ),
+        "integer weights": (
+            _npz(tmp_path / "ints.npz", {**arrays, "w0": arrays["w0"].astype(np.int32)}),
+            "w0 must hold real floats",
+        ),
+        "wrong shapes": (
+            _npz(tmp_path / "shapes.npz", {**arrays, "w0": arrays["w0"][:, :4]}),
+            "w0 must be (3508, k) and b0 (k,), not (3508, 4) and (8,)",
+        ),
+        "missing array": (
+            _npz(tmp_path / "missing.npz", {k: v for k, v in arrays.items() if k != "value_b"}),
+            "no 'value_b'",
+        ),
+        "not finite": (
+            _npz(tmp_path / "nan.npz", {**arrays, "b0": np.full(8, np.nan, np.float32)}),
+            "must be finite",
+        ),
+        "other format": (
+            _npz(tmp_path / "format.npz", {**arrays, "format": np.array("mlp/9")}),
+            "format 'mlp/9'",
+        ),
+    }
+    cases["empty"][0].write_bytes(b"")
+    cases["truncated"][0].write_bytes(raw[: len(raw) // 2])
+    return cases
+
+
+def test_every_malformed_file_is_a_value_error_naming_it(engine, tmp_path):
+    for case, (path, words) in _malformed(engine, tmp_path).items():
+        message = _refusals(engine, path)
+        assert str(path) in message and words in message, (case, message)
+        assert _refusals(engine, pathlib.Path(path)) == message  # os.PathLike alike
+
+
+def test_a_path_like_loads_and_other_types_are_type_errors(engine, tmp_path):
+    good = _good(engine, tmp_path)
+    for load in _loaders(engine).values():
+        load(good)  # pathlib.Path
+        load(str(good))
+        with pytest.raises(TypeError, match="model must be a path \\(str or os.PathLike\\)"):
+            load(3)
+        with pytest.raises(TypeError, match="model must be a path"):
+            load(bytes(good))
+
+
+def _in_thread(call):
+    """call() in a thread; its outcome, or "blocked" when it has not returned after 60 s (a
+    guard against a hang, not a timing measure)."""
+    outcome = []
+
+    def target():
+        try:
+            call()
+            outcome.append("loaded")
+        except Exception as error:  # noqa: BLE001 -- the outcome is what is checked
+            outcome.append(error)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(60)
+    return outcome[0] if outcome else "blocked"
+
+
+@pytest.mark.parametrize(
+    "kind, words", [("fifo", "(a pipe)"), ("device", "(a device)"), ("folder", "(a folder)")]
+)
+def test_only_regular_files_are_opened(engine, tmp_path, kind, words):
+    path = {"fifo": tmp_path / "fifo.npz", "device": "/dev/zero", "folder": tmp_path}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)  # no writer: a plain open() would block for ever
+    for load in _loaders(engine).values():
+        outcome = _in_thread(lambda: load(path))
+        assert isinstance(outcome, ValueError), outcome
+        assert f"not a regular file {words}" in str(outcome)
+
+
+def test_a_missing_file_is_named(engine, tmp_path):
+    message = _refusals(engine, tmp_path / "absent.npz")
+    assert "cannot read model" in message and "No such file" in message
+
+
+def _damage(path, member):
+    """Overwrites 64 bytes inside the (stored) data of `member`: its CRC no longer matches."""
+    raw = bytearray(path.read_bytes())
+    with zipfile.ZipFile(path) as archive:
+        offset = archive.getinfo(member).header_offset
+    # Past the local header (30 bytes, the name, a zip64 extra) and the 128-byte .npy header.
+    start = offset + 30 + len(member) + 20 + 128 + 64
+    raw[start : start + 64] = bytes(255 - b for b in raw[start : start + 64])
+    path.write_bytes(bytes(raw))
+    return path
+
+
+def test_shapes_are_checked_before_any_array_is_inflated(engine, tmp_path):
+    """A member whose data are damaged (CRC) but whose header declares the wrong shape: the
+    shape is what is refused, so the data were never inflated."""
+    arrays = _arrays(_good(engine, tmp_path))
+    wrong = _damage(_npz(tmp_path / "wrong.npz", {**arrays, "w0": arrays["w0"][:, :5]}), "w0.npy")
+    assert "w0 must be (3508, k) and b0 (k,), not (3508, 5)" in _refusals(engine, wrong)
+    right = _damage(_npz(tmp_path / "right.npz", arrays), "w0.npy")
+    assert "member 'w0.npy' is damaged" in _refusals(engine, right)
+
+
+def test_declared_sizes_are_bounded_before_inflating(tmp_path):
+    """A few KB of zip may declare a GiB: the declared total is refused from the central
+    directory; a header whose shape is not the member's size is refused too."""
+    path = tmp_path / "zeros.npz"
+    np.savez_compressed(path, w=np.zeros((1000, 1000), np.float32))
+    assert path.stat().st_size < 10_000
+    with pytest.raises(ValueError, match="declare 4,000,128 bytes; at most 1,000,000 are read"):
+        Archive(path, max_bytes=1_000_000)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        with archive.open("w.npy", "w") as member:
+            np.lib.format.write_array_header_1_0(
+                member, {"descr": "<f4", "fortran_order": False, "shape": (10**6, 10**6)}
+            )
+    (tmp_path / "liar.npz").write_bytes(buffer.getvalue())
+    with pytest.raises(ValueError, match="declares shape \\(1000000, 1000000\\)"):
+        Archive(tmp_path / "liar.npz")
+
+
+def test_checkpoints_go_through_the_same_reader(tmp_path):
+    import vikinger_ref
+
+    for case, (path, words) in _malformed(vikinger_ref, tmp_path).items():
+        if case in ("empty", "plain npy", "complex", "objects"):
+            with pytest.raises(ValueError, match=words.replace("(", "\\(").replace(")", "\\)")):
+                Checkpoint.load(path)
+    with pytest.raises(ValueError, match="not a regular file \\(a folder\\)"):
+        Checkpoint.load(tmp_path)

@@ -1,0 +1,227 @@
+"""Hostile training runs (docs/security.md "Training runs"): every flag, config.json and
+best.json are checked before any work starts (one CLI line, no traceback), a run never writes
+onto a file it did not create (--force adds the run beside the user's files, never over them),
+--resume refuses a setting flag that differs from the run's, by name, and a run folder whose
+path holds ':' or ',' evaluates like any other."""
+
+import json
+import os
+import shutil
+import sys
+
+import pytest
+
+from vikinger_fast import cli
+from vikinger_fast.training import Checkpoint, TrainConfig, evaluation, loop
+from vikinger_fast.training.network import init_params
+
+_IMPORTED_BEFORE = set(sys.modules)
+TINY = dict(games=1, shard_games=1, simulations=4, max_considered=4, hidden=(8,), steps=1)
+TINY_FLAGS = ["--games", "1", "--shard-games", "1", "--simulations", "4", "--hidden", "8"]
+
+
+def _exit(argv):
+    """cli.main's exit code; a sys.exit(message) is printed to stderr with code 1, as the
+    interpreter does."""
+    try:
+        return cli.main(argv)
+    except SystemExit as stop:
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+            return 1
+        return stop.code
+
+
+def _one_line(capsys):
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.fixture(scope="module")
+def started(tmp_path_factory):
+    """A run folder as `vikinger train` leaves it before its first iteration (its optimizer
+    state left empty: these tests never reach a training step, and so never import JAX, whose
+    threads would make a later test's fork warn)."""
+    run = tmp_path_factory.mktemp("started") / "run"
+    run.mkdir()
+    config = TrainConfig(**TINY)
+    (run / "config.json").write_text(config.to_json() + "\n")
+    params = init_params(config.players, config.hidden, config.seed)
+    Checkpoint(config, 0, 0, params, []).save(str(run / "checkpoint.npz"))
+    assert loop.resume(str(run)).iteration == 0
+    return str(run)
+
+
+def _copy_run(started, tmp_path):
+    run = tmp_path / "run"
+    run.mkdir()
+    for name in ("config.json", "checkpoint.npz"):
+        shutil.copyfile(os.path.join(started, name), run / name)
+    return run
+
+
+@pytest.mark.parametrize(
+    "flag, value",
+    [
+        ("--iterations", "-1"),
+        ("--iterations", "0"),
+        ("--learning-rate", "inf"),
+        ("--learning-rate", "nan"),
+        ("--learning-rate", "0"),
+        ("--l2", "-1"),
+        ("--games", "0"),
+        ("--games", "1e9"),
+        ("--seed", "-1"),
+        ("--players", "5"),
+        ("--jobs", "0"),
+        ("--window", "x"),
+    ],
+)
+def test_bad_flags_are_one_argparse_line(tmp_path, capsys, flag, value):
+    out = tmp_path / "out"
+    argv = ["train", "--out", str(out), "--iterations", "1", flag, value]
+    assert _exit(argv) == 2
+    err = capsys.readouterr().err
+    last = err.strip().splitlines()[-1]  # argparse: the usage, then its one error line
+    assert "Traceback" not in err and flag in last and "error" in last, err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "flags, words",
+    [
+        (["--hidden", "100000"], "hidden must be 1 to 16 layer widths"),
+        (["--hidden", ",".join(["8"] * 17)], "hidden must be 1 to 16 layer widths"),
+        (["--hidden", "16000,16000"], "its exports must load"),
+        (["--hidden", "a,b"], "--hidden must be comma-separated ints"),
+        (["--options", "dragons"], "unknown module 'dragons'"),
+    ],
+)
+def test_bad_settings_stop_the_cli_before_anything_is_written(tmp_path, capsys, flags, words):
+    out = tmp_path / "out"
+    assert _exit(["train", "--out", str(out), "--iterations", "1", *flags]) not in (0, None)
+    assert words in _one_line(capsys)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ('{"games": "32"}', "games must be an int in 1..1,000,000, not '32'"),
+        ('{"games": true}', "games must be an int"),
+        ('{"learning_rate": NaN}', "NaN is not a JSON number"),
+        ('{"learning_rate": 1e999}', "learning_rate must be a finite number"),
+        ('{"hidden": "128"}', "hidden must be a list"),
+        ('{"hidden": [1e6]}', "hidden must be 1 to 16 layer widths"),
+        ('{"options": [3]}', "options must be module names"),
+        ("[1, 2]", "not a JSON object"),
+        ("[" * 100 + "]" * 100, "nests 100 levels deep"),
+    ],
+)
+def test_a_tampered_config_json_is_refused_on_resume(started, tmp_path, capsys, text, words):
+    run = _copy_run(started, tmp_path)
+    (run / "config.json").write_text(text)
+    assert _exit(["train", "--out", str(run), "--iterations", "1", "--resume"]) not in (0, None)
+    message = _one_line(capsys)
+    assert words in message and "config.json" in message, message
+    assert sorted(os.listdir(run)) == ["checkpoint.npz", "config.json"]  # nothing started
+
+
+@pytest.mark.parametrize(
+    "best, words",
+    [
+        ("not json", "must be JSON"),
+        ('{"iteration": 0}', "search_vs_greedy.share must be a number in [0, 1]"),
+        (
+            '{"search_vs_greedy": {"share": 0.5}, "search_vs_mcts": {"share": "1"}, '
+            '"policy_vs_greedy": {"share": 0.5}, "iteration": 0}',
+            "search_vs_mcts.share must be a number",
+        ),
+        (
+            '{"search_vs_greedy": {"share": 0.5}, "search_vs_mcts": {"share": 0.5}, '
+            '"policy_vs_greedy": {"share": 0.5}, "iteration": -3}',
+            "iteration must be an int >= 0",
+        ),
+    ],
+)
+def test_a_tampered_best_json_is_refused_on_resume(started, tmp_path, capsys, best, words):
+    run = _copy_run(started, tmp_path)
+    (run / "best.json").write_text(best)
+    assert _exit(["train", "--out", str(run), "--iterations", "1", "--resume"]) not in (0, None)
+    message = _one_line(capsys)
+    assert words in message and "best.json" in message, message
+
+
+def test_resume_refuses_flags_that_differ_by_name(started, tmp_path, capsys):
+    run = _copy_run(started, tmp_path)
+    argv = ["train", "--out", str(run), "--iterations", "1", "--resume"]
+    assert _exit([*argv, "--games", "64"]) not in (0, None)
+    message = _one_line(capsys)
+    assert "--games 64 differs from the run's games 1" in message
+    assert _exit([*argv, "--hidden", "16"]) not in (0, None)
+    assert "--hidden (16,) differs from the run's hidden (8,)" in _one_line(capsys)
+    assert _exit([*argv, "--force"]) not in (0, None)
+    assert "--force starts a new run" in _one_line(capsys)
+    assert sorted(os.listdir(run)) == ["checkpoint.npz", "config.json"]
+
+
+def test_the_same_settings_on_resume_are_accepted(started, tmp_path):
+    from vikinger_fast.cli.train import check_resume_flags
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    commands = parser.add_subparsers()
+    from vikinger_fast.cli import train
+
+    train.add_parser(commands)
+    args = parser.parse_args(["train", "--out", "x", "--iterations", "1", *TINY_FLAGS])
+    check_resume_flags(args, TrainConfig(**TINY))  # no error: the run's own values
+
+
+def test_no_test_here_imports_jax():
+    """The tests above never start training: JAX stays out of this process (see started)."""
+    assert "jax" not in sys.modules or "jax" in _IMPORTED_BEFORE
+
+
+def test_a_new_run_never_writes_onto_the_users_files(tmp_path, capsys):
+    out = tmp_path / "mine"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    argv = ["train", "--out", str(out), "--iterations", "1", *TINY_FLAGS]
+    assert _exit(argv) not in (0, None)
+    assert "is not empty" in _one_line(capsys)
+    (out / "curves.csv").write_text("my own curves")
+    assert _exit([*argv, "--force"]) not in (0, None)
+    assert "holds 'curves.csv', a name the run writes" in _one_line(capsys)
+    assert (out / "curves.csv").read_text() == "my own curves"
+    assert sorted(os.listdir(out)) == ["curves.csv", "notes.txt"]
+    (out / "curves.csv").unlink()
+    loop.check_new_run(str(out), force=True)  # beside the user's files, none of its names
+    file = tmp_path / "file"
+    file.write_text("x")
+    with pytest.raises(ValueError, match="is a file, not a folder"):
+        loop.check_new_run(str(file))
+
+
+@pytest.mark.parametrize("name", ["a:b", "a,b=c", "mcts:iterations=1"])
+def test_paths_with_any_characters_evaluate(tmp_path, name):
+    """The model's path goes to the bots' constructors, never into a bot spec."""
+    config = TrainConfig(**TINY, eval_games=2, eval_simulations=2)
+    folder = tmp_path / name
+    folder.mkdir()
+    model = str(folder / "iter-00000.npz")
+    loop.export(init_params(2, (8,), 0), config, model)
+    result = evaluation.evaluate(config, model, seed=1)
+    assert sorted(result) == sorted(evaluation.MATCHES)
+    assert all(0 <= entry["share"] <= 1 and entry["games"] == 2 for entry in result.values())
+
+
+def test_best_json_written_by_a_run_reads_back(started, tmp_path):
+    run = _copy_run(started, tmp_path)
+    best = {
+        name: {"share": 0.5, "low": 0.1, "high": 0.9, "games": 2} for name in evaluation.MATCHES
+    }
+    (run / "best.json").write_text(json.dumps({**best, "iteration": 0, "model": "m:odel,x"}))
+    assert loop.read_best(str(run))["iteration"] == 0
