@@ -22,11 +22,11 @@ from .. import arena
 # machine; random playouts about 85,000 a second. So the slowest capped spec, a PUCT or AZ search
 # of 10,000 simulations with 64 playouts per leaf, takes about 8 s (35 s with busy BLAS threads),
 # and a timed one at most 30 s.
-CAPS: Dict[str, float] = {
+CAPS: Dict[str, int] = {
     "iterations": 200_000,
     "simulations": 10_000,
-    "time": 30.0,
-    "max_time": 30.0,
+    "time": 30,
+    "max_time": 30,
     "threads": 4,
     "solver_nodes": 5_000_000,
     "playouts": 64,
@@ -114,7 +114,7 @@ class Bots:
             raise ValueError(f"bot spec {text!r}: {key} must be a number, not {value!r}")
         # written so that NaN is refused too
         if not (math.isfinite(value) and value <= cap):
-            raise ValueError(f"bot spec {text!r}: {key} at most {cap:,g} here")
+            raise ValueError(f"bot spec {text!r}: {key} at most {cap:,} here")
 
     def _known(self) -> str:
         if not self.networks:

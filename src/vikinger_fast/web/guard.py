@@ -1,11 +1,11 @@
 """What `vikinger serve` answers at all (docs/web.md "Only its own page"): a local web app must
 assume that any page open in the same browser sends it requests.
 
-- The `Host` header must name the address the server is bound to, `localhost`, or a name given
-  with `--allow-host` (Starlette's TrustedHostMiddleware, `allowed_hosts`): a foreign site whose
-  name resolves to 127.0.0.1 (DNS rebinding) is answered 400 and never sees a game. The port is
-  not checked: a tunnel (`ssh -L 9000:127.0.0.1:8000`) changes it, and the name is what a
-  rebinding attack cannot forge.
+- The `Host` header must name the address the server is bound to (bound to every address: the
+  loopback names), `localhost`, or a name given with `--allow-host` (Starlette's
+  TrustedHostMiddleware, `allowed_hosts`): a foreign site whose name resolves to 127.0.0.1 (DNS
+  rebinding) is answered 400 and never sees a game. The port is not checked: a tunnel
+  (`ssh -L 9000:127.0.0.1:8000`) changes it, and the name is what a rebinding page cannot forge.
 - Every request that is not GET or HEAD (SameOriginJson below) must come from the page itself:
   its `Origin` is the server's own (`http://` + the request's checked `Host`), or, without
   `Origin`, its `Sec-Fetch-Site` is `same-origin`; anything else is 403. A request with neither
@@ -30,21 +30,18 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 READ_ONLY = ("GET", "HEAD")
-LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 WILDCARD = ("0.0.0.0", "::", "")
 
 
 def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> List[str]:
     """The Host names served for a server bound to `bound`: that address (IPv6 in brackets, as
-    in a Host header) and `localhost`; a loopback or wildcard address adds the loopback names.
+    in a Host header) and `localhost`; bound to every address (0.0.0.0, ::), the loopback names.
     `extra`: the names of `--allow-host`."""
-    names = ["localhost"]
-    if bound not in WILDCARD:
-        names.append(f"[{bound}]" if ":" in bound else bound)
-    if bound in WILDCARD or bound.startswith("127.") or bound == "::1":
-        names.extend(LOOPBACK)
-    names.extend(name.lower() for name in extra)
-    return list(dict.fromkeys(name.lower() for name in names))
+    if bound in WILDCARD:
+        names = ["localhost", "127.0.0.1", "[::1]"]
+    else:
+        names = [f"[{bound}]" if ":" in bound else bound, "localhost"]
+    return list(dict.fromkeys(name.lower() for name in [*names, *extra]))
 
 
 def refusal(method: str, scheme: str, headers: Headers, max_body: int) -> Optional[Tuple[int, str]]:
