@@ -105,6 +105,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     models = networks(args.model, parser)
     try:
         import uvicorn
+        from threadpoolctl import threadpool_limits
 
         from ..web.app import build_app
         from ..web.guard import allowed_hosts
@@ -124,6 +125,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         )
         print(f"vikinger serve: port {args.port} on {args.host} {why}", file=sys.stderr)
         return 2
+    # The bots think in threads of this process; numpy's BLAS threads would spin against each
+    # other's and the games': measured on the busy 2-core machine, az:simulations=1000,playouts=64
+    # took 24.7 s with the default threads and 2.4 s with one, which the caps of web/bots.py
+    # assume (as the arena's workers, arena.one_blas_thread).
+    threadpool_limits(1)
     folder = os.path.expanduser(args.dir)
     app = build_app(
         folder,

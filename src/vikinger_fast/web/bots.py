@@ -17,11 +17,9 @@ from typing import Any, Dict, Mapping
 from .. import arena
 
 # Per key, the most a spec may ask for, so that one bot move stays within about a minute.
-# Measured on the shared 2-core machine: MCTS about 80,000 iterations a second; AZBot about 4,600
-# simulations a second with one BLAS thread, and 300 with numpy's default threads on the busy
-# machine; random playouts about 85,000 a second. So the slowest capped spec, a PUCT or AZ search
-# of 10,000 simulations with 64 playouts per leaf, takes about 8 s (35 s with busy BLAS threads),
-# and a timed one at most 30 s.
+# Measured on the shared 2-core machine under a load of about 11, with one BLAS thread (as
+# `vikinger serve` runs): az:simulations=10000,playouts=64, the slowest capped spec, 24 s;
+# mcts:iterations=200000,threads=4, 8 s; a timed search stops at 30 s.
 CAPS: Dict[str, int] = {
     "iterations": 200_000,
     "simulations": 10_000,
