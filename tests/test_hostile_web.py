@@ -2,15 +2,18 @@
 foreign Host (DNS rebinding), a foreign Origin, a form post to undo or hint, a large body, deep
 JSON, a file or a module named in a bot spec, budgets over the caps, and stored game files that
 name what the server does not build. Every refusal is a 4xx and leaves every game file as it
-was. The real server runs on 127.0.0.1; tests/test_hostile_web_browser.py tries the same from a
-page of another origin in Chromium."""
+was. The real server runs on 127.0.0.1; at the end, Chromium (tests/browser.py) opens a page of
+another origin that tries to change a game, and the app under a foreign name (DNS rebinding)."""
 
 import http.client
+import http.server
 import json
 import os
+import threading
 
 import pytest
 
+from browser import chromium
 from vikinger_fast import cli
 from vikinger_fast.web.bots import CAPS, Bots
 from web_server import Server
@@ -386,3 +389,105 @@ def test_bad_serve_flags_are_one_line_before_anything_starts(flags, words, tmp_p
     error = capsys.readouterr().err
     assert words in error and "Traceback" not in error
     assert not (tmp_path / "g").exists()
+
+
+# A page of another site, served from another port of 127.0.0.1: it tries to create a game (a
+# JSON fetch, which needs a CORS preflight), to move and undo with fetches that need none
+# (no-cors), to read the game list, and to undo with a plain form post into a frame.
+ATTACK = """<!doctype html><title>another site</title>
+<iframe name="sink"></iframe>
+<form id="form" method="post" action="APP/api/games/GAME/undo" target="sink">
+<input name="x" value="1"></form>
+<script>
+async function attempt(name, run) {
+  try { document.body.dataset[name] = String(await run()); }
+  catch (error) { document.body.dataset[name] = 'blocked'; }
+}
+(async () => {
+  const json = {'Content-Type': 'application/json'};
+  await attempt('create', async () => (await fetch('APP/api/games',
+    {method: 'POST', headers: json, body: JSON.stringify({bots: ['random']})})).status);
+  await attempt('move', async () => (await fetch('APP/api/games/GAME/move',
+    {method: 'POST', mode: 'no-cors', headers: {'Content-Type': 'text/plain'},
+     body: JSON.stringify({action: 'ACTION'})})).type);
+  await attempt('undo', async () => (await fetch('APP/api/games/GAME/undo',
+    {method: 'POST', mode: 'no-cors'})).type);
+  await attempt('list', async () => (await fetch('APP/api/games')).text());
+  const sink = document.querySelector('iframe');
+  await new Promise((done) => { sink.onload = done; document.getElementById('form').submit(); });
+  document.body.dataset.done = 'yes';
+})();
+</script>"""
+
+
+def serve_page(html):
+    """A tiny HTTP server on 127.0.0.1 (a free port) answering every GET with `html`."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = html.encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    site = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=site.serve_forever, daemon=True).start()
+    return site
+
+
+def test_in_a_browser_another_origin_changes_nothing_and_the_own_page_plays(server, game):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    # rebind.test resolves to 127.0.0.1 in this browser only: a rebinding site, no network
+    driver = chromium(1200, 900, flags=["--host-resolver-rules=MAP rebind.test 127.0.0.1"])
+    app = f"http://127.0.0.1:{server.port}"
+    view = server.request("GET", f"/api/games/{game}")[1]
+    assert view["can_undo"]
+    before = snapshot(server)
+    page = ATTACK.replace("APP", app).replace("GAME", game)
+    site = serve_page(page.replace("ACTION", view["choices"][0]["string"]))
+    try:
+        driver.get(f"http://127.0.0.1:{site.server_address[1]}/")
+        WebDriverWait(driver, 30, poll_frequency=0.05).until(
+            lambda d: d.execute_script("return document.body.dataset.done") == "yes"
+        )
+        tried = driver.execute_script("return {...document.body.dataset}")
+        assert tried["create"] == "blocked" and tried["list"] == "blocked"
+        assert tried["move"] == tried["undo"] == "opaque"  # sent, and refused by the server
+        assert snapshot(server) == before
+
+        # the app itself under a foreign name: nothing is shown, nothing can be played
+        driver.get(f"http://rebind.test:{server.port}/")
+        assert "Invalid host header" in driver.find_element("tag name", "body").text
+        status = driver.execute_async_script(
+            "const done = arguments[0];"
+            f"fetch('/api/games/{game}/undo', {{method: 'POST', headers: "
+            "{'Content-Type': 'application/json'}, body: '{}'}).then((r) => done(r.status));"
+        )
+        assert status == 400 and snapshot(server) == before
+
+        # the app's own page still plays: undo, then a move
+        driver.get_log("browser")  # the refusals above, logged by the browser: forgotten
+        driver.get(f"{app}/#game={game}")
+        body = driver.find_element("tag name", "body")
+        WebDriverWait(driver, 30).until(lambda d: body.get_attribute("data-state") == "your-turn")
+        moves = int(body.get_attribute("data-moves"))
+        driver.find_element("id", "undo").click()
+        WebDriverWait(driver, 30).until(lambda d: int(body.get_attribute("data-moves")) < moves)
+        WebDriverWait(driver, 30).until(lambda d: body.get_attribute("data-state") == "your-turn")
+        assert snapshot(server) != before  # the undo was taken
+        undone = int(body.get_attribute("data-moves"))
+        driver.find_elements("css selector", "button.choice")[-1].click()
+        WebDriverWait(driver, 30).until(lambda d: int(body.get_attribute("data-moves")) > undone)
+        assert server.wait_for_turn(game)["can_undo"]
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
+    finally:
+        site.shutdown()
+        site.server_close()
+        driver.quit()
