@@ -107,6 +107,16 @@ def test_its_own_host_names_are_served(server, host):
     assert status == 200 and "games" in listing
 
 
+def test_a_server_bound_by_name_serves_the_name_and_its_address(tmp_path):
+    running = Server(tmp_path, options=("--host", "localhost"))
+    try:
+        for host, status in [("localhost", 200), ("127.0.0.1", 200), ("evil.example", 400)]:
+            headers = {"Host": f"{host}:{running.port}"}
+            assert running.request("GET", "/api/games", headers=headers)[0] == status, host
+    finally:
+        running.stop()
+
+
 @pytest.mark.parametrize(
     "origin",
     [

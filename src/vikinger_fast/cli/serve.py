@@ -131,14 +131,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     # assume (as the arena's workers, arena.one_blas_thread).
     threadpool_limits(1)
     folder = os.path.expanduser(args.dir)
+    host, port = sock.getsockname()[:2]
     app = build_app(
         folder,
         arena.engine_module(args.engine),
         args.hint_iterations,
-        hosts=allowed_hosts(args.host, args.allow_host),
+        # the address as given (a name such as localhost) and as bound (its address)
+        hosts=allowed_hosts(host, args.allow_host) + allowed_hosts(args.host),
         networks=models,
     )
-    host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host
     print(
         f"vikinger serve: http://{shown}:{port}/ (games kept in {folder}; Ctrl-C stops)", flush=True
