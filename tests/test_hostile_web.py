@@ -497,6 +497,21 @@ def test_in_a_browser_another_origin_changes_nothing_and_the_own_page_plays(serv
         assert server.wait_for_turn(game)["can_undo"]
         errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, errors
+
+        # the setup lists a stored game naming a module as refused, the good ones as before
+        refused = os.path.join(server.folder, "b" * 16 + ".json")
+        with open(refused, "w", encoding="utf-8") as out:
+            json.dump(stored_document(id="b" * 16, bots={"0": "os:system"}), out)
+        try:
+            driver.get(f"{app}/")
+            WebDriverWait(driver, 30).until(lambda d: d.find_elements("css selector", ".refused"))
+            notes = [p.text for p in driver.find_elements("css selector", "#stored .refused")]
+            assert len(notes) == 1 and notes[0].startswith(f"Not loaded: stored game {'b' * 16}")
+            assert "built-in" in notes[0]
+            links = driver.find_elements("css selector", "#stored a")
+            assert any(game in link.get_attribute("href") for link in links)
+        finally:
+            os.unlink(refused)
     finally:
         site.shutdown()
         site.server_close()
