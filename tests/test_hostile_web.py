@@ -252,6 +252,7 @@ OVER_CAPS = [
     ("mcts:time=inf", "must be a number"),
     ("mcts:time=nan", "must be a number"),
     ("mcts:iterations=1e400", "must be a number"),
+    ("mcts:iterations=1" + "0" * 400, "at most 200,000"),
     ("mcts:iterations=10,threads=5", "at most 4"),
     ("mcts:iterations=10,solver_nodes=5000001", "at most 5,000,000"),
     ("puct:simulations=10001", "at most 10,000"),

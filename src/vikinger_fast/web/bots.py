@@ -9,7 +9,6 @@ cap (CAPS), so no spec makes a bot think for more than about a minute, and no sp
 search without end (`time=inf` is over the cap; a spec with no budget is refused by the bot).
 """
 
-import math
 import os
 import re
 from typing import Any, Dict, Mapping
@@ -79,10 +78,11 @@ class Bots:
         items = [item.strip() for item in keys.split(",") if item.strip()]
         nets = [item for item in items if item.partition("=")[0].strip() == NET]
         rest = [item for item in items if item not in nets]
-        spec = arena.parse_spec(f"{name}:{','.join(rest)}" if rest else name)
+        # arena's parser, which knows no net=, checks the rest; its messages quote `text`
+        spec = arena.parse_spec(text if not nets else f"{name}:{','.join(rest)}")
         if "model" in spec.params:
             raise ValueError(
-                f"bot spec {text!r}: a request names no file; choose a network with "
+                f"bot spec {text!r}: the web app names no file; choose a network with "
                 f"net=NAME ({self._known()})"
             )
         params = dict(spec.params)
@@ -110,8 +110,8 @@ class Bots:
             return
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"bot spec {text!r}: {key} must be a number, not {value!r}")
-        # written so that NaN is refused too
-        if not (math.isfinite(value) and value <= cap):
+        # written so that NaN is refused too (and an int beyond a float's range compares exactly)
+        if not value <= cap:
             raise ValueError(f"bot spec {text!r}: {key} at most {cap:,} here")
 
     def _known(self) -> str:

@@ -28,7 +28,7 @@ from ..safety.json_limits import loads_limited
 FORMAT = "vikinger-web-game"
 VERSION = 1
 GAME_ID = re.compile(r"[0-9a-f]{16}")
-MAX_FILE = 1024 * 1024  # a whole 4-player game with every module is about 8 KB
+MAX_FILE = 1024 * 1024  # a whole 4-player game with every module is about 3 KB
 MAX_DEPTH = 4  # the document, its bots, options and lists
 
 
