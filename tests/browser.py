@@ -10,8 +10,9 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
 
 
-def chromium(width, height):
-    """A started headless Chromium driver of the given window size, its console log kept."""
+def chromium(width, height, flags=()):
+    """A started headless Chromium driver of the given window size, its console log kept;
+    `flags`: more command-line switches of Chromium."""
     if not CHROMIUM:
         pytest.skip("Chromium is not installed (apt-get install chromium chromium-driver)")
     if not CHROMEDRIVER:
@@ -30,6 +31,7 @@ def chromium(width, height):
         "--disable-gpu",
         f"--window-size={width},{height}",
         "--disable-dev-shm-usage",
+        *flags,
     ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -45,10 +45,10 @@ def test_a_game_is_played_undone_and_recorded(server):
     assert status == 200 and after["can_undo"]
     after = server.wait_for_turn(game_id)
     assert after["moves"] > view["moves"]
-    status, undone = server.request("POST", f"/api/games/{game_id}/undo")
+    status, undone = server.request("POST", f"/api/games/{game_id}/undo", {})
     assert status == 200
     assert undone["svg"] == view["svg"] and undone["moves"] == view["moves"]
-    status, hint = server.request("POST", f"/api/games/{game_id}/hint")
+    status, hint = server.request("POST", f"/api/games/{game_id}/hint", {})
     assert status == 200 and hint["string"] in [c["string"] for c in view["choices"]]
     status, text = server.request("GET", f"/api/games/{game_id}/record")
     record = records.loads(text if isinstance(text, str) else json.dumps(text))
@@ -112,7 +112,7 @@ def test_malformed_requests_get_a_json_4xx(server):
                 "POST", path, raw=b'{"action": ', headers={"Content-Type": "application/json"}
             ),
             400,
-            "not valid JSON",
+            "must be JSON",
         ),
         (
             server.request(
@@ -141,7 +141,8 @@ def test_malformed_requests_get_a_json_4xx(server):
         (server.request("GET", "/api/games/0123456789abcdef"), 404, "no game"),
         (server.request("POST", "/api/games/../../etc/move", {"action": "buy:0"}), 404, ""),
         (server.request("GET", "/api/games/nothex"), 404, "no game"),
-        (server.request("DELETE", path), 405, ""),
+        (server.request("DELETE", path), 415, "Content-Type"),
+        (server.request("DELETE", path, {}), 405, ""),
         (server.request("POST", "/api/games", {"players": 5}), 400, "'players'"),
         (server.request("POST", "/api/games", {"bots": ["os:system"]}), 400, "built-in"),
         (

@@ -1,5 +1,6 @@
 """For the web tests: `vikinger serve` started for real on 127.0.0.1 (a free port chosen by the
-server itself, read from its first line), and small HTTP helpers over http.client."""
+server itself, read from its first line; `options`: more flags; `cwd`: its working folder), and
+small HTTP helpers over http.client (which sends no Origin, as curl)."""
 
 import http.client
 import json
@@ -11,7 +12,7 @@ import time
 
 
 class Server:
-    def __init__(self, folder, port=0):
+    def __init__(self, folder, port=0, options=(), cwd=None):
         self.folder = str(folder)
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.process = subprocess.Popen(
@@ -26,11 +27,13 @@ class Server:
                 self.folder,
                 "--hint-iterations",
                 "50",
+                *options,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
             env=env,
+            cwd=cwd,
         )
         line = self.process.stdout.readline()
         match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)

@@ -1,17 +1,18 @@
 """The Starlette application of `vikinger serve`: the page (static files, no build step) and the
 JSON routes that hold the games (docs/web.md).
 
-Routes: GET / (the page), GET /static/* , GET /api/games (stored games), POST /api/games (a new
-game), GET /api/games/{id} (the view), POST /api/games/{id}/move {"action": "buy:3"},
-POST /api/games/{id}/undo, POST /api/games/{id}/hint, GET /api/games/{id}/record (the record of
-docs/records.md, as a download). Every refusal is a 4xx JSON {"error": message} and leaves the
-game as it was.
+Routes: GET / (the page), GET /static/* , GET /api/games (stored games), GET /api/bots (what a
+bot spec may name), POST /api/games (a new game), GET /api/games/{id} (the view),
+POST /api/games/{id}/move {"action": "buy:3"}, POST /api/games/{id}/undo {},
+POST /api/games/{id}/hint {}, GET /api/games/{id}/record (the record of docs/records.md, as a
+download). Every refusal is a 4xx JSON {"error": message} and leaves the game as it was. Before
+any route, guard.py refuses foreign hosts and origins and bodies that are not JSON; bots.py holds
+what a bot spec may ask for.
 """
 
-import json
 import os
 import threading
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Iterable, Mapping, Optional
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -23,31 +24,27 @@ from starlette.staticfiles import StaticFiles
 
 from vikinger_ref import OPTION_NAMES
 
-from .. import arena
 from ..pictures.legend import legend_html
+from ..safety.json_limits import loads_limited
+from . import guard
+from .bots import Bots
 from .session import BadRequest, WebGame, load_game
 from .store import Store, valid_id
 
 STATIC = os.path.join(os.path.dirname(__file__), "static")
 SETTLE_SECONDS = 0.25  # a move's answer waits this long for quick bots
 MAX_BODY = 16 * 1024  # a move or a new game is a few hundred bytes
-# A bot spec from a request may name only a built-in bot (a user class would import a module
-# named by the request), with budgets that keep a move within a minute.
-LIMITS = {
-    "iterations": 200_000,
-    "time": 30.0,
-    "max_time": 30.0,
-    "threads": 4,
-    "solver_nodes": 5_000_000,
-}
+MAX_DEPTH = 8  # a new game's body nests 2 levels ({"options": {...}})
+LISTED = 50  # the newest stored games listed
 
 
 class Games:
     """The store and the games in memory (loaded from the store on first use)."""
 
-    def __init__(self, folder: str, engine: Any, hint_iterations: int) -> None:
-        self.store = Store(folder)
-        self.engine = engine
+    def __init__(self, folder: str, bots: Bots, hint_iterations: int) -> None:
+        self.bots = bots
+        self.store = Store(folder, bots.resolve)
+        self.engine = bots.engine
         self.hint_iterations = hint_iterations
         self.loaded: Dict[str, WebGame] = {}
         self.lock = threading.Lock()
@@ -62,8 +59,8 @@ class Games:
                     game = load_game(self.store, self.engine, game_id)
                 except KeyError:
                     raise BadRequest(f"no game {game_id!r}", 404) from None
-                except ValueError as error:
-                    raise BadRequest(str(error), 500) from None
+                except ValueError as error:  # damaged, or naming a bot not served here
+                    raise BadRequest(str(error), 409) from None
                 self.loaded[game_id] = game
         game.start_bots()  # a game stored while the bots were moving goes on
         return game
@@ -89,8 +86,6 @@ class Games:
             raise BadRequest(f"'bots' must be a list of 1 or {players - 1} bot specs")
         if len(bots) == 1:
             bots = bots * (players - 1)
-        for text in bots:
-            _check_bot(text, self.engine, players)
         options = body.get("options", {})
         if (
             not isinstance(options, dict)
@@ -101,6 +96,12 @@ class Games:
                 f"'options' must map some of {', '.join(OPTION_NAMES)} to true or false"
             )
         options = {name: bool(options.get(name, False)) for name in OPTION_NAMES}
+        rules = self.engine.Game(num_players=players, **options)
+        for text in bots:
+            try:  # built once for this game: its values, and a network's shapes, are checked
+                self.bots.check(text, rules)
+            except ValueError as error:
+                raise BadRequest(str(error)) from None
         game = WebGame.create(
             self.store, self.engine, players, seat, [b.strip() for b in bots], seed, options
         )
@@ -109,12 +110,16 @@ class Games:
         game.start_bots()
         return game
 
-    def listing(self) -> list:
-        games = []
-        for game_id in list(self.store.ids())[:50]:
+    def listing(self) -> Dict[str, Any]:
+        """The newest stored games that load, and those refused with the reason."""
+        games, refused = [], []
+        for game_id in list(self.store.ids())[:LISTED]:
             try:
                 document = self.store.load(game_id)
-            except (KeyError, ValueError):
+            except KeyError:  # removed meanwhile
+                continue
+            except ValueError as error:
+                refused.append({"id": game_id, "error": str(error)})
                 continue
             games.append(
                 {
@@ -125,7 +130,7 @@ class Games:
                     "options": [k for k, on in document["options"].items() if on],
                 }
             )
-        return games
+        return {"games": games, "refused": refused}
 
 
 def _int(value: Any, name: str) -> int:
@@ -134,49 +139,37 @@ def _int(value: Any, name: str) -> int:
     return value
 
 
-def _check_bot(text: str, engine: Any, players: int) -> None:
-    try:
-        spec = arena.parse_spec(text)
-    except ValueError as error:
-        raise BadRequest(str(error)) from None
-    if spec.name not in arena.BUILTIN:
-        raise BadRequest(
-            f"bot spec {text!r}: the web app plays the built-in bots "
-            f"({', '.join(arena.BUILTIN)}) only"
-        )
-    for key, value in spec.params.items():
-        if key in LIMITS and isinstance(value, (int, float)) and value > LIMITS[key]:
-            raise BadRequest(f"bot spec {text!r}: {key} at most {LIMITS[key]:g} here")
-    try:
-        arena.check_spec(text, engine, players)
-    except ValueError as error:
-        raise BadRequest(str(error)) from None
-
-
 async def _json_body(request: Request) -> Dict[str, Any]:
-    """The request's JSON object, read up to MAX_BODY bytes (413 beyond)."""
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise BadRequest("send the body as JSON (Content-Type: application/json)", 415)
-    declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-        raise BadRequest(f"the body is larger than {MAX_BODY} bytes", 413)
+    """The request's JSON object, read up to MAX_BODY bytes (413 beyond) and MAX_DEPTH levels
+    (400 beyond). guard.py has already checked its Content-Type and declared length."""
     body = bytearray()
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_BODY:
             raise BadRequest(f"the body is larger than {MAX_BODY} bytes", 413)
     try:
-        value = json.loads(bytes(body) or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise BadRequest(f"the body is not valid JSON: {error}") from None
+        value = loads_limited(
+            bytes(body) or b"{}", "the body", max_depth=MAX_DEPTH, max_bytes=MAX_BODY
+        )
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
     if not isinstance(value, dict):
         raise BadRequest("the body must be a JSON object")
     return value
 
 
-def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlette:
-    games = Games(folder, engine, hint_iterations)
+def build_app(
+    folder: str,
+    engine: Any,
+    hint_iterations: int = 1000,
+    hosts: Iterable[str] = ("127.0.0.1", "localhost"),
+    networks: Optional[Mapping[str, str]] = None,
+) -> Starlette:
+    """The app for games kept in `folder`, played by `engine`, served under the Host names
+    `hosts` (guard.allowed_hosts), with the networks `networks` (name -> absolute path,
+    bots.parse_networks)."""
+    bots = Bots(engine, networks or {})
+    games = Games(folder, bots, hint_iterations)
 
     with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as source:
         page = source.read().replace("<!--LEGEND-->", legend_html())
@@ -185,7 +178,10 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
         return HTMLResponse(page, headers={"Cache-Control": "no-store"})
 
     async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": await run_in_threadpool(games.listing)})
+        return JSONResponse(await run_in_threadpool(games.listing))
+
+    async def bot_choices(request: Request) -> Response:
+        return JSONResponse(bots.choices())
 
     async def new_game(request: Request) -> Response:
         body = await _json_body(request)
@@ -207,11 +203,13 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
 
     async def undo(request: Request) -> Response:
         game = await run_in_threadpool(games.get, request.path_params["game_id"])
+        await _json_body(request)  # {}: a JSON body, so that no form can post it
         await run_in_threadpool(game.undo)
         return JSONResponse(await run_in_threadpool(game.view))
 
     async def hint(request: Request) -> Response:
         game = await run_in_threadpool(games.get, request.path_params["game_id"])
+        await _json_body(request)
         return JSONResponse(await run_in_threadpool(game.hint, games.hint_iterations))
 
     async def record(request: Request) -> Response:
@@ -235,6 +233,7 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
         Route("/", index),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
+        Route("/api/bots", bot_choices, methods=["GET"]),
         Route("/api/games/{game_id}", show, methods=["GET"]),
         Route("/api/games/{game_id}/move", move, methods=["POST"]),
         Route("/api/games/{game_id}/undo", undo, methods=["POST"]),
@@ -243,7 +242,9 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
-        routes=routes, exception_handlers={BadRequest: refused, HTTPException: http_error}
+        routes=routes,
+        exception_handlers={BadRequest: refused, HTTPException: http_error},
+        middleware=guard.middleware(hosts, MAX_BODY),
     )
     app.state.games = games
     return app

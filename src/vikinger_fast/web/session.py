@@ -42,7 +42,8 @@ class WebGame:
         self.options: Dict[str, bool] = dict(document["options"])
         self.bot_texts: Dict[int, str] = {int(k): v for k, v in document["bots"].items()}
         self.game = engine.Game(num_players=document["num_players"], **self.options)
-        self.specs = {seat: arena.parse_spec(text) for seat, text in self.bot_texts.items()}
+        # the store's check: built-in bots within the caps, networks by name (web/bots.py)
+        self.specs = {seat: store.bot_spec(text) for seat, text in self.bot_texts.items()}
         self.human_turns: List[int] = list(document["human_turns"])
         self.lock = threading.Lock()
         self.thread: Optional[threading.Thread] = None

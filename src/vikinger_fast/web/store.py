@@ -5,19 +5,31 @@ middle of a write leaves the previous version whole.
 
 A game file holds what rebuilds the game exactly: the options, the seats, the seed and the
 history of actions (chance included); the state is the replay of that history (docs/web.md).
+
+A stored file is data, never code: it is read only if it is a regular file of at most 1 MiB
+nesting at most 4 levels, every field is checked, and its bots must be specs the server may build
+(`bot_spec`, web/bots.py): built-in bots within the caps, networks by the names given at start. A
+file that names a user's `module:Class`, a `model=` path or anything else is refused on load with
+a ValueError saying why; the other games of the folder load as before.
 """
 
 import json
 import os
 import re
 import secrets
-from typing import Any, Dict, Iterator
+import stat
+from typing import Any, Callable, Dict, Iterator
+
+from vikinger_ref import OPTION_NAMES
 
 from ..safety import outputs
+from ..safety.json_limits import loads_limited
 
 FORMAT = "vikinger-web-game"
 VERSION = 1
 GAME_ID = re.compile(r"[0-9a-f]{16}")
+MAX_FILE = 1024 * 1024  # a whole 4-player game with every module is about 3 KB
+MAX_DEPTH = 4  # the document, its bots, options and lists
 
 
 def new_id() -> str:
@@ -30,10 +42,12 @@ def valid_id(game_id: str) -> bool:
 
 
 class Store:
-    """The folder of game files."""
+    """The folder of game files. `bot_spec(text)` gives the arena spec of a bot a stored game may
+    name (ValueError for any other)."""
 
-    def __init__(self, folder: str) -> None:
+    def __init__(self, folder: str, bot_spec: Callable[[str], Any]) -> None:
         self.folder = os.path.abspath(folder)
+        self.bot_spec = bot_spec
         os.makedirs(self.folder, exist_ok=True)
 
     def path(self, game_id: str) -> str:
@@ -47,21 +61,33 @@ class Store:
         outputs.write_atomic(self.path(game_id), text, sync=True)
 
     def load(self, game_id: str) -> Dict[str, Any]:
-        """The stored document; KeyError when there is none, ValueError when it is damaged."""
-        path = self.path(game_id)
+        """The stored document, checked; KeyError when there is none, ValueError saying why
+        when it is damaged or names a bot this server does not build."""
+        what = f"stored game {game_id}"
         try:
-            with open(path, encoding="utf-8") as source:
-                document = json.load(source)
+            # O_NONBLOCK: a FIFO put in the folder under a game's name does not block the open
+            handle = os.open(self.path(game_id), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             raise KeyError(game_id) from None
-        except json.JSONDecodeError as error:
-            raise ValueError(f"stored game {game_id} is not JSON: {error}") from None
+        except OSError as error:
+            raise ValueError(f"{what} cannot be read: {error.strerror}") from None
+        with os.fdopen(handle, "rb") as source:
+            if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+                raise ValueError(f"{what} is not a regular file")
+            data = source.read(MAX_FILE + 1)
+        document = loads_limited(data, what, max_depth=MAX_DEPTH, max_bytes=MAX_FILE)
         if (
             not isinstance(document, dict)
             or document.get("format") != FORMAT
             or document.get("version") != VERSION
         ):
-            raise ValueError(f"stored game {game_id} is not a {FORMAT} version {VERSION} file")
+            raise ValueError(f"{what} is not a {FORMAT} version {VERSION} file")
+        _check_fields(document, game_id)
+        for text in document["bots"].values():
+            try:
+                self.bot_spec(text)
+            except ValueError as error:
+                raise ValueError(f"{what} is refused: {error}") from None
         return document
 
     def ids(self) -> Iterator[str]:
@@ -71,5 +97,49 @@ class Store:
             for name in os.listdir(self.folder)
             if name.endswith(".json") and valid_id(name[:-5])
         ]
-        names.sort(key=lambda g: os.path.getmtime(self.path(g)), reverse=True)
+        names.sort(key=self._modified, reverse=True)
         return iter(names)
+
+    def _modified(self, game_id: str) -> float:
+        try:
+            return os.path.getmtime(self.path(game_id))
+        except OSError:  # removed since the folder was listed: loading it says so
+            return 0.0
+
+
+def _check_fields(document: Dict[str, Any], game_id: str) -> None:
+    """ValueError naming the first field of a stored game that is not as WebGame writes it."""
+
+    def bad(field: str, wanted: str) -> ValueError:
+        return ValueError(f"stored game {game_id}: {field!r} must be {wanted}")
+
+    if document.get("id") != game_id:
+        raise bad("id", f"{game_id!r}, the name of its file")
+    players = document.get("num_players")
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
+        raise bad("num_players", "2, 3 or 4")
+    seat = document.get("seat")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
+        raise bad("seat", f"a seat in 0..{players - 1}")
+    seed = document.get("seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise bad("seed", "an integer in 0..2**63-1")
+    options = document.get("options")
+    if (
+        not isinstance(options, dict)
+        or set(options) - set(OPTION_NAMES)
+        or not all(isinstance(on, bool) for on in options.values())
+    ):
+        raise bad("options", f"a map of some of {', '.join(OPTION_NAMES)} to true or false")
+    bots = document.get("bots")
+    seats = {str(p) for p in range(players) if p != seat}
+    if (
+        not isinstance(bots, dict)
+        or set(bots) != seats
+        or not all(isinstance(text, str) for text in bots.values())
+    ):
+        raise bad("bots", f"a bot spec for each of the seats {', '.join(sorted(seats))}")
+    for field in ("history", "human_turns"):
+        values = document.get(field)
+        if not isinstance(values, list) or not all(type(v) is int and v >= 0 for v in values):
+            raise bad(field, "a list of integers >= 0")

@@ -23,9 +23,11 @@ let polling = null;
 
 async function api(method, path, body) {
   const options = {method, headers: {}};
-  if (body !== undefined) {
+  if (method !== 'GET') {
+    // The server takes a change only as JSON, which no form of another site can send (undo
+    // and hint send {}).
     options.headers['Content-Type'] = 'application/json';
-    options.body = JSON.stringify(body);
+    options.body = JSON.stringify(body === undefined ? {} : body);
   }
   const response = await fetch(path, options);
   const data = await response.json();
@@ -77,7 +79,7 @@ async function showSetup() {
   fillSetup();
   setState('setup');
   try {
-    const {games} = await api('GET', '/api/games');
+    const {games, refused} = await api('GET', '/api/games');
     const box = $('stored');
     box.innerHTML = games.length ? '<h3>Continue a stored game</h3>' : '';
     const list = document.createElement('ul');
@@ -91,6 +93,12 @@ async function showSetup() {
       list.appendChild(li);
     }
     box.appendChild(list);
+    for (const r of refused) {              // stored files the server does not load
+      const p = document.createElement('p');
+      p.className = 'refused';
+      p.textContent = 'Not loaded: ' + r.error;
+      box.appendChild(p);
+    }
   } catch (error) { message(error.message); }
 }
 
