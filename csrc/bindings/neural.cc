@@ -17,7 +17,6 @@
 
 #include "api/game.h"
 #include "bindings/helpers.h"
-#include "play/playouts.h"
 #include "rules/actions.h"
 #include "search/batched_search.h"
 #include "search/evaluation.h"
@@ -158,8 +157,69 @@ py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
   return py::make_tuple(self.observations[first], self.legal[first]);
 }
 
+// The network of run / run_batch, of the search's game.
+const Network& NetworkArg(const PySearch& self, py::handle network) {
+  if (!py::isinstance<Network>(network)) {
+    throw py::type_error("network must be a Network, not " + TypeName(network));
+  }
+  const Network& net = network.cast<const Network&>();
+  const Game game{net.NumPlayers(), net.Options()};
+  if (!(game == self.game)) {
+    throw py::value_error("the network plays " + GameRepr(game) + ", the search plays " +
+                          GameRepr(self.game));
+  }
+  return net;
+}
+
+// One gather, the network's evaluation of its leaves and the backup, all without the GIL; the
+// number of leaves evaluated.
+int NetworkBatch(PySearch& self, const Network& network, int64_t max_batch, const PlayoutMix& mix) {
+  ObjectLock lock(self.mutex);
+  if (self.search->Pending() > 0) {
+    throw py::value_error("run_batch: the leaves of the last gather wait for backup (or cancel)");
+  }
+  Interrupt interrupt(PythonSignalPoll());
+  int rows;
+  {
+    py::gil_scoped_release release;
+    rows =
+        self.search->Gather(static_cast<int>(std::min<int64_t>(max_batch, INT32_MAX)), &interrupt);
+    if (rows > 0) self.search->BackupNetwork(network, mix);
+  }
+  ThrowIfInterrupted(interrupt);
+  return rows;
+}
+
+int RunBatch(PySearch& self, py::handle network_arg, py::handle batch_size, py::handle playouts,
+             py::handle playout_weight, py::handle playout_seed) {
+  const Network& network = NetworkArg(self, network_arg);
+  const int64_t max_batch = IntArg(batch_size, "batch_size");
+  if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
+  PlayoutMix mix;
+  mix.count = IntArg(playouts, "playouts");
+  if (mix.count < 0 || mix.count > kMaxPlayoutValues) {
+    throw py::value_error("playouts must be in 0.." + std::to_string(kMaxPlayoutValues) + ", not " +
+                          Text(playouts));
+  }
+  const double weight = RealArg(playout_weight, "playout_weight");
+  if (!(weight >= 0.0 && weight <= 1.0)) {
+    throw py::value_error("playout_weight must be in [0, 1], not " + Text(playout_weight));
+  }
+  mix.weight = static_cast<float>(weight);
+  RequireInts({{"playout_seed", playout_seed}});
+  mix.seed = Seed(playout_seed);
+  return NetworkBatch(self, network, max_batch, mix);
+}
+
 void Run(py::object self_object, py::object evaluator, py::handle batch_size) {
   PySearch& self = self_object.cast<PySearch&>();
+  if (py::isinstance<Network>(evaluator)) {
+    const Network& network = NetworkArg(self, evaluator);
+    const int64_t max_batch = IntArg(batch_size, "batch_size");
+    if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
+    while (!self.search->Done()) NetworkBatch(self, network, max_batch, PlayoutMix{});
+    return;
+  }
   if (!PyCallable_Check(evaluator.ptr())) {
     throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
   }
@@ -219,13 +279,8 @@ py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handl
                           Text(count_arg));
   }
   const uint64_t seed = Seed(seed_arg);
-  const int n = self.search->NumPlayers();
   return LeafValues(self, [&](int r, const Position& p, double* values) {
-    for (int64_t j = 0; j < count; ++j) {
-      const GameResult result = PlayRandomPlayout(p, seed + static_cast<uint64_t>(r * count + j));
-      for (int k = 0; k < n; ++k) values[k] += result.returns[k];
-    }
-    for (int k = 0; k < n; ++k) values[k] /= static_cast<double>(count);
+    MeanPlayoutReturns(p, count, seed + static_cast<uint64_t>(r * count), values);
   });
 }
 
@@ -333,7 +388,16 @@ num_players], finite, relative to the player to move at the leaf.)doc")
           R"doc(Undo the descents of the gathered leaves; the trees are as before the gather.)doc")
       .def("run", &vk::Run, py::arg("evaluator"), py::arg("batch_size") = 256,
            R"doc(gather, evaluator(observations, legal) -> (logits, values), backup, until every
-search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates.)doc")
+search is done. An exception from the evaluator (or Ctrl-C) undoes the batch and propagates.
+With a Network as the evaluator the search evaluates its leaves itself, without the GIL
+(docs/neural.md "The integer network").)doc")
+      .def("run_batch", &vk::RunBatch, py::arg("network"), py::arg("batch_size") = 256,
+           py::kw_only(), py::arg("playouts") = 0, py::arg("playout_weight") = 0.5,
+           py::arg("playout_seed") = 0,
+           R"doc(One gather of up to batch_size descents, the Network's evaluation of its leaves and
+their backup, without the GIL; returns the number of leaves evaluated. With playouts > 0 a leaf's
+values are (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
+playout_seed), in float32 as PuctBot mixes them.)doc")
       .def("heuristic_values", &vk::HeuristicValues,
            R"doc(evaluate() of the gathered leaves as float32[B, num_players], relative to the
 player to move at each leaf: the values of the heuristic evaluator (docs/neural.md).)doc")

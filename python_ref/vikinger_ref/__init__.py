@@ -18,6 +18,7 @@ from .components import OPTION_NAMES
 from .evaluation import evaluate
 from .game import Game
 from .mcts import MCTSBot
+from .network import Network
 from .playouts import playouts, playouts_batch
 from .puct_bot import PuctBot
 from .rollout import rollouts
@@ -44,6 +45,7 @@ __all__ = [
     "GreedyBot",
     "MCTSBot",
     "PuctSearch",
+    "Network",
     "PuctBot",
     "AZBot",
     "PolicyNetBot",

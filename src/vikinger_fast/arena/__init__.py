@@ -72,9 +72,10 @@ BUILTIN = {
             "batch_size": "batch_size",
             "playouts": "playouts",
             "playout_weight": "playout_weight",
+            "evaluator": "evaluator",
         },
     ),
-    "azpolicy": ("PolicyNetBot", {"model": "model"}),
+    "azpolicy": ("PolicyNetBot", {"model": "model", "evaluator": "evaluator"}),
 }
 SEED_MASK = (1 << 63) - 1
 
