@@ -13,13 +13,14 @@
 // a)) (in double, half away from zero) satisfy |W_q| <= 32767 and
 //   first layer:   |b_q| <= 2^30 (the observation's L1 norm is far below 2^15: the int32 sum is
 //                  below 2^15 * 32767 + 2^30 < 2^31);
-//   other layers:  kActMax * sum_j |W_q[j][k]| + |b_q[k]| <= 2^31 - 1 for every output k.
+//   other layers and the heads:  kActMax * sum_j |W_q[j][k]| + |b_q[k]| <= 2^31 - 1 for every
+//                  output k.
 // So no int32 sum can overflow, whatever the position. A hidden layer's output is re-scaled to
 // kActShift fraction bits: h = clamp(((acc >> (t - 1)) + 1) >> 1, 0, kActMax) with t = s + a -
-// kActShift >= 1 (rounding half up); a layer that needs t < 1 (weights of 16 and more) cannot be
-// quantized. Outputs: logit = float(double(acc) * 2^-(s + kActShift)); values: raw the same way
-// in double, softmax with the maximum subtracted, exp and sum in player order, each share rounded
-// to float.
+// kActShift >= 1 (rounding half up); a layer that needs t < 1 (a first layer with weights of 16
+// and more) cannot be quantized. Outputs: logit = float(double(acc) * 2^-(s + kActShift)); values:
+// raw the same way in double, softmax with the maximum subtracted, exp and sum in player order,
+// each share rounded to float.
 #ifndef VIKINGER_NETWORK_H_
 #define VIKINGER_NETWORK_H_
 
@@ -49,7 +50,7 @@ class Network {
   // Per-evaluation buffers: one per thread that evaluates.
   struct Scratch {
     std::vector<int32_t> index, value, acc;
-    std::vector<int16_t> act, next;
+    std::vector<int16_t> act;
   };
 
   // `layers` (the hidden layers), `policy` and `value` of a checked MLP (mlp.py's shapes) for the

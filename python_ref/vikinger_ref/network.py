@@ -13,10 +13,11 @@ features, ACT_SHIFT for activations), gets the scale 2^s with s the largest inte
 away from zero) satisfy |W_q| <= 32767 and
     first layer:   |b_q| <= 2^30 (the observation's L1 norm is far below 2^15, so the int32 sum
                    of the C++ stays below 2^15 * 32767 + 2^30 < 2^31);
-    other layers:  ACT_MAX * sum_j |W_q[j, k]| + |b_q[k]| <= 2^31 - 1 for every output k.
+    other layers and the heads:  ACT_MAX * sum_j |W_q[j, k]| + |b_q[k]| <= 2^31 - 1 for every
+                   output k.
 A hidden layer's output is re-scaled to ACT_SHIFT fraction bits, h = clip(((acc >> (t - 1)) + 1)
->> 1, 0, ACT_MAX) with t = s + a - ACT_SHIFT >= 1 (rounding half up; a layer needing t < 1
-cannot be quantized). logit = float32(acc * 2^-(s + ACT_SHIFT)) from the double; values: the raw
+>> 1, 0, ACT_MAX) with t = s + a - ACT_SHIFT >= 1 (rounding half up; a layer needing t < 1, a
+first layer with weights of 16 and more, cannot be quantized). logit = float32(acc * 2^-(s + ACT_SHIFT)) from the double; values: the raw
 values the same way in double, a softmax with the maximum subtracted, exp (math.exp, the C
 library's, as std::exp) and the sum in player order, each share rounded to float32.
 
