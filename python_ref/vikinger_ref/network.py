@@ -17,9 +17,10 @@ away from zero) satisfy |W_q| <= 32767 and
                    output k.
 A hidden layer's output is re-scaled to ACT_SHIFT fraction bits, h = clip(((acc >> (t - 1)) + 1)
 >> 1, 0, ACT_MAX) with t = s + a - ACT_SHIFT >= 1 (rounding half up; a layer needing t < 1, a
-first layer with weights of 16 and more, cannot be quantized). logit = float32(acc * 2^-(s + ACT_SHIFT)) from the double; values: the raw
-values the same way in double, a softmax with the maximum subtracted, exp (math.exp, the C
-library's, as std::exp) and the sum in player order, each share rounded to float32.
+first layer with weights of 16 and more, cannot be quantized). logit = float32(acc * 2^-(s +
+ACT_SHIFT)) from the double; values: the raw values the same way in double, a softmax with the
+maximum subtracted, exp (math.exp, the C library's, as std::exp) and the sum in player order,
+each share rounded to float32.
 
 The sums here are int64 numpy products (exact, no BLAS); the C++ sums in int32, which the bounds
 above keep from overflowing, so both give the same integers.
