@@ -48,6 +48,8 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
         "python_uct_per_cpu_second",
         "reference_mcts_per_cpu_second",
         "puct_leaves_per_cpu_second",
+        "network_leaves_per_cpu_second_16",
+        "numpy_leaves_per_cpu_second_256",
         "python_puct_leaves_per_cpu_second",
     ):
         assert results[key] > 0, key

@@ -45,6 +45,7 @@ REFERENCE_LAYERS = {
         "equality",
     },
     "formats": {
+        "npz",
         "observation",
         "text",
         "serialization",
@@ -66,6 +67,7 @@ REFERENCE_LAYERS = {
         "gumbel",
         "batched_search",
         "mlp",
+        "network",
         "puct_bot",
         "az_bot",
     },

@@ -18,6 +18,7 @@
 #include "base/interrupt.h"
 #include "base/value.h"
 #include "rules/state.h"
+#include "search/network.h"
 
 namespace vikinger {
 
@@ -90,6 +91,8 @@ void AddHotStateMethods(py::handle state_type);
 void DefineBatch(py::module_& m);
 // bindings/search.cc: playouts, evaluation, solver and bots (docs/search.md).
 void DefineSearch(py::module_& m);
+// bindings/network.cc: Network, the integer network evaluated inside the search.
+void DefineNetwork(py::module_& m);
 // bindings/neural.cc: PuctSearch, the batched search guided by an evaluator (docs/neural.md).
 void DefineNeural(py::module_& m);
 
@@ -131,6 +134,8 @@ template <>
 class type_caster<vikinger::Game> : public vikinger::InitializedCaster<vikinger::Game> {};
 template <>
 class type_caster<vikinger::State> : public vikinger::InitializedCaster<vikinger::State> {};
+template <>
+class type_caster<vikinger::Network> : public vikinger::InitializedCaster<vikinger::Network> {};
 template <>
 class type_caster<vikinger::VectorGame> : public vikinger::InitializedCaster<vikinger::VectorGame> {
 };

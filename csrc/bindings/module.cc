@@ -346,5 +346,6 @@ scored now, without further boatsman trips; the state is not changed.)doc")
   vk::AddHotStateMethods(m.attr("State"));
   vk::DefineBatch(m);
   vk::DefineSearch(m);
+  vk::DefineNetwork(m);
   vk::DefineNeural(m);
 }

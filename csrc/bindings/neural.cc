@@ -18,7 +18,6 @@
 
 #include "api/game.h"
 #include "bindings/helpers.h"
-#include "play/playouts.h"
 #include "rules/actions.h"
 #include "search/batched_search.h"
 #include "search/evaluation.h"
@@ -160,15 +159,71 @@ py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
   return py::make_tuple(self.observations[first], self.legal[first]);
 }
 
+// The network of run / run_batch, of the search's game.
+const Network& NetworkArg(const PySearch& self, py::handle network) {
+  if (!py::isinstance<Network>(network)) {
+    throw py::type_error("network must be a Network, not " + TypeName(network));
+  }
+  const Network& net = network.cast<const Network&>();
+  const Game game{net.NumPlayers(), net.Options()};
+  if (!(game == self.game)) {
+    throw py::value_error("the network plays " + GameRepr(game) + ", the search plays " +
+                          GameRepr(self.game));
+  }
+  return net;
+}
+
+// One gather, the network's evaluation of its leaves and the backup, all without the GIL; the
+// number of leaves evaluated.
+int NetworkBatch(PySearch& self, const Network& network, int64_t max_batch, const PlayoutMix& mix) {
+  ObjectLock lock(self.mutex);
+  if (self.search->Pending() > 0) {
+    throw py::value_error("run_batch: the leaves of the last gather wait for backup (or cancel)");
+  }
+  Interrupt interrupt(PythonSignalPoll());
+  int rows;
+  {
+    py::gil_scoped_release release;
+    rows =
+        self.search->Gather(static_cast<int>(std::min<int64_t>(max_batch, INT32_MAX)), &interrupt);
+    if (rows > 0) self.search->BackupNetwork(network, mix);
+  }
+  ThrowIfInterrupted(interrupt);
+  return rows;
+}
+
+int RunBatch(PySearch& self, py::handle network_arg, py::handle batch_size, py::handle playouts,
+             py::handle playout_weight, py::handle playout_seed) {
+  const Network& network = NetworkArg(self, network_arg);
+  const int64_t max_batch = IntArg(batch_size, "batch_size");
+  if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
+  PlayoutMix mix;
+  mix.count = IntArg(playouts, "playouts");
+  if (mix.count < 0 || mix.count > kMaxPlayoutValues) {
+    throw py::value_error("playouts must be in 0.." + std::to_string(kMaxPlayoutValues) + ", not " +
+                          Text(playouts));
+  }
+  const double weight = RealArg(playout_weight, "playout_weight");
+  if (!(weight >= 0.0 && weight <= 1.0)) {
+    throw py::value_error("playout_weight must be in [0, 1], not " + Text(playout_weight));
+  }
+  mix.weight = static_cast<float>(weight);
+  RequireInts({{"playout_seed", playout_seed}});
+  mix.seed = Seed(playout_seed);
+  return NetworkBatch(self, network, max_batch, mix);
+}
+
 // With max_time, no batch is gathered once that many seconds have passed since the call.
 void Run(py::object self_object, py::object evaluator, py::handle batch_size, py::handle max_time) {
   PySearch& self = self_object.cast<PySearch&>();
-  if (!PyCallable_Check(evaluator.ptr())) {
+  const bool network = py::isinstance<Network>(evaluator);
+  if (network) {
+    NetworkArg(self, evaluator);
+  } else if (!PyCallable_Check(evaluator.ptr())) {
     throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
   }
-  if (IntArg(batch_size, "batch_size") < 1) {
-    throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
-  }
+  const int64_t max_batch = IntArg(batch_size, "batch_size");
+  if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
   const double seconds = max_time.is_none() ? HUGE_VAL : SecondsArg(max_time, "max_time");
   // A budget of kMaxSeconds or more (inf included) sets no deadline, as for MCTSBot: the
   // clock's int64 nanoseconds could not hold it.
@@ -178,6 +233,10 @@ void Run(py::object self_object, py::object evaluator, py::handle batch_size, py
                             std::chrono::duration<double>(timed ? seconds : 0.0));
   while (!self.search->Done()) {
     if (timed && std::chrono::steady_clock::now() >= deadline) break;
+    if (network) {
+      NetworkBatch(self, evaluator.cast<const Network&>(), max_batch, PlayoutMix{});
+      continue;
+    }
     py::tuple batch = Gather(self_object, batch_size);
     if (py::len(batch[0]) == 0) continue;  // only terminal visits this time
     try {
@@ -230,13 +289,8 @@ py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handl
                           Text(count_arg));
   }
   const uint64_t seed = Seed(seed_arg);
-  const int n = self.search->NumPlayers();
   return LeafValues(self, [&](int r, const Position& p, double* values) {
-    for (int64_t j = 0; j < count; ++j) {
-      const GameResult result = PlayRandomPlayout(p, seed + static_cast<uint64_t>(r * count + j));
-      for (int k = 0; k < n; ++k) values[k] += result.returns[k];
-    }
-    for (int k = 0; k < n; ++k) values[k] /= static_cast<double>(count);
+    MeanPlayoutReturns(p, count, seed + static_cast<uint64_t>(r * count), values);
   });
 }
 
@@ -409,7 +463,16 @@ num_players], finite, relative to the player to move at the leaf.)doc")
            R"doc(gather, evaluator(observations, legal) -> (logits, values), backup, until every
 search is done, or with max_time (seconds > 0) until no batch starts because that time has
 passed (the searches may then be unfinished: done is False). An exception from the evaluator (or
-Ctrl-C) undoes the batch and propagates.)doc")
+Ctrl-C) undoes the batch and propagates.
+With a Network as the evaluator the search evaluates its leaves itself, without the GIL
+(docs/neural.md "The integer network").)doc")
+      .def("run_batch", &vk::RunBatch, py::arg("network"), py::arg("batch_size") = 256,
+           py::kw_only(), py::arg("playouts") = 0, py::arg("playout_weight") = 0.5,
+           py::arg("playout_seed") = 0,
+           R"doc(One gather of up to batch_size descents, the Network's evaluation of its leaves and
+their backup, without the GIL; returns the number of leaves evaluated. With playouts > 0 a leaf's
+values are (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
+playout_seed), in float32 as PuctBot mixes them.)doc")
       .def("heuristic_values", &vk::HeuristicValues,
            R"doc(evaluate() of the gathered leaves as float32[B, num_players], relative to the
 player to move at each leaf: the values of the heuristic evaluator (docs/neural.md).)doc")

@@ -26,6 +26,11 @@ constexpr int ObservationSize(int num_players) {
 // Fills `out[0 .. ObservationSize(n))` (zeroing it first) as seen by `player` (0..n-1).
 void ObservationTensor(const Position& p, int player, float* out);
 
+// The same tensor as its non-zero entries (every entry is an integer): index[i], value[i] for
+// i < the returned count, each index once, in no particular order. The first layer of the
+// integer network (search/network.h) adds up weight rows of these; capacity ObservationSize(n).
+int ObservationFeatures(const Position& p, int player, int32_t* index, int32_t* value);
+
 }  // namespace vikinger
 
 #endif  // VIKINGER_OBSERVATION_H_

@@ -5,8 +5,14 @@
 
 #include "base/rng.h"
 #include "formats/observation.h"
+#include "play/playouts.h"
 #include "rules/actions.h"
 #include "rules/legal_set.h"
+
+// Bit-identical with batched_search.py's playout mix: no fused multiply-add.
+#ifdef __clang__
+#pragma clang fp contract(off)
+#endif
 
 namespace vikinger {
 
@@ -72,6 +78,46 @@ void BatchedSearch::Backup(const float* logits, const float* values) {
   }
   for (const auto& [tree, index] : rows_) trees_[tree].ClearPending();
   rows_.clear();
+}
+
+// Row by row (evaluated, mixed, expanded), so that one logits row, staying in cache, serves
+// them all: Expand reads only the row's legal entries, and those are written for each row.
+void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix) {
+  const int n = num_players_;
+  logits_.resize(kNumDistinctActions);
+  int ids[kMaxLegalActions];
+  float legal_logits[kMaxLegalActions];
+  float values[kMaxPlayers];
+  for (size_t r = 0; r < rows_.size(); ++r) {
+    PuctTree& tree = trees_[rows_[r].first];
+    const Position& p = tree.LeafPosition(rows_[r].second);
+    const int num_legal = tree.LeafActions(rows_[r].second, ids);
+    network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_);
+    for (int i = 0; i < num_legal; ++i) logits_[ids[i]] = legal_logits[i];
+    if (mix.count > 0) {
+      const float keep = 1.0f - mix.weight;
+      double played[kMaxPlayers];
+      MeanPlayoutReturns(p, mix.count, mix.seed + static_cast<uint64_t>(r * mix.count), played);
+      const int mover = CurrentPlayer(p);
+      for (int k = 0; k < n; ++k) {
+        const float playout = static_cast<float>(played[(mover + k) % n]);
+        values[k] = keep * values[k] + mix.weight * playout;
+      }
+    }
+    tree.Expand(rows_[r].second, logits_.data(), values);
+  }
+  for (const auto& [tree, index] : rows_) trees_[tree].ClearPending();
+  rows_.clear();
+}
+
+void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double* values) {
+  const int n = p.num_players;
+  for (int k = 0; k < n; ++k) values[k] = 0.0;
+  for (int64_t j = 0; j < count; ++j) {
+    const GameResult result = PlayRandomPlayout(p, seed + static_cast<uint64_t>(j));
+    for (int k = 0; k < n; ++k) values[k] += result.returns[k];
+  }
+  for (int k = 0; k < n; ++k) values[k] /= static_cast<double>(count);
 }
 
 void BatchedSearch::Cancel() {

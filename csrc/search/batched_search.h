@@ -20,9 +20,19 @@
 #include "base/interrupt.h"
 #include "rules/actions.h"
 #include "rules/state.h"
+#include "search/network.h"
 #include "search/puct.h"
 
 namespace vikinger {
+
+// Leaf values mixed with random playouts (docs/neural.md "Mixed leaf values"): row r's value is
+// (1 - weight) * the evaluator's + weight * the mean returns of `count` playouts, playout j on
+// stream seed + r * count + j, in float arithmetic as PuctBot mixes them in numpy.
+struct PlayoutMix {
+  int64_t count = 0;  // 0: no playouts
+  float weight = 0.5f;
+  uint64_t seed = 0;
+};
 
 class BatchedSearch {
  public:
@@ -58,6 +68,9 @@ class BatchedSearch {
     return trees_[rows_[r].first].FirstNonFiniteLogit(
         rows_[r].second, logits + static_cast<size_t>(r) * kNumDistinctActions);
   }
+  // The rows of the last Gather evaluated by `network` (of this game), mixed with playouts by
+  // `mix`, and backed up.
+  void BackupNetwork(const Network& network, const PlayoutMix& mix);
   // Undoes the pending descents (the evaluator failed).
   void Cancel();
   // Starts the next search of every tree (budgets from 0, fresh root noise).
@@ -72,7 +85,13 @@ class BatchedSearch {
   int num_players_;
   std::vector<PuctTree> trees_;
   std::vector<std::pair<int32_t, int32_t>> rows_;  // (tree, its pending index)
+  // BackupNetwork's buffers: one logits row (only the legal entries written), the network's.
+  Network::Scratch scratch_;
+  std::vector<float> logits_;
 };
+
+// The mean returns of `count` random playouts from `p`, playout j on stream seed + j.
+void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double* values);
 
 }  // namespace vikinger
 

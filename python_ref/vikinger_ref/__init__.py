@@ -19,6 +19,7 @@ from . import svg  # noqa: F401  (gives State its _repr_svg_, as evaluation its 
 from .evaluation import evaluate
 from .game import Game
 from .mcts import MCTSBot
+from .network import Network
 from .playouts import playouts, playouts_batch
 from .puct_bot import PuctBot
 from .rollout import rollouts
@@ -45,6 +46,7 @@ __all__ = [
     "GreedyBot",
     "MCTSBot",
     "PuctSearch",
+    "Network",
     "PuctBot",
     "AZBot",
     "PolicyNetBot",

@@ -1,7 +1,7 @@
 """The learned player (docs/learning.md "The shipped player"): AZBot, PuctBot on the network
 trained by `vikinger train` (shipped in `models/`, or any vikinger-mlp/1 file given as model=),
-and PolicyNetBot, the network's policy alone (no search). vikinger_fast's classes are these on
-its own State, Game and PuctSearch.
+and PolicyNetBot, the network's policy alone (no search); both evaluate it as the integer Network
+by default. vikinger_fast's classes are these on its own State, Game, PuctSearch and Network.
 """
 
 import os
@@ -12,6 +12,7 @@ import numpy as np
 from .arguments import type_name
 from .game import Game
 from .mlp import MLPEvaluator
+from .network import Network
 from .puct_bot import PuctBot
 from .state import State
 
@@ -31,11 +32,20 @@ def shipped_model(game):
     return os.path.join(MODELS, name)
 
 
+def _evaluator_choice(evaluator):
+    if evaluator not in ("network", "numpy"):
+        raise ValueError(f"evaluator must be 'network', 'numpy' or a callable, not {evaluator!r}")
+    return evaluator
+
+
 class AZBot(PuctBot):
     """PuctBot(game, seed, ..., model=the shipped network): the learned player with search. Its
     defaults are the settings measured in docs/learning.md: leaves valued half by the network and
     half by 4 random playouts (docs/neural.md "Mixed leaf values"), batches of 16 leaves; give
-    playouts=0 for the network's values alone."""
+    playouts=0 for the network's values alone. evaluator="network" (the default) evaluates the
+    network inside the search in integers (docs/neural.md "The integer network"), "numpy" with the
+    float MLPEvaluator; any other evaluator (a callable of the protocol, a Network) is used as
+    given, without model."""
 
     def __init__(
         self,
@@ -43,7 +53,7 @@ class AZBot(PuctBot):
         seed,
         *,
         model=None,
-        evaluator=None,
+        evaluator="network",
         batch_size=16,
         playouts=4,
         playout_weight=0.5,
@@ -52,10 +62,15 @@ class AZBot(PuctBot):
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
-        if model is not None and evaluator is not None:
-            raise ValueError("AZBot takes model or evaluator, not both")
         if evaluator is None:
-            evaluator = MLPEvaluator.load(shipped_model(game) if model is None else model, game)
+            evaluator = "network"
+        if isinstance(evaluator, str):
+            # Loaded here so that a damaged file is a ValueError too.
+            choice = _evaluator_choice(evaluator)
+            mlp = MLPEvaluator.load(shipped_model(game) if model is None else model, game)
+            evaluator = mlp if choice == "numpy" else self._network_class(mlp)
+        elif model is not None:
+            raise ValueError("AZBot takes model or evaluator, not both")
         super().__init__(
             game,
             seed,
@@ -70,16 +85,22 @@ class AZBot(PuctBot):
 class PolicyNetBot:
     """The network's policy alone: step plays the legal action with the highest logit (the
     lowest id on a tie); policy gives the softmax over the legal actions. `seed` is accepted for
-    the bots' common signature; the bot is deterministic."""
+    the bots' common signature; the bot is deterministic. evaluator="network" (the default)
+    computes the logits with the integer network, "numpy" with the float MLPEvaluator."""
 
     _state_class: Any = State
     _game_class: Any = Game
+    _network_class: Any = Network
 
-    def __init__(self, game, seed=0, *, model=None):
+    def __init__(self, game, seed=0, *, model=None, evaluator="network"):
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
+        choice = _evaluator_choice(evaluator) if isinstance(evaluator, str) else None
+        if choice is None:
+            raise TypeError(f"evaluator must be 'network' or 'numpy', not {type_name(evaluator)}")
         self._game = game
         self._mlp = MLPEvaluator.load(shipped_model(game) if model is None else model, game)
+        self._network = self._network_class(self._mlp) if choice == "network" else None
 
     def restart(self):
         """Nothing to forget: the bot has no state."""
@@ -93,8 +114,11 @@ class PolicyNetBot:
             )
         if state.is_terminal() or state.is_chance_node():
             raise ValueError(f"{method} needs a decision node")
-        observation = np.asarray(state.observation_tensor(state.current_player()), np.float32)[None]
         legal = state.legal_actions()
+        if self._network is not None:
+            logits, _ = self._network.evaluate(state)
+            return legal, logits.astype(np.float64)
+        observation = np.asarray(state.observation_tensor(state.current_player()), np.float32)[None]
         mask = np.zeros((1, self._mlp.policy[1].shape[0]), bool)
         mask[0, legal] = True
         logits, _ = self._mlp(observation, mask)

@@ -21,6 +21,7 @@ from .evaluation import evaluate
 from .observation import observation_size
 from .playouts import play_random_playout
 from .gumbel import GumbelConfig
+from .network import Network
 from .puct import COLLISION, LEAF, PuctConfig, PuctTree
 from .rng import MASK64, mix
 from .state import State
@@ -88,6 +89,19 @@ def _gumbel(value):
     if "c_scale" in value:
         config.c_scale = _real("c_scale", value["c_scale"])
     return config
+
+
+def _mean_playout_returns(state, count, seed):
+    """float32[n]: the mean returns of `count` random playouts from `state` (playout j on stream
+    seed + j), relative to its mover."""
+    n = state.get_game().num_players
+    sums = [0.0] * n
+    for j in range(count):
+        final, _ = play_random_playout(state, (seed + j) & MASK64)
+        for k, value in enumerate(final.returns()):
+            sums[k] += value
+    mover = state.current_player()
+    return np.array([sums[(mover + k) % n] / count for k in range(n)], np.float32)
 
 
 def check_output(value, what, rows, columns):
@@ -238,14 +252,7 @@ class PuctSearch:
             out = np.zeros((len(self._rows), self._n), dtype=np.float32)
             for r, (t, index) in enumerate(self._rows):
                 state = self._trees[t].pending[index][1].state
-                sums = [0.0] * self._n
-                for j in range(count):
-                    final, _ = play_random_playout(state, (seed + r * count + j) & MASK64)
-                    for k, value in enumerate(final.returns()):
-                        sums[k] += value
-                mover = state.current_player()
-                for k in range(self._n):
-                    out[r, k] = sums[(mover + k) % self._n] / count
+                out[r] = _mean_playout_returns(state, count, seed + r * count)
             return out
 
     def cancel(self):
@@ -254,9 +261,64 @@ class PuctSearch:
                 self._trees[t].cancel_pending()
             self._rows = []
 
+    def _network(self, network):
+        if not isinstance(network, Network):
+            raise TypeError(f"network must be a Network, not {type_name(network)}")
+        if network._game != self._game:
+            raise ValueError(
+                f"the network plays {network._game!r}, the search plays {self._game!r}"
+            )
+        return network
+
+    def run_batch(self, network, batch_size=256, *, playouts=0, playout_weight=0.5, playout_seed=0):
+        """One gather of up to batch_size descents, the Network's evaluation of its leaves and
+        their backup; the number of leaves evaluated. With playouts > 0 a leaf's values are
+        (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
+        playout_seed), in float32 as PuctBot mixes them."""
+        network = self._network(network)
+        max_batch = _int("batch_size", batch_size)
+        if max_batch < 1:
+            raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+        count = _int("playouts", playouts)
+        if not 0 <= count <= MAX_PLAYOUT_VALUES:
+            raise ValueError(f"playouts must be in 0..{MAX_PLAYOUT_VALUES}, not {playouts}")
+        if not 0.0 <= _real("playout_weight", playout_weight) <= 1.0:
+            raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
+        seed = check_int("playout_seed", playout_seed) & MASK64
+        weight = np.float32(playout_weight)
+        with self._lock:
+            if self._rows:
+                raise ValueError("run_batch: " + _PENDING)
+            try:
+                leaves = self._descend(max_batch)
+            except BaseException:  # Ctrl-C: no descent of this gather stays
+                self.cancel()
+                raise
+            # Row by row, as batched_search.cc: evaluated, mixed, expanded.
+            for r, ((t, index), state) in enumerate(zip(self._rows, leaves)):
+                legal = state.legal_actions()
+                logits, values = network._evaluate(state, legal)
+                if count > 0:
+                    played = _mean_playout_returns(state, count, seed + r * count)
+                    values = (np.float32(1) - weight) * values + weight * played
+                self._trees[t].expand(index, dict(zip(legal, logits)), values)
+            for t, _ in self._rows:
+                self._trees[t].pending = []
+            self._rows = []
+            return len(leaves)
+
     def run(self, evaluator, batch_size=256, max_time=None):
         """gather, evaluate, backup until every search is done; with max_time (seconds), no
         batch is gathered once that time has passed since the call."""
+        if isinstance(evaluator, Network):
+            self._network(evaluator)
+            if _int("batch_size", batch_size) < 1:
+                raise ValueError(f"batch_size must be >= 1, not {batch_size}")
+            seconds = float("inf") if max_time is None else check_seconds("max_time", max_time)
+            deadline = time.monotonic() + seconds if seconds < MAX_SECONDS else None
+            while not self.done and (deadline is None or time.monotonic() < deadline):
+                self.run_batch(evaluator, batch_size)
+            return
         if not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
         if _int("batch_size", batch_size) < 1:

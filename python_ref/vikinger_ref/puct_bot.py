@@ -3,7 +3,8 @@
 
 PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
 c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5): the evaluator is `evaluator`
-(any callable of the protocol), else the MLP of the weights file `model`, else the heuristic
+(any callable of the protocol, or a Network, which the search runs itself), else the MLP of the
+weights file `model`, else the heuristic
 evaluation with uniform priors. With `playouts` > 0 a leaf's value is (1 - playout_weight) * the
 evaluator's + playout_weight * the mean returns of that many random playouts from the leaf
 (docs/neural.md "Mixed leaf values"); the playouts of search k use the streams mix(seed + k + 1) +
@@ -16,6 +17,7 @@ lowest id on a tie); a state with one legal action is answered at once.
 """
 
 import threading
+import time
 
 from typing import Any
 
@@ -26,6 +28,7 @@ from .arguments import MAX_SECONDS, check_int, check_seconds, type_name
 from .batched_search import MAX_PLAYOUT_VALUES, PuctSearch
 from .game import Game
 from .mlp import MLPEvaluator
+from .network import Network
 from .rng import MASK64, mix
 from .state import State
 
@@ -47,6 +50,7 @@ class PuctBot:
     _search_class: Any = PuctSearch
     _state_class: Any = State
     _game_class: Any = Game
+    _network_class: Any = Network
 
     def __init__(
         self,
@@ -79,7 +83,11 @@ class PuctBot:
                 "PuctBot needs a finite budget: simulations, or max_time below 1e9 "
                 f"seconds, not {max_time}"
             )
-        if evaluator is not None and not callable(evaluator):
+        if (
+            evaluator is not None
+            and not callable(evaluator)
+            and not isinstance(evaluator, self._network_class)
+        ):
             raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
         if model is not None and evaluator is not None:
             raise ValueError("PuctBot takes model or evaluator, not both")
@@ -164,7 +172,20 @@ class PuctBot:
             self._searches += 1
             self._playout_seed, self._played = mix((self._seed + self._searches) & MASK64), 0
             evaluate = lambda obs, legal: self._evaluate(search, obs, legal)  # noqa: E731
-            search.run(evaluate, self._batch_size, max_time=self._max_time)
+            if isinstance(self._evaluator, self._network_class):
+                # The search evaluates its leaves itself (docs/neural.md "The integer network").
+                deadline = None if self._max_time is None else time.monotonic() + self._max_time
+                while not search.done and (deadline is None or time.monotonic() < deadline):
+                    rows = search.run_batch(
+                        self._evaluator,
+                        self._batch_size,
+                        playouts=self._playouts,
+                        playout_weight=self._playout_weight,
+                        playout_seed=(self._playout_seed + self._played) & MASK64,
+                    )
+                    self._played += rows * self._playouts
+            else:
+                search.run(evaluate, self._batch_size, max_time=self._max_time)
             self._search = search
             return search.results()[0]
 

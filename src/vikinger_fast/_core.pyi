@@ -334,6 +334,27 @@ class MCTSBot:
         """Back to the first search's streams."""
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
 
+class Network:
+    """A vikinger-mlp/1 network in integer arithmetic,
+    evaluated inside the search (docs/neural.md "The integer network").
+
+    Network(mlp): the network of a loaded MLPEvaluator (its arrays, checked by the MLP's own checks),
+    for the MLP's game; weights scaled by powers of two and rounded to int16, the same numbers as
+    vikinger_ref.Network. PuctSearch.run(network) and run_batch(network) evaluate their leaves with it
+    without the GIL.
+    """
+    def __init__(self, mlp: Any) -> None: ...
+    def evaluate(self, state: State) -> Tuple[np.ndarray, np.ndarray]:
+        """(logits float32[k], values float32[num_players]) of a decision node: the logits of
+        its k legal actions (in legal_actions() order) and the values relative to the player to move."""
+    def features(self, state: State) -> Tuple[np.ndarray, np.ndarray]:
+        """(indices int32[m], values int32[m]): the non-zero entries of the observation
+        tensor of a decision node for the player to move, by index: the first layer's input."""
+    @property
+    def shifts(self) -> List[int]:
+        """The scale exponents s (weights times 2^s) of the hidden
+        layers, the policy head and the value head."""
+
 class PuctSearch:
     """PUCT searches of many states, their leaves
     batched for an evaluator (docs/neural.md).
@@ -372,14 +393,31 @@ class PuctSearch:
         """Undo the descents of the gathered leaves; the trees are as before the gather."""
     def run(
         self,
-        evaluator: Callable[[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]],
+        evaluator: Union[
+            Network, Callable[[np.ndarray, np.ndarray], Tuple[np.ndarray, np.ndarray]]
+        ],
         batch_size: _Int = 256,
         max_time: Optional[float] = None,
     ) -> None:
         """gather, evaluator(observations, legal) -> (logits, values), backup, until every
         search is done, or with max_time (seconds > 0) until no batch starts because that time has
         passed (the searches may then be unfinished: done is False). An exception from the evaluator (or
-        Ctrl-C) undoes the batch and propagates."""
+        Ctrl-C) undoes the batch and propagates.
+        With a Network as the evaluator the search evaluates its leaves itself, without the GIL
+        (docs/neural.md "The integer network")."""
+    def run_batch(
+        self,
+        network: Network,
+        batch_size: _Int = 256,
+        *,
+        playouts: _Int = 0,
+        playout_weight: float = 0.5,
+        playout_seed: _Int = 0,
+    ) -> int:
+        """One gather of up to batch_size descents, the Network's evaluation of its leaves and
+        their backup, without the GIL; returns the number of leaves evaluated. With playouts > 0 a leaf's
+        values are (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
+        playout_seed), in float32 as PuctBot mixes them."""
     def heuristic_values(self) -> np.ndarray:
         """evaluate() of the gathered leaves as float32[B, num_players], relative to the
         player to move at each leaf: the values of the heuristic evaluator (docs/neural.md)."""

@@ -1,7 +1,10 @@
 """The rows of `vikinger bench` for the search guided by a network (docs/neural.md "Measured"):
 leaves per CPU second of the C++ batched search with a constant numpy evaluator at batch 256, the
-share of time outside a numpy MLP evaluator at batch 256, and the C++ batched search against a
-plain Python PUCT over vikinger_fast states with the same evaluator and budget.
+share of time outside a numpy MLP evaluator at batch 256, the shipped 2-player network evaluated
+inside the search (Network) against the same network as a numpy MLPEvaluator at batches 16 and
+256, and the C++ batched search against a plain Python PUCT over vikinger_fast states with the
+same evaluator and budget. The numpy rows are fair with one BLAS thread
+(OPENBLAS_NUM_THREADS=1): CPU time counts every thread.
 
 `PythonPUCT` is the baseline a user would write: a dict tree keyed by history, the same PUCT
 formula, chance sampled by apply_random_chance, one evaluator call per leaf with the leaf's
@@ -17,8 +20,11 @@ import numpy as np
 
 import vikinger_fast as fast
 
+from vikinger_ref.az_bot import shipped_model
+
 from ..neural.evaluators import ConstantEvaluator, MLPEvaluator
 
+NETWORK_BATCHES = (16, 256)  # the bots' batch and the search's default
 NEURAL_SIZES = {  # (full, --quick)
     "roots": (256, 64),
     "simulations": (200, 50),
@@ -153,6 +159,19 @@ def neural_steps(
             share = min(share, (total - mlp.seconds) / total)
         results["puct_share_outside_mlp"] = share
 
+    def shipped_network() -> None:
+        game = fast.Game(2)
+        mlp = MLPEvaluator.load(shipped_model(game), game)
+        for name, evaluator in (("network", fast.Network(mlp)), ("numpy", mlp)):
+            for batch in NETWORK_BATCHES:
+                best = math.inf
+                for _ in range(repeats):
+                    search = fast.PuctSearch(roots, simulations=sims)
+                    start = time.process_time()
+                    search.run(evaluator, batch)
+                    best = min(best, time.process_time() - start)
+                results[f"{name}_leaves_per_cpu_second_{batch}"] = len(roots) * sims / best
+
     def python_baseline() -> None:
         n = size["python_simulations"]
         best = math.inf
@@ -165,6 +184,7 @@ def neural_steps(
     return [
         ("C++ batched PUCT, constant evaluator, batch 256", constant_evaluator),
         ("C++ batched PUCT, numpy MLP evaluator, batch 256", mlp_evaluator),
+        ("C++ batched PUCT, shipped network: Network and numpy, batch 16 and 256", shipped_network),
         ("plain Python PUCT over vikinger_fast (the baseline)", python_baseline),
     ]
 
@@ -172,6 +192,8 @@ def neural_steps(
 def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
     """(name, value, note) rows of the measurements."""
     cpp = r["puct_leaves_per_cpu_second"]
+    numpy = {batch: r[f"numpy_leaves_per_cpu_second_{batch}"] for batch in NETWORK_BATCHES}
+    network = {batch: r[f"network_leaves_per_cpu_second_{batch}"] for batch in NETWORK_BATCHES}
     return [
         (
             "C++ batched PUCT, 256 roots, constant numpy evaluator, batch 256",
@@ -183,6 +205,15 @@ def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
             f"{r['puct_share_outside_mlp']:.1%}",
             "of the time outside the evaluator (target <= 10%)",
         ),
+        *[
+            (
+                f"C++ batched PUCT, shipped 2-player network inside the search, batch {batch}",
+                f"{network[batch]:,.0f} leaves/s",
+                f"per CPU second, x{network[batch] / numpy[batch]:,.1f}"
+                f" the numpy MLP's {numpy[batch]:,.0f} (target x5, aim x10; >= 150,000)",
+            )
+            for batch in NETWORK_BATCHES
+        ],
         (
             "plain Python PUCT over vikinger_fast, constant evaluator",
             f"{r['python_puct_leaves_per_cpu_second']:,.0f} leaves/s",

@@ -3,7 +3,7 @@ implementation, docs/learning.md "The shipped player") on the C++ PuctSearch, St
 
 from vikinger_ref import az_bot
 
-from .._core import Game, PuctSearch, State
+from .._core import Game, Network, PuctSearch, State
 
 
 class AZBot(az_bot.AZBot):
@@ -13,6 +13,7 @@ class AZBot(az_bot.AZBot):
     _search_class = PuctSearch
     _state_class = State
     _game_class = Game
+    _network_class = Network
 
 
 class PolicyNetBot(az_bot.PolicyNetBot):
@@ -20,3 +21,4 @@ class PolicyNetBot(az_bot.PolicyNetBot):
 
     _state_class = State
     _game_class = Game
+    _network_class = Network

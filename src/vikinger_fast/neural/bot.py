@@ -3,7 +3,7 @@ logic, docs/neural.md "Bots") with this package's search, State and Game classes
 
 from vikinger_ref import puct_bot
 
-from .._core import Game, PuctSearch, State
+from .._core import Game, Network, PuctSearch, State
 
 
 class PuctBot(puct_bot.PuctBot):
@@ -13,3 +13,4 @@ class PuctBot(puct_bot.PuctBot):
     _search_class = PuctSearch
     _state_class = State
     _game_class = Game
+    _network_class = Network

@@ -1,0 +1,130 @@
+// Network in the Python module (docs/neural.md "The integer network"): built from a loaded
+// MLPEvaluator's arrays (one file loader, vikinger_ref/mlp.py, serves both engines), checked by
+// the MLP's own checks, and evaluated on states; PuctSearch.run / run_batch evaluate their leaves
+// with it (bindings/neural.cc).
+#include "search/network.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bindings/helpers.h"
+#include "formats/observation.h"
+#include "rules/actions.h"
+
+namespace vikinger {
+namespace {
+
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+// A (w, b) pair of the MLP as float32 arrays of its shapes (checked by the MLP before).
+FloatLayer LayerArg(py::handle pair, std::vector<FloatArray>* keep) {
+  FloatArray w = FloatArray::ensure(pair[py::int_(0)]);
+  FloatArray b = FloatArray::ensure(pair[py::int_(1)]);
+  if (!w || !b || w.ndim() != 2 || b.ndim() != 1 || b.shape(0) != w.shape(1)) {
+    throw py::value_error("the MLP's arrays are not a layer's (w [in, out], b [out])");
+  }
+  keep->push_back(w);
+  keep->push_back(b);
+  return {w.data(), b.data(), static_cast<int>(w.shape(0)), static_cast<int>(w.shape(1))};
+}
+
+Network NetworkFromMlp(py::handle mlp) {
+  for (const char* name : {"num_players", "options", "layers", "policy", "value"}) {
+    if (!py::hasattr(mlp, name)) {
+      throw py::type_error("mlp must be an MLPEvaluator, not " + TypeName(mlp));
+    }
+  }
+  mlp.attr("_check_shapes")();  // the MLP's checks and messages (finite, shapes)
+  int options = 0;
+  for (py::handle name : mlp.attr("options")) {
+    for (int i = 0; i < kNumOptions; ++i) {
+      if (py::str(name).cast<std::string>() == kOptionNames[i]) options |= 1 << i;
+    }
+  }
+  const Game game = CheckedGame(mlp.attr("num_players").cast<int64_t>(), options);
+  std::vector<FloatArray> keep;
+  std::vector<FloatLayer> layers;
+  for (py::handle pair : mlp.attr("layers")) layers.push_back(LayerArg(pair, &keep));
+  const FloatLayer policy = LayerArg(mlp.attr("policy"), &keep);
+  const FloatLayer value = LayerArg(mlp.attr("value"), &keep);
+  try {
+    return Network(game.num_players, game.options, layers, policy, value);
+  } catch (const std::invalid_argument& error) {
+    throw py::value_error(error.what());
+  }
+}
+
+// A decision node of the network's game, or the errors of docs/neural.md.
+const Position& NodeArg(const Network& network, py::handle state, const char* method) {
+  const Position& p = StateArg(state).position;
+  const Game game{p.num_players, p.options};
+  const Game own{network.NumPlayers(), network.Options()};
+  if (!(game == own)) {
+    throw py::value_error(std::string(method) + " got a state of " + GameRepr(game) +
+                          ", the network plays " + GameRepr(own));
+  }
+  if (IsTerminal(p) || IsChanceNode(p)) {
+    throw py::value_error(std::string(method) + " needs a decision node");
+  }
+  return p;
+}
+
+py::tuple Evaluate(const Network& network, py::handle state) {
+  const Position& p = NodeArg(network, state, "evaluate");
+  int ids[kMaxLegalActions];
+  const int num_legal = LegalActions(p, ids);
+  py::array_t<float> logits(num_legal);
+  py::array_t<float> values(network.NumPlayers());
+  Network::Scratch scratch;
+  network.Evaluate(p, ids, num_legal, logits.mutable_data(), values.mutable_data(), &scratch);
+  return py::make_tuple(logits, values);
+}
+
+py::tuple Features(const Network& network, py::handle state) {
+  const Position& p = NodeArg(network, state, "features");
+  const int size = ObservationSize(p.num_players);
+  std::vector<int32_t> index(size), value(size);
+  const int count = ObservationFeatures(p, CurrentPlayer(p), index.data(), value.data());
+  std::vector<int> order(count);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](int a, int b) { return index[a] < index[b]; });
+  py::array_t<int32_t> indices(count), values(count);
+  for (int i = 0; i < count; ++i) {
+    indices.mutable_data()[i] = index[order[i]];
+    values.mutable_data()[i] = value[order[i]];
+  }
+  return py::make_tuple(indices, values);
+}
+
+}  // namespace
+
+void DefineNetwork(py::module_& m) {
+  namespace vk = vikinger;
+  py::class_<vk::Network>(m, "Network", R"doc(A vikinger-mlp/1 network in integer arithmetic,
+evaluated inside the search (docs/neural.md "The integer network").
+
+Network(mlp): the network of a loaded MLPEvaluator (its arrays, checked by the MLP's own checks),
+for the MLP's game; weights scaled by powers of two and rounded to int16, the same numbers as
+vikinger_ref.Network. PuctSearch.run(network) and run_batch(network) evaluate their leaves with it
+without the GIL.)doc")
+      .def(py::init(&vk::NetworkFromMlp), py::arg("mlp"))
+      .def("evaluate", &vk::Evaluate, py::arg("state"),
+           R"doc((logits float32[k], values float32[num_players]) of a decision node: the logits of
+its k legal actions (in legal_actions() order) and the values relative to the player to move.)doc")
+      .def("features", &vk::Features, py::arg("state"),
+           R"doc((indices int32[m], values int32[m]): the non-zero entries of the observation
+tensor of a decision node for the player to move, by index: the first layer's input.)doc")
+      .def_property_readonly("shifts", &vk::Network::Shifts,
+                             R"doc(The scale exponents s (weights times 2^s) of the hidden
+layers, the policy head and the value head.)doc");
+}
+
+}  // namespace vikinger

@@ -1,0 +1,93 @@
+// Network: a vikinger-mlp/1 network (docs/neural.md "The weights file") evaluated inside the search
+// in integer arithmetic, so that the reference's network.py computes the same bits
+// (docs/neural.md "The integer network" has the rules and the reasons).
+//
+// Input: the observation's non-zero entries for the player to move (formats/observation.h
+// ObservationFeatures; every entry is an integer). The first layer adds up the weight rows of
+// those entries (times their values); the hidden layers are small dense products; the policy head
+// computes the legal actions' logits only; the value head is a softmax, as in mlp.py.
+//
+// Quantization, the one rule of both engines: a weight matrix W with bias b, fed by inputs with
+// `a` fraction bits (0 for the features, kActShift for activations), gets the scale 2^s with s
+// the largest integer in [0, kMaxShift] such that W_q = round(W * 2^s) and b_q = round(b * 2^(s +
+// a)) (in double, half away from zero) satisfy |W_q| <= 32767 and
+//   first layer:   |b_q| <= 2^30 (the observation's L1 norm is far below 2^15: the int32 sum is
+//                  below 2^15 * 32767 + 2^30 < 2^31);
+//   other layers and the heads:  kActMax * sum_j |W_q[j][k]| + |b_q[k]| <= 2^31 - 1 for every
+//                  output k.
+// So no int32 sum can overflow, whatever the position. A hidden layer's output is re-scaled to
+// kActShift fraction bits: h = clamp(((acc >> (t - 1)) + 1) >> 1, 0, kActMax) with t = s + a -
+// kActShift >= 1 (rounding half up); a layer that needs t < 1 (a first layer with weights of 16
+// and more) cannot be quantized. Outputs: logit = float(double(acc) * 2^-(s + kActShift)); values:
+// raw the same way in double, softmax with the maximum subtracted, exp and sum in player order,
+// each share rounded to float.
+#ifndef VIKINGER_NETWORK_H_
+#define VIKINGER_NETWORK_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/state.h"
+
+namespace vikinger {
+
+constexpr int kActShift = 10;      // activations: int16 with 10 fraction bits, in [0, 32)
+constexpr int kActMax = 32767;     // the clamp of an activation (ReLU's top)
+constexpr int kMaxShift = 24;      // the largest weight scale 2^24
+constexpr int kWeightMax = 32767;  // int16
+
+// One float layer as the weights file stores it: w row-major [in][out], b [out].
+struct FloatLayer {
+  const float* w;
+  const float* b;
+  int in;
+  int out;
+};
+
+class Network {
+ public:
+  // Per-evaluation buffers: one per thread that evaluates.
+  struct Scratch {
+    std::vector<int32_t> index, value, acc;
+    std::vector<int16_t> act;
+  };
+
+  // `layers` (the hidden layers), `policy` and `value` of a checked MLP (mlp.py's shapes) for the
+  // game of `num_players` and `options`. std::invalid_argument when a layer cannot be quantized.
+  Network(int num_players, int options, const std::vector<FloatLayer>& layers,
+          const FloatLayer& policy, const FloatLayer& value);
+
+  int NumPlayers() const { return num_players_; }
+  int Options() const { return options_; }
+  // The scale exponents s of the hidden layers, the policy head and the value head, in order.
+  std::vector<int> Shifts() const;
+  // The logits of the `num_legal` actions `legal` of decision node `p` (logits[i] for legal[i])
+  // and its values relative to the mover (values[k]: player (mover + k) % n).
+  void Evaluate(const Position& p, const int* legal, int num_legal, float* logits, float* values,
+                Scratch* scratch) const;
+
+ private:
+  struct Matrix {
+    std::vector<int16_t> w;  // first layer [in][out_width]; others transposed [out][in_width]
+    std::vector<int32_t> b;
+    int in = 0, out = 0;
+    int in_width = 0, out_width = 0;  // in / out rounded up to a multiple of 8, zero padded
+    int shift = 0;
+  };
+  // The largest s of the rule above; std::invalid_argument naming `name` when it is below
+  // min_shift.
+  static Matrix Quantize(const FloatLayer& layer, int fraction_bits, bool first, int min_shift,
+                         const std::string& name);
+  // The last hidden layer's activations of `p` into scratch->act.
+  void Hidden(const Position& p, Scratch* scratch) const;
+
+  int num_players_;
+  int options_;
+  std::vector<Matrix> layers_;
+  Matrix policy_, value_;
+};
+
+}  // namespace vikinger
+
+#endif  // VIKINGER_NETWORK_H_

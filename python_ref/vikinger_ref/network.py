@@ -1,0 +1,150 @@
+"""Network: a vikinger-mlp/1 network in integer arithmetic (docs/neural.md "The integer network"),
+the reference twin of vikinger_fast's csrc/search/network.cc: the same rounding, the same sums,
+the same bits, so that both engines build the same trees with it.
+
+Built from a loaded MLPEvaluator (one file loader, mlp.py, serves both engines). The input is the
+observation's non-zero entries for the player to move (every entry is an integer): the first
+layer is the sum of their weight rows times their values; the hidden layers are dense; the policy
+head computes the legal actions' logits only; the value head is a softmax, as in mlp.py.
+
+Quantization: a weight matrix W with bias b, fed by inputs with `a` fraction bits (0 for the
+features, ACT_SHIFT for activations), gets the scale 2^s with s the largest integer in
+[0, MAX_SHIFT] such that W_q = round(W * 2^s) and b_q = round(b * 2^(s + a)) (in double, half
+away from zero) satisfy |W_q| <= 32767 and
+    first layer:   |b_q| <= 2^30 (the observation's L1 norm is far below 2^15, so the int32 sum
+                   of the C++ stays below 2^15 * 32767 + 2^30 < 2^31);
+    other layers and the heads:  ACT_MAX * sum_j |W_q[j, k]| + |b_q[k]| <= 2^31 - 1 for every
+                   output k.
+A hidden layer's output is re-scaled to ACT_SHIFT fraction bits, h = clip(((acc >> (t - 1)) + 1)
+>> 1, 0, ACT_MAX) with t = s + a - ACT_SHIFT >= 1 (rounding half up; a layer needing t < 1, a
+first layer with weights of 16 and more, cannot be quantized). logit = float32(acc * 2^-(s +
+ACT_SHIFT)) from the double; values: the raw values the same way in double, a softmax with the
+maximum subtracted, exp (math.exp, the C library's, as std::exp) and the sum in player order,
+each share rounded to float32.
+
+The sums here are int64 numpy products (exact, no BLAS); the C++ sums in int32, which the bounds
+above keep from overflowing, so both give the same integers.
+"""
+
+import math
+
+import numpy as np
+
+from .arguments import type_name
+from .game import Game
+
+ACT_SHIFT = 10  # activations: 10 fraction bits, in [0, 32)
+ACT_MAX = 32767  # the clamp of an activation (ReLU's top), int16
+MAX_SHIFT = 24
+WEIGHT_MAX = 32767  # int16
+FIRST_BIAS_MAX = 1 << 30
+SUM_MAX = (1 << 31) - 1
+
+
+def _scaled(x, s):
+    """round(x * 2^s), half away from zero, as int64 (exact in double: float32 times 2^s)."""
+    scaled = np.asarray(x, np.float64) * 2.0**s
+    return (np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)).astype(np.int64)
+
+
+def _quantize(w, b, fraction_bits, first, min_shift, name):
+    """(W_q, b_q, s) with the largest s of the module's rule; the predicate only gets harder as s
+    grows, so the scan goes down from the first s whose largest weight fits."""
+    top = np.abs(w).max(initial=np.float32(0))
+    for s in range(MAX_SHIFT, -1, -1):
+        if _scaled(top, s) > WEIGHT_MAX:
+            continue
+        wq, bq = _scaled(w, s), _scaled(b, s + fraction_bits)
+        if first:
+            fits = np.abs(bq).max(initial=0) <= FIRST_BIAS_MAX
+        else:
+            fits = (ACT_MAX * np.abs(wq).sum(axis=0) + np.abs(bq)).max(initial=0) <= SUM_MAX
+        if not fits:
+            continue
+        if s < min_shift:
+            break
+        return wq, bq, s
+    raise ValueError(f"{name}: the weights are too large for the integer network")
+
+
+class Network:
+    """Network(mlp): the integer network of a loaded MLPEvaluator, for the MLP's game (see the
+    module docstring). PuctSearch.run(network) and run_batch(network) evaluate their leaves with
+    it."""
+
+    def __init__(self, mlp):
+        for name in ("num_players", "options", "layers", "policy", "value"):
+            if not hasattr(mlp, name):
+                raise TypeError(f"mlp must be an MLPEvaluator, not {type_name(mlp)}")
+        mlp._check_shapes()  # the MLP's checks and messages (finite, shapes)
+        self._game = Game(mlp.num_players, **{str(name): True for name in mlp.options})
+        if not mlp.layers:
+            raise ValueError("the integer network needs a hidden layer")
+        self._layers = []
+        for i, (w, b) in enumerate(mlp.layers):
+            # A hidden layer is re-scaled by t = s + a - ACT_SHIFT >= 1.
+            fraction_bits = 0 if i == 0 else ACT_SHIFT
+            self._layers.append(
+                _quantize(w, b, fraction_bits, i == 0, ACT_SHIFT + 1 - fraction_bits, f"layer {i}")
+            )
+        self._policy = _quantize(*mlp.policy, ACT_SHIFT, False, 0, "policy")
+        self._value = _quantize(*mlp.value, ACT_SHIFT, False, 0, "value")
+
+    @property
+    def shifts(self):
+        """The scale exponents s of the hidden layers, the policy head and the value head."""
+        return [s for _, _, s in self._layers] + [self._policy[2], self._value[2]]
+
+    def _node(self, state, method):
+        if state.get_game() != self._game:
+            raise ValueError(
+                f"{method} got a state of {state.get_game()!r}, the network plays {self._game!r}"
+            )
+        if state.is_terminal() or state.is_chance_node():
+            raise ValueError(f"{method} needs a decision node")
+
+    def _features(self, state):
+        observation = state.observation_tensor(state.current_player())
+        index = np.flatnonzero(observation)
+        return index.astype(np.int32), observation[index].astype(np.int32)
+
+    def features(self, state):
+        """(indices int32[m], values int32[m]): the non-zero entries of the observation tensor of
+        a decision node for the player to move, by index: the first layer's input."""
+        self._node(state, "features")
+        return self._features(state)
+
+    def _hidden(self, state):
+        index, value = self._features(state)
+        act = None
+        for i, (w, b, s) in enumerate(self._layers):
+            if i == 0:
+                acc = value.astype(np.int64) @ w[index] + b  # the rows of the active features
+            else:
+                acc = act @ w + b
+            t = s + (0 if i == 0 else ACT_SHIFT) - ACT_SHIFT
+            act = np.clip(((acc >> (t - 1)) + 1) >> 1, 0, ACT_MAX)
+        return act
+
+    def _evaluate(self, state, legal):
+        """(logits float32[len(legal)], values float32[n]) of decision node `state`."""
+        act = self._hidden(state)
+        w, b, s = self._policy
+        scale = 2.0 ** -(s + ACT_SHIFT)
+        logits = ((act @ w[:, legal] + b[legal]).astype(np.float64) * scale).astype(np.float32)
+        w, b, s = self._value
+        scale = 2.0 ** -(s + ACT_SHIFT)
+        raw = [float(q) * scale for q in act @ w + b]
+        top = max(raw)
+        shares = [math.exp(r - top) for r in raw]
+        total = 0.0
+        for share in shares:
+            total += share
+        return logits, np.array([share / total for share in shares], np.float32)
+
+    def evaluate(self, state):
+        """(logits float32[k], values float32[num_players]) of a decision node: the logits of its
+        k legal actions (in legal_actions() order) and the values relative to the player to
+        move."""
+        self._node(state, "evaluate")
+        return self._evaluate(state, state.legal_actions())
