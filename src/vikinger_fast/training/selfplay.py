@@ -75,34 +75,17 @@ def _games(
         results = search.result_arrays()
         next_searching = []
         for k in searching:
-<<<<<<< HEAD
-            state, result = states[k], results[k]
-            action = result["selected"]
-            if len(result["actions"]) > 1:
-                rows.add(
-                    state,
-                    first + k,
-                    selfplay_data.visit_shares(result["actions"], result["visits"]),
-                    action,
-                    target=selfplay_data.over_actions(result["actions"], result["improved_policy"]),
-                )
-=======
             state = states[k]
             action = int(results["selected"][k])
             if np.count_nonzero(results["legal"][k]) > 1:
-                player = state.current_player()
                 visits = results["visits"][k].astype(np.float64)
-                policy = (visits / visits.sum()).astype(np.float32)
-                target = results["improved_policy"][k].astype(np.float32)
-                rows["observation"].append(state.observation_tensor(player))
-                rows["legal_mask"].append(state.legal_actions_mask())
-                rows["policy"].append(policy)
-                rows["target"].append(target)
-                rows["player"].append(player)
-                rows["game"].append(first + k)
-                rows["ply"].append(len(state.history()))
-                rows["action"].append(action)
->>>>>>> tree
+                rows.add(
+                    state,
+                    first + k,
+                    (visits / visits.sum()).astype(np.float32),
+                    action,
+                    target=results["improved_policy"][k].astype(np.float32),
+                )
             state.apply_action(action)
             while state.is_chance_node():
                 state.apply_random_chance(chance[k])
