@@ -4,10 +4,11 @@ JSON routes that hold the games (docs/web.md).
 Routes: GET / (the page), GET /static/* , GET /api/games (stored games), POST /api/games (a new
 game), GET /api/games/{id} (the view), POST /api/games/{id}/move {"action": "buy:3"},
 POST /api/games/{id}/undo, POST /api/games/{id}/hint, GET /api/games/{id}/record (the record of
-docs/records.md, as a download). Every refusal is a 4xx JSON {"error": message} and leaves the
-game as it was.
+docs/records.md, as a download), GET /rules (docs/rules.md as a page, every rule id an anchor).
+Every refusal is a 4xx JSON {"error": message} and leaves the game as it was.
 """
 
+import html
 import json
 import os
 import threading
@@ -25,6 +26,7 @@ from vikinger_ref import OPTION_NAMES
 
 from .. import arena
 from ..pictures.legend import legend_html
+from .rules_page import rules_html
 from .session import BadRequest, WebGame, load_game
 from .store import Store, valid_id
 
@@ -180,9 +182,14 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
 
     with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as source:
         page = source.read().replace("<!--LEGEND-->", legend_html())
+    page = page.replace("<!--BOTS-->", bots_html())
+    rules = rules_html()
 
     async def index(request: Request) -> Response:
         return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+    async def rules_page(request: Request) -> Response:
+        return HTMLResponse(rules)
 
     async def list_games(request: Request) -> Response:
         return JSONResponse({"games": await run_in_threadpool(games.listing)})
@@ -233,6 +240,7 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
 
     routes = [
         Route("/", index),
+        Route("/rules", rules_page),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/games/{game_id}", show, methods=["GET"]),
@@ -247,6 +255,14 @@ def build_app(folder: str, engine: Any, hint_iterations: int = 1000) -> Starlett
     )
     app.state.games = games
     return app
+
+
+def bots_html() -> str:
+    """The built-in bot specs with their one-line descriptions, for the setup form."""
+    return "".join(
+        f"<li><code>{html.escape(name)}</code> {html.escape(words)}</li>"
+        for name, words in arena.DESCRIPTIONS.items()
+    )
 
 
 def loaded_game(app: Starlette, game_id: str) -> Optional[WebGame]:
