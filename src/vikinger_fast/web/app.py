@@ -124,6 +124,7 @@ class Games:
                     "num_players": document["num_players"],
                     "bots": sorted(set(document["bots"].values())),
                     "moves": len(document["history"]),
+                    "finished": document.get("finished") is True,
                     "options": [k for k, on in document["options"].items() if on],
                 }
             )
