@@ -423,4 +423,9 @@ LEGEND = """How to read the moves (docs/actions.md; every rule in docs/rules.md)
   Board            rows 1..5 from the top (warrior .. fisherman), columns 1.. from the mainland;
                    a Viking stands on a tile of its own row; a ship threatens its column down
                    to its reach unless a warrior stands in row 1 of that column (B7.0)
+  Text board       one cell per column: a tile letter (L 1-4 R, ships r g y b), . for an
+                   empty cell; a * after a tile is the Viking standing on it; "mainland F=2"
+                   counts the Vikings waiting there by colour letter (B6.4)
+  Log              "forced" marks a decision with one legal choice, made for you or a bot;
+                   each scoring lists what every player scored, by rule id (B7.1, B7.2, B8)
 The full rules, with these ids: docs/rules.md"""
