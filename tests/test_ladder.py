@@ -56,3 +56,12 @@ def test_ladder_refuses_a_bad_spec_before_playing(tmp_path, capsys):
         main(["ladder", "random", "mcts:iterations=x", "--out", str(tmp_path / "x")])
     assert "iterations" in capsys.readouterr().err
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("command", ["arena", "play", "serve", "ladder"])
+def test_every_bot_is_named_with_its_description_in_help(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name, words in arena.DESCRIPTIONS.items():
+        assert f"{name} {' '.join(words.split())}" in text, name
