@@ -61,6 +61,8 @@ def play(server, body, until):
 
 
 def shoot(browser, server, game_id, path, hover=None):
+    # A fresh page: a hash change alone would keep the last game's state until the next render.
+    browser.get("about:blank")
     browser.get(f"{server.url}#game={game_id}")
     wait_for(browser, "your-turn", "over")
     if hover:
