@@ -83,12 +83,12 @@ CHECKS: Dict[str, Check] = {
 
 def module_checks(results: Dict[str, Any], target: float) -> Dict[str, Check]:
     """The rows of modules.table_rows: each configuration at least `target` of 2p base."""
+
+    def ratio(name: str) -> Callable[[Dict[str, Any]], float]:
+        return lambda r: float(r["module_rollouts"][name]["ratio_to_2p_base"])
+
     return {
-        f"C++ rollouts, {name}, 1 thread (CPU time)": (
-            lambda r, name=name: r["module_rollouts"][name]["ratio_to_2p_base"],
-            ">=",
-            target,
-        )
+        f"C++ rollouts, {name}, 1 thread (CPU time)": (ratio(name), ">=", target)
         for name in results.get("module_rollouts", {})
     }
 
