@@ -60,6 +60,17 @@ function withRuleLinks(text) {
   return fragment;
 }
 
+// The rule ids of the page's fixed text (the legend, "How the game goes") become links too.
+function linkRuleIdsIn(root) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  while (walker.nextNode()) if (walker.currentNode.parentNode.closest('svg, a') === null) texts.push(walker.currentNode);
+  for (const node of texts) {
+    RULE_ID.lastIndex = 0;
+    if (RULE_ID.test(node.textContent)) node.replaceWith(withRuleLinks(node.textContent));
+  }
+}
+
 function setText(node, text) {
   node.textContent = '';
   node.append(withRuleLinks(text));
@@ -479,4 +490,6 @@ $('new-game').addEventListener('click', () => {
 $('undo').addEventListener('click', undo);
 $('hint').addEventListener('click', hint);
 window.addEventListener('hashchange', route);
+linkRuleIdsIn($('legend-box'));
+linkRuleIdsIn($('how'));
 route();
