@@ -299,7 +299,7 @@ class WebGame:
                     }
                     for p in range(self.game.num_players)
                 ],
-                "log": self.log,
+                "log": list(self.log),  # a copy: the bots append while the answer is sent
                 "scorings": self._all_scorings(),
                 "totals": self._totals(),
                 "can_undo": bool(self.human_turns) and self.thread is None,
