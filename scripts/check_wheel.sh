@@ -57,7 +57,8 @@ problems += [n for n in names if any(f in n for f in folders) or n.endswith(suff
 if not any(n.startswith("vikinger_fast/_core") for n in names):
     problems.append("no compiled vikinger_fast/_core module")
 for required in ("vikinger_fast/__init__.py", "vikinger_fast/_core.pyi", "vikinger_fast/py.typed",
-                 "vikinger_ref/__init__.py", "vikinger_fast/_build_info.py"):
+                 "vikinger_ref/__init__.py", "vikinger_fast/_build_info.py",
+                 "vikinger_fast/rules.md"):  # the web app's rules page (web/rules_page.py)
     if required not in names:
         problems.append("missing " + required)
 print(f"{len(names)} files")

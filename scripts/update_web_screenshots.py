@@ -1,8 +1,10 @@
 """Regenerate the screenshots of `vikinger serve` in docs/img/ (docs/web.md).
 
 Starts the real server on 127.0.0.1 with a fresh game folder, drives the distribution's headless
-Chromium with selenium, and saves: the new-game form, a base game in round 1 (a tile to place),
-a game with every module (the auction), and the end of a game.
+Chromium with selenium, and saves at 1400x1000: the new-game form, a base game in round 2 (a tile
+to place), a game with every module (the auction), and the end of a game (the whole game's
+breakdown); and at 1280x720 the tile to place again (both boards, the choices and the log in
+view).
 
     python scripts/update_web_screenshots.py [--out docs/img]
 """
@@ -20,7 +22,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 from web_server import Server  # noqa: E402
 
 
-def driver():
+def driver(width=1400, height=1000):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -30,7 +32,7 @@ def driver():
         "--headless=new",
         "--no-sandbox",
         "--disable-gpu",
-        "--window-size=1400,1050",
+        f"--window-size={width},{height}",
         "--disable-dev-shm-usage",
         "--hide-scrollbars",
     ):
@@ -59,6 +61,8 @@ def play(server, body, until):
 
 
 def shoot(browser, server, game_id, path, hover=None):
+    # A fresh page: a hash change alone would keep the last game's state until the next render.
+    browser.get("about:blank")
     browser.get(f"{server.url}#game={game_id}")
     wait_for(browser, "your-turn", "over")
     if hover:
@@ -95,6 +99,11 @@ def main():
             os.path.join(args.out, "web_place_tile.png"),
             hover="#board rect.legal",
         )
+        small = driver(1280, 720)
+        try:
+            shoot(small, server, tile, os.path.join(args.out, "web_1280x720.png"))
+        finally:
+            small.quit()
         every = dict.fromkeys(
             ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles"), True
         )

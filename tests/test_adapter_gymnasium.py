@@ -115,6 +115,19 @@ def test_opponent_bots_play_the_other_seats(engine):
         adapter.VikingerEnv(num_players=2, seat=2)
 
 
+def test_opponents_take_the_sb3_vector_envs_forms(engine):
+    """ "random" is the default policy, a bot class is built per other seat, another string is
+    refused naming the forms (the vector env of sb3.py takes "random" and a class too)."""
+    default = adapter.VikingerEnv(num_players=2, engine=engine)
+    named = adapter.VikingerEnv(num_players=2, opponents="random", engine=engine)
+    assert play_out(default, 5) == play_out(named, 5)
+    built = adapter.VikingerEnv(num_players=3, opponents=engine.GreedyBot, engine=engine)
+    assert [type(bot).__name__ for bot in built.opponents] == ["GreedyBot", "GreedyBot"]
+    play_out(built, 6)
+    with pytest.raises(ValueError, match="'random', a bot class or a list"):
+        adapter.VikingerEnv(num_players=3, opponents="greedy", engine=engine)
+
+
 def test_vector_env_steps_as_vector_game(engine):
     batch = 4 if engine.__name__ == "vikinger_fast" else 2
     env = adapter.VikingerVectorEnv(num_envs=batch, num_players=2, engine=engine)

@@ -50,6 +50,14 @@ def test_the_page_holds_the_board_of_every_step(engine):
     assert data["fame"][1][-1] == record["result"]["fame"][1]
     assert data["gold"][2][0] == states[0].gold()[2]
     assert [m["s"] for m in data["moves"]] == [m["string"] for m in record["moves"]]
+    # Every scoring is in the step that set it off, with its breakdown by rule id (B7.1, B8).
+    notes = [line for m in data["moves"] for line in m["n"]]
+    scorings = [line for line in notes if line.startswith("Round ")]
+    assert len([s for s in scorings if "small scoring (B7.1)" in s]) == 3
+    final = next(s for s in scorings if "final scoring (B8)" in s)
+    for p, fame in enumerate(record["result"]["fame"]):
+        assert f"-> {fame}, gold" in final.split(f"player {p} (")[1].split("\n")[0]
+    assert any("(forced)" in line for line in notes)
 
 
 def test_the_page_loads_nothing_from_outside(engine):

@@ -90,12 +90,35 @@ def click_a_choice(driver, number):
     return action
 
 
+# The page's scorings, read from the breakdown blocks: per block the player, Fame before and
+# after, and the sum of its items' Fame.
+SCORINGS = """return [...document.querySelectorAll('#scoring-list tbody')].map(b => [
+  Number(b.dataset.player), Number(b.dataset.fameBefore), Number(b.dataset.fameAfter),
+  [...b.querySelectorAll('tr.item')].reduce((s, r) => s + Number(r.dataset.fame), 0)])"""
+SHOWN_FAME = """return Object.fromEntries([...document.querySelectorAll('#scores tbody tr')]
+  .map(r => [r.dataset.player, Number(r.dataset.fame)]))"""
+
+
+def check_scorings(driver):
+    """Every scoring shown adds up: its items make the change from Fame before to after."""
+    blocks = driver.execute_script(SCORINGS)
+    for player, before, after, items in blocks:
+        assert before + items == after, (player, before, after, items)
+    return blocks
+
+
 def test_a_whole_game_is_clicked_to_the_end(browser, server):
     game_id = start_game(browser, server, bot="random", seed=1)
     clicked = set()
+    seen = 0
     for number in range(400):
         if settle(browser) == "over":
             break
+        blocks = check_scorings(browser)
+        if len(blocks) > seen:  # a new scoring: the log shows it too, with its rule id
+            seen = len(blocks)
+            last = browser.find_elements("css selector", "#log li.scoring summary")
+            assert last and re.search(r"\((B7\.[12]|B8)\)", last[-1].text)
         if number % 10 == 0:
             assert "you (player 0) are to move" in browser.find_element("id", "sentence").text
             # every offered choice is explained in words
@@ -115,6 +138,24 @@ def test_a_whole_game_is_clicked_to_the_end(browser, server):
         clicked.add(click_a_choice(browser, number).partition(":")[0])
     assert state(browser) == "over"
     assert browser.find_element("id", "sentence").text.startswith("Game over")
+    # The end: every scoring adds up, the final one ends at the Fame the table shows, and the
+    # whole game's breakdown (on the end screen) sums to it for every player.
+    blocks = check_scorings(browser)
+    shown = browser.execute_script(SHOWN_FAME)
+    assert len(blocks) >= 3 + 3 * 2 + 2  # small (both players), large, final
+    assert {str(p): after for p, _, after, _ in blocks[-2:]} == shown
+    totals = browser.execute_script(
+        "return [...document.querySelectorAll('#choices table.totals')].map(t =>"
+        " [...t.querySelectorAll('tr.total [data-total]')].map(c => Number(c.dataset.total)))"
+    )
+    assert totals == [[shown["0"], shown["1"]]]
+    for player in ("0", "1"):
+        cells = browser.execute_script(
+            "return [...document.querySelectorAll('#choices table.totals td[data-player=\"'"
+            " + arguments[0] + '\"]')].map(c => Number(c.dataset.fame))",
+            player,
+        )
+        assert sum(cells) == shown[player]
     assert browser.find_elements("css selector", "#scores tr.winner")
     assert {"buy", "tile", "viking"} <= clicked
     view = server.request("GET", f"/api/games/{game_id}")[1]
@@ -167,3 +208,23 @@ def test_two_games_in_two_tabs_do_not_mix(browser, server):
         assert len(browser.find_elements("css selector", "#scores tbody tr")) == players
     browser.close()
     browser.switch_to.window(first_tab)
+
+
+def test_at_1280x720_both_boards_the_choices_and_the_log_are_in_view(browser, server):
+    browser.set_window_size(1280, 720)
+    try:
+        start_game(browser, server, bot="greedy", seed=5)
+        for number in range(8):
+            click_a_choice(browser, number)
+            settle(browser)
+        height = browser.execute_script("return window.innerHeight")
+        boxes = browser.execute_script(
+            "return ['#board svg', '#choices', '#log-box', '#scores'].map(s =>"
+            " document.querySelector(s).getBoundingClientRect().bottom)"
+        )
+        assert all(0 < bottom <= height + 1 for bottom in boxes), (boxes, height)
+        opponent = browser.find_elements("css selector", "#board svg g.board")
+        assert all(b.rect["y"] + b.rect["height"] <= height + 1 for b in opponent)
+        assert browser.find_elements("css selector", "#log li")  # the bots' moves are listed
+    finally:
+        browser.set_window_size(1400, 1000)

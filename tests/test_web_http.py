@@ -209,3 +209,51 @@ def test_ctrl_c_stops_the_server_cleanly(tmp_path):
     assert "Traceback" not in running.process.stderr.read()
     running.stop()
     assert json.loads(stored(running, view["id"]))["history"]  # the game is kept
+
+
+def test_the_log_holds_every_decision_forced_ones_included_and_every_scoring(server):
+    """Over a whole game the log's entries, gathered after each of the person's moves, are
+    numbered without a gap: nothing is left out. Every forced decision is there (the twelve buys
+    of each round count them), the bots' moves read in the third person, and each scoring's
+    items add up (B7.1, B7.2, B8)."""
+    view = new_game(server, seed=11, bots=["greedy"])
+    game_id = view["id"]
+    entries = {}
+    while True:
+        for entry in view["log"]:
+            entries[entry["number"]] = entry
+        if view["terminal"]:
+            break
+        choice = view["choices"][0]["string"]
+        server.request("POST", f"/api/games/{game_id}/move", {"action": choice})
+        view = server.wait_for_turn(game_id)
+    assert sorted(entries) == list(range(1, max(entries) + 1))
+    decisions = [e for e in entries.values() if e["kind"] in ("move", "forced")]
+    assert sum(e["string"].startswith("buy:") for e in decisions) == 6 * 12
+    assert any(e["kind"] == "forced" for e in decisions)
+    for entry in decisions:
+        if entry["player"] == 0:
+            assert entry["text"].startswith("you ")
+        else:
+            assert entry["text"].startswith("player 1 (greedy) ") and " your " not in entry["text"]
+    scorings = [e for e in entries.values() if e["kind"] == "scoring"]
+    assert [e["scoring"] for e in scorings].count("final") == 1
+    for event in scorings:
+        for row in event["players"]:
+            assert row["fame"] - row["fame_before"] == sum(i["fame"] for i in row["items"])
+    fame = [p["fame"] for p in view["players"]]
+    assert [row["fame"] for row in view["totals"]] == fame
+    status, listing = server.request("GET", "/api/games")
+    assert {g["id"]: g["finished"] for g in listing["games"]}[game_id] is True
+
+
+def test_the_rules_page_has_an_anchor_for_every_rule_the_page_cites(server):
+    status, page = server.request("GET", "/rules")
+    assert status == 200
+    text = page if isinstance(page, str) else json.dumps(page)
+    for rule in ("B5.5", "B6.4", "B7.1", "B7.2", "B7.2.1", "B7.2.3", "B8.1", "B8.6", "A5"):
+        assert f'id="{rule}"' in text, rule
+    assert (
+        '<li id="B7.1">\n<strong>B7.1 Small scoring</strong>' in text
+    )  # the anchor holds its rule
+    assert text.count("<table>") == text.count("</table>") >= 2  # the rulings and the ids -> code

@@ -91,6 +91,35 @@ def _pay(price: int, gold: int) -> str:
     return f"{price}: all {gold} gold and {price - gold} Fame (B5.5)"
 
 
+def _to_mainland(pending: Dict[str, Any]) -> str:
+    """B6.4: a Viking that cannot stand on the placed tile waits on the mainland."""
+    colour = pending.get("viking")
+    if not colour:
+        return ""
+    if colour == "boatsman":
+        return "; the boatsman goes to the mainland, where boatsmen wait (B6.4)"
+    return (
+        f"; the {colour} cannot stand there and goes to the mainland, stranded until a "
+        f"boatsman trip (B6.4, B7.2.1)"
+    )
+
+
+THIRD_PERSON = {"pass": "passes", "buy": "buys", "lay": "lays", "put": "puts", "place": "places"}
+
+
+def in_third_person(sentence: str, who: str) -> str:
+    """describe()'s sentence about someone else's move: "buy the group ..." ->
+    "player 1 buys the group ...", "your" -> "their"."""
+    verb, _, rest = sentence.partition(" ")
+    bare = verb.rstrip(":")
+    verb = THIRD_PERSON.get(bare, bare + "s") + verb[len(bare) :]
+    rest = re.sub(r"\byour\b", "their", rest)
+    rest = re.sub(r"\byou\b", "they", rest)
+    if rest.startswith("leave "):  # "pass: leave the auction"
+        rest = "leaves " + rest[len("leave ") :]
+    return f"{who} {verb} {rest}"
+
+
 def describe(state: Any, text: str) -> str:
     """One sentence saying what the decision `text` (an action string) does in `state`."""
     d = state.to_dict()
@@ -103,8 +132,10 @@ def describe(state: Any, text: str) -> str:
         group = d["wheel"][space]
         price = _price(d, space) or 0
         return (
-            f"buy the group on wheel space {space}: a {tile_name(group['tile'])} and a "
-            f"{group['viking']}, price {_pay(price, me['gold'])} (B5)"
+            f"buy the group at price {price} (wheel space {space}): a "
+            f"{tile_name(group['tile'])} and a {group['viking']}; "
+            + ("free" if price == 0 else f"you pay {_pay(price, me['gold'])}")
+            + " (B5)"
         )
     if kind == "start":
         r = int(rest[1:])
@@ -112,11 +143,16 @@ def describe(state: Any, text: str) -> str:
     if kind == "ship":
         return (
             f"put the {tile_name(pending.get('tile', 'ship_red'))} in ship column "
-            f"{rest[1:]}: it threatens that column (B6.1, B7.0)"
+            f"{rest[1:]}: it threatens that column (B6.1, B7.0){_to_mainland(pending)}"
         )
     if kind == "tile":
         r, c = _cell(rest)
-        return f"place the {tile_name(pending.get('tile', 'left'))} at {_row(r)}, column {c} (B6.2)"
+        where = (
+            f"place the {tile_name(pending.get('tile', 'left'))} at {_row(r)}, column {c} (B6.2)"
+        )
+        if ROW_COLOUR.get(r) == pending.get("viking"):
+            return where
+        return where + _to_mainland(pending)
     if kind == "viking":
         colour = pending.get("viking", "Viking")
         if rest == "tile":
@@ -387,4 +423,9 @@ LEGEND = """How to read the moves (docs/actions.md; every rule in docs/rules.md)
   Board            rows 1..5 from the top (warrior .. fisherman), columns 1.. from the mainland;
                    a Viking stands on a tile of its own row; a ship threatens its column down
                    to its reach unless a warrior stands in row 1 of that column (B7.0)
+  Text board       one cell per column: a tile letter (L 1-4 R, ships r g y b), . for an
+                   empty cell; a * after a tile is the Viking standing on it; "mainland F=2"
+                   counts the Vikings waiting there by colour letter (B6.4)
+  Log              "forced" marks a decision with one legal choice, made for you or a bot;
+                   each scoring lists what every player scored, by rule id (B7.1, B7.2, B8)
 The full rules, with these ids: docs/rules.md"""

@@ -54,6 +54,20 @@ ILLEGAL_ACTIONS = ("replace", "raise", "penalize")
 GOLDEN = 0x9E3779B97F4A7C15  # the splitmix64 increment (docs/api.md)
 
 
+def _opponent_list(opponents, game):
+    """The opponents in the forms the SB3 vector env takes too: None or "random" (the uniform
+    random policy), a bot class called as make(game, seed) (seeded 0, 1, ... by seat order), or
+    a list of n - 1 bot objects."""
+    n = game.num_players
+    if opponents is None or (isinstance(opponents, str) and opponents == "random"):
+        return [None] * (n - 1)
+    if isinstance(opponents, str):
+        raise ValueError(f"opponents must be 'random', a bot class or a list, not {opponents!r}")
+    if isinstance(opponents, type) or (callable(opponents) and not hasattr(opponents, "step")):
+        return [opponents(game, k) for k in range(n - 1)]
+    return list(opponents)
+
+
 class VikingerEnv(gymnasium.Env):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
@@ -77,7 +91,7 @@ class VikingerEnv(gymnasium.Env):
         self.game = engine.Game(num_players=num_players, **modules)
         self.seat_mode = check_seat(seat, self.game.num_players)
         self.seat = 0 if self.seat_mode in SEAT_MODES else self.seat_mode
-        opponents = list(opponents) if opponents is not None else [None] * (num_players - 1)
+        opponents = _opponent_list(opponents, self.game)
         if len(opponents) != num_players - 1:
             raise ValueError(f"{num_players - 1} opponents needed, got {len(opponents)}")
         # Bot k (None: the uniform random policy) plays the k-th seat other than the agent's.

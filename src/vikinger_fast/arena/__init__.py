@@ -45,7 +45,24 @@ BUILTIN = {
 }
 # Spec keys that are another name of a keyword.
 ALIASES = {"time": "max_time"}
+
+# One line per built-in bot, for every --help that takes a bot spec and for the web setup.
+DESCRIPTIONS = {
+    "random": "a legal move drawn at random (the baseline)",
+    "greedy": "one ply on the evaluation: the move whose next position looks best (instant)",
+    "mcts": "Monte Carlo tree search with playouts; mcts:iterations=500 or mcts:time=0.5",
+    "puct": "PUCT search on the heuristic evaluation (docs/neural.md); puct:simulations=200",
+    "az": "the learned player: the shipped network with PUCT search (docs/learning.md); "
+    "az:simulations=100 or az:time=0.1",
+    "azpolicy": "the learned network's policy alone, no search (instant)",
+}
 SEED_MASK = (1 << 63) - 1
+
+
+def bots_help():
+    """The built-in bot specs with their descriptions, one per line (for --help texts)."""
+    width = max(map(len, DESCRIPTIONS))
+    return "\n".join(f"  {name:<{width}}  {words}" for name, words in DESCRIPTIONS.items())
 
 
 class BotSpec:

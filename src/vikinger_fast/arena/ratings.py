@@ -37,7 +37,8 @@ def wilson(share: float, games: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (share + z2 / (2 * games)) / (1 + z2 / games)
     half = z * math.sqrt(share * (1 - share) / games + z2 / (4 * games * games)) / (1 + z2 / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval holds the share; rounding alone could leave 1.0 a hair above its top.
+    return max(0.0, min(share, centre - half)), min(1.0, max(share, centre + half))
 
 
 def _wins_and_games(

@@ -24,7 +24,7 @@ import vikinger_ref as ref
 
 import vikinger_fast as fast
 
-from . import cython_ref, modules
+from . import cython_ref, modules, verdicts
 from .neural import neural_steps, neural_table
 from .search import search_steps, search_table
 from .timing import best_seconds
@@ -519,6 +519,9 @@ def table(results):
     ]
     lines += search_table(r)
     lines += neural_table(r)
+    lines = verdicts.mark(
+        lines, r, {**verdicts.CHECKS, **verdicts.module_checks(r, modules.TARGET_RATIO)}
+    )
     width = max(len(name) for name, _, _ in lines)
     return "\n".join(f"{name:<{width}}  {value:>20}  {note}" for name, value, note in lines)
 

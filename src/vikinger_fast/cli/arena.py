@@ -1,5 +1,6 @@
 """`vikinger arena`: a duplicate-format tournament between bot specs (docs/arena.md)."""
 
+import argparse
 import math
 import os
 import sys
@@ -10,16 +11,22 @@ from ..arena import report as arena_report
 from . import sharding
 from ..safety import flags, outputs
 
-DESCRIPTION = """Play every seating permutation of each deal on the same chance stream, between
-bots given as specs: random, greedy, mcts:iterations=200[,threads=2,uct_c=1.4,leaf=evaluation],
-mcts:time=0.1, or module.path:ClassName[:key=value,...] for your own bot (built as
+DESCRIPTION = f"""Play every seating permutation of each deal on the same chance stream, between
+bots given as specs: a built-in bot with budgets as :key=value (mcts:iterations=200,threads=2,
+az:time=0.1), or module.path:ClassName[:key=value,...] for your own bot (built as
 ClassName(game, seed, **params), playing through step(state)). Prints a table and writes
-results.json, results.csv, games.csv and every game's record to --out."""
+results.json, results.csv, games.csv and every game's record to --out. `vikinger ladder` plays
+every built-in bot against every other. The built-in bots:
+
+{arena.bots_help()}"""
 
 
 def add_parser(commands):
     parser = commands.add_parser(
-        "arena", help="a tournament between bots (duplicate format)", description=DESCRIPTION
+        "arena",
+        help="a tournament between bots (duplicate format)",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("bots", nargs="+", metavar="SPEC", help="two or more bot specs")
     parser.add_argument(

@@ -1,17 +1,22 @@
 """`vikinger play`: a person against bots in the terminal (docs/arena.md "Play").
 
 The board is the text of the state; at each of the person's decisions the legal moves are listed
-with numbers, and a line is read: a number, a move's string, or a command (help, board, undo,
-hint, save FILE, quit). Chance is drawn from numpy's default_rng(seed), so the same seed and the
-same moves give the same game. Wrong input gets a message and the prompt again.
+with numbers, and a line is read: a number, a move's string, or a command (help, legend, rules,
+board, undo, hint, save FILE, quit). Chance is drawn from numpy's default_rng(seed), so the same
+seed and the same moves give the same game. Wrong input gets a message and the prompt again.
+Every decision is printed, forced ones marked, and every scoring with its breakdown by rule id
+(narration.py); the chance of a round is one line.
 """
 
+import argparse
+import copy
 import re
 import sys
 
 import numpy as np
 
 from .. import arena, records
+from ..narration import Narrator, format_scoring
 from ..safety import flags
 from .. import explain
 
@@ -56,7 +61,12 @@ def named_rows(line: str) -> str:
 
 def add_parser(commands):
     parser = commands.add_parser(
-        "play", help="play against bots in the terminal", description=__doc__.split("\n\n")[1]
+        "play",
+        help="play against bots in the terminal",
+        description=__doc__.split("\n\n")[1]
+        + "\n\nThe bots (specs as in vikinger arena):\n"
+        + arena.bots_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
     parser.add_argument(
@@ -126,6 +136,8 @@ class Session:
         self.state = self.game.new_initial_state()
         self.rng = np.random.default_rng(args.seed)
         self.snapshots = []
+        self.narrator = Narrator(self.state)
+        self.chance = []  # this round's chance strings, printed as one line
         self.bots, self.players = {}, []
         others = iter(specs)
         for seat in range(args.players):
@@ -143,9 +155,8 @@ class Session:
         """Chance and the bots' moves, up to the person's decision or the end."""
         while not self.state.is_terminal() and self.state.current_player() != self.seat:
             if self.state.is_chance_node():
-                before = self.state.clone()  # a chance id's string is its node's
                 action = self.state.apply_random_chance(self.rng)
-                print(f"chance: {before.action_to_string(action)}")
+                self.tell(self.narrator.step(action))
                 continue
             player = self.state.current_player()
             spec, bot = self.bots[player]
@@ -155,9 +166,32 @@ class Session:
                 raise arena.GameError(
                     len(self.state.history()), f"player {player} ({spec.text})", error
                 ) from error
-            text = self.state.action_to_string(action)
             self.state.apply_action(action)
-            print(f"player {player} ({spec.text}): {text}")
+            self.tell(self.narrator.step(action))
+        self.flush_chance()
+
+    def name(self, player):
+        return "you" if player == self.seat else f"player {player} ({self.bots[player][0].text})"
+
+    def tell(self, events):
+        """Print what an action set off: its decisions (forced ones marked) and scorings; the
+        chance of a round is gathered into one line."""
+        for event in events:
+            if event["kind"] == "chance":
+                self.chance.append(event["string"])
+                continue
+            self.flush_chance()
+            if event["kind"] == "scoring":
+                names = [self.name(p) for p in range(len(self.players))]
+                print(format_scoring(event, names))
+                continue
+            forced = "(forced) " if event["kind"] == "forced" else ""
+            print(f"{self.name(event['player'])}: {forced}{event['string']}")
+
+    def flush_chance(self):
+        if self.chance:
+            print(f"chance: {' '.join(self.chance)}")
+            self.chance = []
 
     def show(self):
         print()
@@ -177,6 +211,10 @@ class Session:
                 + ", ".join(f"player {p}" for p in winners)
                 + (" -- you win!" if self.seat in winners else "")
             )
+            print("where the Fame came from (docs/rules.md):")
+            for row in self.narrator.totals():
+                items = ", ".join(f"{i['rule']} {i['fame']:+d}" for i in row["items"] if i["fame"])
+                print(f"  {self.name(row['player'])}: {items} = {row['fame']}")
             print("(undo, save FILE, quit)")
             return
         strings = self._moves()
@@ -251,9 +289,11 @@ class Session:
         else:
             print(f"not a move or a command: {line!r} (type help, or legend for the notation)")
             return
-        self.snapshots.append((self.state.clone(), self.rng.bit_generator.state))
-        print(f"you: {self.state.action_to_string(action)}")
+        self.snapshots.append(
+            (self.state.clone(), self.rng.bit_generator.state, copy.deepcopy(self.narrator))
+        )
         self.state.apply_action(action)
+        self.tell(self.narrator.step(action))
         self.advance()
         self.show()
 
@@ -273,7 +313,7 @@ class Session:
         if not self.snapshots:
             print("nothing to undo: this is your first decision")
             return
-        self.state, rng_state = self.snapshots.pop()
+        self.state, rng_state, self.narrator = self.snapshots.pop()
         self.rng.bit_generator.state = rng_state
         print("undone: back to your previous decision")
         self.show()

@@ -22,7 +22,9 @@ def add_parser(commands: Any) -> None:
         "serve",
         help="play the bots in a browser (a local web app)",
         description="Serve a web page on which a person plays one to three bots, with any "
-        "module set. Games are kept in --dir and survive a restart.",
+        "module set. Games are kept in --dir and survive a restart.\n\nThe bots the page "
+        "offers (chosen on the page, specs as in vikinger arena):\n" + arena.bots_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--host",

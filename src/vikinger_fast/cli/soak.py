@@ -15,8 +15,15 @@ def run(args):
     configs = [c for c in differential.CONFIGURATIONS if args.players in (None, c.num_players)]
     games = differential.schedule(configs, args.seed, args.games, full_every=args.full_every)
     jobs = args.jobs or os.cpu_count() or 1
+    # Dozens of configurations would make a line of thousands of characters: counted instead.
+    names = ", ".join(map(str, configs))
+    if len(configs) > 3:
+        players = sorted({c.num_players for c in configs})
+        names = (
+            f"{len(configs)} configurations ({'/'.join(map(str, players))} players x module sets)"
+        )
     print(
-        f"soak: {args.games} games of {', '.join(map(str, configs))}, seeds {args.seed}.."
+        f"soak: {args.games} games of {names}, seeds {args.seed}.."
         f"{args.seed + args.games - 1}, {ENGINES['ref']} against {ENGINES['fast']}, "
         f"{jobs} jobs",
         flush=True,

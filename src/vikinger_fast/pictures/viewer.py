@@ -18,6 +18,7 @@ from vikinger_ref.svg_board import board_columns
 from vikinger_ref.svg_pieces import PLAYER_ACCENT
 
 from .. import records
+from ..narration import Narrator, format_scoring
 from ..safety import outputs
 from .legend import legend_html
 
@@ -88,6 +89,17 @@ def viewer_html(record, engine, title=None):
     fame = [[int(state.scores()[p]) for state in states] for p in range(n)]
     gold = [[int(state.gold()[p]) for state in states] for p in range(n)]
     moves = [{"s": m["string"], "p": m["player"]} for m in record["moves"]]
+    # What each move set off besides itself: forced decisions and scorings with their breakdown.
+    narrator = Narrator(states[0])
+    names = [f"player {p} ({entry['name']})" for p, entry in enumerate(record["players"])]
+    for move, played in zip(moves, record["moves"]):
+        move["n"] = [
+            format_scoring(event, names)
+            if event["kind"] == "scoring"
+            else f"{names[event['player']]}: (forced) {event['string']}"
+            for event in narrator.step(played["action"])
+            if event["kind"] in ("scoring", "forced")
+        ]
     # The page opens on the first decision: before it, only chance has moved (an empty board).
     first = next((k for k, m in enumerate(record["moves"]) if m["player"] >= 0), 0)
     data = json.dumps({"svgs": packed, "moves": moves, "fame": fame, "gold": gold, "first": first})
@@ -147,6 +159,9 @@ aside { width: 290px; flex: none; }
 #moves li { cursor: pointer; padding: 1px 4px; }
 #moves li.chance { color: #888; }
 #moves li.current { background: #ffd866; }
+#moves li.scoring { font-weight: bold; }
+#narration { font-size: 11px; white-space: pre-wrap; max-height: 300px; overflow-y: auto;
+             margin: 6px 0; }
 #charts { padding: 8px 16px; display: flex; flex-wrap: wrap; gap: 12px; }
 footer { padding: 4px 16px 16px; color: #444; font-size: 13px; }
 #legend-box { padding: 0 16px 16px; }
@@ -173,10 +188,13 @@ SCRIPT = """
   const counter = document.getElementById('counter');
   const moveText = document.getElementById('move');
   const list = document.getElementById('moves');
+  const narration = document.getElementById('narration');
   data.moves.forEach((m, i) => {
     const li = document.createElement('li');
     li.textContent = (m.p < 0 ? 'chance ' : 'P' + m.p + ' ') + m.s;
-    li.className = m.p < 0 ? 'chance' : 'decision';
+    li.className = (m.p < 0 ? 'chance' : 'decision') +
+      (m.n.some((line) => line.startsWith('Round')) ? ' scoring' : '');
+    if (m.n.length) li.title = m.n.join('\\n');
     li.addEventListener('click', () => show(i + 1));
     list.appendChild(li);
   });
@@ -189,6 +207,7 @@ SCRIPT = """
     const m = data.moves[step - 1];
     moveText.textContent = m ? 'after ' + (m.p < 0 ? 'chance ' : 'player ' + m.p + ': ') + m.s
                              : 'start of the game';
+    narration.textContent = m && m.n.length ? m.n.join('\\n') : '';
     for (const li of list.querySelectorAll('li.current')) li.classList.remove('current');
     if (step > 0) {
       const li = list.children[step - 1];
@@ -254,7 +273,9 @@ PAGE = """<!DOCTYPE html>
 <button id="play" title="play / pause (Space)">play</button>
 <span id="counter">loading...</span><span id="move"></span>
 </div>
-<main><div id="board"></div><aside><ol id="moves"></ol></aside></main>
+<main><div id="board"></div><aside><ol id="moves"></ol>
+<pre id="narration" title="what this step set off: forced decisions, scorings by rule id"></pre>
+</aside></main>
 <div id="charts">{fame_chart}{gold_chart}</div>
 <footer><div id="values"></div><div>{summary}</div></footer>
 <details id="legend-box" open><summary>Legend: what the marks mean</summary>{marks}</details>

@@ -5,11 +5,12 @@ Routes: GET / (the page), GET /static/* , GET /api/games (stored games), GET /ap
 bot spec may name), POST /api/games (a new game), GET /api/games/{id} (the view),
 POST /api/games/{id}/move {"action": "buy:3"}, POST /api/games/{id}/undo {},
 POST /api/games/{id}/hint {}, GET /api/games/{id}/record (the record of docs/records.md, as a
-download). Every refusal is a 4xx JSON {"error": message} and leaves the game as it was. Before
-any route, guard.py refuses foreign hosts and origins and bodies that are not JSON; bots.py holds
-what a bot spec may ask for.
+download), GET /rules (docs/rules.md as a page, every rule id an anchor). Every refusal is a 4xx
+JSON {"error": message} and leaves the game as it was. Before any route, guard.py refuses foreign
+hosts and origins and bodies that are not JSON; bots.py holds what a bot spec may ask for.
 """
 
+import html
 import os
 import threading
 from typing import Any, Dict, Iterable, Mapping, Optional
@@ -24,10 +25,12 @@ from starlette.staticfiles import StaticFiles
 
 from vikinger_ref import OPTION_NAMES
 
+from .. import arena
 from ..pictures.legend import legend_html
 from ..safety.json_limits import loads_limited
 from . import guard
 from .bots import Bots
+from .rules_page import rules_html
 from .session import BadRequest, WebGame, load_game
 from .store import Store, valid_id
 
@@ -127,6 +130,7 @@ class Games:
                     "num_players": document["num_players"],
                     "bots": sorted(set(document["bots"].values())),
                     "moves": len(document["history"]),
+                    "finished": document.get("finished") is True,
                     "options": [k for k, on in document["options"].items() if on],
                 }
             )
@@ -173,9 +177,14 @@ def build_app(
 
     with open(os.path.join(STATIC, "index.html"), encoding="utf-8") as source:
         page = source.read().replace("<!--LEGEND-->", legend_html())
+    page = page.replace("<!--BOTS-->", bots_html())
+    rules = rules_html()
 
     async def index(request: Request) -> Response:
         return HTMLResponse(page, headers={"Cache-Control": "no-store"})
+
+    async def rules_page(request: Request) -> Response:
+        return HTMLResponse(rules)
 
     async def list_games(request: Request) -> Response:
         return JSONResponse(await run_in_threadpool(games.listing))
@@ -231,6 +240,7 @@ def build_app(
 
     routes = [
         Route("/", index),
+        Route("/rules", rules_page),
         Route("/api/games", list_games, methods=["GET"]),
         Route("/api/games", new_game, methods=["POST"]),
         Route("/api/bots", bot_choices, methods=["GET"]),
@@ -248,6 +258,14 @@ def build_app(
     )
     app.state.games = games
     return app
+
+
+def bots_html() -> str:
+    """The built-in bot specs with their one-line descriptions, for the setup form."""
+    return "".join(
+        f"<li><code>{html.escape(name)}</code> {html.escape(words)}</li>"
+        for name, words in arena.DESCRIPTIONS.items()
+    )
 
 
 def loaded_game(app: Starlette, game_id: str) -> Optional[WebGame]:

@@ -9,6 +9,9 @@ and a server restart resumes a game as if nothing had happened.
 
 The bots run in a background thread, one per game at a time; the lock guards the state, and is
 not held while a bot thinks (the page keeps asking for the position and sees "thinking").
+
+A Narrator (narration.py) follows the game beside the state: the page's log gets every decision,
+forced ones included, in the third person for the bots, and every scoring with its breakdown.
 """
 
 import threading
@@ -20,9 +23,10 @@ from vikinger_ref.svg import state_svg
 
 from .. import arena, records
 from .. import explain
+from ..narration import Narrator
 from .store import Store, new_id
 
-MAX_BOTS_LOG = 40
+MAX_LOG = 60  # the page's log: the latest decisions and scorings
 
 
 class BadRequest(Exception):
@@ -49,7 +53,9 @@ class WebGame:
         self.thread: Optional[threading.Thread] = None
         self.error: Optional[str] = None
         self.state = self.game.new_initial_state()
+        self.narrator = Narrator(self.state)
         self.log: List[Dict[str, Any]] = []
+        self.logged = 0  # entries ever logged: the page marks the ones it has not shown yet
         for action in document["history"]:
             self._apply(action)
 
@@ -92,6 +98,7 @@ class WebGame:
             "bots": {str(p): t for p, t in self.bot_texts.items()},
             "human_turns": self.human_turns,
             "history": [int(a) for a in self.state.history()],
+            "finished": bool(self.state.is_terminal()),
         }
 
     def save(self) -> None:
@@ -105,14 +112,32 @@ class WebGame:
 
     # --- moving ---------------------------------------------------------------------------
 
+    def name(self, player: int) -> str:
+        return "you" if player == self.seat else f"player {player} ({self.bot_texts[player]})"
+
     def _apply(self, action: int) -> None:
-        """Apply one action of the history, noting it for the log of moves."""
-        player = int(self.state.current_player())
-        text = self.state.action_to_string(action)
-        words = "" if player < 0 else explain.describe(self.state, text)
+        """Apply one action of the history, noting what it set off in the log."""
         self.state.apply_action(action)
-        self.log.append({"player": player, "string": text, "explain": words})
-        del self.log[:-MAX_BOTS_LOG]
+        self._note(self.narrator.step(action))
+
+    def _note(self, events: List[Dict[str, Any]]) -> None:
+        """The log's entries: decisions in words (chance left out) and scorings."""
+        for event in events:
+            if event["kind"] == "chance":
+                continue
+            self.logged += 1
+            entry = dict(event, number=self.logged)
+            if event["kind"] == "scoring":
+                for row in entry["players"]:
+                    row["name"] = self.name(row["player"])
+            elif event["player"] == self.seat:
+                entry["text"] = "you " + event["explain"]
+            else:
+                entry["text"] = explain.in_third_person(
+                    event["explain"], self.name(event["player"])
+                )
+            self.log.append(entry)
+        del self.log[:-MAX_LOG]
 
     def bots_to_move(self) -> bool:
         return not self.state.is_terminal() and self.state.current_player() != self.seat
@@ -139,12 +164,8 @@ class WebGame:
                     length = len(self.state.history())
                     if self.state.is_chance_node():
                         rng = np.random.default_rng([self.seed, length])
-                        before = self.state.clone()  # a chance id reads in its node's space
                         action = self.state.apply_random_chance(rng)
-                        self.log.append(
-                            {"player": -1, "string": before.action_to_string(action), "explain": ""}
-                        )
-                        del self.log[:-MAX_BOTS_LOG]
+                        self._note(self.narrator.step(action))
                         self.save()
                         continue
                     player = int(self.state.current_player())
@@ -208,7 +229,9 @@ class WebGame:
                 raise BadRequest("nothing to undo: this is your first decision", 409)
             keep = self.state.history()[: self.human_turns.pop()]
             self.state = self.game.new_initial_state()
+            self.narrator = Narrator(self.state)
             self.log = []
+            self.logged = 0
             for action in keep:
                 self._apply(action)
             self.error = None
@@ -253,7 +276,6 @@ class WebGame:
                 and self.thread is None
             )
             d = state.to_dict()
-            since = self._since_my_last_move()
             return {
                 "id": self.id,
                 "seat": self.seat,
@@ -271,27 +293,34 @@ class WebGame:
                     {
                         "seat": p,
                         "name": "you" if p == self.seat else self.bot_texts[p],
+                        "mainland": sum(d["players"][p]["mainland"].values()),
                         "fame": int(state.scores()[p]),
                         "gold": int(state.gold()[p]),
                         "winner": bool(state.is_terminal() and state.returns()[p] > 0),
                     }
                     for p in range(self.game.num_players)
                 ],
-                "last_moves": since,
+                "log": list(self.log),  # a copy: the bots append while the answer is sent
+                "scorings": self._all_scorings(),
+                "totals": self._totals(),
                 "can_undo": bool(self.human_turns) and self.thread is None,
                 "moves": len(state.history()),
                 "error": self.error,
             }
 
-    def _since_my_last_move(self) -> List[Dict[str, Any]]:
-        """The bots' decisions since the person's last one (chance left out)."""
-        moves = []
-        for entry in reversed(self.log):
-            if entry["player"] == self.seat:
-                break
-            if entry["player"] >= 0:
-                moves.append(entry)
-        return moves[::-1]
+    def _all_scorings(self) -> List[Dict[str, Any]]:
+        """Every scoring of the game so far, with the players' names (the log keeps the latest)."""
+        scorings = []
+        for event in self.narrator.scorings:
+            entry = dict(event, players=[dict(row) for row in event["players"]])
+            for row in entry["players"]:
+                row["name"] = self.name(row["player"])
+            scorings.append(entry)
+        return scorings
+
+    def _totals(self) -> List[Dict[str, Any]]:
+        """The whole game's breakdown per player (start Fame, Fame paid, scorings by rule)."""
+        return [dict(row, name=self.name(row["player"])) for row in self.narrator.totals()]
 
 
 def load_game(store: Store, engine: Any, game_id: str) -> WebGame:

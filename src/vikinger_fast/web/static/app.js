@@ -42,6 +42,51 @@ function message(text) {
 
 function setState(name) { document.body.dataset.state = name; }
 
+// Rule ids (B7.2.3, A5) in a text become links to the rules page, which the app serves.
+const RULE_ID = /\b((?:B|A)\d+(?:\.\d+[a-z]?)*)\b/g;
+
+function withRuleLinks(text) {
+  const fragment = document.createDocumentFragment();
+  let last = 0;
+  for (const match of text.matchAll(RULE_ID)) {
+    fragment.append(text.slice(last, match.index));
+    const a = document.createElement('a');
+    a.href = '/rules#' + match[1];
+    a.target = '_blank';
+    a.className = 'rule';
+    a.textContent = match[1];
+    fragment.append(a);
+    last = match.index + match[0].length;
+  }
+  fragment.append(text.slice(last));
+  return fragment;
+}
+
+// The rule ids of the page's fixed text (the legend, "How the game goes") become links too.
+function linkRuleIdsIn(root) {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const texts = [];
+  while (walker.nextNode()) if (walker.currentNode.parentNode.closest('svg, a') === null) texts.push(walker.currentNode);
+  for (const node of texts) {
+    RULE_ID.lastIndex = 0;
+    if (RULE_ID.test(node.textContent)) node.replaceWith(withRuleLinks(node.textContent));
+  }
+}
+
+function setText(node, text) {
+  node.textContent = '';
+  node.append(withRuleLinks(text));
+}
+
+function cell(tag, text, attributes) {
+  const node = document.createElement(tag);
+  node.append(withRuleLinks(String(text)));
+  for (const [key, value] of Object.entries(attributes || {})) node.setAttribute(key, value);
+  return node;
+}
+
+function signed(n) { return n > 0 ? '+' + n : String(n); }
+
 // --- the new-game form ----------------------------------------------------------------------
 
 function fillSetup() {
@@ -60,6 +105,7 @@ function fillSetup() {
     label.textContent = 'Bot in seat ' + p + ' ';
     const input = document.createElement('input');
     input.className = 'bot-spec';
+    input.setAttribute('list', 'bot-specs');
     input.value = old[k] || 'greedy';
     input.setAttribute('aria-label', 'bot in seat ' + p);
     label.appendChild(input);
@@ -87,8 +133,10 @@ async function showSetup() {
       const li = document.createElement('li');
       const a = document.createElement('a');
       a.href = '#game=' + g.id;
-      a.textContent = g.num_players + ' players against ' + g.bots.join(', ') +
+      a.textContent = (g.finished ? 'finished: ' : 'unfinished: ') + g.num_players +
+        ' players against ' + g.bots.join(', ') +
         (g.options.length ? ' (' + g.options.join(', ') + ')' : '') + ', ' + g.moves + ' moves';
+      if (g.finished) li.className = 'finished';
       li.appendChild(a);
       list.appendChild(li);
     }
@@ -123,6 +171,7 @@ function stopPolling() { if (polling) { clearTimeout(polling); polling = null; }
 
 async function loadGame(id) {
   stopPolling();
+  if (id !== gameId) shownUpTo = -1;
   gameId = id;
   $('setup').hidden = true;
   $('play').hidden = false;
@@ -140,14 +189,16 @@ async function loadGame(id) {
 function render(data) {
   if (data.id !== gameId) return;           // an answer for a game this tab left
   view = data;
-  $('sentence').textContent = data.sentence;
+  setText($('sentence'), data.sentence);
   const body = $('scores').querySelector('tbody');
   body.innerHTML = '';
   for (const p of data.players) {
     const tr = document.createElement('tr');
     if (p.winner) tr.className = 'winner';
+    tr.dataset.player = p.seat;
+    tr.dataset.fame = p.fame;
     for (const text of ['player ' + p.seat + ' (' + p.name + ')' + (p.winner ? ' - winner' : ''),
-                        p.fame, p.gold]) {
+                        p.fame, p.gold, p.mainland]) {
       const td = document.createElement('td');
       td.textContent = text;
       tr.appendChild(td);
@@ -160,17 +211,8 @@ function render(data) {
     'The other players are moving.';
   wireBoard(data);
   showChoices(data);
-  const moves = $('last-moves');
-  moves.innerHTML = '';
-  for (const m of data.last_moves) {
-    const li = document.createElement('li');
-    li.textContent = 'player ' + m.player + ': ' + m.explain + ' ';
-    const code = document.createElement('code');
-    code.textContent = m.string;
-    li.appendChild(code);
-    moves.appendChild(li);
-  }
-  if (!data.last_moves.length) moves.innerHTML = '<li>none since your last move</li>';
+  showLog(data);
+  showBreakdown(data);
   $('undo').disabled = !data.can_undo;
   $('hint').disabled = !data.your_turn;
   $('thinking').hidden = !data.thinking;
@@ -188,6 +230,114 @@ async function poll(id) {
   try { render(await api('GET', '/api/games/' + id)); } catch (error) { message(error.message); }
 }
 
+// --- the log and the scorings -----------------------------------------------------------------
+
+let shownUpTo = -1;  // the log entries the person has seen (newer ones are marked; -1: none yet)
+
+function showLog(data) {
+  const log = $('log');
+  log.innerHTML = '';
+  if (shownUpTo < 0 && data.log.length) shownUpTo = data.log[data.log.length - 1].number;
+  for (const entry of data.log) {
+    const li = document.createElement('li');
+    li.className = entry.kind + (entry.number > shownUpTo ? ' new' : '');
+    li.dataset.number = entry.number;
+    if (entry.kind === 'scoring') {
+      li.append(scoringDetails(entry, entry.number > shownUpTo));
+    } else {
+      if (entry.kind === 'forced') li.append(cell('span', 'forced', {class: 'badge'}), ' ');
+      li.append(withRuleLinks(entry.text + ' '));
+      const code = document.createElement('code');
+      code.textContent = entry.string;
+      li.append(code);
+    }
+    log.append(li);
+  }
+  if (!data.log.length) log.innerHTML = '<li>nothing yet</li>';
+  if (data.log.length) shownUpTo = data.log[data.log.length - 1].number;
+  $('log-box').scrollTop = $('log-box').scrollHeight;
+}
+
+function scoringDetails(event, open) {
+  const details = document.createElement('details');
+  details.className = 'scoring';
+  details.open = open;
+  const summary = cell('summary', event.title + ': ' + event.players.map((p) =>
+    p.name + ' ' + signed(p.fame - p.fame_before) + ' Fame').join(', '));
+  details.append(summary, scoringTable(event));
+  return details;
+}
+
+function scoringTable(event) {
+  // One block per scored player: its items (rule, what, Fame, gold), then before -> after.
+  const table = document.createElement('table');
+  table.className = 'breakdown';
+  for (const p of event.players) {
+    const block = document.createElement('tbody');
+    block.dataset.player = p.player;
+    block.dataset.fameBefore = p.fame_before;
+    block.dataset.fameAfter = p.fame;
+    const head = document.createElement('tr');
+    head.append(cell('th', p.name, {colspan: 2}),
+                cell('th', 'Fame ' + p.fame_before + ' \u2192 ' + p.fame),
+                cell('th', 'gold ' + p.gold_before + ' \u2192 ' + p.gold));
+    block.append(head);
+    if (!p.items.length) block.append(cell('td', 'nothing scored', {colspan: 4}));
+    for (const item of p.items) {
+      const tr = document.createElement('tr');
+      tr.className = 'item';
+      tr.dataset.fame = item.fame;
+      tr.append(cell('td', item.rule), cell('td', item.what),
+                cell('td', item.fame ? signed(item.fame) : ''),
+                cell('td', item.gold ? signed(item.gold) : ''));
+      block.append(tr);
+    }
+    table.append(block);
+  }
+  return table;
+}
+
+function totalsTable(data) {
+  // The whole game per player: start Fame, Fame paid, each rule's sum; the last row is the total.
+  const table = document.createElement('table');
+  table.className = 'totals';
+  const head = document.createElement('tr');
+  head.append(cell('th', 'Fame from'), ...data.totals.map((t) => cell('th', t.name)));
+  table.append(head);
+  const rules = [];
+  for (const t of data.totals) {
+    for (const item of t.items) if (!rules.some((r) => r.rule === item.rule)) rules.push(item);
+  }
+  for (const rule of rules) {
+    const tr = document.createElement('tr');
+    tr.append(cell('td', rule.rule + ' ' + rule.what));
+    for (const t of data.totals) {
+      const item = t.items.find((i) => i.rule === rule.rule);
+      const fame = item ? item.fame : 0;
+      tr.append(cell('td', fame ? signed(fame) : '', {'data-player': t.player, 'data-fame': fame}));
+    }
+    table.append(tr);
+  }
+  const total = document.createElement('tr');
+  total.className = 'total';
+  total.append(cell('th', 'Fame'), ...data.totals.map((t) =>
+    cell('th', t.fame, {'data-player': t.player, 'data-total': t.fame})));
+  table.append(total);
+  return table;
+}
+
+function showBreakdown(data) {
+  const totals = $('totals');
+  totals.innerHTML = '';
+  totals.append(cell('p', data.terminal ? 'The whole game:' : 'The game so far:'), totalsTable(data));
+  const list = $('scoring-list');
+  list.innerHTML = '';
+  for (const event of data.scorings) {
+    list.append(cell('h3', event.title), scoringTable(event));
+  }
+  if (!data.scorings.length) list.append(cell('p', 'No scoring yet: the first is after round 1 (B7.1).'));
+}
+
 function explainOf(action) {
   const choice = view && view.choices.find((c) => c.string === action);
   return choice ? choice.explain : '';
@@ -195,7 +345,7 @@ function explainOf(action) {
 
 function showExplain(action) {
   const text = explainOf(action);
-  if (text) $('explain').textContent = text + '  (' + action + ')';
+  if (text) setText($('explain'), text + '  (' + action + ')');
 }
 
 function wireBoard(data) {
@@ -236,7 +386,9 @@ function showChoices(data) {
   box.innerHTML = '';
   $('hint-text').hidden = true;
   if (data.terminal) {
-    box.innerHTML = '<h3>The game is over</h3><p>Download the record, undo, or start a new game.</p>';
+    box.innerHTML = '<h3>The game is over</h3><p>Where every player\'s Fame came from (each ' +
+      'scoring item by item: the log below, or <a href="#breakdown">all of them</a>):</p>';
+    box.append(totalsTable(data));
     return;
   }
   if (!data.your_turn) {
@@ -316,13 +468,21 @@ async function hint() {
   box.textContent = 'searching...';
   try {
     const h = await api('POST', '/api/games/' + gameId + '/hint');
-    box.textContent = 'Hint (MCTS, ' + h.iterations + ' iterations, ' +
-      Math.round(h.share * 100) + '% of the visits): ' + h.explain + ' (' + h.string + ')';
+    setText(box, 'Hint (MCTS, ' + h.iterations + ' iterations, ' +
+      Math.round(h.share * 100) + '% of the visits): ' + h.explain + ' (' + h.string + ')');
     for (const b of document.querySelectorAll('button.choice')) {
       b.style.outline = b.dataset.action === h.string ? '3px solid #178a3e' : '';
     }
   } catch (error) { box.textContent = error.message; }
 }
+
+// "#breakdown" links scroll to the scorings without touching the hash, which names the game.
+document.addEventListener('click', (event) => {
+  const link = event.target.closest('a[href="#breakdown"]');
+  if (!link) return;
+  event.preventDefault();
+  $('breakdown').scrollIntoView();
+});
 
 function route() {
   const match = /game=([0-9a-f]+)/.exec(location.hash);
@@ -338,4 +498,6 @@ $('new-game').addEventListener('click', () => {
 $('undo').addEventListener('click', undo);
 $('hint').addEventListener('click', hint);
 window.addEventListener('hashchange', route);
+linkRuleIdsIn($('legend-box'));
+linkRuleIdsIn($('how'));
 route();

@@ -1,0 +1,244 @@
+"""`vikinger ladder`: every built-in bot against every other, two players a game, at fixed small
+budgets; Elo (Bradley-Terry) with 95 % intervals as a markdown and a CSV table, a PNG chart and
+a static HTML page (docs/arena.md, "The ladder").
+
+The games are the arena's (duplicate format: each deal in both seatings, every pair of bots a
+table), and so are the ratings (arena/report.py); this command only picks the field and writes
+the pages. The committed ladder, docs/ladder/, is this command's output.
+"""
+
+import argparse
+import csv
+import html
+import io
+import os
+import shlex
+import sys
+import time
+
+from .. import arena
+from ..arena import report
+from ..safety import flags, json_limits, outputs
+
+# Every built-in bot, searches at budgets that keep a game within seconds.
+DEFAULT_BOTS = (
+    "random",
+    "greedy",
+    "azpolicy",
+    "mcts:iterations=200",
+    "puct:simulations=50",
+    "az:simulations=50",
+)
+FILES = ("ladder.md", "ladder.csv", "ladder.png", "index.html", "results.json")
+
+DESCRIPTION = f"""Play every bot against every other (two players a game, each deal in both
+seatings) and rate them: Elo (Bradley-Terry) with 95 % intervals. Writes
+{", ".join(FILES)} to --out. The default field:
+{" ".join(DEFAULT_BOTS)}. The built-in bots:
+
+{arena.bots_help()}"""
+
+
+def add_parser(commands):
+    parser = commands.add_parser(
+        "ladder",
+        help="every built-in bot against every other: Elo table, chart and page",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "bots", nargs="*", metavar="SPEC", help="the field (default: every built-in bot)"
+    )
+    parser.add_argument(
+        "--games",
+        type=flags.int_in(2, 1_000_000),
+        default=20,
+        help="games per pair of bots, rounded up to whole deals (2 seatings); default 20",
+    )
+    parser.add_argument("--seed", type=flags.seed, default=0, help="seeds every deal and bot")
+    parser.add_argument(
+        "--jobs", type=flags.JOBS, default=1, help="worker processes (results do not depend on it)"
+    )
+    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    parser.add_argument(
+        "--out",
+        default="ladder",
+        metavar="DIR",
+        help="output folder (default: ladder), new or empty",
+    )
+    parser.add_argument("--force", action="store_true", help="write into a non-empty --out")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(run=lambda args: run(args, parser))
+    return parser
+
+
+def run(args, parser):
+    from ..pictures import plots
+
+    bots = list(args.bots or DEFAULT_BOTS)
+    if len(bots) < 2:
+        parser.error("a ladder needs at least two bot specs")
+    engine = arena.engine_module(args.engine)
+    for text in bots:
+        try:
+            arena.check_spec(text, engine, 2)
+        except ValueError as error:
+            parser.error(str(error))
+    if not plots.available():
+        print(plots.PLOT_HINT, file=sys.stderr)
+        return 3
+    try:
+        outputs.check_output_folder(args.out, force=args.force, what="--out")
+    except outputs.OutputError as error:
+        parser.error(str(error))
+    deals = arena.deals_for(args.games, 2)
+    pairs = len(bots) * (len(bots) - 1) // 2
+    print(
+        f"ladder: {len(bots)} bots, {pairs} pairs x {deals} deal(s) x 2 seatings, "
+        f"engine {arena.ENGINES[args.engine]}, seed {args.seed}, {args.jobs} job(s)",
+        flush=True,
+    )
+    start = time.perf_counter()
+    try:
+        games = arena.run(
+            args.engine, bots, 2, args.seed, deals, jobs=args.jobs, progress=not args.no_progress
+        )
+    except KeyboardInterrupt:
+        print("\ninterrupted: no ladder written", file=sys.stderr)
+        return 130
+    seconds = time.perf_counter() - start
+    config = {
+        "engine": args.engine,
+        "entrants": bots,
+        "names": arena.labels(bots),
+        "players": 2,
+        "seed": args.seed,
+        "deals": deals,
+    }
+    results = report.summarize(config, games)
+    results["title"] = f"ladder: {len(bots)} bots, {len(games)} games"
+    command = "vikinger ladder " + shlex.join(_argv(args, bots))
+    os.makedirs(args.out, exist_ok=True)
+    write_ladder(args.out, results, command, seconds)
+    plots.plot_tournament(results, os.path.join(args.out, "ladder.png"))
+    print(markdown_table(results))
+    print(
+        f"{len(games)} games in {seconds:.1f} s; {', '.join(FILES)} in {os.path.join(args.out, '')}"
+    )
+    return 0
+
+
+def _argv(args, bots):
+    """The flags that change the result (not --jobs, --out, --force), to print the command."""
+    words = [] if tuple(bots) == DEFAULT_BOTS else list(bots)
+    words += ["--games", str(args.games), "--seed", str(args.seed)]
+    return words + ([] if args.engine == "fast" else ["--engine", args.engine])
+
+
+def _ranked(results):
+    return sorted(results["entries"], key=lambda e: -e["rating"])
+
+
+def _describe(spec):
+    return arena.DESCRIPTIONS.get(spec.partition(":")[0], "a user's bot")
+
+
+def markdown_table(results):
+    lines = [
+        "| rank | bot | Elo (Bradley-Terry) [95 %] | win share [95 %] | games | mean Fame |",
+        "|---:|---|---|---|---:|---:|",
+    ]
+    for rank, e in enumerate(_ranked(results), start=1):
+        low, high = e["rating_interval"]
+        s_low, s_high = e["win_share_interval"]
+        lines.append(
+            f"| {rank} | `{e['spec']}` | {e['rating']:+.0f} [{low:+.0f}, {high:+.0f}] | "
+            f"{e['win_share']:.3f} [{s_low:.3f}, {s_high:.3f}] | {e['games']} | "
+            f"{e['mean_fame']:.1f} |"
+        )
+    return "\n".join(lines)
+
+
+def _head_to_head(results):
+    """[[row's score share against column, or None]] in ranked order, and the ranked names."""
+    order = [results["entries"].index(e) for e in _ranked(results)]
+    score, meetings = results["head_to_head"]["score"], results["head_to_head"]["meetings"]
+    grid = [
+        [score[i][j] / meetings[i][j] if meetings[i][j] else None for j in order] for i in order
+    ]
+    return grid, [results["entries"][i]["spec"] for i in order]
+
+
+def write_ladder(folder, results, command, seconds):
+    """ladder.md, ladder.csv, index.html and results.json into `folder`."""
+    grid, names = _head_to_head(results)
+    rows = ["| against: | " + " | ".join(f"`{n}`" for n in names) + " |"]
+    rows.append("|---|" + "---:|" * len(names))
+    for name, line in zip(names, grid):
+        cells = ["" if v is None else f"{v:.2f}" for v in line]
+        rows.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    text = (
+        f"# The ladder\n\nMade by `{command}` ({results['games']} games, "
+        f"{seconds / 60:.1f} minutes). Elo is relative to the field's mean.\n\n"
+        f"{markdown_table(results)}\n\nEach bot's share of the points against each other "
+        f"(a win 1, a tie 1/2), row against column:\n\n" + "\n".join(rows) + "\n\nThe bots:\n\n"
+    )
+    text += "".join(f"- `{spec}`: {_describe(spec)}\n" for spec in names)
+    outputs.write_atomic(os.path.join(folder, "ladder.md"), text)
+    out = io.StringIO(newline="")
+    writer = csv.writer(out)
+    writer.writerow(["rank", "spec", "elo", "elo_low", "elo_high", "win_share", "games"])
+    for rank, e in enumerate(_ranked(results), start=1):
+        writer.writerow(
+            [rank, e["spec"], e["rating"], *e["rating_interval"], e["win_share"], e["games"]]
+        )
+    outputs.write_atomic(os.path.join(folder, "ladder.csv"), out.getvalue())
+    outputs.write_atomic(
+        os.path.join(folder, "results.json"),
+        json_limits.dumps_strict(json_limits.non_finite_as_text(results), indent=1) + "\n",
+    )
+    outputs.write_atomic(os.path.join(folder, "index.html"), ladder_html(results, command, grid))
+
+
+def ladder_html(results, command, grid):
+    esc = html.escape
+    body = []
+    for rank, e in enumerate(_ranked(results), start=1):
+        low, high = e["rating_interval"]
+        s_low, s_high = e["win_share_interval"]
+        body.append(
+            f"<tr><td>{rank}</td><td><code>{esc(e['spec'])}</code><br><small>"
+            f"{esc(_describe(e['spec']))}</small></td><td>{e['rating']:+.0f}</td>"
+            f"<td>[{low:+.0f}, {high:+.0f}]</td><td>{e['win_share']:.3f} "
+            f"[{s_low:.3f}, {s_high:.3f}]</td><td>{e['games']}</td></tr>"
+        )
+    names = [e["spec"] for e in _ranked(results)]
+    head = "".join(f"<th><code>{esc(n)}</code></th>" for n in names)
+    cells = [
+        f"<tr><th><code>{esc(n)}</code></th>"
+        + "".join(f"<td>{'' if v is None else f'{v:.2f}'}</td>" for v in line)
+        + "</tr>"
+        for n, line in zip(names, grid)
+    ]
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Wikinger bots: the ladder</title>
+<style>body{{font-family:sans-serif;max-width:980px;margin:24px auto;padding:0 12px}}
+table{{border-collapse:collapse;margin:12px 0}}td,th{{border:1px solid #ccc;padding:4px 10px;
+text-align:left}}img{{max-width:100%}}small{{color:#555}}</style></head><body>
+<h1>The ladder of the built-in bots</h1>
+<p>Every bot against every other, two players a game, each deal in both seatings (the
+duplicate format of <code>vikinger arena</code>); {results["games"]} games. Elo from a
+Bradley-Terry fit on the pairwise results, relative to the field's mean, with 95 % intervals.
+Made by <code>{esc(command)}</code>.</p>
+<table><tr><th>rank</th><th>bot</th><th>Elo</th><th>95 %</th><th>win share [95 %]</th>
+<th>games</th></tr>
+{chr(10).join(body)}
+</table>
+<p><img src="ladder.png" alt="win shares and Elo with their intervals"></p>
+<h2>Head to head</h2>
+<p>The row's share of the points against the column (a win 1, a tie 1/2).</p>
+<table><tr><th></th>{head}</tr>
+{chr(10).join(cells)}
+</table>
+</body></html>
+"""

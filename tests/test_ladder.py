@@ -1,0 +1,67 @@
+"""`vikinger ladder` (cli/ladder.py) on tiny budgets: every built-in bot, every file written, the
+tables agree with results.json; and every built-in bot has its one-line description."""
+
+import csv
+import json
+
+import pytest
+
+from vikinger_fast import arena
+from vikinger_fast.cli import main
+
+TINY = [
+    "random",
+    "greedy",
+    "azpolicy",
+    "mcts:iterations=5",
+    "puct:simulations=4",
+    "az:simulations=4",
+]
+
+
+def test_every_builtin_bot_has_a_description():
+    assert set(arena.DESCRIPTIONS) == set(arena.BUILTIN)
+    assert all(len(words) > 20 for words in arena.DESCRIPTIONS.values())
+    assert all(f"  {name} " in arena.bots_help() for name in arena.BUILTIN)
+
+
+def test_ladder_writes_the_table_the_chart_and_the_page(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "ladder"
+    assert {spec.partition(":")[0] for spec in TINY} == set(arena.BUILTIN)
+    code = main(
+        ["ladder", *TINY, "--games", "2", "--seed", "3", "--out", str(out), "--no-progress"]
+    )
+    assert code == 0
+    results = json.loads((out / "results.json").read_text())
+    assert results["games"] == 15 * 2  # every pair, one deal in both seatings
+    assert [e["games"] for e in results["entries"]] == [10] * 6
+    with open(out / "ladder.csv", newline="") as source:
+        rows = list(csv.DictReader(source))
+    assert sorted(r["spec"] for r in rows) == sorted(TINY)
+    elos = [float(r["elo"]) for r in rows]
+    assert elos == sorted(elos, reverse=True)
+    for row in rows:
+        assert float(row["elo_low"]) <= float(row["elo"]) <= float(row["elo_high"])
+    page = (out / "index.html").read_text()
+    command = "vikinger ladder " + " ".join(TINY) + " --games 2 --seed 3"
+    assert command in page and command in (out / "ladder.md").read_text()
+    assert '<img src="ladder.png"' in page and all(spec in page for spec in TINY)
+    assert (out / "ladder.png").read_bytes()[:4] == b"\x89PNG"
+    assert "az:simulations=4" in capsys.readouterr().out
+
+
+def test_ladder_refuses_a_bad_spec_before_playing(tmp_path, capsys):
+    with pytest.raises(SystemExit):
+        main(["ladder", "random", "mcts:iterations=x", "--out", str(tmp_path / "x")])
+    assert "iterations" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("command", ["arena", "play", "serve", "ladder"])
+def test_every_bot_is_named_with_its_description_in_help(command, capsys):
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for name, words in arena.DESCRIPTIONS.items():
+        assert f"{name} {' '.join(words.split())}" in text, name
