@@ -27,21 +27,33 @@ def play_out(engine, bot, seed):
     return moves
 
 
-def test_the_shipped_network_is_small_and_states_its_game():
-    path = az_bot.shipped_model(az_bot.Game(2))
+SIZES = {2: 3508, 3: 5075, 4: 6642}  # observation sizes (docs/state.md)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_network_is_small_and_states_its_game(players):
+    path = az_bot.shipped_model(az_bot.Game(players))
     assert os.path.getsize(path) <= 5_000_000
     with np.load(path, allow_pickle=False) as data:
         assert str(data["format"]) == "vikinger-mlp/1"
-        assert int(data["num_players"]) == 2 and list(data["options"]) == []
-        assert int(data["observation_size"]) == 3508
+        assert int(data["num_players"]) == players and list(data["options"]) == []
+        assert int(data["observation_size"]) == SIZES[players]
         assert int(data["num_distinct_actions"]) == 2036
 
 
-def test_the_shipped_network_plays_to_the_end_with_search_in_both_engines(engines):
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_shipped_network_plays_to_the_end_with_search_in_both_engines(engines, players):
     ref, fast = engines
     moves = [
-        play_out(e, e.AZBot(e.Game(2), 3, simulations=2, batch_size=2), 5) for e in (ref, fast)
+        play_out(e, e.AZBot(e.Game(players), 3, simulations=2, batch_size=2), 5)
+        for e in (ref, fast)
     ]
+    assert moves[0] == moves[1]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_shipped_policy_of_more_players_plays_the_same_in_both_engines(engines, players):
+    moves = [play_out(e, e.PolicyNetBot(e.Game(players)), 11) for e in engines]
     assert moves[0] == moves[1]
 
 
@@ -51,8 +63,8 @@ def test_the_policy_alone_plays_the_same_in_both_engines(engines):
 
 
 def test_the_shipped_network_is_checked_against_the_game(engine):
-    with pytest.raises(ValueError, match="no shipped network for 3 players"):
-        engine.AZBot(engine.Game(3), 0, simulations=4)
+    with pytest.raises(ValueError, match="no shipped network for 3 players with modules"):
+        engine.AZBot(engine.Game(3, draw13=True), 0, simulations=4)
     with pytest.raises(
         ValueError, match="no shipped network for 2 players with modules \\['auction'\\]"
     ):

@@ -17,7 +17,7 @@ from .puct_bot import PuctBot
 from .state import State
 
 MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
-SHIPPED = {2: "az-2p.npz"}  # players -> the shipped network (base game)
+SHIPPED = {2: "az-2p.npz", 3: "az-3p.npz", 4: "az-4p.npz"}  # players -> network (base game)
 
 
 def shipped_model(game):
