@@ -122,3 +122,39 @@ def test_the_learned_player_mixes_playouts_into_the_network_values_by_default(en
     assert engine.AZBot(engine.Game(2), 0, simulations=4, playouts=0)._playouts == 0
     with pytest.raises(ValueError, match="^playouts must be in 0..4096, not -2$"):
         engine.AZBot(engine.Game(2), 0, simulations=4, playouts=-2)
+
+
+class _Watched(np.ndarray):
+    """Observations that record numpy's BLAS thread counts at the evaluator's first product."""
+
+    seen: list = []
+
+    def __matmul__(self, other):
+        from threadpoolctl import threadpool_info
+
+        _Watched.seen.append(
+            [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+        )
+        return np.asarray(self) @ other
+
+
+def test_the_numpy_evaluator_runs_one_blas_thread_whatever_the_process_settings():
+    # Launch-independent strength (docs/learning.md): the float MLP limits its own BLAS threads
+    # for its calls, and gives them back after.
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from vikinger_ref.mlp import MLPEvaluator
+
+    game = az_bot.Game(2)
+    mlp = MLPEvaluator.random(game, hidden=(8,), seed=0)
+    observations = np.zeros((3, mlp.observation_size), np.float32).view(_Watched)
+    legal = np.ones((3, 2036), bool)
+    with threadpool_limits(2, user_api="blas"):
+        before = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+        _Watched.seen.clear()
+        mlp(observations, legal)
+        after = [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+    assert _Watched.seen and _Watched.seen[0]  # numpy's BLAS is seen
+    assert all(count == 1 for count in _Watched.seen[0])
+    assert before != _Watched.seen[0] or before == [1]
+    assert before == after

@@ -16,6 +16,8 @@ The file (format "vikinger-mlp/1") holds, all as plain numpy arrays:
                        [0, 1] and summing to 1 as the B8.9 win shares do.
 """
 
+import contextlib
+
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
@@ -25,6 +27,27 @@ from .observation import observation_size
 
 FORMAT = "vikinger-mlp/1"
 MAX_HIDDEN_LAYERS = 64
+
+
+_CONTROLLER = []  # threadpoolctl's controller, made on the first call (it scans the libraries)
+
+
+def one_blas_thread():
+    """A context in which numpy's BLAS runs one thread (threadpoolctl, when installed: the
+    `web`, `arena` and `train` extras bring it). A batch of a few dozen rows gains nothing from
+    more, and a thread per core spins against a search's other work: with one other busy process
+    on 2 cores a 0.1 s move fell from about 1,200 visits to a median of 387 (docs/learning.md)."""
+    if not _CONTROLLER:
+        try:
+            from threadpoolctl import ThreadpoolController
+        except ImportError:
+            _CONTROLLER.append(None)
+        else:
+            _CONTROLLER.append(ThreadpoolController())
+    controller = _CONTROLLER[0]
+    if controller is None:
+        return contextlib.nullcontext()
+    return controller.limit(limits=1, user_api="blas")
 
 
 def _game_fields(game):
@@ -104,6 +127,10 @@ class MLPEvaluator:
         )
 
     def __call__(self, observations, legal):
+        with one_blas_thread():
+            return self._forward(observations)
+
+    def _forward(self, observations):
         x = observations
         for w, b in self.layers:
             x = np.maximum(x @ w + b, np.float32(0))
