@@ -34,7 +34,7 @@ NET_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
 
 
 def _takes_model(name: str) -> bool:
-    return "model" in arena.BUILTIN[name][1]
+    return "model" in arena.bot_keywords(name)
 
 
 def parse_networks(pairs: Mapping[str, str]) -> Dict[str, str]:
