@@ -29,7 +29,8 @@ FORMAT = "vikinger-mlp/1"
 MAX_HIDDEN_LAYERS = 64
 
 
-_CONTROLLER = []  # threadpoolctl's controller, made on the first call (it scans the libraries)
+# threadpoolctl's controller, made on the first call (it scans the loaded libraries).
+_CONTROLLER: list = []
 
 
 def one_blas_thread():
