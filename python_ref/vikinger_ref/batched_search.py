@@ -310,16 +310,10 @@ class PuctSearch:
     def run(self, evaluator, batch_size=256, max_time=None):
         """gather, evaluate, backup until every search is done; with max_time (seconds), no
         batch is gathered once that time has passed since the call."""
-        if isinstance(evaluator, Network):
+        network = isinstance(evaluator, Network)
+        if network:
             self._network(evaluator)
-            if _int("batch_size", batch_size) < 1:
-                raise ValueError(f"batch_size must be >= 1, not {batch_size}")
-            seconds = float("inf") if max_time is None else check_seconds("max_time", max_time)
-            deadline = time.monotonic() + seconds if seconds < MAX_SECONDS else None
-            while not self.done and (deadline is None or time.monotonic() < deadline):
-                self.run_batch(evaluator, batch_size)
-            return
-        if not callable(evaluator):
+        elif not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
         if _int("batch_size", batch_size) < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
@@ -329,6 +323,9 @@ class PuctSearch:
         while not self.done:
             if deadline is not None and time.monotonic() >= deadline:
                 break
+            if network:
+                self.run_batch(evaluator, batch_size)
+                continue
             observations, legal = self.gather(batch_size)
             if len(observations) == 0:
                 continue  # only terminal visits this time
