@@ -1,7 +1,7 @@
 """Inputs and oracles for the hostile-caller classes of docs/api.md: Game data (what an edited
 pickle hands the rebuild function) and the values a Generator subclass's random() may return.
 
-Both are run by fuzz/fuzz_hostile.py (atheris) and tests/test_fuzz_hostile.py (hypothesis). The
+Both are run by fuzz/fuzz_hostile.py (atheris) and tests/api/test_fuzz_hostile.py (hypothesis). The
 oracles: each engine returns or raises ValueError/TypeError, never anything else; both engines
 give the same outcome with the same message; a refused draw leaves the state as it was; an
 accepted Game equals the one the constructor makes and plays the same rollout in both engines.

@@ -103,7 +103,10 @@ if [[ $TESTS == 1 ]]; then
                 test_fuzz_hostile test_threads test_errors_reading \
                 test_errors test_game_data test_shared_objects test_interrupt \
                 test_serialization test_vector_game test_rollouts test_random_games; do
-      [[ -f "tests/$name.py" ]] && SELECTED+=("tests/$name.py")
+      # the tests sit in folders by layer (tests/rules/, tests/api/, ...)
+      for path in tests/*/"$name.py"; do
+        [[ -f "$path" ]] && SELECTED+=("$path")
+      done
     done
   fi
   echo "== pytest ${SELECTED[*]}" | tee -a "$REPORT"

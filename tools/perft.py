@@ -9,7 +9,7 @@ outcomes, the automatic decisions and `clone`, over thousands of states.
 The positions are found by playing game `seed` of differential.py (the soak's seeded play) to the
 first state matching a description: `POSITIONS` names them. scripts/update_perft.py records them
 (as `to_dict`) with their counts, computed by the reference engine, in tests/data/perft.json;
-tests/test_perft.py recounts them on each engine.
+tests/rules/test_perft.py recounts them on each engine.
 """
 
 from dataclasses import dataclass

@@ -8,7 +8,7 @@ before (an `unchanged:` line names those players), so every state can still be r
 
 The game is game `seed` of differential.py (the seeded choices of `vikinger soak`), so a
 playthrough is a function of the rules alone and any change of them shows up as a diff.
-tests/test_playthroughs.py renders the game on each engine and compares it with the file;
+tests/rules/test_playthroughs.py renders the game on each engine and compares it with the file;
 scripts/update_playthroughs.py rewrites the files with the reference engine after an intended
 rule change.
 """

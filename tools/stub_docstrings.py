@@ -1,7 +1,7 @@
 """Rewrite the docstrings of src/vikinger_fast/_core.pyi from the built C++ module.
 
 The bindings (csrc/bindings/*.cc) hold every docstring once, as raw strings; the stub mirrors
-them for editors and type checkers, and tests/test_stub_docstrings.py fails when the two
+them for editors and type checkers, and tests/house/test_stub_docstrings.py fails when the two
 differ. After changing a docstring in a binding, rebuild (`pip install -e .`) and run
 
     python -m tools.stub_docstrings [--check]

@@ -11,7 +11,7 @@
 // at most 11 columns wide (packed_rows.h), from the board itself after that. It plays exactly
 // the games of the generic loop in rollout.cc with policy "random": one uniform of the game's
 // stream per chance node and per decision with two or more legal actions, the k-th legal id in
-// ascending id order, nothing drawn for a forced decision. tests/test_rollouts.py checks the
+// ascending id order, nothing drawn for a forced decision. tests/play/test_rollouts.py checks the
 // final positions of both loops against each other.
 #ifndef VIKINGER_PLAYOUT_H_
 #define VIKINGER_PLAYOUT_H_

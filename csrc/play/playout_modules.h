@@ -6,7 +6,7 @@
 // (FusedChoices): one uniform per chance node and per decision with two or more legal actions,
 // the k-th legal id in ascending id order, nothing drawn for a forced decision. The state
 // machine's own primitives (auction.h, specials.h, wheel.h) change the position, so both paths
-// leave the same bytes. tests/test_fused_modules.py compares their final positions for every
+// leave the same bytes. tests/play/test_fused_modules.py compares their final positions for every
 // module combination and player count.
 #ifndef VIKINGER_PLAYOUT_MODULES_H_
 #define VIKINGER_PLAYOUT_MODULES_H_

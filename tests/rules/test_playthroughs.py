@@ -19,7 +19,7 @@ except ImportError:
         raise
     pytest.skip("vikinger_fast is not importable; VIKINGER_ONLY_REF=1", allow_module_level=True)
 
-DIRECTORY = pathlib.Path(__file__).resolve().parent / "data" / "playthroughs"
+DIRECTORY = pathlib.Path(__file__).resolve().parents[1] / "data" / "playthroughs"
 CONFIGS = playthrough.CONFIGURATIONS
 UPDATE = "run scripts/update_playthroughs.py"
 

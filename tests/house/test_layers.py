@@ -8,7 +8,7 @@ import ast
 import pathlib
 import re
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 CSRC = ROOT / "csrc"
 REFERENCE = ROOT / "python_ref" / "vikinger_ref"
 

@@ -9,7 +9,7 @@ import pytest
 
 from vikinger_fast.benchmarks.search import opening_decision
 
-DOCS = pathlib.Path(__file__).resolve().parent.parent / "docs"
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
 PLAYERS = (2, 3, 4)
 
 # A sum of terms in n: "294 + 1545 n + 80 + 22 n", "294 + 1545 * n", "374 + 1567 * n".

@@ -12,7 +12,7 @@ import pytest
 
 from vikinger_fast import cli
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = sorted(
     [
         ROOT / "README.md",
@@ -224,6 +224,30 @@ def test_the_map_names_every_folder_and_module():
     assert not missing, "not named in docs/architecture.md:\n" + "\n".join(missing)
     commands = architecture_section("src/vikinger_fast/")
     assert all(f"`{name}.py`" in commands for name in subcommand_flags()), "a CLI command"
+
+
+def unmapped_test_folders(tests, section):
+    """The folders of `tests` that `section` has no row for (`| `folder/` |`)."""
+    rows = set(re.findall(r"^\| `([a-z_]+)/` \|", section, re.MULTILINE))
+    named = rows | set(re.findall(r"`tests/([a-z_]+)/`", section))
+    folders = {path.name for path in tests.iterdir() if path.is_dir() and path.name != "__pycache__"}
+    return sorted(folders - named)
+
+
+def test_the_map_names_every_test_folder():
+    """Tests sit in folders by layer; docs/architecture.md says what each folder tests, so a
+    newcomer finds the tests of a change. A new folder fails here until it is on the map."""
+    section = architecture_section("tests/")
+    assert not unmapped_test_folders(ROOT / "tests", section)
+    # and no test file sits outside a folder
+    assert not sorted(path.name for path in (ROOT / "tests").glob("test_*.py"))
+
+
+def test_the_test_folder_check_finds_an_omission(tmp_path):
+    for name in ("rules", "web", "helpers"):
+        (tmp_path / name).mkdir()
+    section = "`tests/helpers/` the helpers\n| `rules/` | the rules |\n"
+    assert unmapped_test_folders(tmp_path, section) == ["web"]
 
 
 def test_the_map_check_finds_an_omission(tmp_path):

@@ -1,6 +1,6 @@
 """same_position (vikinger_ref/equality.py, csrc/rules/equality.h): two states are the same
 position exactly when their bytes (docs/state.md) are equal, whatever their histories. The C++
-SamePosition is seen through PuctSearch.advance (tests/test_puct_search.py)."""
+SamePosition is seen through PuctSearch.advance (tests/search/test_puct_search.py)."""
 
 import numpy as np
 import vikinger_ref as ref

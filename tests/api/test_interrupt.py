@@ -17,7 +17,7 @@ import pytest
 
 from conftest import load_engine
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 LIVENESS_BOUND = 2.0  # seconds from SIGINT to the KeyboardInterrupt handler
 
 CHILD = """

@@ -1,6 +1,6 @@
 """Advanced modules A1-A3 on constructed positions: docs/rules.md A1 (auction for start player),
 A2 (draw of 13), A3 (offer by colour); phases and ids of docs/advanced.md, docs/actions.md.
-The order of a round with them (A0) is tests/test_round_order.py.
+The order of a round with them (A0) is tests/rules/test_round_order.py.
 
 Every expected number is worked out by hand from the rules in the comments.
 """

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-DOC = pathlib.Path(__file__).resolve().parent.parent / "docs" / "adapters.md"
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "adapters.md"
 EXAMPLES = re.findall(r"```python\n(.*?)```", DOC.read_text(), re.S)
 
 

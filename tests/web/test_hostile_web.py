@@ -2,7 +2,7 @@
 foreign Host (DNS rebinding), a foreign Origin, a form post to undo or hint, a large body, deep
 JSON, a file or a module named in a bot spec, budgets over the caps, and stored game files that
 name what the server does not build. Every refusal is a 4xx and leaves every game file as it
-was. The real server runs on 127.0.0.1; at the end, Chromium (tests/browser.py) opens a page of
+was. The real server runs on 127.0.0.1; at the end, Chromium (tests/helpers/browser.py) opens a page of
 another origin that tries to change a game, and the app under a foreign name (DNS rebinding)."""
 
 import http.client
@@ -24,7 +24,7 @@ pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
 import vikinger_ref  # noqa: E402  (the shipped network, given by path as a person would)
 
 SHIPPED = os.path.join(os.path.dirname(vikinger_ref.__file__), "models", "az-2p.npz")
-DOCS = os.path.join(os.path.dirname(__file__), "..", "docs")
+DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "docs")
 
 
 @pytest.fixture(scope="module")

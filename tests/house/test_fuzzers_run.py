@@ -8,7 +8,7 @@ import sys
 import pytest
 
 pytest.importorskip("atheris", reason="atheris is not installed (the test extra has it)")
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 FUZZERS = sorted(path.stem for path in (ROOT / "fuzz").glob("fuzz_*.py"))
 
 

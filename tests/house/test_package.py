@@ -12,7 +12,7 @@ import pytest
 
 from conftest import load_engine
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = (ROOT / "src" / "vikinger_fast", ROOT / "python_ref" / "vikinger_ref")
 NOT_SHIPPED = {path.stem for path in (ROOT / "fuzz").glob("*.py")} | {"fuzz", "tools", "tests"}
 

@@ -19,7 +19,7 @@ except ImportError:
         raise
     pytest.skip("vikinger_fast is not importable; VIKINGER_ONLY_REF=1", allow_module_level=True)
 
-PATH = pathlib.Path(__file__).resolve().parent / "data" / "perft.json"
+PATH = pathlib.Path(__file__).resolve().parents[1] / "data" / "perft.json"
 RECORDED = {entry["name"]: entry for entry in json.loads(PATH.read_text())["positions"]}
 UPDATE = "run scripts/update_perft.py"
 

@@ -4,7 +4,7 @@ for every one of the 96 configurations (2, 3 and 4 players, each of the 32 modul
 play exactly the games of the state machine, whichever way it finds the k-th legal action, and
 take over from the state machine at any node it may enter (csrc/play/playout.h
 `FusedPlayoutCanEnter`) without changing the game: the final positions are compared byte for
-byte. The reference plays the same games (tests/test_rollouts.py for a sample of the
+byte. The reference plays the same games (tests/play/test_rollouts.py for a sample of the
 configurations; here for one game of each)."""
 
 import random

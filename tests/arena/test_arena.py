@@ -192,7 +192,7 @@ def test_plot(tmp_path):
 
 
 def test_docs_describe_the_command():
-    text = (pathlib.Path(__file__).resolve().parent.parent / "docs" / "arena.md").read_text()
+    text = (pathlib.Path(__file__).resolve().parents[2] / "docs" / "arena.md").read_text()
     for needle in (
         "vikinger arena",
         "vikinger play",
