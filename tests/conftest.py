@@ -57,3 +57,10 @@ def engine(request):
 def engines():
     """Both modules, (ref, fast), for tests that compare them step by step."""
     return load_engine("ref"), load_engine("fast")
+
+
+@pytest.fixture(params=["vikinger_ref", "vikinger_fast"])
+def engine_name(request):
+    """The engine's module name, for a test that imports it in a child process."""
+    load_engine("ref" if request.param == "vikinger_ref" else "fast")  # fails if not importable
+    return request.param

@@ -192,67 +192,6 @@ int NetworkBatch(PySearch& self, const Network& network, int64_t max_batch, cons
   return rows;
 }
 
-int RunBatch(PySearch& self, py::handle network_arg, py::handle batch_size, py::handle playouts,
-             py::handle playout_weight, py::handle playout_seed) {
-  const Network& network = NetworkArg(self, network_arg);
-  const int64_t max_batch = IntArg(batch_size, "batch_size");
-  if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
-  PlayoutMix mix;
-  mix.count = IntArg(playouts, "playouts");
-  if (mix.count < 0 || mix.count > kMaxPlayoutValues) {
-    throw py::value_error("playouts must be in 0.." + std::to_string(kMaxPlayoutValues) + ", not " +
-                          Text(playouts));
-  }
-  const double weight = RealArg(playout_weight, "playout_weight");
-  if (!(weight >= 0.0 && weight <= 1.0)) {
-    throw py::value_error("playout_weight must be in [0, 1], not " + Text(playout_weight));
-  }
-  mix.weight = static_cast<float>(weight);
-  RequireInts({{"playout_seed", playout_seed}});
-  mix.seed = Seed(playout_seed);
-  return NetworkBatch(self, network, max_batch, mix);
-}
-
-// With max_time, no batch is gathered once that many seconds have passed since the call.
-void Run(py::object self_object, py::object evaluator, py::handle batch_size, py::handle max_time) {
-  PySearch& self = self_object.cast<PySearch&>();
-  const bool network = py::isinstance<Network>(evaluator);
-  if (network) {
-    NetworkArg(self, evaluator);
-  } else if (!PyCallable_Check(evaluator.ptr())) {
-    throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
-  }
-  const int64_t max_batch = IntArg(batch_size, "batch_size");
-  if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
-  const double seconds = max_time.is_none() ? HUGE_VAL : SecondsArg(max_time, "max_time");
-  // A budget of kMaxSeconds or more (inf included) sets no deadline, as for MCTSBot: the
-  // clock's int64 nanoseconds could not hold it.
-  const bool timed = seconds < kMaxSeconds;
-  const auto deadline = std::chrono::steady_clock::now() +
-                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                            std::chrono::duration<double>(timed ? seconds : 0.0));
-  while (!self.search->Done()) {
-    if (timed && std::chrono::steady_clock::now() >= deadline) break;
-    if (network) {
-      NetworkBatch(self, evaluator.cast<const Network&>(), max_batch, PlayoutMix{});
-      continue;
-    }
-    py::tuple batch = Gather(self_object, batch_size);
-    if (py::len(batch[0]) == 0) continue;  // only terminal visits this time
-    try {
-      py::object out = evaluator(batch[0], batch[1]);
-      if (!py::isinstance<py::tuple>(out) || py::len(out) != 2) {
-        throw py::type_error("evaluator must return (logits, values), not " + TypeName(out));
-      }
-      Backup(self, out[py::int_(0)], out[py::int_(1)]);
-    } catch (...) {
-      ObjectLock lock(self.mutex);
-      self.search->Cancel();
-      throw;
-    }
-  }
-}
-
 // float32[B, n] of the pending leaves: `value_of(position, values)` writes a leaf's value per
 // player; row r holds them relative to the leaf's mover (column k: player (mover + k) % n).
 template <typename ValueOf>
@@ -272,14 +211,109 @@ py::array_t<float> LeafValues(PySearch& self, ValueOf value_of) {
   return out;
 }
 
+// The mean returns of `count` random playouts from each pending leaf (the leaf values of
+// AlphaGo's mixed evaluation); playout j of row r uses stream seed + r * count + j, as
+// PlayRandomPlayouts numbers them.
+py::array_t<float> MeanPlayoutValues(PySearch& self, int64_t count, uint64_t seed) {
+  return LeafValues(self, [&](int r, const Position& p, double* values) {
+    MeanPlayoutReturns(p, count, seed + static_cast<uint64_t>(r * count), values);
+  });
+}
+
+// The checked playouts, playout_weight and playout_seed of run / run_batch.
+PlayoutMix MixArg(py::handle playouts, py::handle playout_weight, py::handle playout_seed) {
+  PlayoutMix mix;
+  mix.count = IntArg(playouts, "playouts");
+  if (mix.count < 0 || mix.count > kMaxPlayoutValues) {
+    throw py::value_error("playouts must be in 0.." + std::to_string(kMaxPlayoutValues) + ", not " +
+                          Text(playouts));
+  }
+  const double weight = RealArg(playout_weight, "playout_weight");
+  if (!(weight >= 0.0 && weight <= 1.0)) {
+    throw py::value_error("playout_weight must be in [0, 1], not " + Text(playout_weight));
+  }
+  mix.weight = static_cast<float>(weight);
+  RequireInts({{"playout_seed", playout_seed}});
+  mix.seed = Seed(playout_seed);
+  return mix;
+}
+
+int RunBatch(PySearch& self, py::handle network_arg, py::handle batch_size, py::handle playouts,
+             py::handle playout_weight, py::handle playout_seed) {
+  const Network& network = NetworkArg(self, network_arg);
+  const int64_t max_batch = IntArg(batch_size, "batch_size");
+  if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
+  return NetworkBatch(self, network, max_batch, MixArg(playouts, playout_weight, playout_seed));
+}
+
+// One gather, the Python evaluator's call (its values mixed with mix.count playouts per leaf)
+// and the backup; the number of leaves evaluated.
+int EvaluatorBatch(py::object self_object, py::object evaluator, py::handle batch_size,
+                   const PlayoutMix& mix) {
+  PySearch& self = self_object.cast<PySearch&>();
+  py::tuple batch = Gather(self_object, batch_size);
+  const int64_t rows = static_cast<int64_t>(py::len(batch[0]));
+  if (rows == 0) return 0;  // only terminal visits this time
+  try {
+    py::object out = evaluator(batch[0], batch[1]);
+    if (!py::isinstance<py::tuple>(out) || py::len(out) != 2) {
+      throw py::type_error("evaluator must return (logits, values), not " + TypeName(out));
+    }
+    py::object values = out[py::int_(1)];
+    if (mix.count > 0) {
+      // backup's checks first, in its order, so a bad output gets backup's message
+      OutputArg(out[py::int_(0)], "logits", rows, kNumDistinctActions);
+      auto given = OutputArg(values, "values", rows, self.search->NumPlayers());
+      auto mixed = MeanPlayoutValues(self, mix.count, mix.seed);
+      float* m = mixed.mutable_data();
+      const float* v = given.data();
+      for (py::ssize_t i = 0; i < mixed.size(); ++i) m[i] = MixedValue(v[i], m[i], mix.weight);
+      values = mixed;
+    }
+    Backup(self, out[py::int_(0)], values);
+  } catch (...) {
+    ObjectLock lock(self.mutex);
+    self.search->Cancel();
+    throw;
+  }
+  return static_cast<int>(rows);
+}
+
+// With max_time, no batch is gathered once that many seconds have passed since the call. The
+// playouts of the batches are numbered on from playout_seed (B leaves use B * count streams).
+void Run(py::object self_object, py::object evaluator, py::handle batch_size, py::handle max_time,
+         py::handle playouts, py::handle playout_weight, py::handle playout_seed) {
+  PySearch& self = self_object.cast<PySearch&>();
+  const bool network = py::isinstance<Network>(evaluator);
+  if (network) {
+    NetworkArg(self, evaluator);
+  } else if (!PyCallable_Check(evaluator.ptr())) {
+    throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
+  }
+  const int64_t max_batch = IntArg(batch_size, "batch_size");
+  if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
+  const double seconds = max_time.is_none() ? HUGE_VAL : SecondsArg(max_time, "max_time");
+  PlayoutMix mix = MixArg(playouts, playout_weight, playout_seed);
+  // A budget of kMaxSeconds or more (inf included) sets no deadline, as for MCTSBot: the
+  // clock's int64 nanoseconds could not hold it.
+  const bool timed = seconds < kMaxSeconds;
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(timed ? seconds : 0.0));
+  while (!self.search->Done()) {
+    if (timed && std::chrono::steady_clock::now() >= deadline) break;
+    const int rows = network ? NetworkBatch(self, evaluator.cast<const Network&>(), max_batch, mix)
+                             : EvaluatorBatch(self_object, evaluator, batch_size, mix);
+    mix.seed += static_cast<uint64_t>(rows) * static_cast<uint64_t>(mix.count);
+  }
+}
+
 // evaluate() of the pending leaves.
 py::array_t<float> HeuristicValues(PySearch& self) {
   return LeafValues(self, [](int, const Position& p, double* values) { Evaluate(p, values); });
 }
 
-// The mean returns of `count` random playouts from each pending leaf (the leaf values of
-// AlphaGo's mixed evaluation); playout j of row r uses stream seed + r * count + j, as
-// PlayRandomPlayouts numbers them.
+// playout_values(count, seed): MeanPlayoutValues with checked arguments.
 py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handle seed_arg) {
   RequireInts({{"count", count_arg}, {"seed", seed_arg}});
   bool huge;
@@ -288,10 +322,7 @@ py::array_t<float> PlayoutValues(PySearch& self, py::handle count_arg, py::handl
     throw py::value_error("count must be in 1.." + std::to_string(kMaxPlayoutValues) + ", not " +
                           Text(count_arg));
   }
-  const uint64_t seed = Seed(seed_arg);
-  return LeafValues(self, [&](int r, const Position& p, double* values) {
-    MeanPlayoutReturns(p, count, seed + static_cast<uint64_t>(r * count), values);
-  });
+  return MeanPlayoutValues(self, count, Seed(seed_arg));
 }
 
 // Results as arrays over the action space (0 at the actions that are not legal at a root).
@@ -459,20 +490,24 @@ num_players], finite, relative to the player to move at the leaf.)doc")
           },
           R"doc(Undo the descents of the gathered leaves; the trees are as before the gather.)doc")
       .def("run", &vk::Run, py::arg("evaluator"), py::arg("batch_size") = 256,
-           py::arg("max_time") = py::none(),
+           py::arg("max_time") = py::none(), py::kw_only(), py::arg("playouts") = 0,
+           py::arg("playout_weight") = 0.5, py::arg("playout_seed") = 0,
            R"doc(gather, evaluator(observations, legal) -> (logits, values), backup, until every
 search is done, or with max_time (seconds > 0) until no batch starts because that time has
 passed (the searches may then be unfinished: done is False). An exception from the evaluator (or
 Ctrl-C) undoes the batch and propagates.
 With a Network as the evaluator the search evaluates its leaves itself, without the GIL
-(docs/neural.md "The integer network").)doc")
+(docs/neural.md "The integer network"). With playouts > 0 a leaf's values are (1 -
+playout_weight) * the evaluator's + playout_weight * the mean returns of that many random
+playouts (docs/neural.md "Mixed leaf values"): a batch of B leaves uses playout_values(playouts,
+seed), the next seed + B * playouts, from playout_seed on.)doc")
       .def("run_batch", &vk::RunBatch, py::arg("network"), py::arg("batch_size") = 256,
            py::kw_only(), py::arg("playouts") = 0, py::arg("playout_weight") = 0.5,
            py::arg("playout_seed") = 0,
            R"doc(One gather of up to batch_size descents, the Network's evaluation of its leaves and
 their backup, without the GIL; returns the number of leaves evaluated. With playouts > 0 a leaf's
 values are (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
-playout_seed), in float32 as PuctBot mixes them.)doc")
+playout_seed), in float32 as run mixes them.)doc")
       .def("heuristic_values", &vk::HeuristicValues,
            R"doc(evaluate() of the gathered leaves as float32[B, num_players], relative to the
 player to move at each leaf: the values of the heuristic evaluator (docs/neural.md).)doc")

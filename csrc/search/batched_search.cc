@@ -95,13 +95,11 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
     network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_);
     for (int i = 0; i < num_legal; ++i) logits_[ids[i]] = legal_logits[i];
     if (mix.count > 0) {
-      const float keep = 1.0f - mix.weight;
       double played[kMaxPlayers];
       MeanPlayoutReturns(p, mix.count, mix.seed + static_cast<uint64_t>(r * mix.count), played);
       const int mover = CurrentPlayer(p);
       for (int k = 0; k < n; ++k) {
-        const float playout = static_cast<float>(played[(mover + k) % n]);
-        values[k] = keep * values[k] + mix.weight * playout;
+        values[k] = MixedValue(values[k], static_cast<float>(played[(mover + k) % n]), mix.weight);
       }
     }
     tree.Expand(rows_[r].second, logits_.data(), values);

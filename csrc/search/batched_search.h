@@ -34,6 +34,13 @@ struct PlayoutMix {
   uint64_t seed = 0;
 };
 
+// A mixed leaf value, (1 - weight) * value + weight * played, in float32 as the reference's
+// numpy computes it (docs/neural.md "Mixed leaf values").
+inline float MixedValue(float value, float played, float weight) {
+  const float keep = 1.0f - weight;
+  return keep * value + weight * played;
+}
+
 class BatchedSearch {
  public:
   // `roots`: decision nodes of one game (checked by the caller). Not copyable: trees point at

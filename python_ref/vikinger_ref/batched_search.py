@@ -69,6 +69,22 @@ def _roots(states):
     return roots
 
 
+def _playout_mix(playouts, playout_weight, playout_seed):
+    """(count, weight, seed) of the mixed leaf values, checked."""
+    count = _int("playouts", playouts)
+    if not 0 <= count <= MAX_PLAYOUT_VALUES:
+        raise ValueError(f"playouts must be in 0..{MAX_PLAYOUT_VALUES}, not {playouts}")
+    if not 0.0 <= _real("playout_weight", playout_weight) <= 1.0:
+        raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
+    return count, float(playout_weight), check_int("playout_seed", playout_seed) & MASK64
+
+
+def _mixed(values, played, weight):
+    """(1 - w) * values + w * played in float32, the one rounding of csrc's MixedValue."""
+    w = np.float32(weight)
+    return (np.float32(1) - w) * np.asarray(values, np.float32) + w * played
+
+
 GUMBEL_SETTINGS = ("max_considered", "c_visit", "c_scale")
 
 
@@ -279,13 +295,7 @@ class PuctSearch:
         max_batch = _int("batch_size", batch_size)
         if max_batch < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
-        count = _int("playouts", playouts)
-        if not 0 <= count <= MAX_PLAYOUT_VALUES:
-            raise ValueError(f"playouts must be in 0..{MAX_PLAYOUT_VALUES}, not {playouts}")
-        if not 0.0 <= _real("playout_weight", playout_weight) <= 1.0:
-            raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
-        seed = check_int("playout_seed", playout_seed) & MASK64
-        weight = np.float32(playout_weight)
+        count, weight, seed = _playout_mix(playouts, playout_weight, playout_seed)
         with self._lock:
             if self._rows:
                 raise ValueError("run_batch: " + _PENDING)
@@ -299,17 +309,31 @@ class PuctSearch:
                 legal = state.legal_actions()
                 logits, values = network._evaluate(state, legal)
                 if count > 0:
-                    played = _mean_playout_returns(state, count, seed + r * count)
-                    values = (np.float32(1) - weight) * values + weight * played
+                    values = _mixed(
+                        values, _mean_playout_returns(state, count, seed + r * count), weight
+                    )
                 self._trees[t].expand(index, dict(zip(legal, logits)), values)
             for t, _ in self._rows:
                 self._trees[t].pending = []
             self._rows = []
             return len(leaves)
 
-    def run(self, evaluator, batch_size=256, max_time=None):
+    def run(
+        self,
+        evaluator,
+        batch_size=256,
+        max_time=None,
+        *,
+        playouts=0,
+        playout_weight=0.5,
+        playout_seed=0,
+    ):
         """gather, evaluate, backup until every search is done; with max_time (seconds), no
-        batch is gathered once that time has passed since the call."""
+        batch is gathered once that time has passed since the call. With playouts > 0 a leaf's
+        values are (1 - playout_weight) * the evaluator's + playout_weight * the mean returns of
+        that many random playouts (docs/neural.md "Mixed leaf values"): the batches' playouts
+        are numbered on from playout_seed, a batch of B leaves using playout_values(playouts,
+        seed) and the next seed + B * playouts."""
         network = isinstance(evaluator, Network)
         if network:
             self._network(evaluator)
@@ -318,25 +342,42 @@ class PuctSearch:
         if _int("batch_size", batch_size) < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
         seconds = float("inf") if max_time is None else check_seconds("max_time", max_time)
+        count, weight, seed = _playout_mix(playouts, playout_weight, playout_seed)
         # MAX_SECONDS or more sets no deadline, as the C++ engine's clock could not hold it.
         deadline = time.monotonic() + seconds if seconds < MAX_SECONDS else None
         while not self.done:
             if deadline is not None and time.monotonic() >= deadline:
                 break
             if network:
-                self.run_batch(evaluator, batch_size)
-                continue
-            observations, legal = self.gather(batch_size)
-            if len(observations) == 0:
-                continue  # only terminal visits this time
-            try:
-                out = evaluator(observations, legal)
-                if not isinstance(out, tuple) or len(out) != 2:
-                    raise TypeError(f"evaluator must return (logits, values), not {type_name(out)}")
-                self.backup(out[0], out[1])
-            except BaseException:
-                self.cancel()
-                raise
+                rows = self.run_batch(
+                    evaluator, batch_size, playouts=count, playout_weight=weight, playout_seed=seed
+                )
+            else:
+                rows = self._evaluate_batch(evaluator, batch_size, count, weight, seed)
+            seed = (seed + rows * count) & MASK64
+
+    def _evaluate_batch(self, evaluator, batch_size, count, weight, seed):
+        """One gather, the evaluator's call (its values mixed with `count` playouts per leaf)
+        and the backup; the number of leaves evaluated."""
+        observations, legal = self.gather(batch_size)
+        rows = len(observations)
+        if rows == 0:
+            return 0  # only terminal visits this time
+        try:
+            out = evaluator(observations, legal)
+            if not isinstance(out, tuple) or len(out) != 2:
+                raise TypeError(f"evaluator must return (logits, values), not {type_name(out)}")
+            logits, values = out
+            if count > 0:
+                # backup's checks first, in its order, so a bad output gets backup's message
+                check_output(logits, "logits", rows, NUM_DISTINCT_ACTIONS)
+                values = check_output(values, "values", rows, self._n)
+                values = _mixed(values, self.playout_values(count, seed), weight)
+            self.backup(logits, values)
+        except BaseException:
+            self.cancel()
+            raise
+        return rows
 
     def results(self):
         with self._lock:

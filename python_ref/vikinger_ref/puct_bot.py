@@ -17,7 +17,6 @@ lowest id on a tie); a state with one legal action is answered at once.
 """
 
 import threading
-import time
 
 from typing import Any
 
@@ -137,24 +136,17 @@ class PuctBot:
         if state.is_chance_node():
             raise ValueError(f"{method} needs a decision node, not a chance node")
 
-    def _evaluate(self, search, observations, legal):
+    def _evaluator_of(self, search):
+        """The evaluator `search.run` calls: the bot's, else the heuristic values with uniform
+        priors (zero logits) of the search's own leaves."""
         if self._evaluator is not None:
-            out = self._evaluator(observations, legal)
-        else:
+            return self._evaluator
+
+        def heuristic(observations, legal):
             zeros = np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32)
-            out = (zeros, search.heuristic_values())
-        if self._playouts == 0 or not isinstance(out, tuple) or len(out) != 2:
-            return out  # the search checks what the evaluator gave, with its own messages
-        # Mixed leaf values (AlphaGo, Silver et al. 2016): (1 - w) * evaluator + w * the mean
-        # returns of random playouts; the i-th playout of a search uses stream playout seed + i.
-        logits, values = out
-        seed = (self._playout_seed + self._played) & MASK64
-        played = search.playout_values(self._playouts, seed)
-        self._played += len(observations) * self._playouts
-        if np.shape(values) != played.shape:
-            return out
-        w = np.float32(self._playout_weight)
-        return logits, (np.float32(1) - w) * np.asarray(values, np.float32) + w * played
+            return zeros, search.heuristic_values()
+
+        return heuristic
 
     def search(self, state, method="search"):
         """The root's results after a search from `state` (PuctSearch.results()[0])."""
@@ -170,22 +162,16 @@ class PuctBot:
                     **self._options,
                 )
             self._searches += 1
-            self._playout_seed, self._played = mix((self._seed + self._searches) & MASK64), 0
-            evaluate = lambda obs, legal: self._evaluate(search, obs, legal)  # noqa: E731
-            if isinstance(self._evaluator, self._network_class):
-                # The search evaluates its leaves itself (docs/neural.md "The integer network").
-                deadline = None if self._max_time is None else time.monotonic() + self._max_time
-                while not search.done and (deadline is None or time.monotonic() < deadline):
-                    rows = search.run_batch(
-                        self._evaluator,
-                        self._batch_size,
-                        playouts=self._playouts,
-                        playout_weight=self._playout_weight,
-                        playout_seed=(self._playout_seed + self._played) & MASK64,
-                    )
-                    self._played += rows * self._playouts
-            else:
-                search.run(evaluate, self._batch_size, max_time=self._max_time)
+            # Mixed leaf values (AlphaGo, Silver et al. 2016): search k's playouts are numbered
+            # on from the stream mix(seed + k + 1), as run() counts them.
+            search.run(
+                self._evaluator_of(search),
+                self._batch_size,
+                max_time=self._max_time,
+                playouts=self._playouts,
+                playout_weight=self._playout_weight,
+                playout_seed=mix((self._seed + self._searches) & MASK64),
+            )
             self._search = search
             return search.results()[0]
 

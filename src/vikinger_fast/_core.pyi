@@ -398,13 +398,20 @@ class PuctSearch:
         ],
         batch_size: _Int = 256,
         max_time: Optional[float] = None,
+        *,
+        playouts: _Int = 0,
+        playout_weight: float = 0.5,
+        playout_seed: _Int = 0,
     ) -> None:
         """gather, evaluator(observations, legal) -> (logits, values), backup, until every
         search is done, or with max_time (seconds > 0) until no batch starts because that time has
         passed (the searches may then be unfinished: done is False). An exception from the evaluator (or
         Ctrl-C) undoes the batch and propagates.
         With a Network as the evaluator the search evaluates its leaves itself, without the GIL
-        (docs/neural.md "The integer network")."""
+        (docs/neural.md "The integer network"). With playouts > 0 a leaf's values are (1 -
+        playout_weight) * the evaluator's + playout_weight * the mean returns of that many random
+        playouts (docs/neural.md "Mixed leaf values"): a batch of B leaves uses playout_values(playouts,
+        seed), the next seed + B * playouts, from playout_seed on."""
     def run_batch(
         self,
         network: Network,
@@ -417,7 +424,7 @@ class PuctSearch:
         """One gather of up to batch_size descents, the Network's evaluation of its leaves and
         their backup, without the GIL; returns the number of leaves evaluated. With playouts > 0 a leaf's
         values are (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
-        playout_seed), in float32 as PuctBot mixes them."""
+        playout_seed), in float32 as run mixes them."""
     def heuristic_values(self) -> np.ndarray:
         """evaluate() of the gathered leaves as float32[B, num_players], relative to the
         player to move at each leaf: the values of the heuristic evaluator (docs/neural.md)."""

@@ -11,7 +11,7 @@ import vikinger_fast
 from vikinger_fast import arena, neural
 from vikinger_fast.neural import ConstantEvaluator, MLPEvaluator, PuctBot
 
-from test_interrupt import engine_name, interrupt_child  # noqa: F401  (a fixture)
+from sigint import interrupt_child
 
 
 def opening(engine, players=3):
@@ -196,7 +196,7 @@ def test_visit_policy():
 
 
 @pytest.mark.parametrize("where", ["tree", "evaluator"])
-def test_ctrl_c_mid_batch(engine_name, where):  # noqa: F811  (the fixture)
+def test_ctrl_c_mid_batch(engine_name, where):
     """A SIGINT while the trees are descended (a huge batch of many roots) or while the evaluator
     runs: KeyboardInterrupt, and the search is usable afterwards (nothing left pending)."""
     setup = """

@@ -180,6 +180,81 @@ def test_run_batch_mixes_playouts_as_the_bot_does(engine):
     assert inside.results()[0]["network_value"] != float(values[0, 0])  # the mix changed it
 
 
+def manual_run(engine, search, evaluator, count, weight, seed):
+    """run(evaluator, 5, playouts=count, ...) written out batch by batch: the playouts of a batch
+    of B leaves are numbered from seed, the next batch's from seed + B * count (mod 2**64)."""
+    w = np.float32(weight)
+    while not search.done:
+        if isinstance(evaluator, engine.Network):
+            rows = search.run_batch(
+                evaluator, 5, playouts=count, playout_weight=weight, playout_seed=seed
+            )
+        else:
+            observations, legal = search.gather(5)
+            rows = len(observations)
+            if rows:
+                logits, values = evaluator(observations, legal)
+                mixed = (np.float32(1) - w) * values + w * search.playout_values(count, seed)
+                search.backup(logits, mixed)
+        seed = (seed + rows * count) % 2**64
+
+
+@pytest.mark.parametrize("kind", ["network", "callable"])
+def test_run_mixes_playouts_batch_by_batch_in_both_engines(engines, kind):
+    """run(..., playouts=, playout_weight=, playout_seed=) is the loop PuctBot wrote by hand: the
+    same trees as that loop in each engine, and the same in both engines (the seeds wrap at
+    2**64)."""
+    results = []
+    for engine in engines:
+        game = engine.Game(3)
+        mlp = MLPEvaluator.random(game, hidden=(16,), seed=5)
+        evaluator = engine.Network(mlp) if kind == "network" else mlp
+        roots = decision_nodes(engine, game, 1, seed=6)[10:13]
+        both = [engine.PuctSearch(roots, simulations=9, seed=3) for _ in range(2)]
+        both[0].run(evaluator, 5, playouts=2, playout_weight=0.25, playout_seed=2**64 - 7)
+        manual_run(engine, both[1], evaluator, 2, 0.25, 2**64 - 7)
+        assert both[0].results() == both[1].results()
+        results.append(both[0].results())
+    assert results[0] == results[1]
+    roots = decision_nodes(engines[0], engines[0].Game(3), 1, seed=6)[10:13]
+    plain = engines[0].PuctSearch(roots, simulations=9, seed=3)
+    plain.run(MLPEvaluator.random(engines[0].Game(3), hidden=(16,), seed=5), 5)
+    assert plain.results() != results[0]  # the playouts changed the trees
+
+
+def test_run_checks_a_mixed_output_as_backup_does(engines):
+    """With playouts, a bad evaluator output gets backup's own error (logits checked first), the
+    batch is undone, and the search goes on."""
+    found = []
+    for engine in engines:
+        game = engine.Game(2)
+        search = engine.PuctSearch(decision_nodes(engine, game, 1, seed=2)[:2], simulations=4)
+        zeros = np.zeros((2, engine.NUM_DISTINCT_ACTIONS), np.float32)
+        for out in (
+            (zeros, np.zeros((2, 2), np.float64)),
+            (zeros.astype(np.float64), np.zeros((2, 3), np.float32)),
+            (zeros, np.zeros((2, 3), np.float32)),
+        ):
+            with pytest.raises((TypeError, ValueError)) as error:
+                search.run(lambda observations, legal, out=out: out, 2, playouts=2)
+            found.append((type(error.value), str(error.value)))
+            assert search.pending == 0
+        search.run(
+            lambda observations, legal: (
+                np.zeros(legal.shape, np.float32),
+                np.zeros((len(legal), 2), np.float32),
+            ),
+            playouts=1,
+        )
+        assert search.done
+    assert found[:3] == found[3:]
+    assert found[:3] == [
+        (TypeError, "values must be float32, not float64"),
+        (TypeError, "logits must be float32, not float64"),
+        (ValueError, "values must have shape (2, 2), not (2, 3)"),
+    ]
+
+
 def test_the_network_search_releases_the_gil():
     engine = load_engine("fast")
     game = engine.Game(2)
@@ -240,6 +315,9 @@ def test_bad_networks_and_calls_give_the_same_errors_in_both_engines(engines):
             lambda: search.run_batch(net, playout_weight=1.5),
             lambda: search.run_batch(net, playout_weight="x"),
             lambda: search.run_batch(net, playout_seed=1.0),
+            lambda: search.run(net, playouts=-1),
+            lambda: search.run(net.evaluate, playout_weight=float("nan")),
+            lambda: search.run(net, 4, 0.5, playout_seed="1"),
         ):
             with pytest.raises((TypeError, ValueError)) as error:
                 call()

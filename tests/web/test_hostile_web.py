@@ -2,8 +2,9 @@
 foreign Host (DNS rebinding), a foreign Origin, a form post to undo or hint, a large body, deep
 JSON, a file or a module named in a bot spec, budgets over the caps, and stored game files that
 name what the server does not build. Every refusal is a 4xx and leaves every game file as it
-was. The real server runs on 127.0.0.1; at the end, Chromium (tests/helpers/browser.py) opens a page of
-another origin that tries to change a game, and the app under a foreign name (DNS rebinding)."""
+was. The real server runs on 127.0.0.1; at the end, Chromium (tests/helpers/browser.py) opens a
+page of another origin that tries to change a game, and the app under a foreign name (DNS
+rebinding)."""
 
 import http.client
 import http.server
