@@ -21,8 +21,11 @@ import math
 import os
 import signal
 import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from types import ModuleType
+from typing import Any, NoReturn, Optional, Protocol, Union
 
 import numpy as np
 import vikinger_ref
@@ -58,8 +61,23 @@ DESCRIPTIONS = {
 }
 SEED_MASK = (1 << 63) - 1
 
+# A spec's key=value pairs: numbers converted, the rest text (records._number_or_text).
+SpecParams = dict[str, Union[int, float, str]]
+# A game of the schedule: (table, deal, seats), seats[s] the entrant in seat s.
+Task = tuple[int, int, list[int]]
+# What play_game plays: (engine name, spec texts, players, seed, task).
+Job = tuple[str, list[str], int, int, Task]
 
-def bots_help():
+
+class ProgressBar(Protocol):
+    """What _progress returns: a tqdm bar, or the line printer without tqdm."""
+
+    def update(self, n: int, /) -> object: ...
+
+    def close(self) -> object: ...
+
+
+def bots_help() -> str:
     """The built-in bot specs with their descriptions, one per line (for --help texts)."""
     width = max(map(len, DESCRIPTIONS))
     return "\n".join(f"  {name:<{width}}  {words}" for name, words in DESCRIPTIONS.items())
@@ -69,23 +87,23 @@ class BotSpec:
     """A parsed bot spec: `text` as given, `name` (a built-in name or "module:Class") and
     `params` (the key=value pairs, numbers converted)."""
 
-    def __init__(self, text, name, params):
+    def __init__(self, text: str, name: str, params: SpecParams) -> None:
         self.text, self.name, self.params = text, name, params
 
-    def player_entry(self):
+    def player_entry(self) -> dict[str, Any]:
         """The record's entry for this bot (docs/records.md)."""
         return {"name": self.name, "params": dict(self.params)}
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"BotSpec({self.text!r})"
 
 
-def bot_keywords(name):
+def bot_keywords(name: str) -> list[str]:
     """The keywords of the built-in bot `name` after (game, seed), read from the signature of
     its reference class (the C++ classes take the same keywords, which the twin tests hold, but
     pybind11 gives them no signature to read). A `**options` that the class hands to its base
     adds the base's keywords (AZBot passes its options on to PuctBot)."""
-    keywords = []
+    keywords: list[str] = []
     for cls in getattr(vikinger_ref, BUILTIN[name]).__mro__:
         if "__init__" not in vars(cls):
             continue
@@ -99,18 +117,18 @@ def bot_keywords(name):
     return keywords
 
 
-def spec_keys(name):
+def spec_keys(name: str) -> list[str]:
     """The keys a spec of the built-in bot `name` may give: its keywords and their aliases."""
     keywords = bot_keywords(name)
     return keywords + [alias for alias, target in ALIASES.items() if target in keywords]
 
 
-def _fail(text, problem):
+def _fail(text: str, problem: str) -> NoReturn:
     raise ValueError(f"bot spec {text!r}: {problem}")
 
 
-def _parse_params(text, part):
-    params = {}
+def _parse_params(text: str, part: str) -> SpecParams:
+    params: SpecParams = {}
     for item in filter(None, (piece.strip() for piece in part.split(","))):
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
@@ -119,7 +137,7 @@ def _parse_params(text, part):
     return params
 
 
-def parse_spec(text):
+def parse_spec(text: str) -> BotSpec:
     """The BotSpec of `text`, its syntax checked (ValueError naming the spec). `check_spec` also
     builds the bot once, which checks the parameters."""
     if not isinstance(text, str) or not text.strip():
@@ -145,7 +163,7 @@ def parse_spec(text):
     return BotSpec(text, f"{parts[0]}:{parts[1]}", params)
 
 
-def _user_class(spec):
+def _user_class(spec: BotSpec) -> Callable[..., Any]:
     module_name, class_name = spec.name.split(":")
     # Like `python -m`: a module in the current directory is found (also by worker processes,
     # which inherit sys.path).
@@ -161,7 +179,7 @@ def _user_class(spec):
     return cls
 
 
-def make_bot(spec, engine, game, seed):
+def make_bot(spec: BotSpec, engine: ModuleType, game: Any, seed: int) -> Any:
     """The bot of `spec` for `game` in `engine` (a module), seeded with `seed`."""
     if spec.name in BUILTIN:
         kwargs = {ALIASES.get(key, key): value for key, value in spec.params.items()}
@@ -179,7 +197,7 @@ def make_bot(spec, engine, game, seed):
     return bot
 
 
-def check_spec(text, engine, num_players=2):
+def check_spec(text: str, engine: ModuleType, num_players: int = 2) -> BotSpec:
     """parse_spec, then one bot built for a `num_players` game: any error is a ValueError
     naming the spec."""
     spec = parse_spec(text)
@@ -192,7 +210,7 @@ def check_spec(text, engine, num_players=2):
     return spec
 
 
-def engine_module(name):
+def engine_module(name: str) -> ModuleType:
     if name not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {name!r}")
     return importlib.import_module(ENGINES[name])
@@ -201,7 +219,7 @@ def engine_module(name):
 # --- the schedule ----------------------------------------------------------------------------
 
 
-def _seed_from(*words):
+def _seed_from(*words: int) -> int:
     return (
         int(
             np.random.SeedSequence([w & ((1 << 64) - 1) for w in words]).generate_state(
@@ -212,32 +230,33 @@ def _seed_from(*words):
     )
 
 
-def chance_seed(seed, deal):
+def chance_seed(seed: int, deal: int) -> int:
     """The seed of deal `deal`'s chance stream (numpy default_rng), the same for every seating
     and every table."""
     return _seed_from(seed, deal, 0)
 
 
-def bot_seed(seed, deal, entrant):
+def bot_seed(seed: int, deal: int, entrant: int) -> int:
     """The seed of entrant `entrant`'s bot in deal `deal`, whatever its seat or table."""
     return _seed_from(seed, deal, entrant + 1)
 
 
-def labels(texts):
+def labels(texts: Iterable[str]) -> list[str]:
     """Entrant names: the spec texts, a repeated one numbered (`random`, `random#2`)."""
-    seen, names = {}, []
+    seen: dict[str, int] = {}
+    names: list[str] = []
     for text in texts:
         seen[text] = seen.get(text, 0) + 1
         names.append(text if seen[text] == 1 else f"{text}#{seen[text]}")
     return names
 
 
-def deals_for(games, players):
+def deals_for(games: int, players: int) -> int:
     """Deals per table for at least `games` games per table: whole sets of permutations."""
     return max(1, math.ceil(games / math.factorial(players)))
 
 
-def schedule(entrants, players, deals):
+def schedule(entrants: int, players: int, deals: int) -> list[Task]:
     """The games in order: (table, deal, seats), seats[s] the entrant in seat s."""
     if not 2 <= players <= 4:
         raise ValueError(f"players must be 2, 3 or 4, not {players}")
@@ -245,7 +264,7 @@ def schedule(entrants, players, deals):
         raise ValueError(
             f"{players} players per game need at least {players} entrants, not {entrants}"
         )
-    tasks = []
+    tasks: list[Task] = []
     for table, members in enumerate(itertools.combinations(range(entrants), players)):
         for deal in range(deals):
             for seats in itertools.permutations(members):
@@ -253,7 +272,7 @@ def schedule(entrants, players, deals):
     return tasks
 
 
-def play_bots(state, bots, rng):
+def play_bots(state: Any, bots: Sequence[Any], rng: np.random.Generator) -> Any:
     """Plays `state` to the end in place, bots[p].step(state) at seat p's decisions and chance
     from the numpy Generator `rng` (apply_random_chance); returns the state."""
     while not state.is_terminal():
@@ -264,7 +283,7 @@ def play_bots(state, bots, rng):
     return state
 
 
-def play_game(job):
+def play_game(job: Job) -> dict[str, Any]:
     """One game of the schedule: job = (engine name, spec texts, players, seed, (table, deal,
     seats)). Returns its summary and its record."""
     engine_name, texts, players, seed, (table, deal, seats) = job
@@ -290,7 +309,7 @@ def play_game(job):
     }
 
 
-def _progress(total, enabled):
+def _progress(total: int, enabled: bool) -> Optional[ProgressBar]:
     """A tqdm bar on stderr when tqdm is installed (the extra `arena`), else a line at every
     tenth of the games; None when disabled."""
     if not enabled:
@@ -303,20 +322,20 @@ def _progress(total, enabled):
 
 
 class _Lines:
-    def __init__(self, total):
+    def __init__(self, total: int) -> None:
         self.total, self.done, self.next = total, 0, 0
 
-    def update(self, count):
+    def update(self, count: int) -> None:
         self.done += count
         if self.done >= self.next:
             print(f"  {self.done}/{self.total} games", file=sys.stderr, flush=True)
             self.next = self.done + max(1, self.total // 10)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
-def _ignore_interrupts():
+def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group: the main process alone answers it (it cancels the
     # games not started), the workers finish the game they are playing and leave.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -329,7 +348,7 @@ BLAS_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THR
 
 
 @contextlib.contextmanager
-def one_blas_thread():
+def one_blas_thread() -> Iterator[None]:
     """While inside, processes started get 1 for each BLAS thread variable the user has not
     set (the spawned workers read them when they import numpy); restored on leaving."""
     added = [name for name in BLAS_THREAD_VARIABLES if name not in os.environ]
@@ -342,7 +361,7 @@ def one_blas_thread():
             os.environ.pop(name, None)
 
 
-def worker_pool(jobs):
+def worker_pool(jobs: int) -> ProcessPoolExecutor:
     """A pool of `jobs` spawned worker processes (fresh interpreters, so no thread of this
     process is forked half-way) that leave Ctrl-C to this process; use it inside
     one_blas_thread()."""
@@ -355,19 +374,27 @@ class GameError(RuntimeError):
     """A game of the schedule failed (a bot raised): `number` (its place in the schedule),
     `what` (its table, deal and seats) and `cause`, in one line as distributed.ShardError."""
 
-    def __init__(self, number, what, cause):
+    def __init__(self, number: int, what: str, cause: BaseException) -> None:
         self.number, self.what, self.cause = number, what, cause
         super().__init__(f"game {number} ({what}) failed: {type(cause).__name__}: {cause}")
 
 
-def _game_error(number, task, error):
+def _game_error(number: int, task: Job, error: BaseException) -> GameError:
     table, deal, seats = task[4]
     return GameError(
         number, f"table {table} deal {deal} seats {list(seats)}, seed {task[3]}", error
     )
 
 
-def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
+def run(
+    engine_name: str,
+    texts: Sequence[str],
+    players: int,
+    seed: int,
+    deals: int,
+    jobs: int = 1,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
     """Play the whole schedule; the games in schedule order, whatever `jobs` (processes). A
     game that raises (a user's bot) raises GameError naming it."""
     tasks = [
@@ -375,7 +402,7 @@ def run(engine_name, texts, players, seed, deals, jobs=1, progress=False):
         for task in schedule(len(texts), players, deals)
     ]
     bar = _progress(len(tasks), progress)
-    games = []
+    games: list[dict[str, Any]] = []
     try:
         if jobs <= 1:
             for task in tasks:

@@ -12,23 +12,25 @@ import glob
 import io
 import os
 import statistics
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .. import records
 from ..safety import json_limits, outputs
-from .ratings import bradley_terry, wilson
+from .ratings import Outcome, bradley_terry, wilson
 
 RATING_NAME = "Elo (Bradley-Terry)"
 
 
-def _rank_key(game, seat):
+def _rank_key(game: Mapping[str, Any], seat: int) -> tuple[float, int]:
     # Returns settle the winners (with the rules' tie-breaks, B8.9); the rest are ordered by Fame.
     return (game["returns"][seat], game["fame"][seat])
 
 
-def pairwise_outcomes(games):
+def pairwise_outcomes(games: Iterable[Mapping[str, Any]]) -> list[Outcome]:
     """[(entrant i, entrant j, score of i)] for every pair of seats of every game: 1 when i ranks
     above j, 0 below, 1/2 level (rank: returns, then Fame)."""
-    outcomes = []
+    outcomes: list[Outcome] = []
     for game in games:
         seats = game["seats"]
         for a in range(len(seats)):
@@ -39,14 +41,14 @@ def pairwise_outcomes(games):
     return outcomes
 
 
-def summarize(config, games):
+def summarize(config: Mapping[str, Any], games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The results: config's fields (engine, entrants, names, players, seed, deals) and
     "players_per_game", "rating_name", "games", "entries" (one per entrant, in spec order), and
     "head_to_head": {"score": [[i's pairwise score against j]], "meetings": [[pairs played]]}."""
     names, count = config["names"], len(config["names"])
-    returns = [[] for _ in range(count)]
-    fame = [[] for _ in range(count)]
-    margins = [[] for _ in range(count)]
+    returns: list[list[float]] = [[] for _ in range(count)]
+    fame: list[list[int]] = [[] for _ in range(count)]
+    margins: list[list[int]] = [[] for _ in range(count)]
     for game in games:
         for seat, entrant in enumerate(game["seats"]):
             others = [f for s, f in enumerate(game["fame"]) if s != seat]
@@ -62,7 +64,7 @@ def summarize(config, games):
         score[j][i] += 1.0 - value
         meetings[i][j] += 1
         meetings[j][i] += 1
-    entries = []
+    entries: list[dict[str, Any]] = []
     for e in range(count):
         played = len(returns[e])
         share = statistics.fmean(returns[e]) if played else 0.0
@@ -92,7 +94,7 @@ def summarize(config, games):
     }
 
 
-def format_table(results):
+def format_table(results: Mapping[str, Any]) -> str:
     """The table `vikinger arena` prints."""
     width = max(len("bot"), *(len(e["name"]) for e in results["entries"]))
     lines = [
@@ -109,7 +111,9 @@ def format_table(results):
     return "\n".join(lines)
 
 
-def write_outputs(folder, results, games):
+def write_outputs(
+    folder: str, results: Mapping[str, Any], games: Sequence[Mapping[str, Any]]
+) -> None:
     """results.json (the results), results.csv (one row per entrant), games.csv (one row per
     game) and records/game-NNNNN.json (every game's record, docs/records.md)."""
     os.makedirs(os.path.join(folder, "records"), exist_ok=True)
