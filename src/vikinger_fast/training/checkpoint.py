@@ -13,7 +13,7 @@ sizes and shapes and names what differs (ValueError).
 """
 
 import os
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -62,7 +62,9 @@ class Checkpoint:
         outputs.write_atomic(path, selfplay_data.npz_bytes(arrays), sync=True)
 
     @classmethod
-    def load(cls, path: Any, expect: Optional[TrainConfig] = None) -> "Checkpoint":
+    def load(
+        cls, path: Union[str, "os.PathLike[str]"], expect: Optional[TrainConfig] = None
+    ) -> "Checkpoint":
         """The checkpoint of `path` (str or os.PathLike); with `expect`, its game and network
         must be that config's (the training settings may differ: a run may change them on
         resume). Read through vikinger_ref.npz.Archive: sizes, dtypes and the network's shapes
@@ -70,50 +72,50 @@ class Checkpoint:
         if not os.path.lexists(fspath(path, "checkpoint")):
             raise ValueError(f"checkpoint {fspath(path, 'checkpoint')!r} does not exist")
         with Archive(path, "checkpoint", max_bytes=MAX_CHECKPOINT_BYTES) as archive:
-            path = archive.path
+            where: str = archive.path  # the path as a str
 
             def get(key: str) -> Any:
                 # One value, stored as a 0-d or 1-element array (npz_bytes writes the latter).
                 if key not in archive.names:
-                    raise ValueError(f"{path}: not a {FORMAT} file (no {key!r})")
+                    raise ValueError(f"{where}: not a {FORMAT} file (no {key!r})")
                 if int(np.prod(archive.shape(key))) != 1:
-                    raise ValueError(f"{path}: {key!r} must hold one value")
+                    raise ValueError(f"{where}: {key!r} must hold one value")
                 return archive.read(key).reshape(-1)[0]
 
             if str(get("format")) != FORMAT:
-                raise ValueError(f"{path}: format {str(get('format'))!r}, expected {FORMAT!r}")
+                raise ValueError(f"{where}: format {str(get('format'))!r}, expected {FORMAT!r}")
             try:
                 config = TrainConfig.from_json(str(get("config")))
             except (ValueError, TypeError) as error:
-                raise ValueError(f"{path}: {error}") from None
+                raise ValueError(f"{where}: {error}") from None
             iteration, step = get("iteration"), get("step")
             for name, value in (("iteration", iteration), ("step", step)):
                 if archive.dtype(name).kind not in "iu" or value < 0:
-                    raise ValueError(f"{path}: {name} must be an int >= 0, not {value!r}")
+                    raise ValueError(f"{where}: {name} must be an int >= 0, not {value!r}")
             names = sorted(key for key in archive.names if key.startswith("net_"))
             # The network's shapes and dtypes from the headers, before reading a weight.
             check_params(
                 {key[4:]: _Header(archive.shape(key), archive.dtype(key)) for key in names},
                 config,
-                path,
+                where,
             )
             params = {key[4:]: archive.read(key) for key in names}
             count = sum(1 for key in archive.names if key.startswith("opt_"))
             optimizer = []
             for k in range(count):
                 if f"opt_{k}" not in archive.names:
-                    raise ValueError(f"{path}: damaged checkpoint, no 'opt_{k}'")
+                    raise ValueError(f"{where}: damaged checkpoint, no 'opt_{k}'")
                 optimizer.append(archive.read(f"opt_{k}"))
-        check_params(params, config, path)
+        check_params(params, config, where)
         if expect is not None:
-            check_same_game(config, expect, path)
+            check_same_game(config, expect, where)
         return cls(config, int(iteration), int(step), params, optimizer)
 
 
 class _Header:
     """The shape and dtype of an array not read yet (what check_params looks at first)."""
 
-    def __init__(self, shape: Tuple[int, ...], dtype: Any) -> None:
+    def __init__(self, shape: Tuple[int, ...], dtype: np.dtype) -> None:
         self.shape, self.dtype, self.ndim = shape, dtype, len(shape)
 
 
@@ -125,7 +127,9 @@ def check_same_game(stored: TrainConfig, expect: TrainConfig, path: str) -> None
             raise ValueError(f"{path}: made for {name} {a!r}, this run has {b!r}")
 
 
-def check_params(params: Dict[str, Any], config: TrainConfig, path: str) -> None:
+def check_params(
+    params: Mapping[str, Union[np.ndarray, _Header]], config: TrainConfig, path: str
+) -> None:
     """The arrays must be the config's network: names, shapes (observation size, action count,
     players), float32 and finite."""
     expected = init_shapes(config)

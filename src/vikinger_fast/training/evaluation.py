@@ -9,7 +9,7 @@ those `vikinger arena` gives for the same bots.
 """
 
 import functools
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 import numpy as np
 
@@ -20,11 +20,15 @@ from .config import TrainConfig
 MCTS_OPPONENT = "mcts:iterations=200"
 MATCHES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy")
 
-# An entrant: (label, factory(game, seed) -> bot).
-Entrant = Tuple[str, Any]
+# A bot's factory: factory(game, seed) -> bot (a game and a bot of either engine).
+Factory = Callable[[Any, int], Any]
+# An entrant: (label, factory).
+Entrant = Tuple[str, Factory]
 
 
-def _network_bot(kind: str, engine_name: str, model: str, simulations: int, game: Any, seed: int):
+def _network_bot(
+    kind: str, engine_name: str, model: str, simulations: int, game: Any, seed: int
+) -> Any:
     engine = arena.engine_module(engine_name)
     if kind == "search":
         return engine.PuctBot(game, seed, simulations=simulations, model=model)
@@ -54,7 +58,7 @@ def matches(
     return list(zip(MATCHES, players, opponents))
 
 
-def _play_game(job: Tuple[Any, ...]) -> Dict[str, Any]:
+def _play_game(job: Tuple[str, List[Factory], int, int, arena.Task]) -> Dict[str, Any]:
     """One game of the schedule with the entrants' factories (arena.play_game's seeds)."""
     engine_name, factories, players, seed, (table, deal, seats) = job
     game = arena.engine_module(engine_name).Game(num_players=players)
@@ -73,7 +77,9 @@ def _play_game(job: Tuple[Any, ...]) -> Dict[str, Any]:
     }
 
 
-def _play(engine: str, factories: List[Any], players: int, seed: int, deals: int, jobs: int):
+def _play(
+    engine: str, factories: List[Factory], players: int, seed: int, deals: int, jobs: int
+) -> List[Dict[str, Any]]:
     tasks = [
         (engine, factories, players, seed, task)
         for task in arena.schedule(len(factories), players, deals)

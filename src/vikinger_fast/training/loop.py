@@ -20,6 +20,7 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from .. import arena
+from ..distributed.executors import Executor
 from ..safety import outputs
 from ..safety.json_limits import loads_limited
 from . import curves, evaluation, replay
@@ -161,7 +162,7 @@ def train(
     iterations: int,
     config: Optional[TrainConfig] = None,
     *,
-    executor: Any = None,
+    executor: Optional[Executor] = None,
     jobs: int = 1,
     progress: bool = False,
     quiet: bool = False,

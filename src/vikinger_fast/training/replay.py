@@ -15,6 +15,7 @@ from typing import Any, Dict, Iterable, List, Optional
 import numpy as np
 
 from .. import arena, distributed, selfplay_data
+from ..distributed.executors import Executor
 from . import selfplay
 from .config import TrainConfig
 
@@ -30,8 +31,8 @@ def generate(
     config: TrainConfig,
     weights: Optional[Dict[str, np.ndarray]],
     iteration: int,
-    executor: Any = None,
-    bar: Any = None,
+    executor: Optional[Executor] = None,
+    bar: Optional[arena.ProgressBar] = None,
     engine: str = "fast",
 ) -> Dict[str, Any]:
     """Plays iteration `iteration`'s games into its folder (shards as they finish, the manifest

@@ -18,7 +18,8 @@ instead of the network (a warm start: the network's first targets come from a se
 already plays).
 """
 
-from typing import Any, Dict, List, Optional, Tuple
+from types import ModuleType
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -38,7 +39,7 @@ def iteration_seed(seed: int, iteration: int) -> int:
 
 
 def _games(
-    engine: Any,
+    engine: ModuleType,
     config: TrainConfig,
     weights: Optional[Dict[str, np.ndarray]],
     iteration: int,
@@ -98,7 +99,9 @@ def _games(
     return rows
 
 
-def _shard(payload: Tuple[Any, ...]) -> Tuple[bytes, int]:
+def _shard(
+    payload: Tuple[str, str, Optional[Dict[str, np.ndarray]], int, int, int],
+) -> Tuple[bytes, int]:
     """A worker's part: its games as the bytes of a shard file (written by the driver)."""
     engine_name, config_json, weights, iteration, first, count = payload
     config = TrainConfig.from_json(config_json)

@@ -8,6 +8,7 @@ a different CPU, jax/XLA version or thread count may change the last bits of a s
 (docs/learning.md "Resuming").
 """
 
+from types import ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -16,7 +17,7 @@ from .config import TrainConfig
 from .network import loss
 
 
-def _jax() -> Any:
+def _jax() -> Tuple[ModuleType, ModuleType]:
     try:
         import jax
         import optax
