@@ -51,6 +51,10 @@ def test_bench_quick_writes_the_table_and_the_json(tmp_path, capsys):
         "network_leaves_per_cpu_second_16",
         "numpy_leaves_per_cpu_second_256",
         "python_puct_leaves_per_cpu_second",
+        "az_network_visits_quiet",
+        "az_network_visits_busy",
+        "az_numpy_visits_quiet",
+        "az_numpy_visits_busy",
     ):
         assert results[key] > 0, key
     assert 0 < results["puct_share_outside_mlp"] < 1  # docs/neural.md

@@ -4,7 +4,11 @@ share of time outside a numpy MLP evaluator at batch 256, the shipped 2-player n
 inside the search (Network) against the same network as a numpy MLPEvaluator at batches 16 and
 256, and the C++ batched search against a plain Python PUCT over vikinger_fast states with the
 same evaluator and budget. The numpy rows are fair with one BLAS thread
-(OPENBLAS_NUM_THREADS=1): CPU time counts every thread.
+(OPENBLAS_NUM_THREADS=1): CPU time counts every thread. Last, the learned player's visits per
+0.1 s move (AZBot, both evaluators) in this process with its BLAS settings as they are, beside
+one busy process (a CPU-bound child) against the same moves on the quiet machine: the
+evaluators limit their own BLAS threads (docs/learning.md "Launched any way"), so the ratio
+should be near what one of two cores shared leaves.
 
 `PythonPUCT` is the baseline a user would write: a dict tree keyed by history, the same PUCT
 formula, chance sampled by apply_random_chance, one evaluator call per leaf with the leaf's
@@ -13,6 +17,9 @@ observation tensor and legal mask.
 
 import math
 import random
+import statistics
+import subprocess
+import sys
 import time
 from typing import Any, Callable, Dict, List, Tuple
 
@@ -29,7 +36,9 @@ NEURAL_SIZES = {  # (full, --quick)
     "roots": (256, 64),
     "simulations": (200, 50),
     "python_simulations": (2_000, 300),
+    "moves": (12, 4),  # the learned player's 0.1 s moves, quiet and busy
 }
+MOVE_SECONDS = 0.1
 
 
 def opening_decisions(count: int, players: int = 2) -> List[Any]:
@@ -181,12 +190,45 @@ def neural_steps(
             best = min(best, time.process_time() - start)
         results["python_puct_leaves_per_cpu_second"] = n / best
 
+    def learned_player() -> None:
+        positions = opening_decisions(size["moves"])
+        for name in ("network", "numpy"):
+            bot = fast.AZBot(fast.Game(2), 0, max_time=MOVE_SECONDS, evaluator=name)
+            quiet = median_visits(bot, positions)
+            with busy_process():
+                busy = median_visits(bot, positions)
+            results[f"az_{name}_visits_quiet"] = quiet
+            results[f"az_{name}_visits_busy"] = busy
+
     return [
         ("C++ batched PUCT, constant evaluator, batch 256", constant_evaluator),
         ("C++ batched PUCT, numpy MLP evaluator, batch 256", mlp_evaluator),
         ("C++ batched PUCT, shipped network: Network and numpy, batch 16 and 256", shipped_network),
         ("plain Python PUCT over vikinger_fast (the baseline)", python_baseline),
+        ("learned player: visits per 0.1 s move, quiet and beside a busy process", learned_player),
     ]
+
+
+def median_visits(bot: Any, positions: List[Any]) -> float:
+    """The median over `positions` of the root visits of one fresh timed search each."""
+    visits = []
+    for state in positions:
+        bot.restart()
+        visits.append(sum(bot.search(state)["visits"]))
+    return float(statistics.median(visits))
+
+
+class busy_process:
+    """One CPU-bound child process for the duration of a `with` block (killed at its end)."""
+
+    def __enter__(self) -> "busy_process":
+        self.child = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        time.sleep(0.2)  # let it start spinning
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.child.kill()
+        self.child.wait()
 
 
 def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
@@ -214,6 +256,7 @@ def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
             )
             for batch in NETWORK_BATCHES
         ],
+        *[visits_row(r, name) for name in ("network", "numpy")],
         (
             "plain Python PUCT over vikinger_fast, constant evaluator",
             f"{r['python_puct_leaves_per_cpu_second']:,.0f} leaves/s",
@@ -221,3 +264,13 @@ def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
             f"second (target >= 10)",
         ),
     ]
+
+
+def visits_row(r: Dict[str, Any], name: str) -> Tuple[str, str, str]:
+    """The learned player's visits per move beside a busy process, and its ratio to quiet."""
+    quiet, busy = r[f"az_{name}_visits_quiet"], r[f"az_{name}_visits_busy"]
+    return (
+        f"learned player (az:time=0.1, {name} evaluator), beside one busy process",
+        f"{busy:,.0f} visits",
+        f"median per move, x{busy / quiet:.2f} the quiet machine's {quiet:,.0f}",
+    )
