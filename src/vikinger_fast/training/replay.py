@@ -49,17 +49,19 @@ def generate(
         [first_count for _, first_count in parts],
         bar,
     )
+    module = arena.engine_module(engine)
+    game = module.Game(num_players=config.players, **config.game_options())
     return selfplay_data.write_manifest(
         folder,
         entries,
         engine=engine,
-        game=arena.engine_module(engine).Game(num_players=config.players, **config.game_options()),
+        game=game,
         bot={
             "name": "gumbel-puct",
             "params": {
                 "simulations": config.simulations,
                 "max_considered": config.max_considered,
-                "evaluator": "heuristic" if weights is None else "network",
+                "evaluator": selfplay.evaluator_name(module, weights, game),
             },
         },
         run={"iteration": iteration},
