@@ -3,9 +3,9 @@
 
 For every position of tools.perft.POSITIONS: find it by seeded play, count the action
 sequences to its depth (chance outcomes enumerated) and store the position (`to_dict`) with its
-counts; tests/rules/test_perft.py recounts them on both engines. Run it after an intended rule change
-and review the diff. With --check nothing is written and the exit status is 1 when the file
-would change.
+counts; tests/rules/test_perft.py recounts them on both engines. Run it after an intended rule
+change and review the diff. With --check nothing is written and the exit status is 1 when the
+file would change.
 
     python scripts/update_perft.py [--check]
 """

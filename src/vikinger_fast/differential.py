@@ -5,12 +5,12 @@ tensors, scores and errors. `play` drives both through the same game action by a
 every action, compares what the API shows; it returns the first `Difference` or None.
 
 It is the only comparison of the two engines: `vikinger soak` runs it, and the tests
-(tests/api/test_differential.py, the state machine, the random games) and the fuzzers (fuzz/oracles.py)
-compare through `outcome`, `first_difference` and `compare_fields`. It ships in the package,
-not with the tooling, because `vikinger soak` is a product command: a user checks a build of
-the C++ engine on their machine against the reference with it. The engines are passed in as
-modules (`vikinger_ref`, `vikinger_fast`, or anything with the same API); only the flag names
-come from the reference, which states the rules.
+(tests/api/test_differential.py, the state machine, the random games) and the fuzzers
+(fuzz/oracles.py) compare through `outcome`, `first_difference` and `compare_fields`. It ships
+in the package, not with the tooling, because `vikinger soak` is a product command: a user checks
+a build of the C++ engine on their machine against the reference with it. The engines are passed
+in as modules (`vikinger_ref`, `vikinger_fast`, or anything with the same API); only the flag
+names come from the reference, which states the rules.
 
 Game `seed` of a configuration: a `random.Random(seed)` stream gives, at a chance node, a 64-bit
 int seed that both engines' `apply_random_chance` turn into the same outcome, and at a decision

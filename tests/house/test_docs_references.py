@@ -230,7 +230,9 @@ def unmapped_test_folders(tests, section):
     """The folders of `tests` that `section` has no row for (`| `folder/` |`)."""
     rows = set(re.findall(r"^\| `([a-z_]+)/` \|", section, re.MULTILINE))
     named = rows | set(re.findall(r"`tests/([a-z_]+)/`", section))
-    folders = {path.name for path in tests.iterdir() if path.is_dir() and path.name != "__pycache__"}
+    folders = {
+        path.name for path in tests.iterdir() if path.is_dir() and path.name != "__pycache__"
+    }
     return sorted(folders - named)
 
 

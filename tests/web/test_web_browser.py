@@ -1,6 +1,6 @@
 """`vikinger serve` in a real browser (the distribution's headless Chromium driven by selenium,
-as tests/pictures/test_viewer.py does): a whole game clicked to the end, a reload in the middle, and two
-games in two tabs (docs/web.md). The server is the real one, started on 127.0.0.1."""
+as tests/pictures/test_viewer.py does): a whole game clicked to the end, a reload in the middle,
+and two games in two tabs (docs/web.md). The server is the real one, started on 127.0.0.1."""
 
 import re
 

@@ -1,7 +1,7 @@
 """What the adapters declare about the game: proven bounds on its length (OpenSpiel's
 GameInfo) and on every observation entry (the Box of PettingZoo and Gymnasium), and the final
-rewards. docs/adapters.md derives each bound from the rules; tests/adapters/test_adapter_spec.py checks
-them over random games of every configuration.
+rewards. docs/adapters.md derives each bound from the rules; tests/adapters/test_adapter_spec.py
+checks them over random games of every configuration.
 """
 
 from collections.abc import Mapping
