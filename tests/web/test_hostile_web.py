@@ -2,8 +2,9 @@
 foreign Host (DNS rebinding), a foreign Origin, a form post to undo or hint, a large body, deep
 JSON, a file or a module named in a bot spec, budgets over the caps, and stored game files that
 name what the server does not build. Every refusal is a 4xx and leaves every game file as it
-was. The real server runs on 127.0.0.1; at the end, Chromium (tests/helpers/browser.py) opens a page of
-another origin that tries to change a game, and the app under a foreign name (DNS rebinding)."""
+was. The real server runs on 127.0.0.1; at the end, Chromium (tests/helpers/browser.py) opens a
+page of another origin that tries to change a game, and the app under a foreign name (DNS
+rebinding)."""
 
 import http.client
 import http.server
@@ -14,7 +15,7 @@ import threading
 import pytest
 
 from browser import chromium
-from vikinger_fast import cli
+from cli_exit import exit_code
 from vikinger_fast.web.bots import CAPS, Bots
 from web_server import Server
 
@@ -374,13 +375,6 @@ def test_a_stored_game_naming_a_module_or_a_file_is_refused_on_load(tmp_path):
     assert not (tmp_path / "imported").exists()
 
 
-def _exit(argv):
-    try:
-        return cli.main(argv)
-    except SystemExit as stop:
-        return stop.code
-
-
 @pytest.mark.parametrize(
     "flags, words",
     [
@@ -397,7 +391,7 @@ def _exit(argv):
     ],
 )
 def test_bad_serve_flags_are_one_line_before_anything_starts(flags, words, tmp_path, capsys):
-    assert _exit(["serve", "--port", "1", "--dir", str(tmp_path / "g"), *flags]) == 2
+    assert exit_code(["serve", "--port", "1", "--dir", str(tmp_path / "g"), *flags]) == 2
     error = capsys.readouterr().err
     assert words in error and "Traceback" not in error
     assert not (tmp_path / "g").exists()
