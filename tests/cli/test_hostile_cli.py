@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cli_exit import exit_code
+from cli_runs import exit_code
 from vikinger_fast import records
 
 BAD_NUMBERS = [

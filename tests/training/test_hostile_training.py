@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from cli_exit import exit_code
+from cli_runs import exit_code
 from vikinger_fast.training import Checkpoint, TrainConfig, evaluation, loop
 from vikinger_fast.training.network import init_params
 

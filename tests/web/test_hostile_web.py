@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from browser import chromium
-from cli_exit import exit_code
+from cli_runs import exit_code
 from vikinger_fast.web.bots import CAPS, Bots
 from web_server import Server
 
