@@ -127,6 +127,12 @@ def rollouts_shard(game, first, count):
     )
 
 
+def failed(shards, match):
+    """Checks that the shards, run in 2 local processes, raise the ShardError `match` says."""
+    with pytest.raises(distributed.ShardError, match=match):
+        distributed.run_shards(shards, distributed.LocalProcesses(2))
+
+
 def test_a_rollouts_shard_error_names_its_seeds():
     game = load_engine("fast").Game(num_players=2)
     shards = [
@@ -135,12 +141,7 @@ def test_a_rollouts_shard_error_names_its_seeds():
             distributed._engine_call_shard, ("rollouts", game, -1, 2), 1, "games 2..2"
         ),
     ]
-    with pytest.raises(
-        distributed.ShardError,
-        match=r"shard 1 \(games 2..2\) failed: "
-        r"ValueError: num_games must be >= 0",
-    ):
-        distributed.run_shards(shards, distributed.LocalProcesses(2))
+    failed(shards, r"shard 1 \(games 2..2\) failed: ValueError: num_games must be >= 0")
 
 
 def die_once(payload):
@@ -177,12 +178,7 @@ def test_a_shard_that_always_kills_its_worker_fails_after_the_retries():
         distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0"),
         rollouts_shard(game, 1, 1),
     ]
-    with pytest.raises(
-        distributed.ShardError,
-        match=r"shard 0 \(games 0..0, seeds 0..0\) "
-        r"failed: BrokenProcessPool",
-    ):
-        distributed.run_shards(shards, distributed.LocalProcesses(2))
+    failed(shards, r"shard 0 \(games 0..0, seeds 0..0\) failed: BrokenProcessPool")
 
 
 def test_simulate_in_local_processes_prints_the_same_statistics(capsys):
