@@ -17,27 +17,15 @@ import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "tests"))
+# The tests' helpers: the server they start and their headless Chromium.
+sys.path.insert(0, os.path.join(HERE, "..", "tests", "helpers"))
 
+from browser import start_chromium  # noqa: E402
 from web_server import Server  # noqa: E402
 
 
 def driver(width=1400, height=1000):
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        f"--window-size={width},{height}",
-        "--disable-dev-shm-usage",
-        "--hide-scrollbars",
-    ):
-        options.add_argument(flag)
-    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+    return start_chromium(width, height, flags=("--hide-scrollbars",))
 
 
 def wait_for(browser, *states):

@@ -3,19 +3,12 @@
 
 namespace vikinger {
 
-Value Value::Bool(bool value) {
-  Value v;
-  v.kind_ = Kind::kBool;
-  v.int_ = value ? 1 : 0;
-  return v;
-}
+Value::Value(Kind kind, int64_t int_value, std::string str_value)
+    : kind_(kind), int_(int_value), str_(std::move(str_value)) {}
 
-Value Value::Int(int64_t value) {
-  Value v;
-  v.kind_ = Kind::kInt;
-  v.int_ = value;
-  return v;
-}
+Value Value::Bool(bool value) { return Value(Kind::kBool, value ? 1 : 0, ""); }
+
+Value Value::Int(int64_t value) { return Value(Kind::kInt, value, ""); }
 
 Value Value::BigInt(int64_t saturated, std::string text) {
   Value v = Int(saturated);
@@ -29,49 +22,20 @@ Value Value::WideStr(std::string value, std::string first_wide) {
   return v;
 }
 
-Value Value::Str(std::string value) {
-  Value v;
-  v.kind_ = Kind::kStr;
-  v.str_ = std::move(value);
-  return v;
-}
+Value Value::Str(std::string value) { return Value(Kind::kStr, 0, std::move(value)); }
 
-Value Value::List() {
-  Value v;
-  v.kind_ = Kind::kList;
-  return v;
-}
+Value Value::List() { return Value(Kind::kList, 0, ""); }
 
-Value Value::Dict() {
-  Value v;
-  v.kind_ = Kind::kDict;
-  return v;
-}
+Value Value::Dict() { return Value(Kind::kDict, 0, ""); }
 
-Value Value::Other(std::string type_name) {
-  Value v;
-  v.kind_ = Kind::kOther;
-  v.str_ = std::move(type_name);
-  return v;
-}
+Value Value::Other(std::string type_name) { return Value(Kind::kOther, 0, std::move(type_name)); }
 
 std::string Value::TypeName() const {
-  switch (kind_) {
-    case Kind::kNone:
-      return "NoneType";
-    case Kind::kBool:
-      return "bool";
-    case Kind::kInt:
-      return "int";
-    case Kind::kStr:
-      return "str";
-    case Kind::kList:
-      return "list";
-    case Kind::kDict:
-      return "dict";
-    default:
-      return str_;
-  }
+  // Python's names of the kinds, in the order of Kind; kOther keeps its own.
+  static const char* const kNames[] = {"NoneType", "bool", "int", "str", "list", "dict"};
+  static_assert(sizeof(kNames) / sizeof(kNames[0]) == static_cast<size_t>(Kind::kOther),
+                "a name for every kind before kOther");
+  return kind_ == Kind::kOther ? str_ : kNames[static_cast<int>(kind_)];
 }
 
 Value& Value::Append(Value item) {

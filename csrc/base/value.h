@@ -66,6 +66,10 @@ class Value {
   const Value* Find(const std::string& key) const;
 
  private:
+  // The factories' one way in: a kind and its scalar (int_ for bool and int, str_ for str and
+  // the type name of kOther).
+  Value(Kind kind, int64_t int_value, std::string str_value);
+
   Kind kind_ = Kind::kNone;
   int64_t int_ = 0;    // bool and int
   std::string str_;    // str, and the type name of kOther

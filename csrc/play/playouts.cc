@@ -30,8 +30,7 @@ GameResult PlayRandomPlayout(const Position& start, uint64_t seed, bool fused,
       break;  // terminal
     }
   }
-  if (final_position != nullptr) *final_position = p;
-  return ResultOf(p, length);
+  return ResultOf(p, length, final_position);
 }
 
 bool PlayRandomPlayouts(const Position* const* starts, int64_t num_starts, int64_t count,

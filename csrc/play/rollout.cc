@@ -11,7 +11,8 @@
 
 namespace vikinger {
 
-GameResult ResultOf(const Position& p, int32_t length) {
+GameResult ResultOf(const Position& p, int32_t length, Position* final_position) {
+  if (final_position != nullptr) *final_position = p;
   GameResult result{};
   for (int i = 0; i < p.num_players; ++i) {
     result.scores[i] = p.players[i].fame;
@@ -56,8 +57,7 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
   InitPosition(p, num_players, options);
   if (policy == Policy::kRandom && FusedPlayoutSupports(options)) {
     const int32_t length = PlayFusedRandomGame(p, seed, bit_select);
-    if (final_position != nullptr) *final_position = p;
-    return ResultOf(p, length);
+    return ResultOf(p, length, final_position);
   }
   UniformStream rng(seed);
   LegalSet legal;  // the legal decisions of the current node, when it is one
@@ -77,8 +77,7 @@ GameResult PlayRandomGame(int num_players, int options, uint64_t seed, Policy po
       break;  // terminal
     }
   }
-  if (final_position != nullptr) *final_position = p;
-  return ResultOf(p, length);
+  return ResultOf(p, length, final_position);
 }
 
 bool PlayRandomGames(int num_players, int options, uint64_t seed, Policy policy, int64_t count,

@@ -46,8 +46,9 @@ struct RolloutArrays {
   int32_t* length;
 };
 
-// The results of the finished position `p`, reached after `length` actions.
-GameResult ResultOf(const Position& p, int32_t length);
+// The results of the finished position `p`, reached after `length` actions; `p` is also copied
+// to `final_position` unless that is null.
+GameResult ResultOf(const Position& p, int32_t length, Position* final_position);
 // Writes `result` to row `row` of `out` (`num_players` columns).
 void StoreResult(const GameResult& result, int num_players, int64_t row, const RolloutArrays& out);
 

@@ -38,13 +38,13 @@ void CheckDecisionNode(const Game& game, const Position& p, const char* method) 
 }
 
 int RandomBot::Step(const Position& p) {
-  CheckDecisionNode(game_, p, "step");
+  CheckDecisionNode(game(), p, "step");
   const std::vector<int> legal = LegalList(p);
-  return legal[IndexBelow(rng_.Uniform(), legal.size())];
+  return legal[IndexBelow(rng().Uniform(), legal.size())];
 }
 
 ActionPolicy RandomBot::Policy(const Position& p) const {
-  CheckDecisionNode(game_, p, "policy");
+  CheckDecisionNode(game(), p, "policy");
   ActionPolicy policy;
   const std::vector<int> legal = LegalList(p);
   for (int action : legal) policy.emplace_back(action, 1.0 / static_cast<double>(legal.size()));
@@ -70,15 +70,15 @@ void GreedyBot::BestActions(const Position& p, std::vector<int>* legal,
 }
 
 int GreedyBot::Step(const Position& p) {
-  CheckDecisionNode(game_, p, "step");
+  CheckDecisionNode(game(), p, "step");
   std::vector<int> legal;
   std::vector<int> best;
   BestActions(p, &legal, &best);
-  return best.size() == 1 ? best[0] : best[IndexBelow(rng_.Uniform(), best.size())];
+  return best.size() == 1 ? best[0] : best[IndexBelow(rng().Uniform(), best.size())];
 }
 
 ActionPolicy GreedyBot::Policy(const Position& p) const {
-  CheckDecisionNode(game_, p, "policy");
+  CheckDecisionNode(game(), p, "policy");
   std::vector<int> legal;
   std::vector<int> best;
   BestActions(p, &legal, &best);

@@ -140,23 +140,21 @@ def draw_ship(parent, x, y, sail, size=CELL, **attrs):
         f"{y + s * 0.86:g}H{x + s * 0.26:g}Z",
         fill="#7a5230",
     )
-    el(
-        group,
-        "path",
-        d=f"M{x + s * 0.5:g},{y + s * 0.1:g}V{y + s * 0.64:g}H{x + s * 0.18:g}Z",
-        fill=SAIL_FILL[sail],
-        stroke="#333",
-        stroke_width=0.7,
+    # Two sails on the mast: the high one, and a lower, paler one on the other side.
+    sails = (
+        (f"M{x + s * 0.5:g},{y + s * 0.1:g}V{y + s * 0.64:g}H{x + s * 0.18:g}Z", None),
+        (f"M{x + s * 0.55:g},{y + s * 0.2:g}V{y + s * 0.64:g}H{x + s * 0.8:g}Z", 0.8),
     )
-    el(
-        group,
-        "path",
-        d=f"M{x + s * 0.55:g},{y + s * 0.2:g}V{y + s * 0.64:g}H{x + s * 0.8:g}Z",
-        fill=SAIL_FILL[sail],
-        stroke="#333",
-        stroke_width=0.7,
-        opacity=0.8,
-    )
+    for path, opacity in sails:
+        el(
+            group,
+            "path",
+            d=path,
+            fill=SAIL_FILL[sail],
+            stroke="#333",
+            stroke_width=0.7,
+            opacity=opacity,
+        )
     return group
 
 

@@ -91,18 +91,28 @@ def test_vector_env_rows_are_single_envs(engine, seat):
     rng = np.random.default_rng(0)
     finished = np.zeros(rows, int)
     while (finished < episodes).any():
-        actions = agent_actions(get_action_masks(vec), rng)
-        observations, rewards, dones, infos = vec.step(actions)
-        for i, env in enumerate(singles):
-            observation, reward, terminated, _, _ = env.step(actions[i])
-            assert (reward, terminated) == (rewards[i], dones[i])
-            if terminated:
-                np.testing.assert_array_equal(infos[i]["terminal_observation"], observation)
-                assert infos[i]["seat"] == env.seat
-                finished[i] += 1
-                observation, _ = env.reset()
-            np.testing.assert_array_equal(observations[i], observation)
-            np.testing.assert_array_equal(vec.action_masks()[i], env.action_masks())
+        for i in step_in_lockstep(vec, singles, rng):
+            finished[i] += 1
+
+
+def step_in_lockstep(vec, singles, rng):
+    """One step of `vec` and of its rows' single envs with the same random legal actions, compared
+    row by row (a single env that finished is reset, as the vector env resets its row); returns
+    the rows that finished an episode."""
+    actions = agent_actions(get_action_masks(vec), rng)
+    observations, rewards, dones, infos = vec.step(actions)
+    ended = []
+    for i, env in enumerate(singles):
+        observation, reward, terminated, _, _ = env.step(actions[i])
+        assert (reward, terminated) == (rewards[i], dones[i])
+        if terminated:
+            np.testing.assert_array_equal(infos[i]["terminal_observation"], observation)
+            assert infos[i]["seat"] == env.seat
+            ended.append(i)
+            observation, _ = env.reset()
+        np.testing.assert_array_equal(observations[i], observation)
+        np.testing.assert_array_equal(vec.action_masks()[i], env.action_masks())
+    return ended
 
 
 def test_vector_env_rows_with_bot_objects_are_single_envs(engines):
@@ -116,16 +126,7 @@ def test_vector_env_rows_with_bot_objects_are_single_envs(engines):
     rng = np.random.default_rng(1)
     ends = 0
     while ends < 3:
-        actions = agent_actions(get_action_masks(vec), rng)
-        observations, rewards, dones, infos = vec.step(actions)
-        for i, env in enumerate(singles):
-            observation, reward, terminated, _, _ = env.step(actions[i])
-            assert (reward, terminated) == (rewards[i], dones[i])
-            if terminated:
-                np.testing.assert_array_equal(infos[i]["terminal_observation"], observation)
-                observation, _ = env.reset()
-                ends += 1
-            np.testing.assert_array_equal(observations[i], observation)
+        ends += len(step_in_lockstep(vec, singles, rng))
 
 
 def test_seats_and_opponent_streams_across_episodes(engines):

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vikinger_fast import cli, records
+from cli_runs import exit_code
+from vikinger_fast import records
 
 BAD_NUMBERS = [
     "-1",
@@ -61,20 +62,13 @@ FLAGS = [
 ]
 
 
-def _exit(argv):
-    try:
-        return cli.main(argv)
-    except SystemExit as stop:
-        return stop.code
-
-
 @pytest.mark.parametrize(
     "before,flag,values", FLAGS, ids=lambda v: v if isinstance(v, str) else None
 )
 def test_bad_flag_values_exit_2_with_one_line(before, flag, values, capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     for value in values:
-        code = _exit([*before, f"{flag}={value}"])
+        code = exit_code([*before, f"{flag}={value}"])
         err = capsys.readouterr().err
         assert code == 2, (flag, value)
         assert "Traceback" not in err
@@ -84,8 +78,8 @@ def test_bad_flag_values_exit_2_with_one_line(before, flag, values, capsys, tmp_
 
 
 def test_soak_never_reports_success_for_nothing(capsys):
-    assert _exit(["soak", "--games", "-1"]) == 2
-    assert _exit(["soak", "--games", "0"]) == 2
+    assert exit_code(["soak", "--games", "-1"]) == 2
+    assert exit_code(["soak", "--games", "0"]) == 2
     assert "no difference" not in capsys.readouterr().out
 
 
@@ -106,17 +100,17 @@ def _record(tmp_path):
 def test_replay_and_render_never_overwrite_their_input(tmp_path, capsys, monkeypatch):
     path = _record(tmp_path)
     before = path.read_bytes()
-    assert _exit(["replay", str(path), "--html", str(path)]) == 2
+    assert exit_code(["replay", str(path), "--html", str(path)]) == 2
     assert "is the input" in capsys.readouterr().err
-    assert _exit(["render", str(path), "-o", str(path)]) == 2
+    assert exit_code(["render", str(path), "-o", str(path)]) == 2
     assert "is the input" in capsys.readouterr().err
     # The same file by another name: a relative path, and a hard link.
     monkeypatch.chdir(tmp_path)
-    assert _exit(["render", str(path), "-o", "./g.json"]) == 2
+    assert exit_code(["render", str(path), "-o", "./g.json"]) == 2
     os.link(path, tmp_path / "other.json")
-    assert _exit(["replay", str(path), "--html", "other.json"]) == 2
+    assert exit_code(["replay", str(path), "--html", "other.json"]) == 2
     assert path.read_bytes() == before
-    assert _exit(["render", str(path), "-o", str(tmp_path / "g.svg")]) == 0
+    assert exit_code(["render", str(path), "-o", str(tmp_path / "g.svg")]) == 0
     assert (tmp_path / "g.svg").read_text().startswith("<svg")
 
 
@@ -125,16 +119,16 @@ def test_replay_and_render_refuse_deep_json_in_one_line(tmp_path, capsys, depth)
     path = tmp_path / "deep.json"
     path.write_text('{"a":' * depth + "1" + "}" * depth)
     for argv in (["replay", str(path)], ["render", str(path), "-o", str(tmp_path / "o.svg")]):
-        assert _exit(argv) == 2
+        assert exit_code(argv) == 2
         err = capsys.readouterr().err
         assert "levels deep" in err and "Traceback" not in err and len(err.splitlines()) == 1
 
 
 def test_outputs_checked_before_any_work(tmp_path, capsys):
     missing = tmp_path / "no" / "such" / "folder" / "x.json"
-    assert _exit(["bench", "--quick", "--json", str(missing)]) == 2
+    assert exit_code(["bench", "--quick", "--json", str(missing)]) == 2
     assert "does not exist" in capsys.readouterr().err
-    assert _exit(["bench", "--quick", "--json", str(tmp_path)]) == 2
+    assert exit_code(["bench", "--quick", "--json", str(tmp_path)]) == 2
     assert "is a folder" in capsys.readouterr().err
     blocker = tmp_path / "file"
     blocker.write_text("x")
@@ -143,7 +137,7 @@ def test_outputs_checked_before_any_work(tmp_path, capsys):
         ["selfplay", "--games", "1", "--out", str(blocker)],
         ["arena", "random", "random", "--out", str(blocker / "sub")],
     ):
-        assert _exit(argv) == 2
+        assert exit_code(argv) == 2
         err = capsys.readouterr().err
         assert "--out" in err and "Traceback" not in err
         assert "arena:" not in capsys.readouterr().out  # no game was played
@@ -152,13 +146,13 @@ def test_outputs_checked_before_any_work(tmp_path, capsys):
 def test_arena_out_folder_reuse_needs_force_and_leaves_no_old_records(tmp_path, capsys):
     out = tmp_path / "out"
     base = ["arena", "random", "greedy", "--no-progress", "--out", str(out)]
-    assert _exit([*base, "--games", "4"]) == 0
+    assert exit_code([*base, "--games", "4"]) == 0
     assert len(os.listdir(out / "records")) == 4
     (out / "notes.txt").write_text("mine")
-    assert _exit([*base, "--games", "2"]) == 2
+    assert exit_code([*base, "--games", "2"]) == 2
     assert "not empty" in capsys.readouterr().err
     assert len(os.listdir(out / "records")) == 4
-    assert _exit([*base, "--games", "2", "--force"]) == 0
+    assert exit_code([*base, "--games", "2", "--force"]) == 0
     assert sorted(os.listdir(out / "records")) == ["game-00000.json", "game-00001.json"]
     assert (out / "games.csv").read_text().count("\n") == 3
     assert (out / "notes.txt").read_text() == "mine"  # not one of the arena's files
@@ -169,7 +163,9 @@ def test_selfplay_out_folder_must_be_new_or_empty(tmp_path, capsys):
     out.mkdir()
     (out / "x").write_text("old")
     assert (
-        _exit(["selfplay", "--games", "1", "--iterations", "2", "--out", str(out), "--no-progress"])
+        exit_code(
+            ["selfplay", "--games", "1", "--iterations", "2", "--out", str(out), "--no-progress"]
+        )
         == 2
     )
     assert "not empty" in capsys.readouterr().err
@@ -195,7 +191,7 @@ class BadInit:
 def test_a_user_bot_raising_mid_game_is_one_line(tmp_path, capsys, monkeypatch, jobs):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "hostile_user_bots.py").write_text(USER_BOTS)
-    code = _exit(
+    code = exit_code(
         [
             "arena",
             "hostile_user_bots:Explodes",
@@ -215,7 +211,7 @@ def test_a_user_bot_raising_mid_game_is_one_line(tmp_path, capsys, monkeypatch, 
         line for line in err.strip().splitlines() if "RuntimeError: the bot broke" in line
     ]
     assert "game 0" in err
-    code = _exit(["arena", "hostile_user_bots:BadInit", "random", "--out", str(tmp_path / "p")])
+    code = exit_code(["arena", "hostile_user_bots:BadInit", "random", "--out", str(tmp_path / "p")])
     err = capsys.readouterr().err
     assert code == 2 and "KeyError" in err and "Traceback" not in err
 
@@ -323,7 +319,7 @@ def test_fuzz_argument_vectors(fuzz_folder, capsys):
     )
     @given(argv_vectors(fuzz_folder))
     def run(argv):
-        code = _exit(argv)
+        code = exit_code(argv)
         err = capsys.readouterr().err
         assert "Traceback" not in err
         if isinstance(code, str):  # sys.exit("message")

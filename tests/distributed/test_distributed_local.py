@@ -11,6 +11,7 @@ import pytest
 
 from vikinger_fast import arena, distributed
 
+from cli_runs import start_cli
 from conftest import load_engine
 
 
@@ -116,22 +117,31 @@ def test_a_failing_shard_is_named_with_its_games_and_seed(tmp_path, monkeypatch,
     assert isinstance(error.cause, RuntimeError)
 
 
+def rollouts_shard(game, first, count):
+    """The shard of games first..first+count-1 of rollouts(game, ..., seed 0)."""
+    return distributed.Shard(
+        distributed._engine_call_shard,
+        ("rollouts", game, count, first),
+        count,
+        f"games {first}..{first + count - 1}",
+    )
+
+
+def failed(shards, match):
+    """Checks that the shards, run in 2 local processes, raise the ShardError `match` says."""
+    with pytest.raises(distributed.ShardError, match=match):
+        distributed.run_shards(shards, distributed.LocalProcesses(2))
+
+
 def test_a_rollouts_shard_error_names_its_seeds():
     game = load_engine("fast").Game(num_players=2)
     shards = [
-        distributed.Shard(
-            distributed._engine_call_shard, ("rollouts", game, 2, 0), 2, "games 0..1"
-        ),
+        rollouts_shard(game, 0, 2),
         distributed.Shard(
             distributed._engine_call_shard, ("rollouts", game, -1, 2), 1, "games 2..2"
         ),
     ]
-    with pytest.raises(
-        distributed.ShardError,
-        match=r"shard 1 \(games 2..2\) failed: "
-        r"ValueError: num_games must be >= 0",
-    ):
-        distributed.run_shards(shards, distributed.LocalProcesses(2))
+    failed(shards, r"shard 1 \(games 2..2\) failed: ValueError: num_games must be >= 0")
 
 
 def die_once(payload):
@@ -148,13 +158,9 @@ def test_a_killed_worker_has_its_shards_run_again(tmp_path):
     game = vk.Game(num_players=2)
     marker = str(tmp_path / "died")
     shards = [
-        distributed.Shard(
-            distributed._engine_call_shard, ("rollouts", game, 5, 0), 5, "games 0..4"
-        ),
+        rollouts_shard(game, 0, 5),
         distributed.Shard(die_once, (marker, game, 5, 5), 5, "games 5..9"),
-        distributed.Shard(
-            distributed._engine_call_shard, ("rollouts", game, 5, 10), 5, "games 10..14"
-        ),
+        rollouts_shard(game, 10, 5),
     ]
     parts = distributed.run_shards(shards, distributed.LocalProcesses(2))
     assert os.path.exists(marker)
@@ -170,16 +176,9 @@ def test_a_shard_that_always_kills_its_worker_fails_after_the_retries():
     game = load_engine("fast").Game(num_players=2)
     shards = [
         distributed.Shard(kill_always, None, 1, "games 0..0, seeds 0..0"),
-        distributed.Shard(
-            distributed._engine_call_shard, ("rollouts", game, 1, 1), 1, "games 1..1"
-        ),
+        rollouts_shard(game, 1, 1),
     ]
-    with pytest.raises(
-        distributed.ShardError,
-        match=r"shard 0 \(games 0..0, seeds 0..0\) "
-        r"failed: BrokenProcessPool",
-    ):
-        distributed.run_shards(shards, distributed.LocalProcesses(2))
+    failed(shards, r"shard 0 \(games 0..0, seeds 0..0\) failed: BrokenProcessPool")
 
 
 def test_simulate_in_local_processes_prints_the_same_statistics(capsys):
@@ -211,27 +210,10 @@ def test_simulate_in_local_processes_prints_the_same_statistics(capsys):
 
 def test_ctrl_c_stops_the_local_workers_and_exits_130():
     import signal
-    import subprocess
-    import sys
     import time
 
-    child = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "vikinger_fast.cli",
-            "simulate",
-            "--jobs",
-            "2",
-            "--games",
-            "100000000",
-            "--shard-size",
-            "100000",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    argv = ["simulate", "--jobs", "2", "--games", "100000000", "--shard-size", "100000"]
+    child = start_cli(argv)
     try:
         # The progress bar's first update: the workers are playing.
         assert child.stderr.read(1), "the child printed nothing"

@@ -19,10 +19,17 @@ def chromium(width, height, flags=()):
         pytest.fail("Chromium without its driver: apt-get install chromium-driver")
     try:
         import PIL  # noqa: F401  (reads the screenshots)
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
+        import selenium.webdriver  # noqa: F401
     except ImportError as error:
         pytest.fail(f"the browser test needs the extra browser: pip install '.[browser]' ({error})")
+    return start_chromium(width, height, flags)
+
+
+def start_chromium(width, height, flags=()):
+    """chromium() without the test's checks, for scripts/update_web_screenshots.py."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in (

@@ -36,6 +36,33 @@ def random_history(ref, num_players, flags, seed, steps, decision=False):
     return history[: at_decision[-1]] if at_decision else None
 
 
+def every_configuration(ref, seed, max_steps):
+    """(index, num_players, flags, history) of one mid-game decision node in each of the 96
+    configurations, the histories drawn from Random(seed), each under `max_steps` long."""
+    rng = random.Random(seed)
+    for index in range(96):
+        num_players, flags = config(index)
+        history = None
+        while history is None:
+            game_seed, steps = rng.getrandbits(32), rng.randrange(max_steps)
+            history = random_history(ref, num_players, flags, game_seed, steps, decision=True)
+        yield index, num_players, flags, history
+
+
+def past_chance(state, seed):
+    """`state` (changed in place) after the chance nodes it stands at, drawn with the seeds
+    seed, seed + 1, ..."""
+    while state.is_chance_node():
+        state.apply_random_chance(seed)
+        seed += 1
+    return state
+
+
+def first_decision(engine):
+    """The first decision node of a 3-player game (chance by seeds 1, 2, ...)."""
+    return past_chance(engine.Game(3).new_initial_state(), 1)
+
+
 def replay(engine, num_players, flags, history):
     state = engine.Game(num_players, **flags).new_initial_state()
     for action in history:

@@ -235,8 +235,14 @@ def test_a2_the_remove_decision_is_the_start_players_not_player_0(engine):
 # --- A3 offer by colour --------------------------------------------------------------------------
 
 
-def offer_state(engine, players, drawn, start_player, **options):
-    wheel = {s: group("L" if s < 8 else "r" if s < 10 else "g", None) for s in range(12)}
+def offer_wheel():
+    """The wheel of round 1's tiles without Vikings (spaces 0-7 L, 8-9 r, 10-11 g)."""
+    return {s: group("L" if s < 8 else "r" if s < 10 else "g", None) for s in range(12)}
+
+
+def offer_state(engine, players, drawn, start_player=0, wheel=None, **options):
+    """Round 1 at offer_colour with A3 on; `wheel` defaults to offer_wheel()."""
+    wheel = offer_wheel() if wheel is None else wheel
     return build_state(
         engine,
         players,
@@ -278,20 +284,11 @@ def test_a3_colours_picked_clockwise_from_the_start_player_fill_from_space_11_do
 def test_a3_partial_offer_fills_from_the_highest_free_space(engine):
     """A3: with goldsmith (3) and warrior (2) already on 11..7, offering noble (4) puts the
     nobles on 6, 5, 4, 3 -- the highest spaces without a Viking."""
-    wheel = {s: group("L" if s < 8 else "r" if s < 10 else "g", None) for s in range(12)}
+    wheel = offer_wheel()
     for s, colour in ((11, "G"), (10, "G"), (9, "G"), (8, "W"), (7, "W")):
         wheel[s] = group(wheel[s]["tile"], colour)
     p = player(rows={1: "L"})
-    state = build_state(
-        engine,
-        [p, p],
-        round=1,
-        phase="offer_colour",
-        purchases=0,
-        wheel=wheel,
-        drawn="F3 N4",
-        options={"offer_by_colour": True},
-    )
+    state = offer_state(engine, [p, p], "F3 N4", wheel=wheel)
     assert state.current_player() == 0  # two colours placed: (0 + 2) % 2
     state.apply_action(OFFER("noble"))  # then the fishermen are forced onto 2, 1, 0
     d = state.to_dict()

@@ -169,15 +169,20 @@ def test_a0_without_auction_and_draw13_the_tiles_come_first(engine):
 P = player(rows={1: "L"})
 
 
+def auction_start(drawn):
+    """The fields of an A1 auction before its first bid, with `drawn` on the table."""
+    return dict(
+        phase="auction",
+        drawn=drawn,
+        options={"auction": True},
+        auction={"high": None, "leader": 0, "passed": [False, False], "turn": 0},
+    )
+
+
 @pytest.mark.parametrize(
     "fields",
     [
-        dict(
-            phase="auction",
-            drawn="F2 G2 S2 N2 W2 B1",
-            options={"auction": True},
-            auction={"high": None, "leader": 0, "passed": [False, False], "turn": 0},
-        ),
+        auction_start("F2 G2 S2 N2 W2 B1"),
         dict(phase="remove_viking", drawn="F2 G2 S2 N2 W2 B2", options={"draw13": True}),
         dict(phase="reveal_tile", drawn="F2 G2 S2 N2 W2 B1", options={"draw13": True}),
         dict(phase="reveal_tile", drawn="", options={"auction": True}),
@@ -200,12 +205,7 @@ def test_a0_positions_in_the_order_are_accepted_and_agree(engines):
     """The same A0 positions load on both engines, with equal dicts and observations."""
     ref, fast = engines
     cases = [
-        dict(
-            phase="auction",
-            drawn="F2 G2 S2 N2 W2 B2",
-            options={"auction": True},
-            auction={"high": None, "leader": 0, "passed": [False, False], "turn": 0},
-        ),
+        auction_start("F2 G2 S2 N2 W2 B2"),
         dict(phase="draw_viking", drawn="F2 G2", options={"auction": True}),
         dict(phase="remove_viking", drawn="F2 G2 S2 N2 W3 B2", options={"draw13": True}),
         dict(

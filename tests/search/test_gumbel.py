@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from search_positions import position_pairs
+from search_positions import first_decision, position_pairs
 from test_puct_search import Projection
 
 A = 2036
@@ -14,12 +14,7 @@ A = 2036
 
 @pytest.fixture
 def opening(engine):
-    state = engine.Game(3).new_initial_state()
-    seed = 1
-    while state.is_chance_node():
-        state.apply_random_chance(seed)
-        seed += 1
-    return state
+    return first_decision(engine)
 
 
 def test_improved_policy_by_hand(engine, opening):

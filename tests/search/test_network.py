@@ -10,7 +10,7 @@ import pytest
 
 from conftest import load_engine
 from gil import python_steps_during
-from search_positions import config, position_pairs, random_history, replay
+from search_positions import every_configuration, position_pairs, replay
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import MLPEvaluator
 from vikinger_fast import arena
@@ -60,15 +60,7 @@ def test_the_features_are_the_non_zeros_of_the_observation_in_both_engines(engin
 def test_the_evaluations_are_the_same_bits_in_every_configuration(engines):
     """One mid-game decision node in each of the 96 configurations (2-4 players x 32 module
     sets), a random two-layer network each."""
-    ref, fast = engines
-    rng = random.Random(40)
-    for index in range(96):
-        n, flags = config(index)
-        history = None
-        while history is None:
-            history = random_history(
-                ref, n, flags, rng.getrandbits(32), rng.randrange(700), decision=True
-            )
+    for index, n, flags, history in every_configuration(engines[0], 40, 700):
         nets = networks(engines, (n, flags), hidden=(24, 16), seed=index)
         assert nets[0].shifts == nets[1].shifts
         outputs = [

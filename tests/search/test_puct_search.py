@@ -9,9 +9,15 @@ import time
 import numpy as np
 import pytest
 
-import random
 
-from search_positions import config, position_pairs, random_history, replay
+from search_positions import (
+    every_configuration,
+    first_decision,
+    past_chance,
+    position_pairs,
+    random_history,
+    replay,
+)
 
 A = 2036
 
@@ -89,15 +95,7 @@ def test_twin_over_positions_of_every_phase_and_module_set(engines):
 
 def test_twin_in_every_configuration(engines):
     """One mid-game root in each of the 96 configurations (2-4 players x 32 module sets)."""
-    ref, fast = engines
-    rng = random.Random(96)
-    for index in range(96):
-        n, flags = config(index)
-        history = None
-        while history is None:
-            history = random_history(
-                ref, n, flags, rng.getrandbits(32), rng.randrange(600), decision=True
-            )
+    for index, n, flags, history in every_configuration(engines[0], 96, 600):
         results = []
         for engine in engines:
             search = engine.PuctSearch(
@@ -132,10 +130,7 @@ def test_twin_with_dirichlet_noise_virtual_loss_and_tree_reuse(engines):
         result = search.results()[0]
         state = [pair[1 + k] for pair in pairs if pair[0] == (n, flags)][0].clone()
         state.apply_action(result["actions"][int(np.argmax(result["visits"]))])
-        seed = 0
-        while state.is_chance_node():
-            state.apply_random_chance(seed)
-            seed += 1
+        past_chance(state, 0)
         if state.is_terminal():
             pytest.skip("the game ended")  # not reached with these seeds
         reused.append(search.advance(0, state))
@@ -146,13 +141,7 @@ def test_twin_with_dirichlet_noise_virtual_loss_and_tree_reuse(engines):
 
 @pytest.fixture
 def opening(engine):
-    """The first decision node of a 3-player game (chance by seeds 1, 2, ...)."""
-    state = engine.Game(3).new_initial_state()
-    seed = 1
-    while state.is_chance_node():
-        state.apply_random_chance(seed)
-        seed += 1
-    return state
+    return first_decision(engine)
 
 
 def test_puct_choices_by_hand(engine, opening):
@@ -354,11 +343,7 @@ def test_tree_reuse_keeps_the_subtree_in_both_engines(engines):
     edges'), and the next search adds to them, the same in both engines."""
     outs = []
     for engine in engines:
-        state = engine.Game(3).new_initial_state()
-        seed = 1
-        while state.is_chance_node():
-            state.apply_random_chance(seed)
-            seed += 1
+        state = first_decision(engine)
         search = engine.PuctSearch([state], simulations=30, seed=2)
         evaluator = Projection(search.observation_size, 3)
         search.run(evaluator, 4)
@@ -474,11 +459,7 @@ def test_advance_finds_the_child_by_its_position_not_its_object(engines):
     the child's subtree in both engines."""
     outs = []
     for engine in engines:
-        state = engine.Game(3).new_initial_state()
-        seed = 1
-        while state.is_chance_node():
-            state.apply_random_chance(seed)
-            seed += 1
+        state = first_decision(engine)
         search = engine.PuctSearch([state], simulations=20, seed=1)
         search.run(Projection(search.observation_size, 3), 4)
         child = state.clone()

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from vikinger_fast import cli
+from cli_runs import exit_code
 from vikinger_fast.training import Checkpoint, TrainConfig, evaluation, loop
 from vikinger_fast.training.network import init_params
 
@@ -21,15 +21,13 @@ TINY_FLAGS = ["--games", "1", "--shard-games", "1", "--simulations", "4", "--hid
 
 
 def _exit(argv):
-    """cli.main's exit code; a sys.exit(message) is printed to stderr with code 1, as the
-    interpreter does."""
-    try:
-        return cli.main(argv)
-    except SystemExit as stop:
-        if isinstance(stop.code, str):
-            print(stop.code, file=sys.stderr)
-            return 1
-        return stop.code
+    """exit_code, with a sys.exit(message) printed to stderr with code 1, as the interpreter
+    does."""
+    code = exit_code(argv)
+    if isinstance(code, str):
+        print(code, file=sys.stderr)
+        return 1
+    return code
 
 
 def _one_line(capsys):
@@ -106,52 +104,48 @@ def test_bad_settings_stop_the_cli_before_anything_is_written(tmp_path, capsys, 
     assert not out.exists()
 
 
-@pytest.mark.parametrize(
-    "text, words",
-    [
-        ('{"games": "32"}', "games must be an int in 1..1,000,000, not '32'"),
-        ('{"games": true}', "games must be an int"),
-        ('{"learning_rate": NaN}', "NaN is not a JSON number"),
-        ('{"learning_rate": 1e999}', "learning_rate must be a finite number"),
-        ('{"hidden": "128"}', "hidden must be a list"),
-        ('{"hidden": [1e6]}', "hidden must be 1 to 16 layer widths"),
-        ('{"options": [3]}', "options must be module names"),
-        ("[1, 2]", "not a JSON object"),
-        ("[" * 100 + "]" * 100, "nests 100 levels deep"),
-    ],
-)
-def test_a_tampered_config_json_is_refused_on_resume(started, tmp_path, capsys, text, words):
-    run = _copy_run(started, tmp_path)
-    (run / "config.json").write_text(text)
-    assert _exit(["train", "--out", str(run), "--iterations", "1", "--resume"]) not in (0, None)
-    message = _one_line(capsys)
-    assert words in message and "config.json" in message, message
-    assert sorted(os.listdir(run)) == ["checkpoint.npz", "config.json"]  # nothing started
+TAMPERED_CONFIG = [
+    ('{"games": "32"}', "games must be an int in 1..1,000,000, not '32'"),
+    ('{"games": true}', "games must be an int"),
+    ('{"learning_rate": NaN}', "NaN is not a JSON number"),
+    ('{"learning_rate": 1e999}', "learning_rate must be a finite number"),
+    ('{"hidden": "128"}', "hidden must be a list"),
+    ('{"hidden": [1e6]}', "hidden must be 1 to 16 layer widths"),
+    ('{"options": [3]}', "options must be module names"),
+    ("[1, 2]", "not a JSON object"),
+    ("[" * 100 + "]" * 100, "nests 100 levels deep"),
+]
+TAMPERED_BEST = [
+    ("not json", "must be JSON"),
+    ('{"iteration": 0}', "search_vs_greedy.share must be a number in [0, 1]"),
+    (
+        '{"search_vs_greedy": {"share": 0.5}, "search_vs_mcts": {"share": "1"}, '
+        '"policy_vs_greedy": {"share": 0.5}, "iteration": 0}',
+        "search_vs_mcts.share must be a number",
+    ),
+    (
+        '{"search_vs_greedy": {"share": 0.5}, "search_vs_mcts": {"share": 0.5}, '
+        '"policy_vs_greedy": {"share": 0.5}, "iteration": -3}',
+        "iteration must be an int >= 0",
+    ),
+]
 
 
 @pytest.mark.parametrize(
-    "best, words",
-    [
-        ("not json", "must be JSON"),
-        ('{"iteration": 0}', "search_vs_greedy.share must be a number in [0, 1]"),
-        (
-            '{"search_vs_greedy": {"share": 0.5}, "search_vs_mcts": {"share": "1"}, '
-            '"policy_vs_greedy": {"share": 0.5}, "iteration": 0}',
-            "search_vs_mcts.share must be a number",
-        ),
-        (
-            '{"search_vs_greedy": {"share": 0.5}, "search_vs_mcts": {"share": 0.5}, '
-            '"policy_vs_greedy": {"share": 0.5}, "iteration": -3}',
-            "iteration must be an int >= 0",
-        ),
-    ],
+    "name, text, words",
+    [("config.json", *case) for case in TAMPERED_CONFIG]
+    + [("best.json", *case) for case in TAMPERED_BEST],
 )
-def test_a_tampered_best_json_is_refused_on_resume(started, tmp_path, capsys, best, words):
+def test_a_tampered_run_file_is_refused_on_resume(started, tmp_path, capsys, name, text, words):
+    """A config.json or best.json that is not a run's: one line naming the file, nothing
+    started (the folder holds what it held)."""
     run = _copy_run(started, tmp_path)
-    (run / "best.json").write_text(best)
+    (run / name).write_text(text)
+    files = sorted(os.listdir(run))
     assert _exit(["train", "--out", str(run), "--iterations", "1", "--resume"]) not in (0, None)
     message = _one_line(capsys)
-    assert words in message and "best.json" in message, message
+    assert words in message and name in message, message
+    assert sorted(os.listdir(run)) == files
 
 
 def test_resume_refuses_flags_that_differ_by_name(started, tmp_path, capsys):

@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from browser import chromium
-from vikinger_fast import cli
+from cli_runs import exit_code
 from vikinger_fast.web.bots import CAPS, Bots
 from web_server import Server
 
@@ -70,6 +70,19 @@ def changes(game_id):
         ("POST", f"/api/games/{game_id}/hint", {}),
         ("POST", f"/api/games/{game_id}/move", {"action": "buy:0"}),
     ]
+
+
+def assert_refused(server, game, status, words, **options):
+    """Every request of changes(game), sent with `options` (headers=; raw=, a body that replaces
+    the request's own), is answered `status` with `words` in its error, and no game file
+    changes."""
+    before = snapshot(server)
+    for method, path, body in changes(game):
+        answer_status, answer = server.request(
+            method, path, None if "raw" in options else body, **options
+        )
+        assert answer_status == status and words in answer["error"], path
+    assert snapshot(server) == before
 
 
 @pytest.mark.parametrize(
@@ -131,21 +144,13 @@ def test_a_server_bound_by_name_serves_the_name_and_its_address(tmp_path):
     ],
 )
 def test_a_foreign_origin_changes_nothing(server, game, origin):
-    before = snapshot(server)
-    for method, path, body in changes(game):
-        headers = {"Origin": origin.format(port=server.port)}
-        status, answer = server.request(method, path, body, headers=headers)
-        assert status == 403 and "may not change anything" in answer["error"], path
-    assert snapshot(server) == before
+    headers = {"Origin": origin.format(port=server.port)}
+    assert_refused(server, game, 403, "may not change anything", headers=headers)
 
 
 @pytest.mark.parametrize("site", ["cross-site", "same-site", "none"])
 def test_without_origin_only_a_same_origin_fetch_changes_anything(server, game, site):
-    before = snapshot(server)
-    for method, path, body in changes(game):
-        status, answer = server.request(method, path, body, headers={"Sec-Fetch-Site": site})
-        assert status == 403 and site in answer["error"], path
-    assert snapshot(server) == before
+    assert_refused(server, game, 403, site, headers={"Sec-Fetch-Site": site})
 
 
 def test_the_own_origin_and_a_same_origin_fetch_are_served(server, game):
@@ -171,12 +176,8 @@ def test_the_own_origin_and_a_same_origin_fetch_are_served(server, game):
     ],
 )
 def test_a_form_post_reaches_no_route(server, game, kind):
-    before = snapshot(server)
     headers = {} if kind is None else {"Content-Type": kind}
-    for method, path, _ in changes(game):
-        status, answer = server.request(method, path, raw=b"action=buy%3A0", headers=headers)
-        assert status == 415 and "application/json" in answer["error"], path
-    assert snapshot(server) == before
+    assert_refused(server, game, 415, "application/json", raw=b"action=buy%3A0", headers=headers)
 
 
 def test_a_large_body_is_refused_declared_or_streamed(server, game):
@@ -198,14 +199,9 @@ def test_a_large_body_is_refused_declared_or_streamed(server, game):
 
 @pytest.mark.parametrize("depth", [9, 100, 5000])
 def test_deep_json_is_a_400_not_a_500(server, game, depth):
-    before = snapshot(server)
-    for method, path, _ in changes(game):
-        raw = ('{"action": ' + "[" * depth + "]" * depth + "}").encode()
-        status, answer = server.request(
-            method, path, raw=raw, headers={"Content-Type": "application/json"}
-        )
-        assert status == 400 and "levels deep" in answer["error"], path
-    assert snapshot(server) == before
+    raw = ('{"action": ' + "[" * depth + "]" * depth + "}").encode()
+    json_type = {"Content-Type": "application/json"}
+    assert_refused(server, game, 400, "levels deep", raw=raw, headers=json_type)
 
 
 @pytest.mark.parametrize(
@@ -375,13 +371,6 @@ def test_a_stored_game_naming_a_module_or_a_file_is_refused_on_load(tmp_path):
     assert not (tmp_path / "imported").exists()
 
 
-def _exit(argv):
-    try:
-        return cli.main(argv)
-    except SystemExit as stop:
-        return stop.code
-
-
 @pytest.mark.parametrize(
     "flags, words",
     [
@@ -398,7 +387,7 @@ def _exit(argv):
     ],
 )
 def test_bad_serve_flags_are_one_line_before_anything_starts(flags, words, tmp_path, capsys):
-    assert _exit(["serve", "--port", "1", "--dir", str(tmp_path / "g"), *flags]) == 2
+    assert exit_code(["serve", "--port", "1", "--dir", str(tmp_path / "g"), *flags]) == 2
     error = capsys.readouterr().err
     assert words in error and "Traceback" not in error
     assert not (tmp_path / "g").exists()

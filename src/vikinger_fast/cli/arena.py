@@ -1,6 +1,5 @@
 """`vikinger arena`: a duplicate-format tournament between bot specs (docs/arena.md)."""
 
-import argparse
 import math
 import os
 import sys
@@ -8,33 +7,25 @@ import time
 
 from .. import arena, distributed
 from ..arena import report as arena_report
-from . import sharding
+from . import common, sharding
 from ..safety import flags, outputs
 
-DESCRIPTION = f"""Play every seating permutation of each deal on the same chance stream, between
+DESCRIPTION = """Play every seating permutation of each deal on the same chance stream, between
 bots given as specs: a built-in bot with budgets as :key=value (mcts:iterations=200,threads=2,
 az:time=0.1), or module.path:ClassName[:key=value,...] for your own bot (built as
 ClassName(game, seed, **params), playing through step(state)). Prints a table and writes
 results.json, results.csv, games.csv and every game's record to --out. `vikinger ladder` plays
 every built-in bot against every other. The built-in bots:
 
-{arena.bots_help()}"""
+"""
 
 
 def add_parser(commands):
-    parser = commands.add_parser(
-        "arena",
-        help="a tournament between bots (duplicate format)",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    parser = common.add_bots_command(
+        commands, "arena", "a tournament between bots (duplicate format)", DESCRIPTION
     )
     parser.add_argument("bots", nargs="+", metavar="SPEC", help="two or more bot specs")
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=(2, 3, 4),
-        help="players per game (default: the number of bots, at most 4)",
-    )
+    common.add_players(parser, help="players per game (default: the number of bots, at most 4)")
     parser.add_argument(
         "--games",
         type=flags.int_in(1, 10_000_000),
@@ -42,25 +33,15 @@ def add_parser(commands):
         help="games per table, rounded up to whole deals (a deal is played "
         "in all players! seatings); default 100",
     )
-    parser.add_argument("--seed", type=flags.seed, default=0, help="seeds every deal and bot")
-    parser.add_argument(
-        "--jobs",
-        type=flags.JOBS,
-        default=1,
-        help="worker processes (the results do not depend on it)",
-    )
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument(
-        "--out",
+    common.add_seed(parser, help="seeds every deal and bot")
+    common.add_jobs(parser, "worker processes (the results do not depend on it)")
+    common.add_engine(parser)
+    common.add_out(
+        parser,
+        "output folder (default: arena-results); must be new or empty",
+        "write into a non-empty --out folder, replacing the results and records of an earlier "
+        "run there",
         default="arena-results",
-        metavar="DIR",
-        help="output folder (default: arena-results); must be new or empty",
-    )
-    parser.add_argument(
-        "--force",
-        action="store_true",
-        help="write into a non-empty --out folder, replacing the results and "
-        "records of an earlier run there",
     )
     parser.add_argument(
         "--plot", metavar="FILE", help="also draw the results (needs the extra plot: matplotlib)"

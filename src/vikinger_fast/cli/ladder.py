@@ -7,7 +7,6 @@ table), and so are the ratings (arena/report.py); this command only picks the fi
 the pages. The committed ladder, docs/ladder/, is this command's output.
 """
 
-import argparse
 import csv
 import html
 import io
@@ -19,6 +18,7 @@ import time
 from .. import arena
 from ..arena import report
 from ..safety import flags, json_limits, outputs
+from . import common
 
 # Every built-in bot, searches at budgets that keep a game within seconds.
 DEFAULT_BOTS = (
@@ -36,15 +36,15 @@ seatings) and rate them: Elo (Bradley-Terry) with 95 % intervals. Writes
 {", ".join(FILES)} to --out. The default field:
 {" ".join(DEFAULT_BOTS)}. The built-in bots:
 
-{arena.bots_help()}"""
+"""
 
 
 def add_parser(commands):
-    parser = commands.add_parser(
+    parser = common.add_bots_command(
+        commands,
         "ladder",
-        help="every built-in bot against every other: Elo table, chart and page",
-        description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "every built-in bot against every other: Elo table, chart and page",
+        DESCRIPTION,
     )
     parser.add_argument(
         "bots", nargs="*", metavar="SPEC", help="the field (default: every built-in bot)"
@@ -55,18 +55,15 @@ def add_parser(commands):
         default=20,
         help="games per pair of bots, rounded up to whole deals (2 seatings); default 20",
     )
-    parser.add_argument("--seed", type=flags.seed, default=0, help="seeds every deal and bot")
-    parser.add_argument(
-        "--jobs", type=flags.JOBS, default=1, help="worker processes (results do not depend on it)"
-    )
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
-    parser.add_argument(
-        "--out",
+    common.add_seed(parser, help="seeds every deal and bot")
+    common.add_jobs(parser, "worker processes (results do not depend on it)")
+    common.add_engine(parser)
+    common.add_out(
+        parser,
+        "output folder (default: ladder), new or empty",
+        "write into a non-empty --out",
         default="ladder",
-        metavar="DIR",
-        help="output folder (default: ladder), new or empty",
     )
-    parser.add_argument("--force", action="store_true", help="write into a non-empty --out")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=lambda args: run(args, parser))
     return parser
@@ -139,6 +136,12 @@ def _ranked(results):
     return sorted(results["entries"], key=lambda e: -e["rating"])
 
 
+def _ranked_rows(results):
+    """(rank, entry, Elo interval, win-share interval), best first: a row of the tables."""
+    for rank, e in enumerate(_ranked(results), start=1):
+        yield rank, e, e["rating_interval"], e["win_share_interval"]
+
+
 def _describe(spec):
     return arena.DESCRIPTIONS.get(spec.partition(":")[0], "a user's bot")
 
@@ -148,9 +151,7 @@ def markdown_table(results):
         "| rank | bot | Elo (Bradley-Terry) [95 %] | win share [95 %] | games | mean Fame |",
         "|---:|---|---|---|---:|---:|",
     ]
-    for rank, e in enumerate(_ranked(results), start=1):
-        low, high = e["rating_interval"]
-        s_low, s_high = e["win_share_interval"]
+    for rank, e, (low, high), (s_low, s_high) in _ranked_rows(results):
         lines.append(
             f"| {rank} | `{e['spec']}` | {e['rating']:+.0f} [{low:+.0f}, {high:+.0f}] | "
             f"{e['win_share']:.3f} [{s_low:.3f}, {s_high:.3f}] | {e['games']} | "
@@ -203,9 +204,7 @@ def write_ladder(folder, results, command, seconds):
 def ladder_html(results, command, grid):
     esc = html.escape
     body = []
-    for rank, e in enumerate(_ranked(results), start=1):
-        low, high = e["rating_interval"]
-        s_low, s_high = e["win_share_interval"]
+    for rank, e, (low, high), (s_low, s_high) in _ranked_rows(results):
         body.append(
             f"<tr><td>{rank}</td><td><code>{esc(e['spec'])}</code><br><small>"
             f"{esc(_describe(e['spec']))}</small></td><td>{e['rating']:+.0f}</td>"

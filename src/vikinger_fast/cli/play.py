@@ -8,7 +8,6 @@ Every decision is printed, forced ones marked, and every scoring with its breakd
 (narration.py); the chance of a round is one line.
 """
 
-import argparse
 import copy
 import re
 import sys
@@ -19,6 +18,7 @@ from .. import arena, records
 from ..narration import Narrator, format_scoring
 from ..safety import flags
 from .. import explain
+from . import common
 
 HELP = """Type one of:
   a number          the move with that number in the list
@@ -60,15 +60,13 @@ def named_rows(line: str) -> str:
 
 
 def add_parser(commands):
-    parser = commands.add_parser(
+    parser = common.add_bots_command(
+        commands,
         "play",
-        help="play against bots in the terminal",
-        description=__doc__.split("\n\n")[1]
-        + "\n\nThe bots (specs as in vikinger arena):\n"
-        + arena.bots_help(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "play against bots in the terminal",
+        __doc__.split("\n\n")[1] + "\n\nThe bots (specs as in vikinger arena):\n",
     )
-    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    common.add_players(parser, default=2)
     parser.add_argument(
         "--bots",
         nargs="+",
@@ -80,8 +78,8 @@ def add_parser(commands):
     parser.add_argument(
         "--seat", type=flags.int_in(0, 3), default=0, help="your seat 0..players-1 (0 starts)"
     )
-    parser.add_argument("--seed", type=flags.seed, default=0, help="seeds chance and the bots")
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    common.add_seed(parser, help="seeds chance and the bots")
+    common.add_engine(parser)
     parser.add_argument(
         "--hint-iterations",
         type=flags.int_in(1, 10_000_000),
@@ -123,6 +121,18 @@ def run(args, parser):
     except arena.GameError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
+
+
+def _most_visited(result):
+    """The index of the most visited action of a search() result (the first of a tie)."""
+    visits = result["visits"]
+    return visits.index(max(visits))
+
+
+def _visit_share(result):
+    """The most visited action's share of a search() result's visits, as the hint says it."""
+    visits = result["visits"]
+    return f"{visits[_most_visited(result)] / sum(visits):.0%} of the visits"
 
 
 class Session:
@@ -329,24 +339,20 @@ class Session:
                 print(f"hint: {self.args.hint_bot} has no search(state)")
                 return
             result = bot.search(self.state)
-            visits = result["visits"]
-            best = visits.index(max(visits))
-            number = self.state.legal_actions().index(result["actions"][best]) + 1
-            print(
-                f"hint: {number}. {self.state.action_to_string(result['actions'][best])} "
-                f"({self.args.hint_bot}: {visits[best] / sum(visits):.0%} of the visits)"
-            )
+            print(f"{self._hint_line(result)} ({self.args.hint_bot}: {_visit_share(result)})")
             return
         bot = self.engine.MCTSBot(self.game, seed, iterations=self.args.hint_iterations)
         result = bot.search(self.state)
-        visits = result["visits"]
-        best = visits.index(max(visits))
-        number = self.state.legal_actions().index(result["actions"][best]) + 1
         print(
-            f"hint: {number}. {self.state.action_to_string(result['actions'][best])} (MCTS, "
-            f"{max(1, result['iterations'])} iterations: {visits[best] / sum(visits):.0%} of "
-            f"the visits)"
+            f"{self._hint_line(result)} (MCTS, {max(1, result['iterations'])} iterations: "
+            f"{_visit_share(result)})"
         )
+
+    def _hint_line(self, result):
+        """The words "hint: N. ACTION", with the number and text of the most visited action."""
+        best = result["actions"][_most_visited(result)]
+        number = self.state.legal_actions().index(best) + 1
+        return f"hint: {number}. {self.state.action_to_string(best)}"
 
     def save(self, path):
         if not path:

@@ -5,6 +5,7 @@ import sys
 from .. import arena
 from ..pictures import render
 from ..safety import flags, outputs
+from . import common
 
 
 def run(args):
@@ -43,6 +44,6 @@ def add_parser(commands):
         "--step", type=flags.STEP, metavar="K", help="a record's step (default: its end)"
     )
     parser.add_argument("--scale", type=flags.SCALE, default=1.0, help="PNG scale factor (0..64]")
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    common.add_engine(parser)
     parser.set_defaults(run=run)
     return parser

@@ -9,6 +9,7 @@ from .. import arena, distributed
 from .. import selfplay_data
 from ..distributed import selfplay
 from ..safety import flags, outputs
+from . import common
 from .sharding import add_arguments, executor, outcome
 
 
@@ -19,15 +20,15 @@ def add_parser(commands):
         description=selfplay.__doc__.split("\n\n")[0],
     )
     parser.add_argument("--games", type=flags.int_in(1, 10_000_000), required=True)
-    parser.add_argument("--out", required=True, metavar="DIR", help="output folder (new or empty)")
-    parser.add_argument(
-        "--force",
-        action="store_true",
-        help="write into a non-empty --out folder (one without a manifest)",
+    common.add_out(
+        parser,
+        "output folder (new or empty)",
+        "write into a non-empty --out folder (one without a manifest)",
+        required=True,
     )
-    parser.add_argument("--seed", type=flags.seed, default=0)
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    common.add_seed(parser)
+    common.add_players(parser, default=2)
+    common.add_engine(parser)
     parser.add_argument(
         "--iterations", type=flags.ITERATIONS, default=200, help="MCTS iterations a move"
     )

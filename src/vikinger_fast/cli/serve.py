@@ -11,6 +11,7 @@ from typing import Any, Dict, List
 
 from .. import arena
 from ..web.bots import parse_networks
+from . import common
 
 DEFAULT_DIR = os.path.join("~", ".vikinger", "games")
 # a DNS name, an IPv4 address, or an IPv6 address in brackets (as in a Host header)
@@ -18,13 +19,13 @@ HOST_NAME = re.compile(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,252})|\[[0-9A-Fa-f:.]+\]")
 
 
 def add_parser(commands: Any) -> None:
-    parser = commands.add_parser(
+    parser = common.add_bots_command(
+        commands,
         "serve",
-        help="play the bots in a browser (a local web app)",
-        description="Serve a web page on which a person plays one to three bots, with any "
-        "module set. Games are kept in --dir and survive a restart.\n\nThe bots the page "
-        "offers (chosen on the page, specs as in vikinger arena):\n" + arena.bots_help(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "play the bots in a browser (a local web app)",
+        "Serve a web page on which a person plays one to three bots, with any module set. Games "
+        "are kept in --dir and survive a restart.\n\nThe bots the page offers (chosen on the "
+        "page, specs as in vikinger arena):\n",
     )
     parser.add_argument(
         "--host",
@@ -46,7 +47,7 @@ def add_parser(commands: Any) -> None:
         metavar="FOLDER",
         help=f"where the games are kept (default {DEFAULT_DIR})",
     )
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    common.add_engine(parser)
     parser.add_argument(
         "--model",
         action="append",

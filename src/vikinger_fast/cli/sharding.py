@@ -12,6 +12,7 @@ import sys
 
 from .. import arena, distributed
 from ..safety import flags
+from . import common
 
 RAY_HELP = (
     "run the shards on a Ray cluster: alone, a local cluster on 127.0.0.1; or the "
@@ -21,7 +22,7 @@ RAY_HELP = (
 
 def add_arguments(parser, shard_size, jobs=True):
     """The flags shared by the sharded commands (`jobs`: also add --jobs)."""
-    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help=RAY_HELP)
+    add_ray(parser)
     parser.add_argument(
         "--shard-size",
         type=flags.SHARD_SIZE,
@@ -29,20 +30,20 @@ def add_arguments(parser, shard_size, jobs=True):
         metavar="GAMES",
         help=f"games per shard (default {shard_size}; the results do not depend on it)",
     )
-    parser.add_argument(
-        "--cpus-per-shard",
-        type=flags.CPUS,
-        default=1,
-        metavar="N",
-        help="on Ray, the CPUs each shard reserves (e.g. 2 for mcts:threads=2)",
-    )
+    add_cpus_per_shard(parser, "on Ray, the CPUs each shard reserves (e.g. 2 for mcts:threads=2)")
     if jobs:
-        parser.add_argument(
-            "--jobs",
-            type=flags.JOBS,
-            default=1,
-            help="local worker processes when not on Ray (the results do not depend on it)",
+        common.add_jobs(
+            parser, "local worker processes when not on Ray (the results do not depend on it)"
         )
+
+
+def add_ray(parser):
+    """--ray [ADDRESS] (`vikinger train` has it too, without shards of its own)."""
+    parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help=RAY_HELP)
+
+
+def add_cpus_per_shard(parser, help):
+    parser.add_argument("--cpus-per-shard", type=flags.CPUS, default=1, metavar="N", help=help)
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ import time
 
 from .. import arena, distributed
 from ..safety import flags
-from . import sharding
+from . import common, sharding
 
 
 def run(args):
@@ -36,10 +36,10 @@ def run(args):
 
 def add_parser(commands):
     parser = commands.add_parser("simulate", help="play random games and print statistics")
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    common.add_players(parser, default=2)
     parser.add_argument("--games", type=flags.GAMES, default=1000)
-    parser.add_argument("--seed", type=flags.seed, default=0)
-    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+    common.add_seed(parser)
+    common.add_engine(parser)
     sharding.add_arguments(parser, distributed.ROLLOUT_SHARD)
     parser.set_defaults(run=run)
     return parser

@@ -6,6 +6,7 @@ import time
 
 from .. import differential
 from ..safety import flags
+from . import common
 
 ENGINES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
 
@@ -63,13 +64,8 @@ def run(args):
 def add_parser(commands):
     parser = commands.add_parser("soak", help="compare the two engines over many seeded games")
     parser.add_argument("--games", type=flags.GAMES, default=1000)
-    parser.add_argument("--seed", type=flags.seed, default=0, help="game i uses seed SEED + i")
-    parser.add_argument(
-        "--players",
-        type=int,
-        choices=(2, 3, 4),
-        help="only this player count (default: every configuration in turn)",
-    )
+    common.add_seed(parser, help="game i uses seed SEED + i")
+    common.add_players(parser, help="only this player count (default: every configuration in turn)")
     parser.add_argument(
         "--jobs",
         type=flags.int_in(0, 1024),

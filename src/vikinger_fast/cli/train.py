@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Any, Callable, Dict
 
-from . import sharding
+from . import common, sharding
 from ..safety import flags
 from ..training.config import COUNTS, TrainConfig
 
@@ -76,22 +76,11 @@ def add_parser(commands: Any) -> None:
             )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("--quiet", action="store_true", help="no per-iteration lines")
-    parser.add_argument(
-        "--ray", nargs="?", const="local", metavar="ADDRESS", help=sharding.RAY_HELP
+    sharding.add_ray(parser)
+    common.add_jobs(
+        parser, "local self-play processes when not on Ray (the data do not depend on it)"
     )
-    parser.add_argument(
-        "--jobs",
-        type=flags.JOBS,
-        default=1,
-        help="local self-play processes when not on Ray (the data do not depend on it)",
-    )
-    parser.add_argument(
-        "--cpus-per-shard",
-        type=flags.CPUS,
-        default=1,
-        metavar="N",
-        help="on Ray, the CPUs each self-play shard reserves",
-    )
+    sharding.add_cpus_per_shard(parser, "on Ray, the CPUs each self-play shard reserves")
     parser.set_defaults(run=run, shard_size=1)
 
 

@@ -1,0 +1,46 @@
+"""Flags several commands share, each defined here once: its name, type and choices; a command
+gives what differs (its default, its help). The sharded commands' own flags are in sharding.py."""
+
+import argparse
+from typing import Any
+
+from .. import arena
+from ..safety import flags
+
+
+def add_bots_command(commands: Any, name: str, help: str, description: str) -> Any:
+    """A command whose --help ends with the list of the built-in bots, after `description`
+    (line breaks kept, so that the list stays a column)."""
+    return commands.add_parser(
+        name,
+        help=help,
+        description=description + arena.bots_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def add_players(parser: argparse.ArgumentParser, **options: Any) -> None:
+    """--players 2, 3 or 4 (`options`: default, help)."""
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), **options)
+
+
+def add_seed(parser: argparse.ArgumentParser, **options: Any) -> None:
+    """--seed, default 0 (`options`: help)."""
+    parser.add_argument("--seed", type=flags.seed, default=0, **options)
+
+
+def add_engine(parser: argparse.ArgumentParser) -> None:
+    """--engine fast or ref, default fast."""
+    parser.add_argument("--engine", choices=tuple(arena.ENGINES), default="fast")
+
+
+def add_out(parser: argparse.ArgumentParser, help: str, force_help: str, **options: Any) -> None:
+    """--out DIR, the output folder (`options`: its default, or required), and --force, which
+    lets it be a folder that is not empty."""
+    parser.add_argument("--out", metavar="DIR", help=help, **options)
+    parser.add_argument("--force", action="store_true", help=force_help)
+
+
+def add_jobs(parser: argparse.ArgumentParser, help: str) -> None:
+    """--jobs, worker processes, default 1."""
+    parser.add_argument("--jobs", type=flags.JOBS, default=1, help=help)
