@@ -63,13 +63,20 @@ def visit_shares(actions: Sequence[int], visits: Sequence[int]) -> np.ndarray:
 class Rows:
     """The samples and games of one shard as they are played, and then their arrays.
 
-    `extra` names per-sample arrays over the action space beyond SAMPLE_ARRAYS (training's
-    `target`); they follow SAMPLE_ARRAYS in the file, so a shard's array order is the
+    `extra` names per-sample arrays beyond SAMPLE_ARRAYS: over the action space (training's
+    `target`), or one column per player when the name is in `per_player` (training's
+    `root_value`); they follow SAMPLE_ARRAYS in the file, so a shard's array order is the
     manifest's `sample_arrays` then `game_arrays`."""
 
-    def __init__(self, players: int, extra: Sequence[str] = ()) -> None:
+    def __init__(
+        self, players: int, extra: Sequence[str] = (), per_player: Sequence[str] = ()
+    ) -> None:
         self.players = players
         self.extra = tuple(extra)
+        unknown = sorted(set(per_player) - set(self.extra))
+        if unknown:
+            raise ValueError(f"per_player names {unknown[0]!r}, which is not an extra array")
+        self.per_player = frozenset(per_player)
         self.samples: dict[str, list[Any]] = {
             key: [] for key in SAMPLE_ARRAYS + self.extra if key != "returns"
         }
@@ -119,7 +126,8 @@ class Rows:
             "action": np.asarray(rows["action"], np.int32),
         }
         for key in self.extra:
-            arrays[key] = np.asarray(rows[key], np.float32).reshape(-1, NUM_DISTINCT_ACTIONS)
+            width = n if key in self.per_player else NUM_DISTINCT_ACTIONS
+            arrays[key] = np.asarray(rows[key], np.float32).reshape(-1, width)
         games = self.games
         arrays["game_number"] = np.asarray(games["game_number"], np.int64)
         arrays["game_chance_seed"] = np.asarray(games["game_chance_seed"], np.uint64)

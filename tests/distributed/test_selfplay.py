@@ -216,6 +216,13 @@ def test_rows_give_the_format_of_every_writer(engine):
     assert arrays["game_chance_seed"].tolist() == [99] and arrays["action"][0] == actions[2]
     empty = selfplay_data.Rows(2).arrays()
     assert empty["legal_mask"].shape == (0, engine.NUM_DISTINCT_ACTIONS)
+    # A per-player extra array has a column per seat.
+    rows = selfplay_data.Rows(3, ("target", "root_value"), ("root_value",))
+    rows.add(state, 1, policy, actions[0], target=policy, root_value=np.full(3, 1 / 3))
+    rows.end_game(1, 5, state)
+    assert rows.arrays()["root_value"].shape == (1, 3)
+    with pytest.raises(ValueError, match="per_player names 'value', which is not an extra"):
+        selfplay_data.Rows(3, ("target",), ("value",))
 
 
 def test_load_reads_the_keys_asked_for(tmp_path):

@@ -68,6 +68,10 @@ def test_replay_data_extend_the_selfplay_format(tiny_run):
     np.testing.assert_allclose(arrays["target"].sum(axis=1), 1.0, atol=1e-5)
     assert not (arrays["target"] * ~arrays["legal_mask"]).any()
     np.testing.assert_allclose(arrays["returns"].sum(axis=1), 1.0)
+    # root_value: the root's mean win shares per seat over its visits.
+    assert arrays["root_value"].shape == (rows, 2)
+    np.testing.assert_allclose(arrays["root_value"].sum(axis=1), 1.0, atol=1e-5)
+    assert ((arrays["root_value"] >= 0) & (arrays["root_value"] <= 1)).all()
     with np.load(
         os.path.join(replay.iteration_folder(run, 1), "shard-00000.npz"), allow_pickle=False
     ) as shard:
@@ -100,6 +104,41 @@ def test_the_executor_does_not_change_the_data(tmp_path):
     a, b = (replay.load_iteration(str(tmp_path / x), 0, selfplay.SAMPLE_ARRAYS) for x in "ab")
     for key in a:
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+
+
+def test_root_value_is_the_searchs_root_value():
+    # The first decision of game 0 is the first search of its tree: the same search run here
+    # gives the same root values.
+    config = tiny(games=1, shard_games=1, simulations=6, max_considered=4)
+    weights = init_params(2, (8,), 5)
+    arrays = selfplay.play(config, weights, 3, 0, 1)
+    from vikinger_fast import Game, PuctSearch, arena
+
+    base = selfplay.iteration_seed(config.seed, 3)
+    rng = np.random.default_rng(arena.chance_seed(base, 0))
+    game = Game(num_players=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_random_chance(rng)
+    search = PuctSearch([state], simulations=6, seed=base, gumbel={"max_considered": 4})
+    search.run(selfplay.leaf_evaluator(__import__("vikinger_fast"), weights, game), 256)
+    expected = search.result_arrays()["value"][0]
+    np.testing.assert_allclose(arrays["root_value"][0], expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("mix", [0.0, 0.25, 1.0])
+def test_value_mix_blends_returns_and_root_values(tiny_run, mix):
+    run, checkpoint = tiny_run
+    data = replay.Replay(run, TrainConfig(**{**checkpoint.config.__dict__, "value_mix": mix}))
+    data.load(1)
+    arrays = replay.load_iteration(run, 1, ("player", "returns", "root_value"))
+    mover = arrays["player"].astype(int)
+    other = 1 - mover
+    rows = np.arange(len(mover))
+    blend = (1 - mix) * arrays["returns"] + mix * arrays["root_value"]
+    value = data.parts[1]["value"]
+    np.testing.assert_allclose(value[:, 0], blend[rows, mover], rtol=1e-6)
+    np.testing.assert_allclose(value[:, 1], blend[rows, other], rtol=1e-6)
 
 
 def test_loss_falls_on_a_fixed_batch(tiny_run):
@@ -173,6 +212,8 @@ def test_bad_settings_are_named():
         TrainConfig(options=("dragons",))
     with pytest.raises(ValueError, match="games must be an int in 1..1,000,000"):
         TrainConfig(games=0)
+    with pytest.raises(ValueError, match=r"value_mix must be a finite number in \[0, 1\]"):
+        TrainConfig(value_mix=1.5)
     with pytest.raises(ValueError, match="unknown training setting 'speed'"):
         TrainConfig.from_json('{"speed": 3}')
     import argparse

@@ -29,7 +29,7 @@ def _validator(name: str) -> Callable[[str], Any]:
         return flags.int_in(2, 4)
     if name == "learning_rate":
         return flags.float_in(0.0, 1.0)
-    if name == "l2":
+    if name in ("l2", "value_mix"):
         return flags.float_in(0.0, 1.0, low_open=False)
     return str  # options, hidden: comma-separated, checked by config_of
 

@@ -68,6 +68,9 @@ class TrainConfig:
     eval_every: int = 2
     eval_games: int = 20
     eval_simulations: int = 32
+    # The value target: (1 - value_mix) * the game's returns + value_mix * the root's mean value
+    # of the search that chose the move (docs/learning.md "Value targets"); 0 = returns alone.
+    value_mix: float = 0.0
 
     def __post_init__(self) -> None:
         # Everything a run will use is checked here, before any work starts: from the flags,
@@ -100,7 +103,11 @@ class TrainConfig:
                 f"hidden {self.hidden!r}: a network of {network_bytes(self.players, self.hidden):,}"
                 f" bytes; its exports must load (at most {MAX_BYTES:,})"
             )
-        for name, least, most in (("learning_rate", 0.0, 1.0), ("l2", 0.0, 1.0)):
+        for name, least, most in (
+            ("learning_rate", 0.0, 1.0),
+            ("l2", 0.0, 1.0),
+            ("value_mix", 0.0, 1.0),
+        ):
             number = getattr(self, name)
             if (
                 isinstance(number, bool)

@@ -81,7 +81,8 @@ def load_iteration(
 
 class Replay:
     """The samples of the last `window` iterations in memory, ready for batches: the value
-    target is the returns relative to the mover (column k: player (mover + k) % n)."""
+    target is the returns, mixed with the root's values by `value_mix`, relative to the mover
+    (column k: player (mover + k) % n)."""
 
     def __init__(self, run: str, config: TrainConfig) -> None:
         self.run = run
@@ -95,10 +96,19 @@ class Replay:
             if iteration not in wanted:
                 del self.parts[iteration]
         for iteration in sorted(wanted - set(self.parts)):
-            arrays = load_iteration(self.run, iteration)
+            mix = self.config.value_mix
+            # Runs from before root_value (value_mix 0) never read it.
+            keys = TRAINING_ARRAYS + (("root_value",) if mix > 0 else ())
+            arrays = load_iteration(self.run, iteration, keys)
             n = arrays["returns"].shape[1]
             columns = (arrays["player"][:, None].astype(np.int64) + np.arange(n)) % n
-            value = np.take_along_axis(arrays["returns"], columns, axis=1)
+            target = arrays["returns"]
+            if mix > 0:
+                # Value targets mixed with the search's values (docs/learning.md "Value
+                # targets"): the root's mean value is known at every move, the result only at
+                # the end, and it carries less of the luck of the later draws.
+                target = (1.0 - mix) * target + mix * arrays["root_value"]
+            value = np.take_along_axis(target, columns, axis=1)
             self.parts[iteration] = {
                 "observation": arrays["observation"],
                 "legal_mask": arrays["legal_mask"],

@@ -9,9 +9,10 @@ whole game (docs/neural.md), whichever shard holds it. The move played is the Gu
 `selected` action (exploration by the Gumbel noise); the tree is kept from move to move
 (`advance`). Samples (decisions with two or more legal actions) hold the arrays of
 vikinger_fast.selfplay_data plus `target`, the search's improved policy over the action
-space. So the data depend on S, i, the settings (shard_games included: the games searched
-together share the batches, and virtual loss spreads a batch's descents by how many trees there
-are) and the weights alone: the executor and the number of processes change nothing (tested).
+space, and `root_value`, the root's mean value per player over its visits. So the data depend
+on S, i, the settings (shard_games included: the games searched together share the batches, and
+virtual loss spreads a batch's descents by how many trees there are) and the weights alone: the
+executor and the number of processes change nothing (tested).
 
 The first `warm_iterations` iterations search with the heuristic evaluation and uniform priors
 instead of the network (a warm start: the network's first targets come from a search that
@@ -30,8 +31,11 @@ from .. import arena, distributed, selfplay_data
 from .config import TrainConfig
 from .network import evaluator as network_evaluator
 
-# Per-sample arrays: the self-play format's, plus the training target.
-EXTRA_ARRAYS = ("target",)
+# Per-sample arrays: the self-play format's, plus the policy target and the root's mean value
+# per player (absolute seats, as `returns`), which a run with value_mix > 0 mixes into its
+# value target.
+EXTRA_ARRAYS = ("target", "root_value")
+PER_PLAYER_ARRAYS = ("root_value",)
 SAMPLE_ARRAYS = selfplay_data.SAMPLE_ARRAYS + EXTRA_ARRAYS
 GAME_ARRAYS = selfplay_data.GAME_ARRAYS
 
@@ -92,7 +96,7 @@ def _games(
         evaluate = heuristic_evaluator(search)
     else:
         evaluate = leaf_evaluator(engine, weights, game)
-    rows = selfplay_data.Rows(config.players, EXTRA_ARRAYS)
+    rows = selfplay_data.Rows(config.players, EXTRA_ARRAYS, PER_PLAYER_ARRAYS)
     searching = list(range(count))  # games whose root waits for a search
     while searching:
         search.run(evaluate, config.search_batch)
@@ -109,6 +113,7 @@ def _games(
                     (visits / visits.sum()).astype(np.float32),
                     action,
                     target=results["improved_policy"][k].astype(np.float32),
+                    root_value=results["value"][k].astype(np.float32),
                 )
             state.apply_action(action)
             while state.is_chance_node():
