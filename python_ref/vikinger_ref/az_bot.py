@@ -32,6 +32,18 @@ def shipped_model(game):
     return os.path.join(MODELS, name)
 
 
+PRIORS = ("network", "uniform")
+
+
+def uniform_priors(mlp, game):
+    """The MLP with its policy head zeroed: every legal action gets the logit 0, so the search's
+    priors are uniform, and the values, the layers and the cost of an evaluation are the
+    network's (the ablation of docs/learning.md: the same search without the network's policy)."""
+    policy_w, policy_b = mlp.policy
+    zeros = (np.zeros_like(policy_w), np.zeros_like(policy_b))
+    return MLPEvaluator(game, mlp.layers, zeros, mlp.value)
+
+
 def _evaluator_choice(evaluator):
     if evaluator not in ("network", "numpy"):
         raise ValueError(f"evaluator must be 'network', 'numpy' or a callable, not {evaluator!r}")
@@ -45,7 +57,9 @@ class AZBot(PuctBot):
     playouts=0 for the network's values alone. evaluator="network" (the default) evaluates the
     network inside the search in integers (docs/neural.md "The integer network"), "numpy" with the
     float MLPEvaluator; any other evaluator (a callable of the protocol, a Network) is used as
-    given, without model."""
+    given, without model. priors="uniform" keeps the network's values and gives every legal
+    action the same prior (the ablation of docs/learning.md "Strength": the search without the
+    network's policy, at the same cost per leaf)."""
 
     def __init__(
         self,
@@ -57,20 +71,27 @@ class AZBot(PuctBot):
         batch_size=16,
         playouts=4,
         playout_weight=0.5,
+        priors="network",
         **options,
     ):
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
+        if not isinstance(priors, str) or priors not in PRIORS:
+            raise ValueError(f"priors must be 'network' or 'uniform', not {priors!r}")
         if evaluator is None:
             evaluator = "network"
         if isinstance(evaluator, str):
             # Loaded here so that a damaged file is a ValueError too.
             choice = _evaluator_choice(evaluator)
             mlp = MLPEvaluator.load(shipped_model(game) if model is None else model, game)
+            if priors == "uniform":
+                mlp = uniform_priors(mlp, game)
             evaluator = mlp if choice == "numpy" else self._network_class(mlp)
         elif model is not None:
             raise ValueError("AZBot takes model or evaluator, not both")
+        elif priors != "network":
+            raise ValueError("priors='uniform' needs the network's evaluator, not a given one")
         super().__init__(
             game,
             seed,

@@ -124,6 +124,35 @@ def test_the_learned_player_mixes_playouts_into_the_network_values_by_default(en
         engine.AZBot(engine.Game(2), 0, simulations=4, playouts=-2)
 
 
+def test_uniform_priors_keep_the_networks_values(engines):
+    # docs/learning.md "Strength": the ablation is the same search, the network's leaf values,
+    # and the same prior for every legal action.
+    ref, fast = engines
+    game = fast.Game(2)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(2)
+    while state.is_chance_node():
+        state.apply_random_chance(rng)
+    mlp = az_bot.MLPEvaluator.load(az_bot.shipped_model(az_bot.Game(2)), game)
+    logits, values = fast.Network(mlp).evaluate(state)
+    flat, same = fast.Network(az_bot.uniform_priors(mlp, game)).evaluate(state)
+    assert np.array_equal(same, values) and not flat.any() and np.ptp(logits) > 0
+    moves = [
+        play_out(e, e.AZBot(e.Game(2), 3, simulations=8, priors="uniform", playouts=0), 5)
+        for e in engines
+    ]
+    assert moves[0] == moves[1]
+    assert moves[0] != play_out(fast, fast.AZBot(game, 3, simulations=8, playouts=0), 5)
+    for engine in engines:
+        with pytest.raises(ValueError, match="^priors must be 'network' or 'uniform', not 'flat'$"):
+            engine.AZBot(engine.Game(2), 0, simulations=4, priors="flat")
+        with pytest.raises(ValueError, match="priors='uniform' needs the network's evaluator"):
+            engine.AZBot(
+                engine.Game(2), 0, simulations=4, priors="uniform", evaluator=lambda *a: None
+            )
+    arena.check_spec("az:time=0.05,playouts=0,priors=uniform", fast)
+
+
 class _Watched(np.ndarray):
     """Observations that record numpy's BLAS thread counts at the evaluator's first product."""
 
