@@ -208,17 +208,44 @@ def test_simulate_in_local_processes_prints_the_same_statistics(capsys):
     assert len(plain) == 6 and sharded[1:] == plain[1:]  # all but the timing line
 
 
-def test_ctrl_c_stops_the_local_workers_and_exits_130():
+def _children(pid):
+    """The pids of the processes whose parent is `pid` (Linux /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _running(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("signame", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_and_sigterm_stop_the_local_workers_and_exit_130(tmp_path, signame):
     import signal
     import time
 
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
     argv = ["simulate", "--jobs", "2", "--games", "100000000", "--shard-size", "100000"]
-    child = start_cli(argv)
+    child = start_cli(argv, env=dict(os.environ, TMPDIR=str(scratch)))
     try:
         # The progress bar's first update: the workers are playing.
         assert child.stderr.read(1), "the child printed nothing"
         time.sleep(1.0)
-        child.send_signal(signal.SIGINT)
+        workers = _children(child.pid) if os.path.isdir("/proc") else []
+        child.send_signal(getattr(signal, signame))
         out, err = child.communicate(timeout=30)
     finally:
         if child.poll() is None:
@@ -226,6 +253,13 @@ def test_ctrl_c_stops_the_local_workers_and_exits_130():
     assert child.returncode == 130, err
     assert "interrupted: remote work cancelled" in err and "Traceback" not in err
     assert out == ""
+    # No worker plays on, and the shards' scratch folder is gone (a SIGTERM that ended the
+    # driver alone left both).
+    deadline = time.monotonic() + 10
+    while any(map(_running, workers)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(map(_running, workers))
+    assert not [p.name for p in scratch.iterdir() if p.name.startswith("vikinger-shards-")]
 
 
 STOPPED_EARLY = """

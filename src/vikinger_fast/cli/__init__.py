@@ -2,7 +2,9 @@
 below; `vikinger COMMAND --help` for each)."""
 
 import argparse
+import signal
 import sys
+import threading
 
 from . import arena, bench, ladder, play, render, replay, selfplay, serve, simulate, soak, train
 
@@ -22,8 +24,26 @@ def build_parser():
     return parser
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def stop_on_sigterm():
+    """SIGTERM (`kill`, a scheduler's or a container's stop) ends a command as Ctrl-C does: its
+    worker processes stopped, its files whole or absent, exit status 130. Python's default would
+    end the process at once and leave the workers playing their shards and their scratch folder
+    behind. Only in the main thread, and only over the default action (a caller's own handler,
+    or `vikinger serve`'s server, keeps its own)."""
+    if (
+        threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    ):
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
 def main(argv=None):
     args = build_parser().parse_args(argv)
+    stop_on_sigterm()
     return args.run(args)
 
 
