@@ -69,6 +69,8 @@ def _copy_run(started, tmp_path):
         ("--learning-rate", "nan"),
         ("--learning-rate", "0"),
         ("--l2", "-1"),
+        ("--value-mix", "1.5"),
+        ("--value-mix", "nan"),
         ("--games", "0"),
         ("--games", "1e9"),
         ("--seed", "-1"),

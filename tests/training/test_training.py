@@ -231,5 +231,8 @@ def test_bad_settings_are_named():
 
 
 def test_three_players_run_through_the_same_loop(tmp_path):
-    checkpoint = loop.train(str(tmp_path), 1, tiny(players=3, games=1, eval_every=5), quiet=True)
+    # With value targets mixed with the root's values (value_mix) as the shipped 2p run.
+    config = tiny(players=3, games=1, eval_every=5, value_mix=0.5)
+    checkpoint = loop.train(str(tmp_path), 1, config, quiet=True)
     assert checkpoint.params["value_w"].shape == (16, 3)
+    assert checkpoint.config.value_mix == 0.5
