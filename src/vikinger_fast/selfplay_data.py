@@ -3,9 +3,10 @@ of a shard's games as rows, then as arrays; a shard as one `.npz` file; a run's 
 complete by its `manifest.json`, written last; the loader that checks both.
 
 Two writers use it: `vikinger selfplay` (vikinger_fast.distributed.selfplay, MCTS games) and the
-training loop (vikinger_fast.training.selfplay and .replay, games of the network search, with one
-more per-sample array, `target`). Every file goes through safety.outputs.write_atomic with a
-sync, so an interrupted run leaves no half-written file under a final name and no manifest.
+training loop (vikinger_fast.training.selfplay and .replay, games of the network search, with two
+more per-sample arrays, `target` and `root_value`). Every file goes through
+safety.outputs.write_atomic with a sync, so an interrupted run leaves no half-written file under
+a final name and no manifest.
 """
 
 import hashlib

@@ -1,8 +1,8 @@
 """Replay data on disk (docs/learning.md "Files"): iteration i's self-play games in
 `selfplay/iter-NNNNN/`, shards and a manifest in the format of vikinger_fast.selfplay_data
-(`vikinger-selfplay` manifest, `.npz` shards read with allow_pickle=False) with one more
-per-sample array, `target` (the improved policy). A folder without its manifest is unfinished
-and is played again on resume.
+(`vikinger-selfplay` manifest, `.npz` shards read with allow_pickle=False) with two more
+per-sample arrays, `target` (the improved policy) and `root_value` (the root's values). A folder
+without its manifest is unfinished and is played again on resume.
 
 The training batches of step t are drawn from the samples of the last `window` finished
 iterations with numpy's default_rng seeded (seed, t): the same steps see the same batches on a
