@@ -244,8 +244,9 @@ def test_spec_keys_are_the_bots_keywords(monkeypatch):
         "time",
     ]
     assert arena.spec_keys("random") == []
-    # AZBot names a few of PuctBot's keywords (its own defaults) and passes on the others.
-    assert set(arena.bot_keywords("az")) == set(arena.bot_keywords("puct"))
+    # AZBot names a few of PuctBot's keywords (its own defaults), passes on the others and
+    # adds its own `priors` (the uniform-prior ablation).
+    assert set(arena.bot_keywords("az")) == set(arena.bot_keywords("puct")) | {"priors"}
     assert "simulations" in arena.bot_keywords("az")
     for name, class_name in arena.BUILTIN.items():  # the C++ classes take the same keywords
         fast_class = getattr(arena.engine_module("fast"), class_name)
