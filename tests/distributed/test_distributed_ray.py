@@ -142,6 +142,26 @@ def test_arena_on_ray_is_the_local_tournament(cluster):
     assert distributed.arena("fast", texts, 3, 4, 1, shard_size=4, executor=cluster) == expected
 
 
+def test_arena_on_ray_plays_only_the_games_not_done(cluster):
+    # A resumed run (`vikinger arena --resume --ray`): the journal's games are kept, the others
+    # are played in shards, each reported as its shard ends.
+    texts = ["random", "greedy", "mcts:iterations=5"]
+    whole = arena.run("fast", texts, 2, 5, 1)
+    seen = []
+    got = distributed.arena(
+        "fast",
+        texts,
+        2,
+        5,
+        1,
+        shard_size=1,
+        executor=cluster,
+        done={n: whole[n] for n in (1, 2)},
+        on_game=lambda number, game: seen.append(number),
+    )
+    assert got == whole and sorted(seen) == [0, 3, 4, 5]
+
+
 def test_selfplay_on_ray_writes_the_local_files(cluster, tmp_path):
     mcts = {"iterations": 8}
     local = selfplay.generate(tmp_path / "local", 3, 5, mcts=mcts, shard_size=1)

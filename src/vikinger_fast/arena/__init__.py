@@ -21,7 +21,7 @@ import math
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from types import ModuleType
@@ -283,6 +283,35 @@ def play_bots(state: Any, bots: Sequence[Any], rng: np.random.Generator) -> Any:
     return state
 
 
+def identity(job: Job) -> dict[str, Any]:
+    """What the record of `job`'s game says of the game itself: "game" (players, options),
+    "players" (the seats' entries) and "seed" (the deal's chance seed); the arena's journal
+    checks a record read back against it."""
+    engine_name, texts, players, seed, (_table, deal, seats) = job
+    options = engine_module(engine_name).Game(num_players=players).options
+    return {
+        "game": {"num_players": players, "options": dict(options)},
+        "players": [parse_spec(texts[e]).player_entry() for e in seats],
+        "seed": chance_seed(seed, deal),
+    }
+
+
+def summary(job: Job, record: dict[str, Any]) -> dict[str, Any]:
+    """The summary of `job`'s game from its record, as play_game returns it."""
+    table, deal, seats = job[4]
+    return {
+        "table": table,
+        "deal": deal,
+        "seats": list(seats),
+        "chance_seed": record["seed"],
+        "fame": record["result"]["fame"],
+        "gold": record["result"]["gold"],
+        "returns": record["result"]["returns"],
+        "moves": len(record["moves"]),
+        "record": record,
+    }
+
+
 def play_game(job: Job) -> dict[str, Any]:
     """One game of the schedule: job = (engine name, spec texts, players, seed, (table, deal,
     seats)). Returns its summary and its record."""
@@ -296,17 +325,7 @@ def play_game(job: Job) -> dict[str, Any]:
     record = records.record_from_state(
         state, players=[specs[e].player_entry() for e in seats], seed=stream
     )
-    return {
-        "table": table,
-        "deal": deal,
-        "seats": seats,
-        "chance_seed": stream,
-        "fame": record["result"]["fame"],
-        "gold": record["result"]["gold"],
-        "returns": record["result"]["returns"],
-        "moves": len(record["moves"]),
-        "record": record,
-    }
+    return summary(job, record)
 
 
 def _progress(total: int, enabled: bool) -> Optional[ProgressBar]:
@@ -386,6 +405,20 @@ def _game_error(number: int, task: Job, error: BaseException) -> GameError:
     )
 
 
+def jobs_of(
+    engine_name: str, texts: Sequence[str], players: int, seed: int, deals: int
+) -> list[Job]:
+    """The schedule's games as the Jobs play_game plays, in schedule order."""
+    return [
+        (engine_name, list(texts), players, seed, task)
+        for task in schedule(len(texts), players, deals)
+    ]
+
+
+# Called with (game number, its summary) as each game ends, in the main process.
+OnGame = Callable[[int, dict[str, Any]], None]
+
+
 def run(
     engine_name: str,
     texts: Sequence[str],
@@ -394,35 +427,46 @@ def run(
     deals: int,
     jobs: int = 1,
     progress: bool = False,
+    *,
+    done: Optional[Mapping[int, dict[str, Any]]] = None,
+    on_game: Optional[OnGame] = None,
 ) -> list[dict[str, Any]]:
     """Play the whole schedule; the games in schedule order, whatever `jobs` (processes). A
-    game that raises (a user's bot) raises GameError naming it."""
-    tasks = [
-        (engine_name, list(texts), players, seed, task)
-        for task in schedule(len(texts), players, deals)
-    ]
-    bar = _progress(len(tasks), progress)
-    games: list[dict[str, Any]] = []
+    game that raises (a user's bot) raises GameError naming it. `done`: games already played
+    (number -> summary, a resumed run's journal), not played again; `on_game(number, game)`:
+    called as each game ends (the journal's add)."""
+    tasks = jobs_of(engine_name, texts, players, seed, deals)
+    done = done or {}
+    todo = [number for number in range(len(tasks)) if number not in done]
+    played: dict[int, dict[str, Any]] = {}
+
+    def finished(number: int, game: dict[str, Any]) -> None:
+        played[number] = game
+        if on_game:
+            on_game(number, game)
+        if bar:
+            bar.update(1)
+
+    bar = _progress(len(todo), progress)
     try:
         if jobs <= 1:
-            for task in tasks:
+            for number in todo:
                 try:
-                    games.append(play_game(task))
+                    game = play_game(tasks[number])
                 except Exception as error:
-                    raise _game_error(len(games), task, error) from error
-                if bar:
-                    bar.update(1)
+                    raise _game_error(number, tasks[number], error) from error
+                finished(number, game)
         else:
             with one_blas_thread():
                 pool = worker_pool(jobs)
                 try:
-                    try:
-                        for result in pool.map(play_game, tasks, chunksize=1):
-                            games.append(result)
-                            if bar:
-                                bar.update(1)
-                    except Exception as error:
-                        raise _game_error(len(games), tasks[len(games)], error) from error
+                    results = pool.map(play_game, [tasks[n] for n in todo], chunksize=1)
+                    for number in todo:
+                        try:
+                            result = next(results)
+                        except Exception as error:
+                            raise _game_error(number, tasks[number], error) from error
+                        finished(number, result)
                 except BaseException:
                     # Ctrl-C or a failed game: drop the games not started instead of waiting.
                     pool.shutdown(wait=False, cancel_futures=True)
@@ -431,4 +475,4 @@ def run(
     finally:
         if bar:
             bar.close()
-    return games
+    return [done[n] if n in done else played[n] for n in range(len(tasks))]

@@ -6,6 +6,7 @@ import sys
 import time
 
 from .. import arena, distributed
+from ..arena import journal
 from ..arena import report as arena_report
 from . import common, sharding
 from ..safety import flags, outputs
@@ -14,8 +15,9 @@ DESCRIPTION = """Play every seating permutation of each deal on the same chance 
 bots given as specs: a built-in bot with budgets as :key=value (mcts:iterations=200,threads=2,
 az:time=0.1), or module.path:ClassName[:key=value,...] for your own bot (built as
 ClassName(game, seed, **params), playing through step(state)). Prints a table and writes
-results.json, results.csv, games.csv and every game's record to --out. `vikinger ladder` plays
-every built-in bot against every other. The built-in bots:
+results.json, results.csv, games.csv and every game's record to --out, where games.jsonl keeps
+each game as it ends: a run stopped at any point finishes with the same command and --resume.
+`vikinger ladder` plays every built-in bot against every other. The built-in bots:
 
 """
 
@@ -42,6 +44,12 @@ def add_parser(commands):
         "write into a non-empty --out folder, replacing the results and records of an earlier "
         "run there",
         default="arena-results",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="finish the run stopped in --out: the games of its games.jsonl are kept, the "
+        "others played (the same bots, --players, --seed, --games and --engine)",
     )
     parser.add_argument(
         "--plot", metavar="FILE", help="also draw the results (needs the extra plot: matplotlib)"
@@ -74,13 +82,8 @@ def run(args, parser):
         if not plots.available():
             print(plots.PLOT_HINT, file=sys.stderr)
             return 3
-    # The outputs are checked before the games are played, not found unwritable after.
-    try:
-        outputs.check_output_folder(args.out, force=args.force, what="--out")
-        if args.plot:
-            outputs.check_output_file(args.plot, what="--plot")
-    except outputs.OutputError as error:
-        parser.error(str(error))
+    if args.resume and args.force:
+        parser.error("--resume keeps the games in --out and --force replaces them: choose one")
     deals = arena.deals_for(args.games, players)
     config = {
         "engine": args.engine,
@@ -90,6 +93,22 @@ def run(args, parser):
         "seed": args.seed,
         "deals": deals,
     }
+    tasks = arena.jobs_of(args.engine, args.bots, players, args.seed, deals)
+    # The outputs, and a resumed run's journal, are checked before the games are played, not
+    # found unwritable after.
+    try:
+        outputs.check_output_folder(args.out, force=args.force or args.resume, what="--out")
+        if args.plot:
+            outputs.check_output_file(args.plot, what="--plot")
+        if args.resume:
+            book = journal.resume(args.out, config, tasks, engine)
+        else:
+            book = journal.start(args.out, config)
+    except (OSError, ValueError) as error:
+        hint = ""
+        if not args.resume and os.path.isfile(journal.path_in(args.out)):
+            hint = " (or --resume to finish the run stopped there)"
+        parser.error(f"{error}{hint}")
     tables = len(arena.schedule(len(args.bots), players, 1)) // math.factorial(players)
     print(
         f"arena: {len(args.bots)} bots, {players} per game, {tables} table(s) x {deals} "
@@ -97,12 +116,21 @@ def run(args, parser):
         f"seed {args.seed}, {args.jobs} job(s)",
         flush=True,
     )
+    if args.resume:
+        print(f"resuming: {len(book.done)} of {len(tasks)} games kept from {book.path}", flush=True)
     start = time.perf_counter()
-    try:
-        games = sharding.arena_games(args, players, deals, not args.no_progress)
-    except KeyboardInterrupt:
-        print("\ninterrupted: no results written", file=sys.stderr)
-        return 130
+    with book:
+        try:
+            games = sharding.arena_games(
+                args, players, deals, not args.no_progress, done=book.done, on_game=book.add
+            )
+        except KeyboardInterrupt:
+            print(
+                f"\ninterrupted: the games finished are kept in {book.path}; the same command "
+                "with --resume plays the rest",
+                file=sys.stderr,
+            )
+            return 130
     seconds = time.perf_counter() - start
     results = arena_report.summarize(config, games)
     try:

@@ -14,7 +14,7 @@ shards, in games).
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any, Optional
 
@@ -221,25 +221,38 @@ def arena(
     shard_size: int = ARENA_SHARD,
     executor: Optional[Executor] = None,
     progress: bool = False,
+    done: Optional[Mapping[int, dict[str, Any]]] = None,
+    on_game: Optional[arena_module.OnGame] = None,
 ) -> list[dict[str, Any]]:
     """The games of `arena.run(engine_name, texts, players, seed, deals)`, in schedule order,
-    played in shards of `shard_size` consecutive games: each game depends on its task alone, so
-    the list (and the table and records made from it) is the same."""
-    tasks = [
-        (engine_name, list(texts), players, seed, task)
-        for task in arena_module.schedule(len(texts), players, deals)
-    ]
-    shards = []
-    for first, count in ranges(len(tasks), shard_size):
-        part = tasks[first : first + count]
+    played in shards of `shard_size` consecutive games of those not `done` (as arena.run's
+    `done` and `on_game`, on_game called as each shard ends): each game depends on its task
+    alone, so the list (and the table and records made from it) is the same."""
+    tasks = arena_module.jobs_of(engine_name, texts, players, seed, deals)
+    done = done or {}
+    todo = [number for number in range(len(tasks)) if number not in done]
+    shards, numbers = [], []
+    for first, count in ranges(len(todo), shard_size):
+        part = todo[first : first + count]
+        jobs = [tasks[number] for number in part]
+        numbers.append(part)
         shards.append(
             Shard(
                 _arena_shard,
-                (os.getcwd(), part),
+                (os.getcwd(), jobs),
                 count,
-                f"games {first}..{first + count - 1}: table {part[0][4][0]} deal "
-                f"{part[0][4][1]} to table {part[-1][4][0]} deal {part[-1][4][1]}, "
+                f"games {part[0]}..{part[-1]}: table {jobs[0][4][0]} deal "
+                f"{jobs[0][4][1]} to table {jobs[-1][4][0]} deal {jobs[-1][4][1]}, "
                 f"seed {seed}",
             )
         )
-    return [game for part in run_shards(shards, executor, progress) for game in part]
+
+    def shard_done(index: int, games: list[dict[str, Any]]) -> None:
+        for number, game in zip(numbers[index], games):
+            if on_game:
+                on_game(number, game)
+
+    played: dict[int, dict[str, Any]] = {}
+    for part, games in zip(numbers, run_shards(shards, executor, progress, shard_done)):
+        played.update(zip(part, games))
+    return [done[n] if n in done else played[n] for n in range(len(tasks))]

@@ -284,16 +284,22 @@ class RayCluster:
 
 
 def run_shards(
-    shards: Sequence[Shard], executor: Optional["Executor"] = None, progress: bool = False
+    shards: Sequence[Shard],
+    executor: Optional["Executor"] = None,
+    progress: bool = False,
+    on_result: Optional[Callable[[int, Any], None]] = None,
 ) -> list[Any]:
     """The results of `shards` in shard order, computed by `executor` (default one local
-    process), with one progress bar over all of them (in games)."""
+    process), with one progress bar over all of them (in games); `on_result(number, result)`
+    is called as each shard ends, in the order they end."""
     executor = executor or LocalProcesses(1)
     results: list[Any] = [None] * len(shards)
     bar = arena_module._progress(sum(s.games for s in shards), progress)
     try:
         for number, result in executor.run(shards):
             results[number] = result
+            if on_result:
+                on_result(number, result)
             if bar:
                 bar.update(shards[number].games)
     finally:
