@@ -101,21 +101,13 @@ def rollouts(engine, game, args):
 def arena_games(args, players, deals, progress, done=None, on_game=None):
     """`vikinger arena`'s games: arena.run in --jobs processes, or shards on Ray (`done` and
     `on_game` as arena.run's)."""
+    schedule = (args.engine, args.bots, players, args.seed, deals)
+    passed = {"progress": progress, "done": done, "on_game": on_game}
     if args.ray is None:
         # arena.run's own process pool: the same games, game by game; a failing bot is one
         # line naming its game, as on Ray.
         try:
-            return arena.run(
-                args.engine,
-                args.bots,
-                players,
-                args.seed,
-                deals,
-                jobs=args.jobs,
-                progress=progress,
-                done=done,
-                on_game=on_game,
-            )
+            return arena.run(*schedule, jobs=args.jobs, **passed)
         except arena.GameError as error:
             print(f"error: {error}", file=sys.stderr)
             sys.exit(1)
@@ -123,15 +115,4 @@ def arena_games(args, players, deals, progress, done=None, on_game=None):
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
     kept = f"the games finished are kept in {args.out}; --resume plays the rest"
     with outcome(kept), _connect(args) as cluster:
-        return distributed.arena(
-            args.engine,
-            args.bots,
-            players,
-            args.seed,
-            deals,
-            shard_size=args.shard_size,
-            executor=cluster,
-            progress=progress,
-            done=done,
-            on_game=on_game,
-        )
+        return distributed.arena(*schedule, shard_size=args.shard_size, executor=cluster, **passed)
