@@ -6,7 +6,7 @@ import os
 import numpy as np
 import pytest
 
-from vikinger_fast import distributed
+from vikinger_fast import arena, distributed
 from vikinger_fast.training import Checkpoint, TrainConfig, loop, replay, selfplay
 from vikinger_fast.cli.train import config_of
 from vikinger_fast.training.network import init_params
@@ -230,9 +230,22 @@ def test_bad_settings_are_named():
         )
 
 
-def test_three_players_run_through_the_same_loop(tmp_path):
-    # With value targets mixed with the root's values (value_mix) as the shipped 2p run.
-    config = tiny(players=3, games=1, eval_every=5, value_mix=0.5)
+@pytest.mark.parametrize("players", [3, 4])
+def test_three_and_four_players_run_through_the_same_loop(tmp_path, players, engines):
+    # With value targets mixed with the root's values (value_mix) as the shipped runs; the
+    # export then plays a whole game of its player count in the learned player of either engine.
+    config = tiny(players=players, games=1, eval_every=5, value_mix=0.5)
     checkpoint = loop.train(str(tmp_path), 1, config, quiet=True)
-    assert checkpoint.params["value_w"].shape == (16, 3)
+    assert checkpoint.params["value_w"].shape == (16, players)
     assert checkpoint.config.value_mix == 0.5
+    model = os.path.join(str(tmp_path), "models", "iter-00000.npz")
+    for engine in engines:
+        game = engine.Game(num_players=players)
+        # No playouts at the leaves: the reference plays them in Python, and the network is what
+        # is under test.
+        bots = [
+            engine.AZBot(game, seat, model=model, simulations=4, playouts=0)
+            for seat in range(players)
+        ]
+        state = arena.play_bots(game.new_initial_state(), bots, np.random.default_rng(players))
+        assert state.is_terminal() and len(state.returns()) == players
