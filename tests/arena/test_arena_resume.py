@@ -186,6 +186,16 @@ def test_resume_needs_a_journal_and_excludes_force(tmp_path, capsys):
     assert "--resume to finish" in capsys.readouterr().err
 
 
+def test_the_plot_may_not_overwrite_the_journal(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    out, _, _ = _stopped_copy(tmp_path, 2)
+    before = _files(out)
+    with pytest.raises(SystemExit):
+        _resume(out, "--plot", str(out / journal.NAME))
+    assert "is the input" in capsys.readouterr().err
+    assert _files(out) == before
+
+
 def test_a_finished_run_resumes_to_the_same_files(tmp_path):
     out, reference, _ = _stopped_copy(tmp_path, 12)
     assert _resume(out) == 0

@@ -99,7 +99,8 @@ def run(args, parser):
     try:
         outputs.check_output_folder(args.out, force=args.force or args.resume, what="--out")
         if args.plot:
-            outputs.check_output_file(args.plot, what="--plot")
+            # The picture must not land on the journal a later --resume reads.
+            outputs.check_output_file(args.plot, [journal.path_in(args.out)], what="--plot")
         if args.resume:
             book = journal.resume(args.out, config, tasks, engine)
         else:
