@@ -19,11 +19,8 @@ from ._core import (
     PHASES,
     TERMINAL,
     Game,
-    GreedyBot,
-    MCTSBot,
     Network,
     PuctSearch,
-    RandomBot,
     State,
     VectorGame,
     evaluate,
@@ -33,6 +30,7 @@ from ._core import (
     solve_endgame,
 )
 
+from . import bot_registry as _bot_registry
 from . import pictures  # noqa: F401  (gives State its _repr_svg_)
 
 __all__ = [
@@ -50,28 +48,21 @@ __all__ = [
     "playouts_batch",
     "evaluate",
     "solve_endgame",
-    "RandomBot",
-    "GreedyBot",
-    "MCTSBot",
     "PuctSearch",
     "Network",
-    "PuctBot",
-    "AZBot",
-    "PolicyNetBot",
+    # the bots, one per entry of the registry (bot_registry.py): RandomBot, GreedyBot, MCTSBot,
+    # PuctBot, AZBot, PolicyNetBot
+    *(entry.class_name for entry in _bot_registry.BOTS.values()),
 ]
 # The one version source is pyproject.toml; the C++ module exists only installed, with metadata.
 __version__ = _metadata.version("vikinger-fast")
 
 
 def __getattr__(name):
-    # The network bots' logic is shared with the reference (vikinger_ref.puct_bot, az_bot):
-    # imported on first use, so that `import vikinger_fast` does not load the reference engine.
-    if name == "PuctBot":
-        from .neural.bot import PuctBot
-
-        return PuctBot
-    if name in ("AZBot", "PolicyNetBot"):
-        from .neural import az_bot
-
-        return getattr(az_bot, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    # The bots' classes, from the registry: the C++ ones, and the network bots whose logic is
+    # shared with the reference (vikinger_ref.puct_bot, az_bot), imported on first use so that
+    # `import vikinger_fast` does not load the reference engine.
+    entry = _bot_registry.by_class_name(name)
+    if entry is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return entry.fast_class()

@@ -10,6 +10,7 @@ import pytest
 import vikinger_ref
 
 from vikinger_fast import arena, records
+from vikinger_fast.bot_registry import BOTS, BotEntry
 from vikinger_fast.cli import main
 
 USER_BOT = '''
@@ -55,7 +56,12 @@ def test_parse_spec():
         ("random:seed=1", "unknown parameter 'seed' for random"),
         ("mcts:iterations=0", "iterations must be > 0"),
         ("mcts:leaf=deep,iterations=10", "leaf must be one of"),
-        ("mcts", "needs a budget"),
+        # in the spec's words: its name and `time`, not MCTSBot and max_time
+        ("mcts:time=1e9", r"mcts needs a finite budget: iterations, or time below 1e9 seconds"),
+        ("az:time=1e10", r"az needs a finite budget: simulations, or time below 1e9 seconds"),
+        ("puct:time=0", r": time must be > 0, not 0$"),
+        ("mcts:threads=2,time=abc", r": time must be a number, not str$"),
+        ("mcts:max_time=-1", r": max_time must be > 0, not -1$"),
         ("mcts:time=1,max_time=2", "given twice"),
         ("no_such_module_here:Bot", "cannot import module 'no_such_module_here'"),
         ("vikinger_fast.arena:NoSuchBot", "has no class 'NoSuchBot'"),
@@ -260,7 +266,8 @@ def test_spec_keys_are_the_bots_keywords(monkeypatch):
             self.depth = depth
 
     monkeypatch.setattr(vikinger_ref, "DeepBot", DeepBot, raising=False)
-    monkeypatch.setitem(arena.BUILTIN, "deep", "DeepBot")
+    entry = BotEntry("deep", "vikinger_ref:DeepBot", "vikinger_ref:DeepBot", "a deeper bot")
+    monkeypatch.setitem(BOTS, "deep", entry)
     assert arena.parse_spec("deep:depth=3").params == {"depth": 3}
     with pytest.raises(ValueError, match=r"unknown parameter 'width' for deep \(known: depth\)"):
         arena.parse_spec("deep:width=3")

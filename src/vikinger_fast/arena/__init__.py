@@ -19,46 +19,47 @@ import inspect
 import itertools
 import math
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 from types import ModuleType
-from typing import Any, NoReturn, Optional, Protocol, Union
+from typing import Any, NoReturn, Optional, Protocol, Union, cast
 
 import numpy as np
-import vikinger_ref
 
 from .. import records
+from ..bot_registry import BOTS, Bot, BotEntry
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
-# The built-in bots: spec name -> the class of that name in the engine. A spec's keys are the
-# class's keywords (`bot_keywords`) and the aliases of ALIASES (docs/contributing.md "Adding a
-# bot"): a new keyword of a bot is a spec key at once.
-BUILTIN = {
-    "random": "RandomBot",
-    "greedy": "GreedyBot",
-    "mcts": "MCTSBot",
-    # docs/neural.md: PUCT on the heuristic evaluation, or on the MLP of a weights file (model=).
-    "puct": "PuctBot",
-    # docs/learning.md: the learned network (shipped, or model=) with search, and its policy alone.
-    "az": "AZBot",
-    "azpolicy": "PolicyNetBot",
-}
 # Spec keys that are another name of a keyword.
 ALIASES = {"time": "max_time"}
 
-# One line per built-in bot, for every --help that takes a bot spec and for the web setup.
-DESCRIPTIONS = {
-    "random": "a legal move drawn at random (the baseline)",
-    "greedy": "one ply on the evaluation: the move whose next position looks best (instant)",
-    "mcts": "Monte Carlo tree search with playouts; mcts:iterations=500 or mcts:time=0.5",
-    "puct": "PUCT search on the heuristic evaluation (docs/neural.md); puct:simulations=200",
-    "az": "the learned player: the shipped network with PUCT search (docs/learning.md); "
-    "az:simulations=100 or az:time=0.1",
-    "azpolicy": "the learned network's policy alone, no search (instant)",
-}
+
+class _RegistryView(Mapping[str, str]):
+    """The built-in bots by spec name, one field of their registry entries, read when asked (a
+    bot registered later is in it)."""
+
+    def __init__(self, field: Callable[[BotEntry], str]) -> None:
+        self._field = field
+
+    def __getitem__(self, name: str) -> str:
+        return self._field(BOTS[name])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(BOTS)
+
+    def __len__(self) -> int:
+        return len(BOTS)
+
+
+# The built-in bots, from the one registry (bot_registry.py; docs/contributing.md "Adding a
+# bot"): spec name -> class name, and the one line on each for the --help texts, the ladder
+# and the web page. A spec's keys are the class's keywords (`bot_keywords`) and their ALIASES.
+BUILTIN: Mapping[str, str] = _RegistryView(lambda entry: entry.class_name)
+DESCRIPTIONS: Mapping[str, str] = _RegistryView(lambda entry: entry.description)
 SEED_MASK = (1 << 63) - 1
 
 # A spec's key=value pairs: numbers converted, the rest text (records._number_or_text).
@@ -78,9 +79,18 @@ class ProgressBar(Protocol):
 
 
 def bots_help() -> str:
-    """The built-in bot specs with their descriptions, one per line (for --help texts)."""
-    width = max(map(len, DESCRIPTIONS))
-    return "\n".join(f"  {name:<{width}}  {words}" for name, words in DESCRIPTIONS.items())
+    """The built-in bot specs with their descriptions, one per line, and what a name alone
+    plays at (for --help texts)."""
+    width = max(map(len, BOTS))
+    lines = []
+    for name, entry in BOTS.items():
+        alone = f"; the name alone: {entry.default_spec()}" if entry.budget else ""
+        lines.append(f"  {name:<{width}}  {entry.description}{alone}")
+    lines.append(
+        "A name alone, or a spec of it without a budget, plays at the budget shown (time: "
+        "seconds a move)."
+    )
+    return "\n".join(lines)
 
 
 class BotSpec:
@@ -104,7 +114,7 @@ def bot_keywords(name: str) -> list[str]:
     pybind11 gives them no signature to read). A `**options` that the class hands to its base
     adds the base's keywords (AZBot passes its options on to PuctBot)."""
     keywords: list[str] = []
-    for cls in getattr(vikinger_ref, BUILTIN[name]).__mro__:
+    for cls in BOTS[name].reference_class().__mro__:
         if "__init__" not in vars(cls):
             continue
         parameters = list(inspect.signature(cls.__init__).parameters.values())[3:]
@@ -137,13 +147,24 @@ def _parse_params(text: str, part: str) -> SpecParams:
     return params
 
 
+def with_default_budget(name: str, params: SpecParams) -> SpecParams:
+    """`params` of the built-in bot `name`, with its default budget (the registry's) added when
+    they give none of its budget keys (`time` or `max_time`, `iterations`, `simulations`)."""
+    entry = BOTS[name]
+    given = {ALIASES.get(key, key) for key in params}
+    if given & {ALIASES.get(key, key) for key in entry.budget_keys}:
+        return params
+    return {**params, **entry.budget}
+
+
 def parse_spec(text: str) -> BotSpec:
-    """The BotSpec of `text`, its syntax checked (ValueError naming the spec). `check_spec` also
-    builds the bot once, which checks the parameters."""
+    """The BotSpec of `text`, its syntax checked (ValueError naming the spec), a built-in bot's
+    default budget added when it gives none. `check_spec` also builds the bot once, which
+    checks the parameters."""
     if not isinstance(text, str) or not text.strip():
         raise ValueError(f"bot spec {text!r}: empty")
     parts = text.strip().split(":")
-    if parts[0] in BUILTIN:
+    if parts[0] in BOTS:
         if len(parts) > 2:
             _fail(text, "a built-in bot takes name:key=value,... (one colon)")
         params = _parse_params(text, parts[1] if len(parts) == 2 else "")
@@ -152,11 +173,11 @@ def parse_spec(text: str) -> BotSpec:
         if unknown:
             known = ", ".join(sorted(allowed)) or "none"
             _fail(text, f"unknown parameter {unknown[0]!r} for {parts[0]} (known: {known})")
-        return BotSpec(text, parts[0], params)
+        return BotSpec(text, parts[0], with_default_budget(parts[0], params))
     if len(parts) < 2 or not parts[0] or not parts[1] or len(parts) > 3:
         _fail(
             text,
-            f"not a bot: use one of {', '.join(BUILTIN)} (with :key=value,...) or "
+            f"not a bot: use one of {', '.join(BOTS)} (with :key=value,...) or "
             "module.path:ClassName[:key=value,...]",
         )
     params = _parse_params(text, parts[2] if len(parts) == 3 else "")
@@ -179,22 +200,37 @@ def _user_class(spec: BotSpec) -> Callable[..., Any]:
     return cls
 
 
-def make_bot(spec: BotSpec, engine: ModuleType, game: Any, seed: int) -> Any:
+def in_spec_words(spec: BotSpec, message: str) -> str:
+    """A built-in bot's message in the words of `spec`: its spec name for the class names
+    (`PuctBot needs ...` is `az needs ...` for an az spec) and the spec's keys for the keywords
+    they alias (`time`, unless the spec says `max_time`)."""
+    classes = {BOTS[spec.name].reference_class(), BOTS[spec.name].fast_class()}
+    names = {cls.__name__ for bot in classes for cls in bot.__mro__ if cls is not object}
+    for name in sorted(names, key=len, reverse=True):
+        message = re.sub(rf"\b{name}\b", spec.name, message)
+    for alias, keyword in ALIASES.items():
+        if keyword not in spec.params:
+            message = re.sub(rf"\b{keyword}\b", alias, message)
+    return message
+
+
+def make_bot(spec: BotSpec, engine: ModuleType, game: Any, seed: int) -> Bot:
     """The bot of `spec` for `game` in `engine` (a module), seeded with `seed`."""
-    if spec.name in BUILTIN:
+    builtin = spec.name in BOTS
+    if builtin:
         kwargs = {ALIASES.get(key, key): value for key, value in spec.params.items()}
         if len(kwargs) < len(spec.params):
             _fail(spec.text, "a parameter is given twice (time is max_time)")
-        cls = getattr(engine, BUILTIN[spec.name])
+        cls = BOTS[spec.name].engine_class(engine.__name__)
     else:
         cls, kwargs = _user_class(spec), dict(spec.params)
     try:
         bot = cls(game, seed, **kwargs)
     except (TypeError, ValueError) as error:
-        _fail(spec.text, str(error))
+        _fail(spec.text, in_spec_words(spec, str(error)) if builtin else str(error))
     if not callable(getattr(bot, "step", None)):
         _fail(spec.text, f"{type(bot).__name__} has no step(state) method")
-    return bot
+    return cast(Bot, bot)
 
 
 def check_spec(text: str, engine: ModuleType, num_players: int = 2) -> BotSpec:

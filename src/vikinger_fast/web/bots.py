@@ -2,11 +2,12 @@
 built-in specs only, with budgets capped, and networks by name.
 
 A request, or a stored game, is data from outside: it never names a file or a module. So a bot
-spec here is a built-in name (`random`, `greedy`, `mcts`, `puct`, `az`, `azpolicy`) with its
-keys, `model=PATH` is refused, and a network is chosen with `net=NAME`, NAME one of those the
-person gave at start (`vikinger serve --model NAME=PATH`). Every budget that bounds a search has a
-cap (CAPS), so no spec makes a bot think for more than about a minute, and no spec asks for a
-search without end (`time=inf` is over the cap; a spec with no budget is refused by the bot).
+spec here is a built-in name (those of bot_registry.py: `random`, `greedy`, `mcts`, `puct`, `az`,
+`azpolicy`) with its keys, `model=PATH` is refused, and a network is chosen with `net=NAME`, NAME
+one of those the person gave at start (`vikinger serve --model NAME=PATH`). Every budget that
+bounds a search has a cap (CAPS), so no spec makes a bot think for more than about a minute, and
+no spec asks for a search without end (`time=inf` is over the cap; a spec with no budget plays
+at the registry's default budget, `az` as `az:time=0.1`).
 """
 
 import os
@@ -14,6 +15,7 @@ import re
 from typing import Any, Dict, Mapping
 
 from .. import arena
+from ..bot_registry import BOTS
 
 # Per key, the most a spec may ask for, so that one bot move stays within about a minute.
 # Measured on the shared 2-core machine under a load of about 11, with one BLAS thread (as
@@ -33,8 +35,8 @@ NET = "net"  # the key that names a network given at start
 NET_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.-]{0,39}")
 
 
-def _takes_model(name: str) -> bool:
-    return "model" in arena.bot_keywords(name)
+def _with_model() -> str:
+    return ", ".join(name for name, entry in BOTS.items() if entry.takes_model)
 
 
 def parse_networks(pairs: Mapping[str, str]) -> Dict[str, str]:
@@ -70,10 +72,9 @@ class Bots:
         if not isinstance(text, str) or not text.strip():
             raise ValueError(f"bot spec {text!r}: empty")
         name, _, keys = text.strip().partition(":")
-        if name not in arena.BUILTIN:
+        if name not in BOTS:
             raise ValueError(
-                f"bot spec {text!r}: the web app plays the built-in bots "
-                f"({', '.join(arena.BUILTIN)}) only"
+                f"bot spec {text!r}: the web app plays the built-in bots ({', '.join(BOTS)}) only"
             )
         items = [item.strip() for item in keys.split(",") if item.strip()]
         nets = [item for item in items if item.partition("=")[0].strip() == NET]
@@ -89,8 +90,8 @@ class Bots:
         for key, value in params.items():
             self._check_cap(text, key, value)
         if nets:
-            if len(nets) > 1 or not _takes_model(name):
-                raise ValueError(f"bot spec {text!r}: net= names one network of puct, az, azpolicy")
+            if len(nets) > 1 or not BOTS[name].takes_model:
+                raise ValueError(f"bot spec {text!r}: net= names one network of {_with_model()}")
             chosen = nets[0].partition("=")[2].strip()
             if chosen not in self.networks:
                 raise ValueError(f"bot spec {text!r}: no network {chosen!r} ({self._known()})")
@@ -120,5 +121,12 @@ class Bots:
         return "given: " + ", ".join(sorted(self.networks))
 
     def choices(self) -> Dict[str, Any]:
-        """What the setup may ask for: the built-in bots, the network names and the caps."""
-        return {"bots": list(arena.BUILTIN), "networks": sorted(self.networks), "caps": CAPS}
+        """What the setup may ask for: the built-in bots (their names; per name its one line and
+        the spec the name alone stands for), the network names and the caps."""
+        return {
+            "bots": list(BOTS),
+            "descriptions": {name: entry.description for name, entry in BOTS.items()},
+            "defaults": {name: entry.default_spec() for name, entry in BOTS.items()},
+            "networks": sorted(self.networks),
+            "caps": CAPS,
+        }
