@@ -6,6 +6,7 @@ import signal
 import sys
 import threading
 
+from .. import __version__
 from . import arena, bench, ladder, play, render, replay, selfplay, serve, simulate, soak, train
 
 COMMANDS = (simulate, soak, bench, render, replay, arena, ladder, play, serve, selfplay, train)
@@ -17,6 +18,7 @@ def build_parser():
         prog="vikinger",
         description=__doc__,
     )
+    parser.add_argument("--version", action="version", version=f"vikinger {__version__}")
     # The commands are listed once, by argparse, each with its one-line help.
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for command in COMMANDS:

@@ -63,7 +63,12 @@ _positive_int = flags.int_in(1, 1000)
 
 
 def add_parser(commands):
-    bench = commands.add_parser("bench", help="measure both engines (and peers) in one run")
+    bench = commands.add_parser(
+        "bench",
+        help="measure both engines (and peers) in one run",
+        description="Time one fixed workload on vikinger_fast, vikinger_ref, its Cython build "
+        "and OpenSpiel, and print the rates against their targets (docs/benchmarks.md).",
+    )
     bench.add_argument("--quick", action="store_true", help="a small workload (CI smoke test)")
     bench.add_argument("--json", metavar="PATH", help="also write every number to PATH")
     bench.add_argument(

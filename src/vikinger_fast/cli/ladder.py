@@ -17,6 +17,7 @@ import time
 
 from .. import arena
 from ..arena import report
+from ..bot_registry import BOTS
 from ..safety import flags, json_limits, outputs
 from . import common
 
@@ -51,7 +52,7 @@ def add_parser(commands):
     )
     parser.add_argument(
         "--games",
-        type=flags.int_in(2, 1_000_000),
+        type=flags.int_in(1, 1_000_000),
         default=20,
         help="games per pair of bots, rounded up to whole deals (2 seatings); default 20",
     )
@@ -136,14 +137,27 @@ def _ranked(results):
     return sorted(results["entries"], key=lambda e: -e["rating"])
 
 
+def ranks(results):
+    """(rank, shared) per entry of _ranked(results): the standard competition ranking of the
+    Elo as the tables show it (whole points), so equal Elos share a rank (1, 1, 3)."""
+    shown = [f"{e['rating']:+.0f}" for e in _ranked(results)]
+    return [(shown.index(elo) + 1, shown.count(elo) > 1) for elo in shown]
+
+
+def _rank_label(rank, shared):
+    """A rank as the markdown and HTML tables write it: `1`, or `1=` when shared."""
+    return f"{rank}=" if shared else str(rank)
+
+
 def _ranked_rows(results):
-    """(rank, entry, Elo interval, win-share interval), best first: a row of the tables."""
-    for rank, e in enumerate(_ranked(results), start=1):
-        yield rank, e, e["rating_interval"], e["win_share_interval"]
+    """(rank label, entry, Elo interval, win-share interval), best first: a row of the tables."""
+    for (rank, shared), e in zip(ranks(results), _ranked(results)):
+        yield _rank_label(rank, shared), e, e["rating_interval"], e["win_share_interval"]
 
 
 def _describe(spec):
-    return arena.DESCRIPTIONS.get(spec.partition(":")[0], "a user's bot")
+    entry = BOTS.get(spec.partition(":")[0])
+    return entry.description if entry else "a user's bot"
 
 
 def markdown_table(results):
@@ -189,7 +203,7 @@ def write_ladder(folder, results, command, seconds):
     out = io.StringIO(newline="")
     writer = csv.writer(out)
     writer.writerow(["rank", "spec", "elo", "elo_low", "elo_high", "win_share", "games"])
-    for rank, e in enumerate(_ranked(results), start=1):
+    for (rank, _), e in zip(ranks(results), _ranked(results)):
         writer.writerow(
             [rank, e["spec"], e["rating"], *e["rating_interval"], e["win_share"], e["games"]]
         )
