@@ -530,9 +530,10 @@ def build_info():
     """Build type, compiler and flags of the C++ core (written by CMakeLists.txt)."""
     try:
         from .._build_info import BUILD_INFO
-    except ImportError:
-        return {"build_type": "unknown", "compiler": "unknown", "flags": ""}
-    info = dict(BUILD_INFO)
+
+        info = dict(BUILD_INFO)
+    except ImportError:  # a core built outside CMake's install step (an in-place build)
+        info = {"build_type": "unknown", "compiler": "unknown", "flags": ""}
     # Chosen at run time by the CPU (csrc/play/playout.cc): PDEP where it is fast, else tables.
     info["fused_bit_select"] = fast._core._bit_select()["auto"]
     return info
