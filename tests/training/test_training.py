@@ -223,7 +223,7 @@ def test_bad_settings_are_named():
             argparse.Namespace(
                 **{
                     **{f: None for f in TrainConfig.__dataclass_fields__},
-                    "options": "",
+                    "options": None,
                     "hidden": "a,b",
                 }
             )

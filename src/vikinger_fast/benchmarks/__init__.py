@@ -262,8 +262,11 @@ def measure(args, repeats):
         results["rollouts_2p_2threads_median_round_ratio"] = float(np.median(round_ratios))
 
     def module_rollouts():
+        # --modules SET: the module rows are that set's (the other rows measure the base game).
+        chosen = getattr(args, "modules", None)
+        configurations = modules.REPRESENTATIVE if chosen is None else modules.of_set(chosen)
         results["module_rollouts"] = modules.measure(
-            modules.REPRESENTATIVE, size["module_games"], repeats + 2
+            configurations, size["module_games"], repeats + 2
         )
 
     def reference_rollouts():
