@@ -318,7 +318,7 @@ def summary(job: Job, record: dict[str, Any]) -> dict[str, Any]:
 
 def play_game(job: Job) -> dict[str, Any]:
     """One game of the schedule: job = (engine name, spec texts, players, seed, (table, deal,
-    seats)). Returns its summary and its record."""
+    seats), module set). Returns its summary and its record."""
     engine_name, texts, players, seed, (table, deal, seats), modules = job
     engine = engine_module(engine_name)
     specs = [parse_spec(text) for text in texts]
