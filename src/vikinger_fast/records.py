@@ -26,6 +26,7 @@ import numpy as np
 
 from vikinger_ref import OPTION_NAMES
 
+from . import module_sets
 from .safety import json_limits, outputs
 
 FORMAT = "vikinger-record"
@@ -286,6 +287,17 @@ def new_game(record: dict[str, Any], engine: ModuleType) -> Any:
     """The engine's Game of the record."""
     game = record["game"]
     return engine.Game(num_players=game["num_players"], **game["options"])
+
+
+def check_module_set(record: dict[str, Any], modules: Sequence[str]) -> None:
+    """ValueError naming game.options when the record's game is not of the module set
+    `modules` (module_sets; a command's --modules): a record replays with its own set only."""
+    found = module_sets.name(module_sets.of_options(record["game"]["options"]))
+    if found != module_sets.name(modules):
+        _fail(
+            "game.options",
+            f"the record's module set is {found!r}, not --modules {module_sets.name(modules)!r}",
+        )
 
 
 def states(record: dict[str, Any], engine: ModuleType) -> Iterator[Any]:

@@ -234,6 +234,7 @@ def test_journal_lines_are_the_games_records(tmp_path):
         "engine": "fast",
         "entrants": ["random", "greedy"],
         "players": 2,
+        "modules": "none",
         "seed": 11,
         "deals": 2,
     }

@@ -9,7 +9,8 @@ import textwrap
 import numpy as np
 import pytest
 
-from vikinger_fast import arena, distributed
+from vikinger_fast import arena, distributed, selfplay_data
+from vikinger_fast.distributed import selfplay
 
 from cli_runs import start_cli
 from conftest import load_engine
@@ -67,6 +68,29 @@ def test_arena_in_shards_is_arena_run(engine):
         name, texts, 2, 5, 2, shard_size=5, executor=distributed.LocalProcesses(2)
     )
     assert got == expected
+
+
+def test_a_module_set_reaches_every_worker_process(engine, tmp_path):
+    """Rollouts of a Game with modules, arena games and self-play data of a set: in two
+    processes, the single call's results (docs/distributed.md)."""
+    name = "ref" if engine.__name__ == "vikinger_ref" else "fast"
+    modules = ("auction", "special_tiles")
+    game = engine.Game(num_players=3, auction=True, special_tiles=True)
+    two = distributed.LocalProcesses(2)
+    got = distributed.rollouts(game, 6, 9, shard_size=2, executor=two)
+    assert_same_arrays(engine.rollouts(game, 6, 9), got)
+    texts = ["random", "greedy"]
+    expected = arena.run(name, texts, 2, 5, 2, modules=modules)
+    got = distributed.arena(name, texts, 2, 5, 2, shard_size=1, executor=two, modules=modules)
+    assert got == expected and got != arena.run(name, texts, 2, 5, 2)
+    assert all(g["record"]["game"]["options"]["auction"] for g in got)
+    options = {"draw13": True}
+    local = selfplay.generate(tmp_path / "one", 2, 5, mcts={"iterations": 4}, options=options)
+    shards = selfplay.generate(
+        tmp_path / "two", 2, 5, mcts={"iterations": 4}, options=options, shard_size=1, executor=two
+    )
+    assert shards["game"] == local["game"] and shards["game"]["options"]["draw13"]
+    assert_same_arrays(selfplay_data.load(tmp_path / "one"), selfplay_data.load(tmp_path / "two"))
 
 
 def test_bad_shard_size_and_jobs():

@@ -5,6 +5,7 @@ a failing shard is named, and lets the shards running beside it finish rather th
 as they end (which aborted Ray's driver); Ctrl-C (SIGINT to a `vikinger simulate --ray ADDRESS`
 child) cancels the work and exits 130; an interrupted collection cancels its tasks."""
 
+import json
 import os
 import signal
 import subprocess
@@ -374,3 +375,60 @@ def test_cli_simulate_and_arena_on_ray_print_the_local_results(cluster, tmp_path
     )
     for name in ("results.json", "games.csv", "records/game-00005.json"):
         assert (tmp_path / "ray" / name).read_text() == (tmp_path / "local" / name).read_text()
+
+
+def test_a_module_set_reaches_every_ray_worker(cluster, tmp_path):
+    """Rollouts of a Game with modules, arena games and self-play of a set, from Python and
+    from the CLI (--modules with --ray): the local results, naming the set."""
+    vk = load_engine("fast")
+    game = vk.Game(num_players=4, **dict.fromkeys(vk.OPTION_NAMES, True))
+    got = distributed.rollouts(game, 600, 8, shard_size=150, executor=cluster)
+    assert_same_arrays(vk.rollouts(game, 600, 8), got)
+    texts, modules = ["random", "greedy"], ("offer_by_colour", "weak_boatsmen")
+    expected = arena.run("fast", texts, 2, 6, 2, modules=modules)
+    got = distributed.arena("fast", texts, 2, 6, 2, shard_size=1, executor=cluster, modules=modules)
+    assert got == expected
+    assert all(g["record"]["game"]["options"]["weak_boatsmen"] for g in got)
+    options = {"special_tiles": True}
+    local = selfplay.generate(tmp_path / "local", 2, 5, mcts={"iterations": 4}, options=options)
+    remote = selfplay.generate(
+        tmp_path / "ray", 2, 5, mcts={"iterations": 4}, options=options, executor=cluster
+    )
+    assert remote == local and remote["game"]["options"]["special_tiles"]
+
+    address = ray.get_runtime_context().gcs_address
+
+    def run(*args):
+        done = subprocess.run(
+            [sys.executable, "-m", "vikinger_fast.cli", *args, "--modules", "auction,draw13"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=child_env(),
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    plain = run("simulate", "--games", "2000", "--seed", "4", "--players", "3")
+    on_ray = run(
+        "simulate",
+        "--games",
+        "2000",
+        "--seed",
+        "4",
+        "--players",
+        "3",
+        "--ray",
+        address,
+        "--shard-size",
+        "300",
+    )
+    assert "modules auction,draw13" in on_ray.splitlines()[0]
+    assert on_ray.splitlines()[1:] == plain.splitlines()[1:]
+    arena_args = ["arena", "random", "greedy", "--games", "4", "--seed", "3", "--no-progress"]
+    run(*arena_args, "--out", str(tmp_path / "a-local"))
+    run(*arena_args, "--out", str(tmp_path / "a-ray"), "--ray", address, "--shard-size", "1")
+    for name in ("results.json", "games.csv", "records/game-00003.json"):
+        assert (tmp_path / "a-ray" / name).read_text() == (tmp_path / "a-local" / name).read_text()
+    results = json.loads((tmp_path / "a-ray" / "results.json").read_text())
+    assert results["modules"] == "auction,draw13"

@@ -77,6 +77,8 @@ def _copy_run(started, tmp_path):
         ("--players", "5"),
         ("--jobs", "0"),
         ("--window", "x"),
+        ("--modules", "dragons"),
+        ("--options", "dragons"),  # the other name of --modules
     ],
 )
 def test_bad_flags_are_one_argparse_line(tmp_path, capsys, flag, value):
@@ -96,7 +98,6 @@ def test_bad_flags_are_one_argparse_line(tmp_path, capsys, flag, value):
         (["--hidden", ",".join(["8"] * 17)], "hidden must be 1 to 16 layer widths"),
         (["--hidden", "16000,16000"], "its exports must load"),
         (["--hidden", "a,b"], "--hidden must be comma-separated ints"),
-        (["--options", "dragons"], "unknown module 'dragons'"),
     ],
 )
 def test_bad_settings_stop_the_cli_before_anything_is_written(tmp_path, capsys, flags, words):
@@ -158,6 +159,8 @@ def test_resume_refuses_flags_that_differ_by_name(started, tmp_path, capsys):
     assert "--games 64 differs from the run's games 1" in message
     assert _exit([*argv, "--hidden", "16"]) not in (0, None)
     assert "--hidden (16,) differs from the run's hidden (8,)" in _one_line(capsys)
+    assert _exit([*argv, "--modules", "auction"]) not in (0, None)
+    assert "--modules 'auction' differs from the run's module set 'none'" in _one_line(capsys)
     assert _exit([*argv, "--force"]) not in (0, None)
     assert "--force starts a new run" in _one_line(capsys)
     assert sorted(os.listdir(run)) == ["checkpoint.npz", "config.json"]
@@ -174,6 +177,14 @@ def test_the_same_settings_on_resume_are_accepted(started, tmp_path):
     train.add_parser(commands)
     args = parser.parse_args(["train", "--out", "x", "--iterations", "1", *TINY_FLAGS])
     check_resume_flags(args, TrainConfig(**TINY))  # no error: the run's own values
+    # --options is the other name of --modules; a set in any order is the run's set.
+    with_modules = TrainConfig(**TINY, options=("auction", "special_tiles"))
+    for flag in ("--modules", "--options"):
+        args = parser.parse_args(
+            ["train", "--out", "x", "--iterations", "1", flag, "special_tiles,auction"]
+        )
+        assert args.options == ("auction", "special_tiles")
+        check_resume_flags(args, with_modules)
 
 
 def test_no_test_here_imports_jax():

@@ -223,7 +223,7 @@ def test_bad_settings_are_named():
             argparse.Namespace(
                 **{
                     **{f: None for f in TrainConfig.__dataclass_fields__},
-                    "options": "",
+                    "options": None,
                     "hidden": "a,b",
                 }
             )
@@ -249,3 +249,13 @@ def test_three_and_four_players_run_through_the_same_loop(tmp_path, players, eng
         ]
         state = arena.play_bots(game.new_initial_state(), bots, np.random.default_rng(players))
         assert state.is_terminal() and len(state.returns()) == players
+
+
+def test_a_run_with_modules_evaluates_at_its_own_table(tmp_path):
+    # The evaluation games are of the run's module set: its exports take that game's
+    # observations (a base-game table would refuse them).
+    config = tiny(options=("auction", "special_tiles"), games=1, eval_games=2)
+    checkpoint = loop.train(str(tmp_path), 1, config, quiet=True)
+    assert checkpoint.config.options == ("auction", "special_tiles")
+    best = (tmp_path / "best.json").read_text()
+    assert "search_vs_greedy" in best

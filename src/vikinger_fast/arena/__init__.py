@@ -30,7 +30,7 @@ from typing import Any, NoReturn, Optional, Protocol, Union, cast
 
 import numpy as np
 
-from .. import records
+from .. import module_sets, records
 from ..bot_registry import BOTS, Bot, BotEntry
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
@@ -66,8 +66,8 @@ SEED_MASK = (1 << 63) - 1
 SpecParams = dict[str, Union[int, float, str]]
 # A game of the schedule: (table, deal, seats), seats[s] the entrant in seat s.
 Task = tuple[int, int, list[int]]
-# What play_game plays: (engine name, spec texts, players, seed, task).
-Job = tuple[str, list[str], int, int, Task]
+# What play_game plays: (engine name, spec texts, players, seed, task, module set).
+Job = tuple[str, list[str], int, int, Task, module_sets.ModuleSet]
 
 
 class ProgressBar(Protocol):
@@ -233,12 +233,16 @@ def make_bot(spec: BotSpec, engine: ModuleType, game: Any, seed: int) -> Bot:
     return cast(Bot, bot)
 
 
-def check_spec(text: str, engine: ModuleType, num_players: int = 2) -> BotSpec:
-    """parse_spec, then one bot built for a `num_players` game: any error is a ValueError
-    naming the spec."""
+def check_spec(
+    text: str, engine: ModuleType, num_players: int = 2, modules: Iterable[str] = ()
+) -> BotSpec:
+    """parse_spec, then one bot built for a `num_players` game with `modules` on: any error is
+    a ValueError naming the spec (and the table when the bot cannot sit at it, as a learned
+    player without a network for the module set)."""
     spec = parse_spec(text)
     try:
-        make_bot(spec, engine, engine.Game(num_players=num_players), 0)
+        game = engine.Game(num_players=num_players, **module_sets.game_options(modules))
+        make_bot(spec, engine, game, 0)
     except ValueError:
         raise
     except Exception as error:  # a user's module or class failing otherwise: still one line
@@ -323,8 +327,8 @@ def identity(job: Job) -> dict[str, Any]:
     """What the record of `job`'s game says of the game itself: "game" (players, options),
     "players" (the seats' entries) and "seed" (the deal's chance seed); the arena's journal
     checks a record read back against it."""
-    engine_name, texts, players, seed, (_table, deal, seats) = job
-    options = engine_module(engine_name).Game(num_players=players).options
+    engine_name, texts, players, seed, (_table, deal, seats), modules = job
+    options = module_sets.game_options(modules)
     return {
         "game": {"num_players": players, "options": dict(options)},
         "players": [parse_spec(texts[e]).player_entry() for e in seats],
@@ -350,11 +354,11 @@ def summary(job: Job, record: dict[str, Any]) -> dict[str, Any]:
 
 def play_game(job: Job) -> dict[str, Any]:
     """One game of the schedule: job = (engine name, spec texts, players, seed, (table, deal,
-    seats)). Returns its summary and its record."""
-    engine_name, texts, players, seed, (table, deal, seats) = job
+    seats), module set). Returns its summary and its record."""
+    engine_name, texts, players, seed, (table, deal, seats), modules = job
     engine = engine_module(engine_name)
     specs = [parse_spec(text) for text in texts]
-    game = engine.Game(num_players=players)
+    game = engine.Game(num_players=players, **module_sets.game_options(modules))
     bots = [make_bot(specs[e], engine, game, bot_seed(seed, deal, e)) for e in seats]
     stream = chance_seed(seed, deal)
     state = play_bots(game.new_initial_state(), bots, np.random.default_rng(stream))
@@ -442,11 +446,18 @@ def _game_error(number: int, task: Job, error: BaseException) -> GameError:
 
 
 def jobs_of(
-    engine_name: str, texts: Sequence[str], players: int, seed: int, deals: int
+    engine_name: str,
+    texts: Sequence[str],
+    players: int,
+    seed: int,
+    deals: int,
+    modules: Iterable[str] = (),
 ) -> list[Job]:
-    """The schedule's games as the Jobs play_game plays, in schedule order."""
+    """The schedule's games as the Jobs play_game plays, in schedule order, every game with
+    the module set `modules` (module_sets)."""
+    modules = module_sets.checked(modules)
     return [
-        (engine_name, list(texts), players, seed, task)
+        (engine_name, list(texts), players, seed, task, modules)
         for task in schedule(len(texts), players, deals)
     ]
 
@@ -466,12 +477,13 @@ def run(
     *,
     done: Optional[Mapping[int, dict[str, Any]]] = None,
     on_game: Optional[OnGame] = None,
+    modules: Iterable[str] = (),
 ) -> list[dict[str, Any]]:
     """Play the whole schedule; the games in schedule order, whatever `jobs` (processes). A
     game that raises (a user's bot) raises GameError naming it. `done`: games already played
     (number -> summary, a resumed run's journal), not played again; `on_game(number, game)`:
-    called as each game ends (the journal's add)."""
-    tasks = jobs_of(engine_name, texts, players, seed, deals)
+    called as each game ends (the journal's add); `modules`: the module set of every game."""
+    tasks = jobs_of(engine_name, texts, players, seed, deals, modules)
     done = done or {}
     todo = [number for number in range(len(tasks)) if number not in done]
     played: dict[int, dict[str, Any]] = {}

@@ -5,11 +5,11 @@ number in the schedule and its record, appended and flushed to disk as the game 
 Every game depends on its task alone (arena.py), so a run stopped at any point (Ctrl-C, SIGTERM,
 the end of a working session) and resumed plays only the games its journal lacks, and ends with
 the files an unbroken run writes. A resumed journal is checked line by line before any game is
-played: the header must name the same run (engine, entrants, players, seed, deals), every game
-line must be a game of the schedule whose record replays to its recorded result with the
-entrants of its seats and the deal's chance seed. A last line cut short by the stop is dropped
-(its game is played again); any other bad line is a ValueError naming it, and nothing is
-written.
+played: the header must name the same run (engine, entrants, players, module set, seed, deals),
+every game line must be a game of the schedule whose record replays to its recorded result with
+the entrants of its seats, the module set and the deal's chance seed. A last line cut short by the
+stop is dropped (its game is played again); any other bad line is a ValueError naming it, and
+nothing is written.
 """
 
 import os
@@ -17,14 +17,17 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import IO, Any
 
-from .. import records
+from .. import module_sets, records
 from ..safety import json_limits
 from . import Job, identity, summary
 
 NAME = "games.jsonl"
 FORMAT = "vikinger arena journal 1"
 # The fields of the results' config that make two runs the same schedule (arena's cli.run).
-RUN_KEYS = ("engine", "entrants", "players", "seed", "deals")
+RUN_KEYS = ("engine", "entrants", "players", "modules", "seed", "deals")
+# What a header written before a field existed means by its absence: a journal without
+# "modules" is of the base game.
+ABSENT = {"modules": module_sets.NONE}
 
 
 def path_in(folder: str) -> str:
@@ -122,11 +125,11 @@ def _check_header(path: str, line: str, config: Mapping[str, Any]) -> None:
     if not isinstance(run, dict):
         raise ValueError(f"{where}: no run")
     for key in RUN_KEYS:
-        if run.get(key) != config[key]:
+        if run.get(key, ABSENT.get(key)) != config[key]:
             raise ValueError(
-                f"--resume: {path} is another run's: its {key} is {run.get(key)!r}, this run's "
-                f"{config[key]!r} (resume with the same bots, --players, --seed, --games and "
-                "--engine)"
+                f"--resume: {path} is another run's: its {key} is "
+                f"{run.get(key, ABSENT.get(key))!r}, this run's {config[key]!r} (resume with the "
+                "same bots, --players, --modules, --seed, --games and --engine)"
             )
 
 

@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .. import records
+from .. import module_sets, records
 from ..safety import json_limits, outputs
 from .ratings import Outcome, bradley_terry, wilson
 
@@ -42,8 +42,9 @@ def pairwise_outcomes(games: Iterable[Mapping[str, Any]]) -> list[Outcome]:
 
 
 def summarize(config: Mapping[str, Any], games: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The results: config's fields (engine, entrants, names, players, seed, deals) and
-    "players_per_game", "rating_name", "games", "entries" (one per entrant, in spec order), and
+    """The results: config's fields (engine, entrants, names, players, seed, deals; modules,
+    the module set's name, "none" when config has none) and "players_per_game", "rating_name",
+    "games", "entries" (one per entrant, in spec order), and
     "head_to_head": {"score": [[i's pairwise score against j]], "meetings": [[pairs played]]}."""
     names, count = config["names"], len(config["names"])
     returns: list[list[float]] = [[] for _ in range(count)]
@@ -83,9 +84,12 @@ def summarize(config: Mapping[str, Any], games: Sequence[Mapping[str, Any]]) -> 
                 "rating_stderr": fit["stderr"][e],
             }
         )
+    modules = config.get("modules", module_sets.NONE)
     return {
-        "title": f"arena: {' vs '.join(names)} ({len(games)} games, engine {config['engine']})",
+        "title": f"arena: {' vs '.join(names)} ({len(games)} games, engine {config['engine']}, "
+        f"modules {modules})",
         **{key: config[key] for key in ("engine", "entrants", "names", "players", "seed", "deals")},
+        "modules": modules,
         "players_per_game": config["players"],
         "rating_name": RATING_NAME,
         "games": len(games),

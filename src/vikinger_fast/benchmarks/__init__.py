@@ -262,8 +262,11 @@ def measure(args, repeats):
         results["rollouts_2p_2threads_median_round_ratio"] = float(np.median(round_ratios))
 
     def module_rollouts():
+        # --modules SET: the module rows are that set's (the other rows measure the base game).
+        chosen = getattr(args, "modules", None)
+        configurations = modules.REPRESENTATIVE if chosen is None else modules.of_set(chosen)
         results["module_rollouts"] = modules.measure(
-            modules.REPRESENTATIVE, size["module_games"], repeats + 2
+            configurations, size["module_games"], repeats + 2
         )
 
     def reference_rollouts():
@@ -530,9 +533,10 @@ def build_info():
     """Build type, compiler and flags of the C++ core (written by CMakeLists.txt)."""
     try:
         from .._build_info import BUILD_INFO
-    except ImportError:
-        return {"build_type": "unknown", "compiler": "unknown", "flags": ""}
-    info = dict(BUILD_INFO)
+
+        info = dict(BUILD_INFO)
+    except ImportError:  # a core built outside CMake's install step (an in-place build)
+        info = {"build_type": "unknown", "compiler": "unknown", "flags": ""}
     # Chosen at run time by the CPU (csrc/play/playout.cc): PDEP where it is fast, else tables.
     info["fused_bit_select"] = fast._core._bit_select()["auto"]
     return info

@@ -38,6 +38,12 @@ def every_configuration() -> list[tuple[int, tuple[str, ...]]]:
     ]
 
 
+def of_set(modules: tuple[str, ...]) -> list[tuple[int, tuple[str, ...]]]:
+    """The configurations of `vikinger bench --modules SET`: the 2-player base game (the
+    reference of the ratios), then the set at 2, 3 and 4 players."""
+    return list(dict.fromkeys([(2, ()), *((n, tuple(modules)) for n in (2, 3, 4))]))
+
+
 def label(num_players: int, modules: tuple[str, ...]) -> str:
     """'2p base', '4p auction+draw13', ..."""
     if len(modules) == len(MODULES):

@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from .. import arena, distributed
+from .. import arena, distributed, module_sets
 from ..arena import journal
 from ..arena import report as arena_report
 from . import common, sharding
@@ -28,6 +28,7 @@ def add_parser(commands):
     )
     parser.add_argument("bots", nargs="+", metavar="SPEC", help="two or more bot specs")
     common.add_players(parser, help="players per game (default: the number of bots, at most 4)")
+    common.add_modules(parser)
     parser.add_argument(
         "--games",
         type=flags.int_in(1, 10_000_000),
@@ -49,7 +50,7 @@ def add_parser(commands):
         "--resume",
         action="store_true",
         help="finish the run stopped in --out: the games of its games.jsonl are kept, the "
-        "others played (the same bots, --players, --seed, --games and --engine)",
+        "others played (the same bots, --players, --modules, --seed, --games and --engine)",
     )
     parser.add_argument(
         "--plot", metavar="FILE", help="also draw the results (needs the extra plot: matplotlib)"
@@ -73,7 +74,7 @@ def run(args, parser):
     engine = arena.engine_module(args.engine)
     for text in args.bots:
         try:
-            arena.check_spec(text, engine, players)
+            arena.check_spec(text, engine, players, args.modules)
         except ValueError as error:
             parser.error(str(error))
     if args.plot:
@@ -90,10 +91,11 @@ def run(args, parser):
         "entrants": list(args.bots),
         "names": arena.labels(args.bots),
         "players": players,
+        "modules": module_sets.name(args.modules),
         "seed": args.seed,
         "deals": deals,
     }
-    tasks = arena.jobs_of(args.engine, args.bots, players, args.seed, deals)
+    tasks = arena.jobs_of(args.engine, args.bots, players, args.seed, deals, args.modules)
     # The outputs, and a resumed run's journal, are checked before the games are played, not
     # found unwritable after.
     try:
@@ -112,8 +114,9 @@ def run(args, parser):
         parser.error(f"{error}{hint}")
     tables = len(arena.schedule(len(args.bots), players, 1)) // math.factorial(players)
     print(
-        f"arena: {len(args.bots)} bots, {players} per game, {tables} table(s) x {deals} "
-        f"deal(s) x {math.factorial(players)} seatings, engine {arena.ENGINES[args.engine]}, "
+        f"arena: {len(args.bots)} bots, {players} per game, modules {config['modules']}, "
+        f"{tables} table(s) x {deals} deal(s) x {math.factorial(players)} seatings, engine "
+        f"{arena.ENGINES[args.engine]}, "
         f"seed {args.seed}, {args.jobs} job(s)",
         flush=True,
     )

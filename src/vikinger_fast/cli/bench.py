@@ -5,9 +5,11 @@ import os
 import sys
 import time
 
+from .. import module_sets
 from ..benchmarks import SIZES, build_info, hardware, measure, table
 from ..pictures import plots
 from ..safety import flags, json_limits, outputs
+from . import common
 
 
 def run(args):
@@ -23,6 +25,8 @@ def run(args):
         return 2
     repeats = args.repeats or SIZES["repeats"][1 if args.quick else 0]
     info = {"hardware": hardware(), "build": build_info(), "quick": args.quick, "repeats": repeats}
+    if args.modules is not None:
+        info["modules"] = module_sets.name(args.modules)
     hw = info["hardware"]
     print(
         f"vikinger bench: {hw['cpu']}, {hw['cores']} cores, {hw['machine']}, Python "
@@ -32,6 +36,13 @@ def run(args):
         f"{'; --quick' if args.quick else ''}",
         flush=True,
     )
+    if args.modules is not None:
+        print(
+            f"--modules {info['modules']}: the module rows measure this set at 2, 3 and 4 "
+            "players against the 2-player base game; the other rows measure the base game, "
+            "which their targets are for",
+            flush=True,
+        )
     start = time.perf_counter()
     results = measure(args, repeats)
     info["seconds"] = time.perf_counter() - start
@@ -88,5 +99,11 @@ def add_parser(commands):
         help="repetitions of every fast row, the best one counted (default 3, "
         "1 with --quick; the 1- and 2-thread rollouts alternate N + 2 "
         "times); more give steadier numbers on a busy or shared machine",
+    )
+    common.add_modules(
+        bench,
+        default=None,
+        help="the set of the module rows (default: the base game, each module alone, all "
+        "five); the other rows measure the base game",
     )
     bench.set_defaults(run=run)

@@ -4,7 +4,7 @@ gives what differs (its default, its help). The sharded commands' own flags are 
 import argparse
 from typing import Any
 
-from .. import arena
+from .. import arena, module_sets
 from ..safety import flags
 
 
@@ -44,3 +44,28 @@ def add_out(parser: argparse.ArgumentParser, help: str, force_help: str, **optio
 def add_jobs(parser: argparse.ArgumentParser, help: str) -> None:
     """--jobs, worker processes, default 1."""
     parser.add_argument("--jobs", type=flags.JOBS, default=1, help=help)
+
+
+MODULES_HELP = (
+    "the advanced modules A1-A5 on (docs/advanced.md): comma-separated names of the Game "
+    f"keywords ({', '.join(module_sets.OPTION_NAMES)}), or all, or none"
+)
+
+
+def module_set(text: str) -> module_sets.ModuleSet:
+    """argparse type of --modules: a bad name is argparse's one line listing the valid ones."""
+    try:
+        return module_sets.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_modules(
+    parser: argparse.ArgumentParser, *aliases: str, help: str = "", **options: Any
+) -> None:
+    """--modules SET, parsed into a tuple of module names (module_sets.parse). `options`: its
+    default (() the base game, the default; None tells a set left out from one given) and
+    dest; `aliases`: other flag names of it; `help` follows the common text."""
+    text = MODULES_HELP + (f"; {help}" if help else "; default none (the base game)")
+    options.setdefault("default", ())
+    parser.add_argument("--modules", *aliases, type=module_set, metavar="SET", help=text, **options)

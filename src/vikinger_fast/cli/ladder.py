@@ -15,7 +15,7 @@ import shlex
 import sys
 import time
 
-from .. import arena
+from .. import arena, module_sets
 from ..arena import report
 from ..bot_registry import BOTS
 from ..safety import flags, json_limits, outputs
@@ -31,11 +31,14 @@ DEFAULT_BOTS = (
     "az:simulations=50",
 )
 FILES = ("ladder.md", "ladder.csv", "ladder.png", "index.html", "results.json")
+# The default field's learned players: networks were shipped for the base game only.
+LEARNED = ("az", "azpolicy")
 
 DESCRIPTION = f"""Play every bot against every other (two players a game, each deal in both
 seatings) and rate them: Elo (Bradley-Terry) with 95 % intervals. Writes
 {", ".join(FILES)} to --out. The default field:
-{" ".join(DEFAULT_BOTS)}. The built-in bots:
+{" ".join(DEFAULT_BOTS)} (with --modules, without the learned players: their
+networks are of the base game). The built-in bots:
 
 """
 
@@ -56,6 +59,7 @@ def add_parser(commands):
         default=20,
         help="games per pair of bots, rounded up to whole deals (2 seatings); default 20",
     )
+    common.add_modules(parser)
     common.add_seed(parser, help="seeds every deal and bot")
     common.add_jobs(parser, "worker processes (results do not depend on it)")
     common.add_engine(parser)
@@ -73,13 +77,13 @@ def add_parser(commands):
 def run(args, parser):
     from ..pictures import plots
 
-    bots = list(args.bots or DEFAULT_BOTS)
+    bots = list(args.bots or default_field(args.modules))
     if len(bots) < 2:
         parser.error("a ladder needs at least two bot specs")
     engine = arena.engine_module(args.engine)
     for text in bots:
         try:
-            arena.check_spec(text, engine, 2)
+            arena.check_spec(text, engine, 2, args.modules)
         except ValueError as error:
             parser.error(str(error))
     if not plots.available():
@@ -91,15 +95,23 @@ def run(args, parser):
         parser.error(str(error))
     deals = arena.deals_for(args.games, 2)
     pairs = len(bots) * (len(bots) - 1) // 2
+    modules = module_sets.name(args.modules)
     print(
-        f"ladder: {len(bots)} bots, {pairs} pairs x {deals} deal(s) x 2 seatings, "
-        f"engine {arena.ENGINES[args.engine]}, seed {args.seed}, {args.jobs} job(s)",
+        f"ladder: {len(bots)} bots, {pairs} pairs x {deals} deal(s) x 2 seatings, modules "
+        f"{modules}, engine {arena.ENGINES[args.engine]}, seed {args.seed}, {args.jobs} job(s)",
         flush=True,
     )
     start = time.perf_counter()
     try:
         games = arena.run(
-            args.engine, bots, 2, args.seed, deals, jobs=args.jobs, progress=not args.no_progress
+            args.engine,
+            bots,
+            2,
+            args.seed,
+            deals,
+            jobs=args.jobs,
+            progress=not args.no_progress,
+            modules=args.modules,
         )
     except KeyboardInterrupt:
         print("\ninterrupted: no ladder written", file=sys.stderr)
@@ -110,11 +122,12 @@ def run(args, parser):
         "entrants": bots,
         "names": arena.labels(bots),
         "players": 2,
+        "modules": modules,
         "seed": args.seed,
         "deals": deals,
     }
     results = report.summarize(config, games)
-    results["title"] = f"ladder: {len(bots)} bots, {len(games)} games"
+    results["title"] = f"ladder: {len(bots)} bots, {len(games)} games, modules {modules}"
     command = "vikinger ladder " + shlex.join(_argv(args, bots))
     os.makedirs(args.out, exist_ok=True)
     write_ladder(args.out, results, command, seconds)
@@ -126,9 +139,19 @@ def run(args, parser):
     return 0
 
 
+def default_field(modules):
+    """DEFAULT_BOTS, without the learned players when `modules` are on (no network of theirs
+    was trained for a module set: they would refuse the table)."""
+    if not modules:
+        return list(DEFAULT_BOTS)
+    return [text for text in DEFAULT_BOTS if text.partition(":")[0] not in LEARNED]
+
+
 def _argv(args, bots):
     """The flags that change the result (not --jobs, --out, --force), to print the command."""
-    words = [] if tuple(bots) == DEFAULT_BOTS else list(bots)
+    words = [] if list(bots) == default_field(args.modules) else list(bots)
+    if args.modules:
+        words += ["--modules", module_sets.name(args.modules)]
     words += ["--games", str(args.games), "--seed", str(args.seed)]
     return words + ([] if args.engine == "fast" else ["--engine", args.engine])
 
@@ -194,7 +217,8 @@ def write_ladder(folder, results, command, seconds):
         rows.append(f"| `{name}` | " + " | ".join(cells) + " |")
     text = (
         f"# The ladder\n\nMade by `{command}` ({results['games']} games, "
-        f"{seconds / 60:.1f} minutes). Elo is relative to the field's mean.\n\n"
+        f"{seconds / 60:.1f} minutes). {_module_words(results)} Elo is relative to the field's "
+        "mean.\n\n"
         f"{markdown_table(results)}\n\nEach bot's share of the points against each other "
         f"(a win 1, a tie 1/2), row against column:\n\n" + "\n".join(rows) + "\n\nThe bots:\n\n"
     )
@@ -213,6 +237,14 @@ def write_ladder(folder, results, command, seconds):
         json_limits.dumps_strict(json_limits.non_finite_as_text(results), indent=1) + "\n",
     )
     outputs.write_atomic(os.path.join(folder, "index.html"), ladder_html(results, command, grid))
+
+
+def _module_words(results):
+    """The sentence of the pages that names the module set of every game."""
+    modules = results.get("modules", module_sets.NONE)
+    if modules == module_sets.NONE:
+        return "Modules: none (the base game)."
+    return f"Modules: {modules} (docs/advanced.md)."
 
 
 def ladder_html(results, command, grid):
@@ -242,7 +274,7 @@ text-align:left}}img{{max-width:100%}}small{{color:#555}}</style></head><body>
 <p>Every bot against every other, two players a game, each deal in both seatings (the
 duplicate format of <code>vikinger arena</code>); {results["games"]} games. Elo from a
 Bradley-Terry fit on the pairwise results, relative to the field's mean, with 95 % intervals.
-Made by <code>{esc(command)}</code>.</p>
+{esc(_module_words(results))} Made by <code>{esc(command)}</code>.</p>
 <table><tr><th>rank</th><th>bot</th><th>Elo</th><th>95 %</th><th>win share [95 %]</th>
 <th>games</th></tr>
 {chr(10).join(body)}

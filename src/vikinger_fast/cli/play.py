@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from .. import arena, records
+from .. import arena, module_sets, records
 from ..narration import Narrator, format_scoring
 from ..safety import flags
 from .. import explain
@@ -67,6 +67,7 @@ def add_parser(commands):
         __doc__.split("\n\n")[1] + "\n\nThe bots (specs as in vikinger arena):\n",
     )
     common.add_players(parser, default=2)
+    common.add_modules(parser)
     parser.add_argument(
         "--bots",
         nargs="+",
@@ -106,13 +107,17 @@ def run(args, parser):
         parser.error(f"--hint-iterations must be >= 1, not {args.hint_iterations}")
     engine = arena.engine_module(args.engine)
     try:
-        specs = [arena.check_spec(text, engine, args.players) for text in args.bots]
+        specs = [arena.check_spec(text, engine, args.players, args.modules) for text in args.bots]
         if args.hint_bot is not None:
-            arena.check_spec(args.hint_bot, engine, args.players)
+            arena.check_spec(args.hint_bot, engine, args.players, args.modules)
     except ValueError as error:
         parser.error(str(error))
     if len(specs) == 1:
         specs = specs * (args.players - 1)
+    print(
+        f"play: {args.players} players, modules {module_sets.name(args.modules)}, you in seat "
+        f"{args.seat}, seed {args.seed}"
+    )
     try:
         return Session(engine, args, specs).loop()
     except KeyboardInterrupt:
@@ -141,7 +146,7 @@ class Session:
 
     def __init__(self, engine, args, specs):
         self.engine, self.args = engine, args
-        self.game = engine.Game(num_players=args.players)
+        self.game = engine.Game(num_players=args.players, **module_sets.game_options(args.modules))
         self.seat = args.seat
         self.state = self.game.new_initial_state()
         self.rng = np.random.default_rng(args.seed)

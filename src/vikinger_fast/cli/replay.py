@@ -7,6 +7,7 @@ from typing import Any
 from .. import arena, records
 from ..pictures import viewer
 from ..safety import flags, outputs
+from . import common
 
 
 def _who(move):
@@ -60,6 +61,8 @@ def run(args):
         if args.html:  # before any work: never onto the record being read
             outputs.check_output_file(args.html, inputs=[args.file], what="--html")
         record = records.load(args.file)
+        if args.modules is not None:
+            records.check_module_set(record, args.modules)
         if args.html:
             size = viewer.write_viewer(record, engine, args.html)
             print(f"wrote {args.html} ({len(record['moves']) + 1} steps, {size:,} bytes)")
@@ -91,6 +94,11 @@ def add_parser(commands):
         "replay", help="summarize, print or view a game record (docs/records.md)"
     )
     parser.add_argument("file", help="a game record (JSON)")
+    common.add_modules(
+        parser,
+        default=None,
+        help="the set the record must be of (default: the record's own, as it names it)",
+    )
     parser.add_argument(
         "--step", type=flags.STEP, metavar="K", help="print only the board after the first K moves"
     )

@@ -5,7 +5,7 @@ import os
 import sys
 import time
 
-from .. import arena, distributed
+from .. import arena, distributed, module_sets
 from .. import selfplay_data
 from ..distributed import selfplay
 from ..safety import flags, outputs
@@ -28,6 +28,7 @@ def add_parser(commands):
     )
     common.add_seed(parser)
     common.add_players(parser, default=2)
+    common.add_modules(parser)
     common.add_engine(parser)
     parser.add_argument(
         "--iterations", type=flags.ITERATIONS, default=200, help="MCTS iterations a move"
@@ -68,7 +69,8 @@ def run(args, parser):
         "solver_nodes": args.solver_nodes,
     }
     print(
-        f"selfplay: {args.games} games, {args.players} players, engine "
+        f"selfplay: {args.games} games, {args.players} players, modules "
+        f"{module_sets.name(args.modules)}, engine "
         f"{arena.ENGINES[args.engine]}, MCTS {args.iterations} iterations, seed {args.seed}, "
         f"shards of {args.shard_size}",
         flush=True,
@@ -87,6 +89,7 @@ def run(args, parser):
                 shard_size=args.shard_size,
                 executor=chosen,
                 progress=not args.no_progress,
+                options=module_sets.game_options(args.modules),
             )
         except (FileExistsError, ValueError, TypeError) as error:
             parser.error(str(error))

@@ -102,7 +102,7 @@ def arena_games(args, players, deals, progress, done=None, on_game=None):
     """`vikinger arena`'s games: arena.run in --jobs processes, or shards on Ray (`done` and
     `on_game` as arena.run's)."""
     schedule = (args.engine, args.bots, players, args.seed, deals)
-    passed = {"progress": progress, "done": done, "on_game": on_game}
+    passed = {"progress": progress, "done": done, "on_game": on_game, "modules": args.modules}
     if args.ray is None:
         # arena.run's own process pool: the same games, game by game; a failing bot is one
         # line naming its game, as on Ray.

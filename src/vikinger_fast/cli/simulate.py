@@ -3,7 +3,7 @@
 import statistics
 import time
 
-from .. import arena, distributed
+from .. import arena, distributed, module_sets
 from ..safety import flags
 from . import common, sharding
 
@@ -11,14 +11,15 @@ from . import common, sharding
 def run(args):
     """Random games through the engine's rollouts; prints outcome statistics."""
     vk = arena.engine_module(args.engine)
-    game = vk.Game(num_players=args.players)
+    game = vk.Game(num_players=args.players, **module_sets.game_options(args.modules))
     start = time.perf_counter()
     result = sharding.rollouts(vk, game, args)
     seconds = time.perf_counter() - start
     scores, returns, length = result["scores"], result["returns"], result["length"]
     print(
-        f"{args.games} random {args.players}-player games, engine {arena.ENGINES[args.engine]}, "
-        f"seed {args.seed}: {seconds:.3f} s ({args.games / max(seconds, 1e-9):,.0f} games/s)"
+        f"{args.games} random {args.players}-player games, modules "
+        f"{module_sets.name(args.modules)}, engine {arena.ENGINES[args.engine]}, seed "
+        f"{args.seed}: {seconds:.3f} s ({args.games / max(seconds, 1e-9):,.0f} games/s)"
     )
     print(
         f"game length (actions, chance included): mean {statistics.fmean(length):.1f}, "
@@ -37,6 +38,7 @@ def run(args):
 def add_parser(commands):
     parser = commands.add_parser("simulate", help="play random games and print statistics")
     common.add_players(parser, default=2)
+    common.add_modules(parser)
     parser.add_argument("--games", type=flags.GAMES, default=1000)
     common.add_seed(parser)
     common.add_engine(parser)

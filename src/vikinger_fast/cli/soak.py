@@ -4,7 +4,7 @@
 import os
 import time
 
-from .. import differential
+from .. import differential, module_sets
 from ..safety import flags
 from . import common
 
@@ -13,7 +13,11 @@ ENGINES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
 
 def run(args):
     """Exits 1 at the first difference (2 when an engine crashed a worker process)."""
-    configs = [c for c in differential.CONFIGURATIONS if args.players in (None, c.num_players)]
+    configs = [
+        c
+        for c in differential.CONFIGURATIONS
+        if args.players in (None, c.num_players) and args.modules in (None, c.flags)
+    ]
     games = differential.schedule(configs, args.seed, args.games, full_every=args.full_every)
     jobs = args.jobs or os.cpu_count() or 1
     # Dozens of configurations would make a line of thousands of characters: counted instead.
@@ -23,6 +27,8 @@ def run(args):
         names = (
             f"{len(configs)} configurations ({'/'.join(map(str, players))} players x module sets)"
         )
+    if args.modules is not None:
+        names += f" (modules {module_sets.name(args.modules)})"
     print(
         f"soak: {args.games} games of {names}, seeds {args.seed}.."
         f"{args.seed + args.games - 1}, {ENGINES['ref']} against {ENGINES['fast']}, "
@@ -66,6 +72,9 @@ def add_parser(commands):
     parser.add_argument("--games", type=flags.GAMES, default=1000)
     common.add_seed(parser, help="game i uses seed SEED + i")
     common.add_players(parser, help="only this player count (default: every configuration in turn)")
+    common.add_modules(
+        parser, default=None, help="only this set (default: each of the 32 sets in turn)"
+    )
     parser.add_argument(
         "--jobs",
         type=flags.int_in(0, 1024),

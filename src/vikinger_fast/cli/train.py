@@ -15,6 +15,7 @@ import sys
 from typing import Any, Callable, Dict
 
 from . import common, sharding
+from .. import module_sets
 from ..safety import flags
 from ..training.config import COUNTS, TrainConfig
 
@@ -31,7 +32,7 @@ def _validator(name: str) -> Callable[[str], Any]:
         return flags.float_in(0.0, 1.0)
     if name in ("l2", "value_mix"):
         return flags.float_in(0.0, 1.0, low_open=False)
-    return str  # options, hidden: comma-separated, checked by config_of
+    return str  # hidden: comma-separated, checked by config_of
 
 
 def add_parser(commands: Any) -> None:
@@ -67,7 +68,15 @@ def add_parser(commands: Any) -> None:
         flag = "--" + name.replace("_", "-")
         value = getattr(defaults, name)
         # default None: a flag the user gave is told from one left at its default (--resume).
-        if name in ("options", "hidden"):
+        if name == "options":
+            common.add_modules(
+                parser,
+                "--options",
+                dest="options",
+                default=None,
+                help="--options is another name of it (default none)",
+            )
+        elif name == "hidden":
             text = ",".join(map(str, value))
             parser.add_argument(flag, default=None, help=f"comma-separated (default {text!r})")
         else:
@@ -91,8 +100,8 @@ def given_settings(args: argparse.Namespace) -> Dict[str, Any]:
         value = getattr(args, name)
         if value is None:
             continue
-        if name == "options":
-            value = tuple(v.strip() for v in value.split(",") if v.strip())
+        if name == "options" and isinstance(value, str):  # argparse gives a tuple already
+            value = module_sets.parse(value)
         elif name == "hidden":
             parts = [v.strip() for v in value.split(",") if v.strip()]
             if not all(flags._DIGITS.fullmatch(p) for p in parts):
@@ -114,6 +123,9 @@ def check_resume_flags(args: argparse.Namespace, config: TrainConfig) -> None:
         same = sorted(value) == sorted(stored) if name == "options" else value == stored
         if not same:
             flag = "--" + name.replace("_", "-")
+            if name == "options":  # named as --modules names it (module_sets)
+                flag, name = "--modules", "module set"
+                value, stored = module_sets.name(value), module_sets.name(stored)
             raise ValueError(
                 f"{flag} {value!r} differs from the run's {name} {stored!r} (config.json); a "
                 "resumed run keeps its settings: drop the flag, or start a new run"

@@ -223,12 +223,14 @@ def arena(
     progress: bool = False,
     done: Optional[Mapping[int, dict[str, Any]]] = None,
     on_game: Optional[arena_module.OnGame] = None,
+    modules: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
-    """The games of `arena.run(engine_name, texts, players, seed, deals)`, in schedule order,
-    played in shards of `shard_size` consecutive games of those not `done` (as arena.run's
-    `done` and `on_game`, on_game called as each shard ends): each game depends on its task
-    alone, so the list (and the table and records made from it) is the same."""
-    tasks = arena_module.jobs_of(engine_name, texts, players, seed, deals)
+    """The games of `arena.run(engine_name, texts, players, seed, deals, modules=modules)`, in
+    schedule order, played in shards of `shard_size` consecutive games of those not `done` (as
+    arena.run's `done` and `on_game`, on_game called as each shard ends): each game depends on
+    its task alone, the module set among it, so the list (and the table and records made from
+    it) is the same."""
+    tasks = arena_module.jobs_of(engine_name, texts, players, seed, deals, modules)
     done = done or {}
     todo = [number for number in range(len(tasks)) if number not in done]
     shards, numbers = [], []

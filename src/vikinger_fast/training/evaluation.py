@@ -58,10 +58,13 @@ def matches(
     return list(zip(MATCHES, players, opponents))
 
 
-def _play_game(job: Tuple[str, List[Factory], int, int, arena.Task]) -> Dict[str, Any]:
-    """One game of the schedule with the entrants' factories (arena.play_game's seeds)."""
-    engine_name, factories, players, seed, (table, deal, seats) = job
-    game = arena.engine_module(engine_name).Game(num_players=players)
+def _play_game(
+    job: Tuple[str, List[Factory], int, int, arena.Task, Dict[str, bool]],
+) -> Dict[str, Any]:
+    """One game of the schedule with the entrants' factories (arena.play_game's seeds), of the
+    run's module set (`options`, the Game keywords)."""
+    engine_name, factories, players, seed, (table, deal, seats), options = job
+    game = arena.engine_module(engine_name).Game(num_players=players, **options)
     bots = [factories[e](game, arena.bot_seed(seed, deal, e)) for e in seats]
     stream = arena.chance_seed(seed, deal)
     state = arena.play_bots(game.new_initial_state(), bots, np.random.default_rng(stream))
@@ -78,10 +81,16 @@ def _play_game(job: Tuple[str, List[Factory], int, int, arena.Task]) -> Dict[str
 
 
 def _play(
-    engine: str, factories: List[Factory], players: int, seed: int, deals: int, jobs: int
+    engine: str,
+    factories: List[Factory],
+    players: int,
+    seed: int,
+    deals: int,
+    jobs: int,
+    options: Dict[str, bool],
 ) -> List[Dict[str, Any]]:
     tasks = [
-        (engine, factories, players, seed, task)
+        (engine, factories, players, seed, task, options)
         for task in arena.schedule(len(factories), players, deals)
     ]
     if jobs <= 1:
@@ -106,7 +115,8 @@ def evaluate(
     for name, player, opponent in matches(config, model, engine):
         entrants = [player] + [opponent] * (config.players - 1)
         texts = [label for label, _ in entrants]
-        games = _play(engine, [make for _, make in entrants], config.players, seed, deals, jobs)
+        factories = [make for _, make in entrants]
+        games = _play(engine, factories, config.players, seed, deals, jobs, config.game_options())
         summary = arena_report.summarize(
             {
                 "engine": engine,
