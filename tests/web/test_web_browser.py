@@ -228,3 +228,21 @@ def test_at_1280x720_both_boards_the_choices_and_the_log_are_in_view(browser, se
         assert browser.find_elements("css selector", "#log li")  # the bots' moves are listed
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_rules_page_ignores_a_bad_anchor_and_opens_a_good_one(browser, server):
+    """/rules#%E0%A4%A is not valid percent-encoding: the anchor script ignores it (no error in
+    the console); a sub-step without its own anchor opens at its rule (B7.2.9 at B7.2)."""
+    browser.get_log("browser")  # forget the earlier tests' messages
+    browser.get(server.url + "rules#%E0%A4%A")
+    assert browser.find_element("id", "B7.1")
+    assert browser.execute_script("return window.scrollY") == 0
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+    browser.get("about:blank")  # a new load, not a jump within the page
+    browser.get(server.url + "rules#B7.2.9")
+    top = browser.execute_script(
+        "return document.getElementById('B7.2').getBoundingClientRect().top"
+    )
+    assert abs(top) < 2 and browser.execute_script("return window.scrollY") > 0
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

@@ -4,8 +4,10 @@ as it was (docs/web.md)."""
 
 import json
 import os
+import shutil
 import signal
 import socket
+import subprocess
 import sys
 
 import pytest
@@ -188,6 +190,45 @@ def test_a_port_in_use_is_a_one_line_error(tmp_path, capsys):
         assert cli.main(["serve", "--port", str(port), "--dir", str(tmp_path)]) == 2
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and f"port {port}" in error and "in use" in error
+
+
+@pytest.mark.parametrize("case", ["a file", "under a file", "read-only"])
+def test_a_dir_where_games_cannot_be_kept_is_a_one_line_error(case, tmp_path):
+    """A real `vikinger serve` process: one line, exit status 2, no port opened. Root may write
+    into any folder, so the read-only case runs the command as root without that capability
+    (util-linux's setpriv drops CAP_DAC_OVERRIDE)."""
+    command = []
+    if case == "a file":
+        folder = tmp_path / "games.txt"
+        folder.write_text("not a folder")
+    elif case == "under a file":
+        (tmp_path / "games.txt").write_text("not a folder")
+        folder = tmp_path / "games.txt" / "games"
+    else:
+        folder = tmp_path / "games"
+        folder.mkdir()
+        folder.chmod(0o555)
+        if os.geteuid() == 0:
+            if not shutil.which("setpriv"):
+                pytest.skip("as root, a folder is read-only only without CAP_DAC_OVERRIDE")
+            command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
+    process = subprocess.Popen(
+        [*command, sys.executable, "-m", "vikinger_fast.cli", "serve", "--port", "0"]
+        + ["--dir", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, error = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # it served: the folder was not refused
+        process.kill()
+        process.communicate()
+        raise
+    assert process.returncode == 2, (out, error)
+    assert out == "" and error.count("\n") == 1 and "Traceback" not in error
+    assert error.startswith("vikinger serve: --dir: ") and str(folder) in error
+    assert ("is a file" if case == "a file" else "games cannot be kept in") in error
 
 
 def test_the_page_asks_only_the_local_server(server):
