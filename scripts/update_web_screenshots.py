@@ -2,10 +2,9 @@
 
 Starts the real server on 127.0.0.1 with a fresh game folder, drives the distribution's headless
 Chromium with selenium, and saves in a viewport of 1400x1000 (the window's bars not counted): the
-new-game form, a base game in round 2 (a tile
-to place), a game with every module (the auction), and the end of a game (the whole game's
-breakdown); and at 1280x720 the tile to place again (both boards, the choices and the log in
-view).
+new-game form, a base game in round 2 (a tile to place), a game with every module (the auction),
+and the end of a game (the whole game's breakdown); and at 1280x720 the tile to place again (both
+boards, the choices and the log in view).
 
     python scripts/update_web_screenshots.py [--out docs/img]
 """
