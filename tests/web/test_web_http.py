@@ -4,6 +4,7 @@ as it was (docs/web.md)."""
 
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -325,3 +326,6 @@ def test_the_rules_page_has_an_anchor_for_every_rule_the_page_cites(server):
         '<li id="B7.1">\n<strong>B7.1 Small scoring</strong>' in text
     )  # the anchor holds its rule
     assert text.count("<table>") == text.count("</table>") >= 2  # the rulings and the ids -> code
+    # the rules' own links lead to anchors of the page
+    for target in re.findall(r'href="#([^"]+)"', text):
+        assert f'id="{target}"' in text, target

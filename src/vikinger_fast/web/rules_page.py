@@ -60,6 +60,12 @@ def _link(target: str) -> str:
     return target if target.startswith(("#", "http")) else "#"
 
 
+def _slug(heading: str) -> str:
+    """The anchor a markdown renderer gives a heading: lower case, spaces to hyphens, other
+    punctuation dropped ("R — The rulings, and why" -> "r--the-rulings-and-why")."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
 class _Writer:
     def __init__(self) -> None:
         self.out: List[str] = []
@@ -143,7 +149,8 @@ def rules_html(markdown: Optional[str] = None) -> str:
             level = len(line) - len(line.lstrip("#"))
             text = line[level:].strip()
             match = RULE_ID.match(text)
-            anchor = writer.anchor(match.group(1)) if match else ""
+            # a heading without a rule id keeps the anchor its links use ("#r--the-rulings-...")
+            anchor = writer.anchor(match.group(1) if match else _slug(text))
             writer.out.append(f"<h{level}{anchor}>{inline(text)}</h{level}>")
         elif line.startswith("|"):
             writer.close_paragraph()
