@@ -296,9 +296,17 @@ def test_at_1280x720_every_board_the_choices_and_the_pinned_scoring_are_in_view(
         for row in scoring["players"]:  # every player's change, gold included
             gold = row["gold"] - row["gold_before"]
             assert f"{row['name']}: " + (f"+{gold} gold" if gold else "nothing") in summary
+        # opened, its items stay open through the page's redraws; the next decision unpins it
+        pinned[0].find_element("css selector", "summary").click()
+        number = pinned[0].get_attribute("data-number")
         click_a_choice(browser, 0)
         settle(browser)
         assert not browser.find_elements("css selector", "#log li.scoring.pinned")
+        assert browser.execute_script(
+            "return document.querySelector('#log li[data-number=\"' + arguments[0] + '\"] details')"
+            ".open",
+            number,
+        )
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert not errors, errors
     finally:

@@ -191,7 +191,7 @@ function stopPolling() { if (polling) { clearTimeout(polling); polling = null; }
 
 async function loadGame(id) {
   stopPolling();
-  if (id !== gameId) shownUpTo = -1;
+  if (id !== gameId) { shownUpTo = -1; opened.clear(); }
   gameId = id;
   $('setup').hidden = true;
   $('play').hidden = false;
