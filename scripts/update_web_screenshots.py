@@ -1,10 +1,10 @@
 """Regenerate the screenshots of `vikinger serve` in docs/img/ (docs/web.md).
 
 Starts the real server on 127.0.0.1 with a fresh game folder, drives the distribution's headless
-Chromium with selenium, and saves at 1400x1000: the new-game form, a base game in round 2 (a tile
-to place), a game with every module (the auction), and the end of a game (the whole game's
-breakdown); and at 1280x720 the tile to place again (both boards, the choices and the log in
-view).
+Chromium with selenium, and saves in a viewport of 1400x1000 (the window's bars not counted): the
+new-game form, a base game in round 2 (a tile to place), a game with every module (the auction),
+and the end of a game (the whole game's breakdown); and at 1280x720 the tile to place again (both
+boards, the choices and the log in view).
 
     python scripts/update_web_screenshots.py [--out docs/img]
 """
@@ -20,12 +20,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # The tests' helpers: the server they start and their headless Chromium.
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "helpers"))
 
-from browser import start_chromium  # noqa: E402
+from browser import set_viewport, start_chromium  # noqa: E402
 from web_server import Server  # noqa: E402
 
 
 def driver(width=1400, height=1000):
-    return start_chromium(width, height, flags=("--hide-scrollbars",))
+    """A browser whose pages are shown in width x height (the window's bars not counted)."""
+    browser = start_chromium(width, height, flags=("--hide-scrollbars",))
+    reached = set_viewport(browser, width, height)
+    if reached != [width, height]:
+        raise RuntimeError(f"the viewport is {reached}, not {[width, height]}")
+    return browser
 
 
 def wait_for(browser, *states):

@@ -43,3 +43,28 @@ def start_chromium(width, height, flags=()):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+
+
+def set_viewport(driver, width, height):
+    """Resize the window so that the page's viewport (`window.innerWidth` x `innerHeight`) is
+    `width` x `height`: the window's size includes its own bars (a headless Chromium window of
+    1280x720 shows pages in 1280x577). A resize reaches the page a moment later, so the window
+    is corrected until the viewport holds still at the size. Returns the viewport reached."""
+    import time
+
+    inner = "return [window.innerWidth, window.innerHeight]"
+    driver.set_window_size(width, height)
+    deadline = time.monotonic() + 10
+    seen = None
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        now = driver.execute_script(inner)
+        if now != seen:  # still changing: look again
+            seen = now
+            continue
+        if now == [width, height]:
+            break
+        window = driver.get_window_size()
+        driver.set_window_size(window["width"] + width - now[0], window["height"] + height - now[1])
+        seen = None
+    return driver.execute_script(inner)

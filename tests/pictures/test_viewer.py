@@ -160,3 +160,59 @@ def test_the_viewer_steps_through_the_game_in_a_browser(browser, tmp_path):
     assert colours > 40 and end.size == first.size and end.tobytes() != first.tobytes()
     errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
     assert errors == []
+
+
+# Player names are free text in a record: each of these once ended or stopped the page's script
+# (`<!--<script>` puts Chromium's parser in the double-escaped state, so the `</script>` that
+# closes the data no longer does); U+2028 ends a line in older JavaScript.
+HOSTILE_NAMES = [
+    "<!--<script>",
+    "</script><script>document.title='owned'</script>",
+    "]]>",
+    "a\u2028b\u2029c & <b>",
+]
+
+
+def hostile_record():
+    state = random_game(load_engine("fast"), 5, 4, ())
+    players = [{"name": name, "params": {}} for name in HOSTILE_NAMES]
+    return records.record_from_state(state, players=players, seed=5)
+
+
+def test_the_viewer_data_holds_no_character_that_could_leave_its_element():
+    page = viewer.viewer_html(hostile_record(), load_engine("fast"))
+    element = re.search(
+        r'<script id="game-data" type="application/json">(.*?)</script>', page, re.S
+    )
+    text = element.group(1)
+    assert not set(text) & set("<>&\u2028\u2029")
+    data = json.loads(text)
+    notes = "\n".join(line for m in data["moves"] for line in m["n"])
+    for name in HOSTILE_NAMES:  # the names come back whole from the escaped text
+        assert f"({name})" in notes
+    assert viewer.script_json({"s": "</script>\u2028"}) == '{"s": "\\u003c/script\\u003e\\u2028"}'
+
+
+def test_hostile_player_names_neither_stop_nor_escape_the_viewer_in_a_browser(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    record = hostile_record()
+    path = tmp_path / "hostile.html"
+    viewer.write_viewer(record, load_engine("fast"), path)
+    browser.get(path.as_uri())
+    WebDriverWait(browser, 20).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true"
+    )
+    assert browser.title != "owned"
+    assert len(browser.find_elements(By.TAG_NAME, "script")) == 2  # the data and the page's own
+    header = browser.find_element(By.TAG_NAME, "header").text
+    for name in ("<!--<script>", "</script><script>document.title='owned'</script>", "]]>"):
+        assert name in header
+    browser.find_element(By.ID, "last").click()
+    last = len(record["moves"])
+    assert browser.find_element(By.ID, "counter").text == f"step {last} / {last}"
+    narration = browser.execute_script("return document.getElementById('narration').textContent")
+    assert "final scoring (B8)" in narration and "(a\u2028b\u2029c & <b>)" in narration
+    errors = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert errors == []

@@ -112,6 +112,33 @@ def test_a_foreign_host_is_refused_dns_rebinding(server, game, host):
     assert snapshot(server) == before
 
 
+def test_every_response_forbids_framing_clickjacking(server, game):
+    """The page, its files, the rules, the JSON and every refusal (foreign Host, foreign Origin,
+    a form post, an unknown game or file) carry both anti-framing headers."""
+    own = f"http://127.0.0.1:{server.port}"
+    requests = [
+        ("GET", "/", {}, None),
+        ("GET", "/static/app.js", {}, None),
+        ("GET", "/static/none.js", {}, None),
+        ("GET", "/rules", {}, None),
+        ("GET", "/api/games", {}, None),
+        ("GET", f"/api/games/{game}/record", {}, None),
+        ("GET", "/api/games/" + "0" * 16, {}, None),
+        ("GET", "/", {"Host": "evil.example"}, None),
+        ("POST", f"/api/games/{game}/undo", {"Origin": "http://evil.example"}, b"{}"),
+        ("POST", f"/api/games/{game}/undo", {"Origin": own}, b"x=1"),
+    ]
+    for method, path, headers, body in requests:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        connection.request(method, path, body=body, headers=headers)
+        response = connection.getresponse()
+        response.read()
+        connection.close()
+        assert response.getheader("X-Frame-Options") == "DENY", (path, response.status)
+        policy = response.getheader("Content-Security-Policy")
+        assert policy == "frame-ancestors 'none'", (path, response.status)
+
+
 @pytest.mark.parametrize(
     "host", ["127.0.0.1:{port}", "localhost:{port}", "LOCALHOST:{port}", "vikinger.test:{port}"]
 )
@@ -324,6 +351,8 @@ STORED = [
     ("a9", stored_document(extra=[[[[[[]]]]]]), "levels deep"),
     ("aa", "{not json", "must be JSON"),
     ("ab", stored_document(version=2), "version 1"),
+    ("ac", stored_document(extra=1), "unknown field 'extra'"),
+    ("ad", stored_document(finished="yes"), "'finished'"),
 ]
 
 
@@ -397,7 +426,7 @@ def test_bad_serve_flags_are_one_line_before_anything_starts(flags, words, tmp_p
 # JSON fetch, which needs a CORS preflight), to move and undo with fetches that need none
 # (no-cors), to read the game list, and to undo with a plain form post into a frame.
 ATTACK = """<!doctype html><title>another site</title>
-<iframe name="sink"></iframe>
+<iframe name="sink"></iframe><iframe id="app-frame" src="APP/"></iframe>
 <form id="form" method="post" action="APP/api/games/GAME/undo" target="sink">
 <input name="x" value="1"></form>
 <script>
@@ -460,6 +489,10 @@ def test_in_a_browser_another_origin_changes_nothing_and_the_own_page_plays(serv
         )
         tried = driver.execute_script("return {...document.body.dataset}")
         assert tried["create"] == "blocked" and tried["list"] == "blocked"
+        # the app in a frame of that page (clickjacking): the browser refuses to show it
+        driver.switch_to.frame(driver.find_element("id", "app-frame"))
+        assert not driver.find_elements("id", "new-game")
+        driver.switch_to.default_content()
         assert tried["move"] == tried["undo"] == "opaque"  # sent, and refused by the server
         assert snapshot(server) == before
 

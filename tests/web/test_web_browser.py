@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from browser import chromium
+from browser import chromium, set_viewport
 
 from web_server import Server
 
@@ -99,6 +99,12 @@ SHOWN_FAME = """return Object.fromEntries([...document.querySelectorAll('#scores
   .map(r => [r.dataset.player, Number(r.dataset.fame)]))"""
 
 
+def rule_order(rule):
+    """B1.5 < B5.5 < B7.2.3 < B8.6 < A5: the base game's rules first, then the modules."""
+    head, *rest = rule.split(".")
+    return [head[0] == "A", int(head[1:]), *map(int, rest)]
+
+
 def check_scorings(driver):
     """Every scoring shown adds up: its items make the change from Fame before to after."""
     blocks = driver.execute_script(SCORINGS)
@@ -157,6 +163,33 @@ def test_a_whole_game_is_clicked_to_the_end(browser, server):
         )
         assert sum(cells) == shown[player]
     assert browser.find_elements("css selector", "#scores tr.winner")
+    # the end table: rows in the order of the rules, the gold of the scorings shown too
+    rows = browser.execute_script(
+        "return [...document.querySelectorAll('#choices table.totals tr[data-rule]')]"
+        ".map(r => r.dataset.rule)"
+    )
+    assert rows[:2] == ["B1.5", "B5.5"] and rows == sorted(rows, key=rule_order)
+    cells = browser.execute_script(
+        "return [...document.querySelectorAll('#choices table.totals td[data-gold]')]"
+        ".map(c => [Number(c.dataset.fame), Number(c.dataset.gold), c.textContent])"
+    )
+    for fame, gold, text in cells:
+        assert text == (
+            f"{fame:+d} Fame, " * bool(fame) + f"{gold:+d} gold"
+            if gold
+            else f"{fame:+d}"
+            if fame
+            else ""
+        )
+    assert any(gold > 0 for _, gold, _ in cells)  # the goldsmiths' gold (B7.1, B7.2.5)
+    # one heading per scoring: a large scoring's parts (one per player, B7.2.1) under one
+    headings = [h.text for h in browser.find_elements("css selector", "#scoring-list h3")]
+    assert len(headings) == len(set(headings)) == 7
+    # the forced decisions' badge says what forced means, and so does the note above the log
+    badges = browser.find_elements("css selector", "#log li.forced .badge")
+    assert badges and all("only legal choice" in b.get_attribute("title") for b in badges)
+    note = browser.find_element("id", "forced-note")
+    assert note.is_displayed() and "only legal choice" in note.text
     assert {"buy", "tile", "viking"} <= clicked
     view = server.request("GET", f"/api/games/{game_id}")[1]
     assert view["terminal"] and view["moves"] == moves(browser)
@@ -210,21 +243,89 @@ def test_two_games_in_two_tabs_do_not_mix(browser, server):
     browser.switch_to.window(first_tab)
 
 
-def test_at_1280x720_both_boards_the_choices_and_the_log_are_in_view(browser, server):
-    browser.set_window_size(1280, 720)
+# Where the parts of the page are, in the viewport's coordinates.
+BOXES = """return Object.fromEntries(['#board svg', '#choices', '#log-box', '#scores', '#sentence']
+  .map(s => { const r = document.querySelector(s).getBoundingClientRect();
+              return [s, [r.left, r.top, r.right, r.bottom]]; }))"""
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_at_1280x720_every_board_the_choices_and_the_pinned_scoring_are_in_view(
+    browser, server, players
+):
+    """A true 1280x720 viewport (window.innerWidth x innerHeight, the window's bars not
+    counted): every board, the scores, the choices and the log in view at each decision of the
+    first round; at the person's first decision after the small scoring (B7.1) the scoring stays
+    pinned in view at the top of the log, its summary giving Fame and gold; the next decision
+    unpins it."""
+    assert set_viewport(browser, 1280, 720) == [1280, 720]
     try:
-        start_game(browser, server, bot="greedy", seed=5)
-        for number in range(8):
+        game_id = start_game(browser, server, players=players, bot="greedy", seed=5)
+        assert browser.execute_script("return [window.innerWidth, window.innerHeight]") == [
+            1280,
+            720,
+        ]
+        for number in range(60):
+            boxes = browser.execute_script(BOXES)
+            for name, (left, top, right, bottom) in boxes.items():
+                assert 0 <= left and right <= 1280 and 0 <= top and bottom <= 720 + 1, name
+            boards = browser.find_elements("css selector", "#board svg g.board")
+            assert len(boards) == players
+            assert all(b.rect["y"] + b.rect["height"] <= 720 + 1 for b in boards)
+            if browser.find_elements("css selector", "#log li.scoring"):
+                break
             click_a_choice(browser, number)
             settle(browser)
-        height = browser.execute_script("return window.innerHeight")
-        boxes = browser.execute_script(
-            "return ['#board svg', '#choices', '#log-box', '#scores'].map(s =>"
-            " document.querySelector(s).getBoundingClientRect().bottom)"
+        pinned = browser.find_elements("css selector", "#log li.scoring.pinned")
+        assert len(pinned) == 1, "the first scoring is not pinned at the person's decision"
+        # in view inside the log box, although the moves after it have scrolled the log
+        inside = browser.execute_script(
+            "const box = document.getElementById('log-box').getBoundingClientRect(),"
+            " li = document.querySelector('#log li.pinned').getBoundingClientRect();"
+            "return [li.top >= box.top - 1 && li.bottom <= box.bottom + 1,"
+            " document.getElementById('log-box').scrollTop]"
         )
-        assert all(0 < bottom <= height + 1 for bottom in boxes), (boxes, height)
-        opponent = browser.find_elements("css selector", "#board svg g.board")
-        assert all(b.rect["y"] + b.rect["height"] <= height + 1 for b in opponent)
-        assert browser.find_elements("css selector", "#log li")  # the bots' moves are listed
+        assert inside[0] and inside[1] > 0, inside
+        summary = pinned[0].find_element("css selector", "summary").text
+        assert summary.startswith("Round 1: small scoring (B7.1): you: ")
+        scoring = next(
+            e
+            for e in server.request("GET", f"/api/games/{game_id}")[1]["log"]
+            if e["kind"] == "scoring"
+        )
+        for row in scoring["players"]:  # every player's change, gold included
+            gold = row["gold"] - row["gold_before"]
+            assert f"{row['name']}: " + (f"+{gold} gold" if gold else "nothing") in summary
+        # opened, its items stay open through the page's redraws; the next decision unpins it
+        pinned[0].find_element("css selector", "summary").click()
+        number = pinned[0].get_attribute("data-number")
+        click_a_choice(browser, 0)
+        settle(browser)
+        assert not browser.find_elements("css selector", "#log li.scoring.pinned")
+        assert browser.execute_script(
+            "return document.querySelector('#log li[data-number=\"' + arguments[0] + '\"] details')"
+            ".open",
+            number,
+        )
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert not errors, errors
     finally:
         browser.set_window_size(1400, 1000)
+
+
+def test_the_rules_page_ignores_a_bad_anchor_and_opens_a_good_one(browser, server):
+    """/rules#%E0%A4%A is not valid percent-encoding: the anchor script ignores it (no error in
+    the console); a sub-step without its own anchor opens at its rule (B7.2.9 at B7.2)."""
+    browser.get_log("browser")  # forget the earlier tests' messages
+    browser.get(server.url + "rules#%E0%A4%A")
+    assert browser.find_element("id", "B7.1")
+    assert browser.execute_script("return window.scrollY") == 0
+    errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+    assert not errors, errors
+    browser.get("about:blank")  # a new load, not a jump within the page
+    browser.get(server.url + "rules#B7.2.9")
+    top = browser.execute_script(
+        "return document.getElementById('B7.2').getBoundingClientRect().top"
+    )
+    assert abs(top) < 2 and browser.execute_script("return window.scrollY") > 0
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]

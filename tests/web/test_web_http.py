@@ -4,8 +4,11 @@ as it was (docs/web.md)."""
 
 import json
 import os
+import re
+import shutil
 import signal
 import socket
+import subprocess
 import sys
 
 import pytest
@@ -45,8 +48,9 @@ def test_a_game_is_played_undone_and_recorded(server):
     assert status == 200 and after["can_undo"]
     after = server.wait_for_turn(game_id)
     assert after["moves"] > view["moves"]
+    assert after["last_decision"] == max((e["number"] for e in view["log"]), default=0)
     status, undone = server.request("POST", f"/api/games/{game_id}/undo", {})
-    assert status == 200
+    assert status == 200 and undone["last_decision"] == 0  # back before the first decision
     assert undone["svg"] == view["svg"] and undone["moves"] == view["moves"]
     status, hint = server.request("POST", f"/api/games/{game_id}/hint", {})
     assert status == 200 and hint["string"] in [c["string"] for c in view["choices"]]
@@ -174,6 +178,8 @@ def test_a_game_survives_a_server_restart(tmp_path):
     try:
         again = second.wait_for_turn(view["id"])
         assert again["svg"] == view["svg"] and again["moves"] == view["moves"]
+        # the log as it was, the person's last decision (where the page pins scorings) too
+        assert again["log"] == view["log"] and again["last_decision"] == view["last_decision"]
         status, listing = second.request("GET", "/api/games")
         assert status == 200 and view["id"] in [g["id"] for g in listing["games"]]
     finally:
@@ -190,9 +196,51 @@ def test_a_port_in_use_is_a_one_line_error(tmp_path, capsys):
     assert error.count("\n") == 1 and f"port {port}" in error and "in use" in error
 
 
+@pytest.mark.parametrize("case", ["a file", "under a file", "read-only"])
+def test_a_dir_where_games_cannot_be_kept_is_a_one_line_error(case, tmp_path):
+    """A real `vikinger serve` process: one line, exit status 2, no port opened. Root may write
+    into any folder, so the read-only case runs the command as root without that capability
+    (util-linux's setpriv drops CAP_DAC_OVERRIDE)."""
+    command = []
+    if case == "a file":
+        folder = tmp_path / "games.txt"
+        folder.write_text("not a folder")
+    elif case == "under a file":
+        (tmp_path / "games.txt").write_text("not a folder")
+        folder = tmp_path / "games.txt" / "games"
+    else:
+        folder = tmp_path / "games"
+        folder.mkdir()
+        folder.chmod(0o555)
+        if os.geteuid() == 0:
+            if not shutil.which("setpriv"):
+                pytest.skip("as root, a folder is read-only only without CAP_DAC_OVERRIDE")
+            command = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search", "--"]
+    process = subprocess.Popen(
+        [*command, sys.executable, "-m", "vikinger_fast.cli", "serve", "--port", "0"]
+        + ["--dir", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        out, error = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:  # it served: the folder was not refused
+        process.kill()
+        process.communicate()
+        raise
+    assert process.returncode == 2, (out, error)
+    assert out == "" and error.count("\n") == 1 and "Traceback" not in error
+    assert error.startswith("vikinger serve: --dir: ") and str(folder) in error
+    assert ("is a file" if case == "a file" else "games cannot be kept in") in error
+
+
 def test_the_page_asks_only_the_local_server(server):
     status, page = server.request("GET", "/")
     assert status == 200 and "Legend" in page and "hatching" in page
+    # nor names a file of docs/, which an installed package has not: the rules are served
+    assert "docs/" not in page and 'href="/rules' in page
+    assert "<code>az</code> the learned player" in page  # the bots, their descriptions kept
     here = os.path.join(os.path.dirname(sys.modules["vikinger_fast"].__file__), "web", "static")
     for name in os.listdir(here):
         with open(os.path.join(here, name), encoding="utf-8") as source:
@@ -213,21 +261,42 @@ def test_ctrl_c_stops_the_server_cleanly(tmp_path):
 
 def test_the_log_holds_every_decision_forced_ones_included_and_every_scoring(server):
     """Over a whole game the log's entries, gathered after each of the person's moves, are
-    numbered without a gap: nothing is left out. Every forced decision is there (the twelve buys
-    of each round count them), the bots' moves read in the third person, and each scoring's
-    items add up (B7.1, B7.2, B8)."""
+    numbered without a gap: nothing is left out (a large scoring's part is replaced by the entry
+    that adds the next part, B7.2.1, and names it). Every forced decision is there (the twelve
+    buys of each round count them), the bots' moves read in the third person, each scoring's
+    items add up (B7.1, B7.2, B8), and each scoring is one entry with every player."""
     view = new_game(server, seed=11, bots=["greedy"])
     game_id = view["id"]
-    entries = {}
+    entries, replaced, seen = {}, set(), 0
     while True:
         for entry in view["log"]:
             entries[entry["number"]] = entry
+            replaced.update(entry.get("replaces", []))
+        scorings = [(e["round"], e["scoring"]) for e in view["log"] if e["kind"] == "scoring"]
+        assert len(scorings) == len(set(scorings))  # one entry per scoring
+        # the entries logged before the person's last decision: those seen at it
+        assert view["last_decision"] == seen
         if view["terminal"]:
             break
         choice = view["choices"][0]["string"]
+        seen = max(entries, default=0)
         server.request("POST", f"/api/games/{game_id}/move", {"action": choice})
         view = server.wait_for_turn(game_id)
-    assert sorted(entries) == list(range(1, max(entries) + 1))
+    assert replaced and not replaced & {e["number"] for e in view["log"]}
+    assert sorted(set(entries) | replaced) == list(range(1, max(entries) + 1))
+    whole = [
+        (s["round"], s["scoring"], [r["player"] for r in s["players"]]) for s in view["scorings"]
+    ]
+    assert [(r, kind) for r, kind, _ in whole] == [
+        (1, "small"),
+        (2, "large"),
+        (3, "small"),
+        (4, "large"),
+        (5, "small"),
+        (6, "large"),
+        (6, "final"),
+    ]
+    assert all(sorted(seats) == [0, 1] for _, _, seats in whole)
     decisions = [e for e in entries.values() if e["kind"] in ("move", "forced")]
     assert sum(e["string"].startswith("buy:") for e in decisions) == 6 * 12
     assert any(e["kind"] == "forced" for e in decisions)
@@ -257,3 +326,6 @@ def test_the_rules_page_has_an_anchor_for_every_rule_the_page_cites(server):
         '<li id="B7.1">\n<strong>B7.1 Small scoring</strong>' in text
     )  # the anchor holds its rule
     assert text.count("<table>") == text.count("</table>") >= 2  # the rulings and the ids -> code
+    # the rules' own links lead to anchors of the page
+    for target in re.findall(r'href="#([^"]+)"', text):
+        assert f'id="{target}"' in text, target

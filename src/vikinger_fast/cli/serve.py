@@ -11,6 +11,7 @@ from typing import Any, Dict, List
 
 from .. import arena
 from ..web.bots import parse_networks
+from ..web.store import game_folder
 from . import common
 
 DEFAULT_DIR = os.path.join("~", ".vikinger", "games")
@@ -106,6 +107,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if not HOST_NAME.fullmatch(name):
             parser.error(f"--allow-host takes a host name or address, not {name!r}")
     models = networks(args.model, parser)
+    try:  # before the port is opened: a folder the games cannot be written to is one line
+        folder = game_folder(os.path.expanduser(args.dir))
+    except ValueError as error:
+        print(f"vikinger serve: --dir: {error}", file=sys.stderr)
+        return 2
     try:
         import uvicorn
         from threadpoolctl import threadpool_limits
@@ -133,7 +139,6 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     # took 24.7 s with the default threads and 2.4 s with one, which the caps of web/bots.py
     # assume (as the arena's workers, arena.one_blas_thread).
     threadpool_limits(1)
-    folder = os.path.expanduser(args.dir)
     host, port = sock.getsockname()[:2]
     app = build_app(
         folder,

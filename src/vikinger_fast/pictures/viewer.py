@@ -79,6 +79,16 @@ def _player_name(entry):
     return html.escape(entry["name"] + (f":{params}" if params else ""))
 
 
+def script_json(value):
+    """`value` as JSON that stays inside its `<script type="application/json">` element whatever
+    its strings hold (a player's name is free text): `<`, `>` and `&` are written as \\u003c,
+    \\u003e, \\u0026, so no `</script>`, `<!--` or `<script` can end the element or put the
+    HTML parser in another state, and U+2028, U+2029 as \\u2028, \\u2029 (ensure_ascii writes
+    every non-ASCII character so). JSON.parse of the element's text gives `value` back."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
 def viewer_html(record, engine, title=None):
     """The HTML text of the viewer for `record`, replayed (and so checked) in `engine`."""
     states = list(records.states(record, engine))
@@ -102,7 +112,7 @@ def viewer_html(record, engine, title=None):
         ]
     # The page opens on the first decision: before it, only chance has moved (an empty board).
     first = next((k for k, m in enumerate(record["moves"]) if m["player"] >= 0), 0)
-    data = json.dumps({"svgs": packed, "moves": moves, "fame": fame, "gold": gold, "first": first})
+    data = script_json({"svgs": packed, "moves": moves, "fame": fame, "gold": gold, "first": first})
     options = ", ".join(k for k, on in record["game"]["options"].items() if on) or "base game"
     legend = "".join(
         f'<span class="who" style="color:{PLAYER_ACCENT[p]}">&#9632; player {p}: '
@@ -124,7 +134,7 @@ def viewer_html(record, engine, title=None):
         summary=html.escape(("final: " if result["terminal"] else "at the end: ") + summary),
         fame_chart=chart_svg(fame, "Fame", len(svgs) - 1),
         gold_chart=chart_svg(gold, "gold", len(svgs) - 1),
-        data=data.replace("</", "<\\/"),
+        data=data,
         script=SCRIPT,
         style=STYLE,
         marks=legend_html(),

@@ -12,6 +12,7 @@ hosts and origins and bodies that are not JSON; bots.py holds what a bot spec ma
 
 import html
 import os
+import re
 import threading
 from typing import Any, Dict, Iterable, Mapping, Optional
 
@@ -39,6 +40,9 @@ SETTLE_SECONDS = 0.25  # a move's answer waits this long for quick bots
 MAX_BODY = 16 * 1024  # a move or a new game is a few hundred bytes
 MAX_DEPTH = 8  # a new game's body nests 2 levels ({"options": {...}})
 LISTED = 50  # the newest stored games listed
+# "(docs/learning.md)" in a bot's description: the page names no file of docs/, which an
+# installed package does not have (docs/web.md "The page"); the rules are served at /rules
+DOCS_FILE = re.compile(r" ?\(docs/[^)]*\)")
 
 
 class Games:
@@ -261,9 +265,10 @@ def build_app(
 
 
 def bots_html() -> str:
-    """The built-in bot specs with their one-line descriptions, for the setup form."""
+    """The built-in bot specs with their one-line descriptions, for the setup form (without the
+    files of docs/ they cite)."""
     return "".join(
-        f"<li><code>{html.escape(name)}</code> {html.escape(words)}</li>"
+        f"<li><code>{html.escape(name)}</code> {html.escape(DOCS_FILE.sub('', words))}</li>"
         for name, words in arena.DESCRIPTIONS.items()
     )
 

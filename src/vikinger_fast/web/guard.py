@@ -16,6 +16,9 @@ assume that any page open in the same browser sends it requests.
   cross-origin form post reaches no route, not even undo and hint, which read no body.
 - A declared body larger than `max_body` is 413 before it is read (the routes bound the bytes
   they stream as well, and the JSON's depth).
+- Every response, refusals included, forbids framing (`X-Frame-Options: DENY` and
+  `Content-Security-Policy: frame-ancestors 'none'`, NoFraming below): no other page can show the
+  app in a frame and trick a click onto its buttons (clickjacking).
 
 Every refusal here is a JSON {"error": ...} (TrustedHostMiddleware's is its plain text) and
 happens before any route runs, so no game changes.
@@ -27,9 +30,13 @@ from starlette.datastructures import Headers
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.responses import JSONResponse
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 READ_ONLY = ("GET", "HEAD")
+NO_FRAMING = [
+    (b"x-frame-options", b"DENY"),
+    (b"content-security-policy", b"frame-ancestors 'none'"),
+]
 WILDCARD = ("0.0.0.0", "::", "")
 
 
@@ -84,9 +91,32 @@ class SameOriginJson:
         await self.app(scope, receive, send)
 
 
+class NoFraming:
+    """The ASGI middleware that adds NO_FRAMING to the headers of every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_unframed(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                names = {name.lower() for name, _ in NO_FRAMING}
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in names]
+                message = dict(message, headers=kept + NO_FRAMING)
+            await send(message)
+
+        await self.app(scope, receive, send_unframed)
+
+
 def middleware(hosts: Iterable[str], max_body: int) -> List[Middleware]:
-    """The app's middleware, outermost first: the Host check, then the origin and JSON rule."""
+    """The app's middleware, outermost first: the anti-framing headers (on every response, the
+    refusals of the next two included), the Host check, then the origin and JSON rule."""
     return [
+        Middleware(NoFraming),
         Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts), www_redirect=False),
         Middleware(SameOriginJson, max_body=max_body),
     ]

@@ -60,6 +60,12 @@ def _link(target: str) -> str:
     return target if target.startswith(("#", "http")) else "#"
 
 
+def _slug(heading: str) -> str:
+    """The anchor a markdown renderer gives a heading: lower case, spaces to hyphens, other
+    punctuation dropped ("R — The rulings, and why" -> "r--the-rulings-and-why")."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
 class _Writer:
     def __init__(self) -> None:
         self.out: List[str] = []
@@ -143,7 +149,8 @@ def rules_html(markdown: Optional[str] = None) -> str:
             level = len(line) - len(line.lstrip("#"))
             text = line[level:].strip()
             match = RULE_ID.match(text)
-            anchor = writer.anchor(match.group(1)) if match else ""
+            # a heading without a rule id keeps the anchor its links use ("#r--the-rulings-...")
+            anchor = writer.anchor(match.group(1) if match else _slug(text))
             writer.out.append(f"<h{level}{anchor}>{inline(text)}</h{level}>")
         elif line.startswith("|"):
             writer.close_paragraph()
@@ -165,15 +172,17 @@ def rules_html(markdown: Optional[str] = None) -> str:
             writer.close_lists()
             writer.paragraph.append(line.strip())
     writer.close_all()
-    # An id without its own anchor (a sub-step) opens at the nearest rule that has one.
+    # An id without its own anchor (a sub-step) opens at the nearest rule that has one; an
+    # anchor that is not valid percent-encoding (/rules#%E0%A4%A) is ignored, not an error.
     script = (
-        "<script>const h=decodeURIComponent(location.hash.slice(1));"
+        "<script>let h='';try{h=decodeURIComponent(location.hash.slice(1));}catch(e){}"
         "if(h&&!document.getElementById(h)){let p=h;while(p.includes('.')&&"
         "!document.getElementById(p))p=p.slice(0,p.lastIndexOf('.'));"
         "const e=document.getElementById(p);if(e)e.scrollIntoView();}</script>"
     )
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        '<link rel="icon" href="data:,">'  # no favicon request, as the game's page
         f"<title>Wikinger: the rules</title><style>{STYLE}</style></head><body>"
         '<a class="back" href="/">back to the game</a>\n'
         + "\n".join(writer.out)

@@ -11,7 +11,9 @@ The bots run in a background thread, one per game at a time; the lock guards the
 not held while a bot thinks (the page keeps asking for the position and sees "thinking").
 
 A Narrator (narration.py) follows the game beside the state: the page's log gets every decision,
-forced ones included, in the third person for the bots, and every scoring with its breakdown.
+forced ones included, in the third person for the bots, and every scoring with its breakdown. A
+large scoring comes in parts, one per player as each ends their boatsman trips (B7.2.1); the log
+and the list of scorings keep one entry per scoring, its parts so far together.
 """
 
 import threading
@@ -56,8 +58,9 @@ class WebGame:
         self.narrator = Narrator(self.state)
         self.log: List[Dict[str, Any]] = []
         self.logged = 0  # entries ever logged: the page marks the ones it has not shown yet
-        for action in document["history"]:
-            self._apply(action)
+        self.decided = 0  # entries logged before the person's latest decision (the page pins
+        # the scorings after it until the next one)
+        self._replay(document["history"])
 
     # --- building -------------------------------------------------------------------------
 
@@ -115,6 +118,14 @@ class WebGame:
     def name(self, player: int) -> str:
         return "you" if player == self.seat else f"player {player} ({self.bot_texts[player]})"
 
+    def _replay(self, history: List[int]) -> None:
+        """Apply a history from the start of the game, noting the person's decisions in it."""
+        turns = set(self.human_turns)
+        for length, action in enumerate(history):
+            if length in turns:
+                self.decided = self.logged
+            self._apply(action)
+
     def _apply(self, action: int) -> None:
         """Apply one action of the history, noting what it set off in the log."""
         self.state.apply_action(action)
@@ -128,8 +139,10 @@ class WebGame:
             self.logged += 1
             entry = dict(event, number=self.logged)
             if event["kind"] == "scoring":
-                for row in entry["players"]:
-                    row["name"] = self.name(row["player"])
+                entry["players"] = [
+                    dict(row, name=self.name(row["player"])) for row in event["players"]
+                ]
+                self._join_parts(entry)
             elif event["player"] == self.seat:
                 entry["text"] = "you " + event["explain"]
             else:
@@ -138,6 +151,16 @@ class WebGame:
                 )
             self.log.append(entry)
         del self.log[:-MAX_LOG]
+
+    def _join_parts(self, entry: Dict[str, Any]) -> None:
+        """The log's entry of the same scoring (a large scoring's earlier parts), if any, leaves
+        the log; `entry` holds its players before its own and the numbers it `replaces`."""
+        for k, old in enumerate(self.log):
+            if old["kind"] == "scoring" and _same_scoring(old, entry):
+                del self.log[k]
+                entry["players"] = old["players"] + entry["players"]
+                entry["replaces"] = old.get("replaces", []) + [old["number"]]
+                return
 
     def bots_to_move(self) -> bool:
         return not self.state.is_terminal() and self.state.current_player() != self.seat
@@ -216,6 +239,7 @@ class WebGame:
                     f"{text} is not legal now: {explain.why_illegal(self.state, text)}", 422
                 )
             self.human_turns.append(len(self.state.history()))
+            self.decided = self.logged
             self._apply(action)
             self.save()
         self.start_bots()
@@ -231,9 +255,8 @@ class WebGame:
             self.state = self.game.new_initial_state()
             self.narrator = Narrator(self.state)
             self.log = []
-            self.logged = 0
-            for action in keep:
-                self._apply(action)
+            self.logged = self.decided = 0
+            self._replay(keep)
             self.error = None
             self.save()
 
@@ -301,6 +324,7 @@ class WebGame:
                     for p in range(self.game.num_players)
                 ],
                 "log": list(self.log),  # a copy: the bots append while the answer is sent
+                "last_decision": self.decided,
                 "scorings": self._all_scorings(),
                 "totals": self._totals(),
                 "can_undo": bool(self.human_turns) and self.thread is None,
@@ -309,18 +333,25 @@ class WebGame:
             }
 
     def _all_scorings(self) -> List[Dict[str, Any]]:
-        """Every scoring of the game so far, with the players' names (the log keeps the latest)."""
-        scorings = []
+        """Every scoring of the game so far, one entry per scoring (a large scoring's parts
+        together), with the players' names (the log keeps the latest)."""
+        scorings: List[Dict[str, Any]] = []
         for event in self.narrator.scorings:
-            entry = dict(event, players=[dict(row) for row in event["players"]])
-            for row in entry["players"]:
-                row["name"] = self.name(row["player"])
-            scorings.append(entry)
+            rows = [dict(row, name=self.name(row["player"])) for row in event["players"]]
+            if scorings and _same_scoring(scorings[-1], event):
+                scorings[-1]["players"] += rows
+            else:
+                scorings.append(dict(event, players=rows))
         return scorings
 
     def _totals(self) -> List[Dict[str, Any]]:
         """The whole game's breakdown per player (start Fame, Fame paid, scorings by rule)."""
         return [dict(row, name=self.name(row["player"])) for row in self.narrator.totals()]
+
+
+def _same_scoring(a: Dict[str, Any], b: Dict[str, Any]) -> bool:
+    """Whether two scoring events are parts of one scoring: a round has one of each kind."""
+    return bool(a["round"] == b["round"] and a["scoring"] == b["scoring"])
 
 
 def load_game(store: Store, engine: Any, game_id: str) -> WebGame:

@@ -7,10 +7,11 @@ A game file holds what rebuilds the game exactly: the options, the seats, the se
 history of actions (chance included); the state is the replay of that history (docs/web.md).
 
 A stored file is data, never code: it is read only if it is a regular file of at most 1 MiB
-nesting at most 4 levels, every field is checked, and its bots must be specs the server may build
-(`bot_spec`, web/bots.py): built-in bots within the caps, networks by the names given at start. A
-file that names a user's `module:Class`, a `model=` path or anything else is refused on load with
-a ValueError saying why; the other games of the folder load as before.
+nesting at most 4 levels, every field is checked (a field the server does not write is refused),
+and its bots must be specs the server may build (`bot_spec`, web/bots.py): built-in bots within
+the caps, networks by the names given at start. A file that names a user's `module:Class`, a
+`model=` path or anything else is refused on load with a ValueError saying why; the other games
+of the folder load as before.
 """
 
 import json
@@ -18,6 +19,7 @@ import os
 import re
 import secrets
 import stat
+import tempfile
 from typing import Any, Callable, Dict, Iterator
 
 from vikinger_ref import OPTION_NAMES
@@ -30,6 +32,9 @@ VERSION = 1
 GAME_ID = re.compile(r"[0-9a-f]{16}")
 MAX_FILE = 1024 * 1024  # a whole 4-player game with every module is about 3 KB
 MAX_DEPTH = 4  # the document, its bots, options and lists
+# every field WebGame writes (session.py), and the format's own two; any other is refused
+FIELDS = {"format", "version", "id", "num_players", "seat", "seed", "options", "bots"}
+FIELDS |= {"human_turns", "history", "finished"}
 
 
 def new_id() -> str:
@@ -41,14 +46,29 @@ def valid_id(game_id: str) -> bool:
     return isinstance(game_id, str) and GAME_ID.fullmatch(game_id) is not None
 
 
+def game_folder(folder: str) -> str:
+    """`folder` as an absolute path, created if missing, after a real write in it (a temporary
+    file, removed at once: permissions alone do not tell a read-only file system, nor what root
+    may do); ValueError saying why when the games cannot be kept there."""
+    path = os.path.abspath(folder)
+    if os.path.exists(path) and not os.path.isdir(path):
+        raise ValueError(f"{folder} is a file, not a folder")
+    try:
+        os.makedirs(path, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path, prefix=".write-check-"):
+            pass
+    except OSError as error:
+        raise ValueError(f"games cannot be kept in {folder}: {error.strerror or error}") from None
+    return path
+
+
 class Store:
     """The folder of game files. `bot_spec(text)` gives the arena spec of a bot a stored game may
     name (ValueError for any other)."""
 
     def __init__(self, folder: str, bot_spec: Callable[[str], Any]) -> None:
-        self.folder = os.path.abspath(folder)
+        self.folder = game_folder(folder)
         self.bot_spec = bot_spec
-        os.makedirs(self.folder, exist_ok=True)
 
     def path(self, game_id: str) -> str:
         if not valid_id(game_id):
@@ -113,6 +133,12 @@ def _check_fields(document: Dict[str, Any], game_id: str) -> None:
     def bad(field: str, wanted: str) -> ValueError:
         return ValueError(f"stored game {game_id}: {field!r} must be {wanted}")
 
+    unknown = sorted(set(document) - FIELDS)
+    if unknown:
+        raise ValueError(
+            f"stored game {game_id}: unknown field {unknown[0]!r} (a game file holds only "
+            f"{', '.join(sorted(FIELDS))})"
+        )
     if document.get("id") != game_id:
         raise bad("id", f"{game_id!r}, the name of its file")
     players = document.get("num_players")
@@ -143,3 +169,5 @@ def _check_fields(document: Dict[str, Any], game_id: str) -> None:
         values = document.get(field)
         if not isinstance(values, list) or not all(type(v) is int and v >= 0 for v in values):
             raise bad(field, "a list of integers >= 0")
+    if not isinstance(document.get("finished", False), bool):
+        raise bad("finished", "true or false")

@@ -87,6 +87,26 @@ function cell(tag, text, attributes) {
 
 function signed(n) { return n > 0 ? '+' + n : String(n); }
 
+// What a scoring or a rule changed for a player: "+3 Fame, +6 gold", or "nothing".
+function amounts(fame, gold) {
+  const parts = [];
+  if (fame) parts.push(signed(fame) + ' Fame');
+  if (gold) parts.push(signed(gold) + ' gold');
+  return parts.length ? parts.join(', ') : 'nothing';
+}
+
+// Rule ids in the order of the rules: B1.5 < B5.5 < B7.2.3 < B8.6 < A5 (the modules last).
+function compareRules(a, b) {
+  const key = (rule) => rule.split('.').map((part, k) => k === 0
+    ? [part[0] === 'A' ? 1 : 0, Number(part.slice(1))] : [0, Number(part)]);
+  const [x, y] = [key(a), key(b)];
+  for (let k = 0; k < Math.min(x.length, y.length); k++) {
+    if (x[k][0] !== y[k][0]) return x[k][0] - y[k][0];
+    if (x[k][1] !== y[k][1]) return x[k][1] - y[k][1];
+  }
+  return x.length - y.length;
+}
+
 // --- the new-game form ----------------------------------------------------------------------
 
 function fillSetup() {
@@ -171,7 +191,7 @@ function stopPolling() { if (polling) { clearTimeout(polling); polling = null; }
 
 async function loadGame(id) {
   stopPolling();
-  if (id !== gameId) shownUpTo = -1;
+  if (id !== gameId) { shownUpTo = -1; opened.clear(); }
   gameId = id;
   $('setup').hidden = true;
   $('play').hidden = false;
@@ -233,19 +253,26 @@ async function poll(id) {
 // --- the log and the scorings -----------------------------------------------------------------
 
 let shownUpTo = -1;  // the log entries the person has seen (newer ones are marked; -1: none yet)
+const opened = new Set();  // the scorings of the log whose items the person opened
+const FORCED = 'the only legal choice: it was made at once, for whoever was to move (you too)';
 
 function showLog(data) {
   const log = $('log');
   log.innerHTML = '';
   if (shownUpTo < 0 && data.log.length) shownUpTo = data.log[data.log.length - 1].number;
+  // The latest scoring since the person's last decision stays pinned at the top of the log
+  // until the next one, however many moves follow it.
+  const scorings = data.log.filter((e) => e.kind === 'scoring' && e.number > data.last_decision);
+  const pinned = scorings.length ? scorings[scorings.length - 1].number : null;
   for (const entry of data.log) {
     const li = document.createElement('li');
-    li.className = entry.kind + (entry.number > shownUpTo ? ' new' : '');
+    li.className = entry.kind + (entry.number > shownUpTo ? ' new' : '') +
+      (entry.number === pinned ? ' pinned' : '');
     li.dataset.number = entry.number;
     if (entry.kind === 'scoring') {
-      li.append(scoringDetails(entry, entry.number > shownUpTo));
+      li.append(scoringDetails(entry));
     } else {
-      if (entry.kind === 'forced') li.append(cell('span', 'forced', {class: 'badge'}), ' ');
+      if (entry.kind === 'forced') li.append(cell('span', 'forced', {class: 'badge', title: FORCED}), ' ');
       li.append(withRuleLinks(entry.text + ' '));
       const code = document.createElement('code');
       code.textContent = entry.string;
@@ -255,15 +282,26 @@ function showLog(data) {
   }
   if (!data.log.length) log.innerHTML = '<li>nothing yet</li>';
   if (data.log.length) shownUpTo = data.log[data.log.length - 1].number;
+  $('forced-note').hidden = !data.log.some((e) => e.kind === 'forced');
   $('log-box').scrollTop = $('log-box').scrollHeight;
 }
 
-function scoringDetails(event, open) {
+function scoringSummary(event) {
+  // "Round 1: small scoring (B7.1): you: +6 gold; player 1 (greedy): nothing"
+  return event.title + ': ' + event.players.map((p) =>
+    p.name + ': ' + amounts(p.fame - p.fame_before, p.gold - p.gold_before)).join('; ');
+}
+
+function scoringDetails(event) {
   const details = document.createElement('details');
   details.className = 'scoring';
-  details.open = open;
-  const summary = cell('summary', event.title + ': ' + event.players.map((p) =>
-    p.name + ' ' + signed(p.fame - p.fame_before) + ' Fame').join(', '));
+  // One entry per scoring: a large scoring's later parts replace its earlier entry.
+  const numbers = [event.number, ...(event.replaces || [])];
+  details.open = numbers.some((n) => opened.has(n));
+  details.addEventListener('toggle', () => {
+    for (const n of numbers) { if (details.open) opened.add(n); else opened.delete(n); }
+  });
+  const summary = cell('summary', scoringSummary(event), {title: 'click for the items by rule'});
   details.append(summary, scoringTable(event));
   return details;
 }
@@ -298,23 +336,27 @@ function scoringTable(event) {
 }
 
 function totalsTable(data) {
-  // The whole game per player: start Fame, Fame paid, each rule's sum; the last row is the total.
+  // The whole game per player: start Fame, Fame paid, each rule's sum of Fame and gold, in the
+  // order of the rules; the last row is the Fame now.
   const table = document.createElement('table');
   table.className = 'totals';
   const head = document.createElement('tr');
-  head.append(cell('th', 'Fame from'), ...data.totals.map((t) => cell('th', t.name)));
+  head.append(cell('th', 'Fame and gold from'), ...data.totals.map((t) => cell('th', t.name)));
   table.append(head);
   const rules = [];
   for (const t of data.totals) {
     for (const item of t.items) if (!rules.some((r) => r.rule === item.rule)) rules.push(item);
   }
+  rules.sort((a, b) => compareRules(a.rule, b.rule));
   for (const rule of rules) {
     const tr = document.createElement('tr');
+    tr.dataset.rule = rule.rule;
     tr.append(cell('td', rule.rule + ' ' + rule.what));
     for (const t of data.totals) {
       const item = t.items.find((i) => i.rule === rule.rule);
-      const fame = item ? item.fame : 0;
-      tr.append(cell('td', fame ? signed(fame) : '', {'data-player': t.player, 'data-fame': fame}));
+      const [fame, gold] = item ? [item.fame, item.gold] : [0, 0];
+      const text = gold ? amounts(fame, gold) : fame ? signed(fame) : '';
+      tr.append(cell('td', text, {'data-player': t.player, 'data-fame': fame, 'data-gold': gold}));
     }
     table.append(tr);
   }
@@ -386,7 +428,8 @@ function showChoices(data) {
   box.innerHTML = '';
   $('hint-text').hidden = true;
   if (data.terminal) {
-    box.innerHTML = '<h3>The game is over</h3><p>Where every player\'s Fame came from (each ' +
+    box.innerHTML = '<h3>The game is over</h3><p>Where every player\'s Fame came from, and the ' +
+      'gold the scorings paid (each ' +
       'scoring item by item: the log below, or <a href="#breakdown">all of them</a>):</p>';
     box.append(totalsTable(data));
     return;
