@@ -160,21 +160,156 @@ def test_the_name_check_tells_real_from_stale():
     assert not resolves("vikinger_fast.benchmark") and not resolves("vikinger_fast.cli.nothing")
 
 
+def file_lines(path):
+    """The lines of a file of the reading paths; `x.h/.cc` names a pair, counted together."""
+    if path.endswith(".h/.cc"):
+        stem = path[: -len(".h/.cc")]
+        return file_lines(stem + ".h") + file_lines(stem + ".cc")
+    return len((ROOT / path).read_text().splitlines())
+
+
+def reading_paths(text):
+    """{heading: (headline, [(file, stated lines), ...])} of the `## Reading path` sections."""
+    paths = {}
+    for section in re.split(r"^## ", text, flags=re.MULTILINE):
+        if section.startswith("Reading path"):
+            heading, _, body = section.partition("\n")
+            headline = re.search(r"^About ([\d,]+) lines in (\d+) files\b", body, re.MULTILINE)
+            rows = re.findall(r"^\| \d+ \| `([^`]+)` \| (\d+) \|", body, re.MULTILINE)
+            paths[heading] = (headline, [(path, int(stated)) for path, stated in rows])
+    return paths
+
+
+def reading_path_faults(text, lines=file_lines):
+    """What the reading paths state wrongly: a file's lines off by more than 15 % of today's
+    (files grow; a row need not follow each edit), or a headline `About N lines in F files`
+    whose F is not the number of rows or whose N is not the rows' true total rounded to the
+    nearest 100."""
+    faults = []
+    for heading, (headline, rows) in reading_paths(text).items():
+        for path, stated in rows:
+            actual = lines(path)
+            if abs(actual - stated) > 0.15 * actual:
+                faults.append(f"{heading}: {path}: {stated} lines stated, {actual} now")
+        total = sum(lines(path) for path, _ in rows)
+        rounded = f"{(total + 50) // 100 * 100:,}"  # the nearest 100, a half up
+        if headline is None:
+            faults.append(
+                f"{heading}: no headline 'About N lines in F files.' (today: About {rounded} "
+                f"lines in {len(rows)} files)"
+            )
+        elif headline.groups() != (rounded, str(len(rows))):
+            faults.append(
+                f"{heading}: the headline says 'About {headline[1]} lines in {headline[2]} "
+                f"files', its rows have {total:,} lines in {len(rows)} files: write 'About "
+                f"{rounded} lines in {len(rows)} files'"
+            )
+    return faults
+
+
 def test_reading_paths_state_true_line_counts():
-    """docs/architecture.md's reading paths give each file's length: within 15 % of today's."""
-    rows = re.findall(
-        r"^\| \d+ \| `([^`]+)` \| (\d+) \|",
-        (ROOT / "docs" / "architecture.md").read_text(),
-        re.MULTILINE,
+    """docs/architecture.md's reading paths give each file's length (within 15 % of today's)
+    and their totals: the files counted exactly, the lines rounded to the nearest 100."""
+    text = (ROOT / "docs" / "architecture.md").read_text()
+    assert len(reading_paths(text)) == 3
+    assert all(len(rows) >= 9 for _, rows in reading_paths(text).values())
+    faults = reading_path_faults(text)
+    assert not faults, "docs/architecture.md:\n" + "\n".join(faults)
+
+
+def test_the_reading_path_check_finds_wrong_figures():
+    lines = {"a.py": 1000, "b.h/.cc": 460}.__getitem__
+    text = (
+        "## Reading path 1: x\n\nAbout {total} lines in {files} files.\n\n| # | file | lines |\n"
+        "|---|---|---:|\n| 1 | `a.py` | {a} | x |\n| 2 | `b.h/.cc` | 460 | y |\n## Other\n"
     )
-    assert len(rows) >= 15
-    wrong = [
-        f"{path}: {stated} stated, {actual} now"
-        for path, stated in rows
-        if abs((actual := len((ROOT / path).read_text().splitlines())) - int(stated))
-        > 0.15 * actual
+    assert reading_path_faults(text.format(total="1,500", files=2, a=900), lines) == []
+    assert reading_path_faults(text.format(total="1,400", files=2, a=1000), lines) == [
+        "Reading path 1: x: the headline says 'About 1,400 lines in 2 files', its rows have "
+        "1,460 lines in 2 files: write 'About 1,500 lines in 2 files'"
     ]
-    assert not wrong, "\n".join(wrong)
+    assert reading_path_faults(text.format(total="1,500", files=3, a=800), lines) == [
+        "Reading path 1: x: a.py: 800 lines stated, 1000 now",
+        "Reading path 1: x: the headline says 'About 1,500 lines in 3 files', its rows have "
+        "1,460 lines in 2 files: write 'About 1,500 lines in 2 files'",
+    ]
+
+
+def csrc_faults(csrc, section):
+    """What the `csrc/` table of `section` gets wrong: a layer folder without a row
+    (`| `csrc/<layer>/` |`), a file stem of a layer (`network` for network.h and network.cc)
+    not named in the row's files column (as `network`, `network.h`, `network.cc` or
+    `network.h/.cc`), and a name there that is no file of the layer."""
+    rows = {
+        match.group(1): match.group(2)
+        for match in re.finditer(r"^\| `csrc/([a-z_]+)/` \|[^|]*\|([^|]*)\|", section, re.MULTILINE)
+    }
+    faults = [
+        f"row `csrc/{layer}/`: no such folder"
+        for layer in sorted(rows)
+        if not (csrc / layer).is_dir()
+    ]
+    for folder in sorted(path for path in csrc.iterdir() if path.is_dir()):
+        layer = folder.name
+        files = sorted(path.name for path in folder.iterdir() if path.suffix in (".h", ".cc"))
+        if layer not in rows:
+            faults.append(f"csrc/{layer}/: no row `csrc/{layer}/` in the csrc/ table")
+            continue
+        named = set()
+        for name in re.findall(r"`([^`]+)`", rows[layer]):
+            if name.endswith(".h/.cc"):
+                wanted = [name[: -len("/.cc")], name[: -len(".h/.cc")] + ".cc"]
+            elif name.endswith((".h", ".cc")):
+                wanted = [name]
+            else:
+                wanted = [f for f in files if f.rsplit(".", 1)[0] == name] or [name]
+            stale = [w for w in wanted if w not in files]
+            if stale:
+                faults.append(f"row `csrc/{layer}/` names `{name}`: no {', '.join(stale)} there")
+            named.update(w.rsplit(".", 1)[0] for w in wanted)
+        for stem in sorted({f.rsplit(".", 1)[0] for f in files} - named):
+            pair = ", ".join(f for f in files if f.rsplit(".", 1)[0] == stem)
+            faults.append(f"`{layer}/{stem}` ({pair}): not named in the row `csrc/{layer}/`")
+    return faults
+
+
+def test_the_map_names_every_csrc_file():
+    """Every concept of csrc/ (a file stem: `search/network` for network.h/.cc, each
+    `bindings/*.cc`) is named in its layer's row of docs/architecture.md, and every name there
+    is a file: a new, moved or removed one fails here until the row follows."""
+    faults = csrc_faults(ROOT / "csrc", architecture_section("csrc/"))
+    assert not faults, "docs/architecture.md, the csrc/ table:\n" + "\n".join(faults)
+
+
+def test_the_csrc_check_finds_an_omission_and_a_stale_name(tmp_path):
+    for name in (
+        "base/bits.h",
+        "base/value.h",
+        "base/value.cc",
+        "search/net.h",
+        "search/net.cc",
+        "bindings/module.cc",
+        "bindings/network.cc",
+        "play/rollout.h",
+    ):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("")
+    section = (
+        "| `csrc/base/` | - | `bits.h`, `value.h/.cc` | x |\n"
+        "| `csrc/search/` | base | `net`, `tree` | y |\n"
+        "| `csrc/bindings/` | all | `module.cc`, `network.h/.cc` | z |\n"
+    )
+    assert csrc_faults(tmp_path, section) == [
+        "row `csrc/bindings/` names `network.h/.cc`: no network.h there",
+        "csrc/play/: no row `csrc/play/` in the csrc/ table",
+        "row `csrc/search/` names `tree`: no tree there",
+    ]
+    section = section.replace("`net`, `tree`", "`tree.h`").replace("network.h/.cc", "network.cc")
+    assert csrc_faults(tmp_path, section) == [
+        "csrc/play/: no row `csrc/play/` in the csrc/ table",
+        "row `csrc/search/` names `tree.h`: no tree.h there",
+        "`search/net` (net.cc, net.h): not named in the row `csrc/search/`",
+    ]
 
 
 def architecture_section(heading):

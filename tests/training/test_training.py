@@ -136,7 +136,7 @@ def test_value_mix_blends_returns_and_root_values(tiny_run, mix):
     other = 1 - mover
     rows = np.arange(len(mover))
     blend = (1 - mix) * arrays["returns"] + mix * arrays["root_value"]
-    value = data.parts[1]["value"]
+    value = data.parts[1]["value_target"]
     np.testing.assert_allclose(value[:, 0], blend[rows, mover], rtol=1e-6)
     np.testing.assert_allclose(value[:, 1], blend[rows, other], rtol=1e-6)
 

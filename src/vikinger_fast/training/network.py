@@ -3,9 +3,9 @@ of arrays with the file's own names (w0 b0 .. policy_w policy_b value_w value_b)
 is writing the arrays, and the numpy MLPEvaluator plays with exactly what was trained.
 
 The loss of a batch (docs/learning.md "The train step"): policy cross-entropy between the
-search's improved policy and the softmax of the legal logits, plus the mean squared error
-between the value head's win shares and the game's returns (both relative to the mover), plus
-l2 times the sum of the squared weight matrices.
+policy target (the search's improved policy) and the softmax of the legal logits, plus the mean
+squared error between the value head's win shares and the value target (both relative to the
+mover; targets.py forms them), plus l2 times the sum of the squared weight matrices.
 """
 
 from typing import Any, Dict, Tuple
@@ -75,18 +75,18 @@ def forward(params: Params, observations: Any) -> Tuple[Any, Any]:
 
 
 def loss(params: Params, batch: Dict[str, Any], l2: float) -> Tuple[Any, Dict[str, Any]]:
-    """(total loss, {"policy", "value", "l2"}) of a batch with observation, legal_mask, target
-    (the improved policy) and value (returns relative to the mover)."""
+    """(total loss, {"policy", "value", "l2"}) of a batch with observation, legal_mask,
+    policy_target and value_target (targets.py)."""
     import jax
     import jax.numpy as jnp
 
     logits, value_logits = forward(params, batch["observation"])
     logits = jnp.where(batch["legal_mask"], logits, NEG)
     log_policy = jax.nn.log_softmax(logits, axis=-1)
-    target = batch["target"]
+    target = batch["policy_target"]
     policy_loss = -jnp.mean(jnp.sum(jnp.where(target > 0, target * log_policy, 0.0), axis=-1))
     values = jax.nn.softmax(value_logits, axis=-1)
-    value_loss = jnp.mean(jnp.sum((values - batch["value"]) ** 2, axis=-1))
+    value_loss = jnp.mean(jnp.sum((values - batch["value_target"]) ** 2, axis=-1))
     squares = sum(jnp.sum(params[k] ** 2) for k in params if k.startswith("w") or k.endswith("_w"))
     l2_loss = l2 * squares
     total = policy_loss + value_loss + l2_loss

@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import arena, distributed, selfplay_data
 from ..distributed.executors import Executor
-from . import selfplay
+from . import selfplay, targets
 from .config import TrainConfig
 
 TRAINING_ARRAYS = ("observation", "legal_mask", "target", "player", "returns")
@@ -80,9 +80,8 @@ def load_iteration(
 
 
 class Replay:
-    """The samples of the last `window` iterations in memory, ready for batches: the value
-    target is the returns, mixed with the root's values by `value_mix`, relative to the mover
-    (column k: player (mover + k) % n)."""
+    """The samples of the last `window` iterations in memory, ready for batches: observation,
+    legal_mask and the two targets of targets.py, `policy_target` and `value_target`."""
 
     def __init__(self, run: str, config: TrainConfig) -> None:
         self.run = run
@@ -100,40 +99,31 @@ class Replay:
             # Runs from before root_value (value_mix 0) never read it.
             keys = TRAINING_ARRAYS + (("root_value",) if mix > 0 else ())
             arrays = load_iteration(self.run, iteration, keys)
-            n = arrays["returns"].shape[1]
-            columns = (arrays["player"][:, None].astype(np.int64) + np.arange(n)) % n
-            target = arrays["returns"]
-            if mix > 0:
-                # Value targets mixed with the search's values (docs/learning.md "Value
-                # targets"): the root's mean value is known at every move, the result only at
-                # the end, and it carries less of the luck of the later draws.
-                target = (1.0 - mix) * target + mix * arrays["root_value"]
-            value = np.take_along_axis(target, columns, axis=1)
             self.parts[iteration] = {
                 "observation": arrays["observation"],
                 "legal_mask": arrays["legal_mask"],
-                "target": arrays["target"].astype(np.float16),
-                "value": value.astype(np.float32),
+                "policy_target": targets.policy_target(arrays),
+                "value_target": targets.value_target(arrays, mix),
             }
 
     @property
     def size(self) -> int:
-        return sum(len(p["value"]) for p in self.parts.values())
+        return sum(len(p["value_target"]) for p in self.parts.values())
 
     def batch(self, step: int) -> Dict[str, np.ndarray]:
         """The batch of training step `step` (default_rng((seed, step)))."""
         rng = np.random.default_rng((self.config.seed, step))
         order = sorted(self.parts)
-        sizes = np.array([len(self.parts[i]["value"]) for i in order])
+        sizes = np.array([len(self.parts[i]["value_target"]) for i in order])
         picks = np.sort(rng.integers(0, sizes.sum(), self.config.batch))
         starts = np.concatenate([[0], np.cumsum(sizes)])
         out: Dict[str, List[np.ndarray]] = {
-            k: [] for k in ("observation", "legal_mask", "target", "value")
+            k: [] for k in ("observation", "legal_mask", "policy_target", "value_target")
         }
         for j, iteration in enumerate(order):
             rows = picks[(picks >= starts[j]) & (picks < starts[j + 1])] - starts[j]
             for key in out:
                 out[key].append(self.parts[iteration][key][rows])
         batch = {key: np.concatenate(values) for key, values in out.items()}
-        batch["target"] = batch["target"].astype(np.float32)
+        batch["policy_target"] = batch["policy_target"].astype(np.float32)
         return batch

@@ -1,0 +1,72 @@
+"""The two targets of training (training/targets.py, docs/learning.md "The train step"): what
+each is, and that a batch names them `policy_target` and `value_target`."""
+
+import numpy as np
+import pytest
+
+from vikinger_fast import distributed
+from vikinger_fast.training import TrainConfig, replay, targets
+from vikinger_fast.training.network import init_params
+
+
+def shard_arrays():
+    """Two samples of a 3-player game as the shards hold them: movers 2 and 0."""
+    target = np.zeros((2, 2036), np.float32)
+    target[0, [3, 7]] = [0.25, 0.75]
+    target[1, 5] = 1.0
+    return {
+        "target": target,
+        "player": np.array([2, 0], np.int8),
+        "returns": np.array([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]], np.float32),
+        "root_value": np.array([[0.4, 0.4, 0.2], [0.6, 0.2, 0.2]], np.float32),
+    }
+
+
+def test_the_policy_target_is_the_shards_improved_policy_held_in_float16():
+    arrays = shard_arrays()
+    policy = targets.policy_target(arrays)
+    assert policy.dtype == np.float16
+    np.testing.assert_array_equal(policy.astype(np.float32), arrays["target"])
+
+
+@pytest.mark.parametrize(
+    "mix, expected",
+    [
+        # Returns alone, column k = player (mover + k) % 3: mover 2 sees (0.5, 0.2, 0.3).
+        (0.0, [[0.5, 0.2, 0.3], [1.0, 0.0, 0.0]]),
+        # Half and half: seat shares (0.3, 0.35, 0.35) and (0.8, 0.1, 0.1), then the mover's view.
+        (0.5, [[0.35, 0.3, 0.35], [0.8, 0.1, 0.1]]),
+        (1.0, [[0.2, 0.4, 0.4], [0.6, 0.2, 0.2]]),
+    ],
+)
+def test_the_value_target_mixes_returns_and_root_values_relative_to_the_mover(mix, expected):
+    value = targets.value_target(shard_arrays(), mix)
+    assert value.dtype == np.float32
+    np.testing.assert_allclose(value, expected, rtol=1e-6)
+
+
+def test_without_mixing_root_value_is_never_read():
+    # Runs from before root_value train with value_mix 0.
+    arrays = shard_arrays()
+    del arrays["root_value"]
+    np.testing.assert_allclose(targets.value_target(arrays, 0.0)[1], [1.0, 0.0, 0.0])
+    with pytest.raises(KeyError, match="root_value"):
+        targets.value_target(arrays, 0.5)
+
+
+def test_a_batch_names_its_two_targets(tmp_path):
+    config = TrainConfig(games=2, shard_games=1, simulations=3, max_considered=2, batch=16)
+    run = str(tmp_path)
+    replay.generate(run, config, init_params(2, (8,), 1), 0, distributed.LocalProcesses(1))
+    data = replay.Replay(run, config)
+    data.load(0)
+    batch = data.batch(0)
+    assert set(batch) == {"observation", "legal_mask", "policy_target", "value_target"}
+    policy, value = batch["policy_target"], batch["value_target"]
+    assert policy.dtype == value.dtype == np.float32
+    assert policy.shape == (16, 2036) and value.shape == (16, 2)
+    # The policy target: a distribution over the legal actions (up to float16's rounding).
+    np.testing.assert_allclose(policy.sum(axis=1), 1.0, atol=2e-3)
+    assert not (policy * ~batch["legal_mask"]).any()
+    # The value target: win shares, the mover's first.
+    np.testing.assert_allclose(value.sum(axis=1), 1.0, atol=1e-6)
