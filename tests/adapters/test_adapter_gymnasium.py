@@ -126,6 +126,14 @@ def test_opponents_take_the_sb3_vector_envs_forms(engine):
     play_out(built, 6)
     with pytest.raises(ValueError, match="'random', a bot class or a list"):
         adapter.VikingerEnv(num_players=3, opponents="greedy", engine=engine)
+    # A list names one form per other seat: the random policy (None or "random"), a class
+    # (made for that seat), or a bot object.
+    mixed = adapter.VikingerEnv(
+        num_players=4, opponents=[None, engine.GreedyBot, FirstLegal()], engine=engine
+    )
+    assert mixed.opponents[0] is None and type(mixed.opponents[1]).__name__ == "GreedyBot"
+    play_out(mixed, 7)
+    assert mixed.opponents[2].steps > 20
 
 
 def test_vector_env_steps_as_vector_game(engine):
