@@ -199,3 +199,17 @@ def test_both_envs_take_the_same_opponent_forms(engines):
     ends = 0
     while ends < 3:
         ends += len(step_in_lockstep(vec, singles, rng))
+
+
+def test_maskable_ppo_trains_on_the_env_gymnasium_make_returns():
+    """No env.unwrapped needed (docs/adapters.md): sb3-contrib finds the masks through
+    Gymnasium's wrappers; the strict mode proves every action came from a mask."""
+    import gymnasium
+
+    from vikinger_fast.adapters.gymnasium import ENV_ID
+
+    env = gymnasium.make(ENV_ID, illegal_action="raise")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0)
+    assert is_masking_supported(model.get_env())
+    model.learn(total_timesteps=128)
+    assert model.num_timesteps >= 128
