@@ -72,3 +72,41 @@ def test_training_without_jax(monkeypatch):
     with pytest.raises(ImportError) as error:
         trainer._jax()
     assert both_commands(str(error.value), "train")
+
+
+def _extras():
+    """{extra: [requirements]} of pyproject.toml, read by lines (no TOML reader on Python 3.9)."""
+    table = (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]")[1]
+    table = table.split("\n[")[0]
+    return {
+        name: re.findall(r'"([^"]+)"', body)
+        for name, body in re.findall(r"^(\w+) = \[(.*?)\]$", table, re.M | re.S)
+    }
+
+
+def _closure(extras, name):
+    """The requirements of `extra` with the package's own extras it names expanded."""
+    out = set()
+    for requirement in extras[name]:
+        own = re.fullmatch(r"vikinger-fast\[(.*)\]", requirement)
+        if own:
+            for inner in own.group(1).split(","):
+                out |= _closure(extras, inner.strip())
+        else:
+            out.add(re.split(r"[<>=\[ ]", requirement)[0].lower())
+    return out
+
+
+def test_the_readme_set_up_installs_what_every_command_needs():
+    """The README's first set-up command installs an extra that brings bench's rows, the
+    arena's progress bar and BLAS control, and serve's web app; its second is the test command
+    CI runs (.ci/run)."""
+    blocks = re.findall(r"```sh\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert len(blocks) == 2
+    first, second = blocks
+    extra = re.search(r'pip install "\.\[(\w+)\]"', first).group(1)
+    needs = _closure(_extras(), extra)
+    for package in ("starlette", "uvicorn", "tqdm", "threadpoolctl", "cython", "open_spiel"):
+        assert package in needs, package
+    assert "gymnasium" in needs and "vikinger bench" in first and "vikinger arena" in first
+    assert 'pip install ".[test]"' in second and "python3 -m pytest" in second
