@@ -117,7 +117,8 @@ def test_opponent_bots_play_the_other_seats(engine):
 
 def test_opponents_take_the_sb3_vector_envs_forms(engine):
     """ "random" is the default policy, a bot class is built per other seat, another string is
-    refused naming the forms (the vector env of sb3.py takes "random" and a class too)."""
+    refused naming the forms; a list gives one form per other seat (the vector env of sb3.py
+    takes the same forms: test_adapter_sb3.py)."""
     default = adapter.VikingerEnv(num_players=2, engine=engine)
     named = adapter.VikingerEnv(num_players=2, opponents="random", engine=engine)
     assert play_out(default, 5) == play_out(named, 5)
