@@ -154,6 +154,19 @@ def test_bad_options_are_argparse_errors():
     child.close()
     assert "bot spec 'mcts:depth=2': unknown parameter 'depth'" in child.before
     assert child.exitstatus == 2
+    # --save is checked before the game, not after it
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "vikinger_fast.cli", "play", "--save", "/no/such/folder/game.json"],
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "--save /no/such/folder/game.json: the folder /no/such/folder does not exist" in (
+        child.before
+    )
+    assert child.exitstatus == 2
 
 
 def test_ctrl_c_leaves_cleanly():
