@@ -12,6 +12,7 @@ engine's scores in both engines.
 Used by `vikinger serve` (the page's log and end screen), `vikinger play` and the viewer.
 """
 
+from collections import Counter
 from typing import Any, Dict, List, Optional
 
 from vikinger_ref import Game as RefGame
@@ -310,6 +311,38 @@ RULE_WORDS = {
     "B8.6": "feeding",
     "A5": "buildings",
 }
+
+
+CHANCE_WORDS = {  # docs/actions.md "Chance ids": what each kind of outcome puts into the game
+    "reveal": "tiles revealed onto the wheel (B4.1)",
+    "draw": "Vikings drawn from the bag (B4.2)",
+    "display": "special tiles laid out (A5)",
+}
+
+
+def _counted(kind: str, what: str, n: int) -> str:
+    """'a left piece', '2 x left piece', 'a noble', '3 nobles', 'horn' ... in words."""
+    if kind == "reveal":
+        name = explain.tile_name(what)
+        return name if n == 1 else f"{n} x {name}"
+    if kind == "draw":
+        return f"a {what}" if n == 1 else f"{n} {explain.plural(what)}"
+    effect = explain.SPECIAL_EFFECT.get(what, "")
+    return f"{n} x " * (n > 1) + f"'{what}' ({effect})"
+
+
+def chance_words(strings: List[str]) -> str:
+    """Chance outcomes (action strings such as `reveal:left`, `draw:noble`, `display:horn`) in
+    one sentence, grouped by kind and counted: what a round's chance put into the game."""
+    groups: Dict[str, Counter] = {}
+    for text in strings:
+        kind, _, what = text.partition(":")
+        groups.setdefault(kind, Counter())[what] += 1
+    return "; ".join(
+        f"{CHANCE_WORDS.get(kind, kind)}: "
+        + ", ".join(_counted(kind, what, n) for what, n in counts.items())
+        for kind, counts in groups.items()
+    )
 
 
 def format_scoring(event: Dict[str, Any], names: Optional[List[str]] = None) -> str:

@@ -34,7 +34,7 @@ def test_without_gymnasium_the_row_says_how_to_install(monkeypatch):
     # Every other row reads its number with rows[key]; the Gymnasium row asks `in` first.
     rows = collections.defaultdict(lambda: 1.0)
     line = next(line for line in benchmark.table(rows).splitlines() if "Gymnasium" in line)
-    assert "skipped" in line and "pip install 'vikinger-fast[gymnasium]'" in line
+    assert "skipped" in line and 'pip install "vikinger-fast[gymnasium]"' in line
     rows["gymnasium_vector_env_time_ratio"] = 1.125
     line = next(line for line in benchmark.table(rows).splitlines() if "Gymnasium" in line)
     assert "+12.5 % time" in line

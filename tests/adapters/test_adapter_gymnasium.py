@@ -117,7 +117,8 @@ def test_opponent_bots_play_the_other_seats(engine):
 
 def test_opponents_take_the_sb3_vector_envs_forms(engine):
     """ "random" is the default policy, a bot class is built per other seat, another string is
-    refused naming the forms (the vector env of sb3.py takes "random" and a class too)."""
+    refused naming the forms; a list gives one form per other seat (the vector env of sb3.py
+    takes the same forms: test_adapter_sb3.py)."""
     default = adapter.VikingerEnv(num_players=2, engine=engine)
     named = adapter.VikingerEnv(num_players=2, opponents="random", engine=engine)
     assert play_out(default, 5) == play_out(named, 5)
@@ -126,6 +127,14 @@ def test_opponents_take_the_sb3_vector_envs_forms(engine):
     play_out(built, 6)
     with pytest.raises(ValueError, match="'random', a bot class or a list"):
         adapter.VikingerEnv(num_players=3, opponents="greedy", engine=engine)
+    # A list names one form per other seat: the random policy (None or "random"), a class
+    # (made for that seat), or a bot object.
+    mixed = adapter.VikingerEnv(
+        num_players=4, opponents=[None, engine.GreedyBot, FirstLegal()], engine=engine
+    )
+    assert mixed.opponents[0] is None and type(mixed.opponents[1]).__name__ == "GreedyBot"
+    play_out(mixed, 7)
+    assert mixed.opponents[2].steps > 20
 
 
 def test_vector_env_steps_as_vector_game(engine):

@@ -147,3 +147,69 @@ def test_seats_and_opponent_streams_across_episodes(engines):
     assert env.state.history() == histories[0]
     env.reset(options={"seat": 1})
     assert env.seat == 1 and env.state.current_player() == 1
+
+
+def test_both_envs_take_the_same_opponent_forms(engines):
+    """None, "random", a bot class, a bot object, and a list of one form per other seat: in the
+    single env and the vector env alike; a mixed list's rows are the single env with the same
+    forms seeded as the row's slots."""
+    ref, fast = engines
+    for opponents in (None, "random", fast.GreedyBot, [fast.GreedyBot], (None,)):
+        vec = VikingerSB3VecEnv(num_envs=2, opponents=opponents)
+        vec.seed(3)
+        vec.reset()
+        VikingerEnv(opponents=opponents).reset(seed=3)
+    same = [VikingerSB3VecEnv(num_envs=2, opponents=form) for form in (None, "random")]
+    starts = []
+    for vec in same:
+        vec.seed(4)
+        starts.append(vec.reset())
+    np.testing.assert_array_equal(*starts)
+    # One object plays one seat (its stream runs through all rows of the vector env).
+    shared = VikingerSB3VecEnv(num_envs=3, opponents=fast.RandomBot(fast.Game(), 1))
+    shared.seed(0)
+    shared.reset()
+    for forms in ("greedy", [fast.GreedyBot], 3):
+        for make in (VikingerSB3VecEnv, VikingerEnv):
+            with pytest.raises(ValueError, match="opponents"):
+                make(num_players=3, opponents=forms)
+    with pytest.raises(ValueError, match="one bot object cannot play 2 seats"):
+        VikingerSB3VecEnv(num_players=3, opponents=fast.RandomBot(fast.Game(3), 1))
+    # A random seat and a GreedyBot seat, 3 players: row by row the single env.
+    rows, seed = 2, 21
+    vec = VikingerSB3VecEnv(num_envs=rows, num_players=3, opponents=["random", fast.GreedyBot])
+    vec.seed(seed)
+    observations = vec.reset()
+    game = fast.Game(num_players=3)
+    singles = [
+        VikingerEnv(
+            num_players=3,
+            seat="alternate",
+            chance="splitmix64",
+            opponents=[
+                fast.RandomBot(game, vec.opponent_seed(i, 0)),
+                fast.GreedyBot(game, vec.opponent_seed(i, 1)),
+            ],
+        )
+        for i in range(rows)
+    ]
+    for i, env in enumerate(singles):
+        np.testing.assert_array_equal(observations[i], env.reset(seed=seed + i)[0])
+    rng = np.random.default_rng(2)
+    ends = 0
+    while ends < 3:
+        ends += len(step_in_lockstep(vec, singles, rng))
+
+
+def test_maskable_ppo_trains_on_the_env_gymnasium_make_returns():
+    """No env.unwrapped needed (docs/adapters.md): sb3-contrib finds the masks through
+    Gymnasium's wrappers; the strict mode proves every action came from a mask."""
+    import gymnasium
+
+    from vikinger_fast.adapters.gymnasium import ENV_ID
+
+    env = gymnasium.make(ENV_ID, illegal_action="raise")
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0)
+    assert is_masking_supported(model.get_env())
+    model.learn(total_timesteps=128)
+    assert model.num_timesteps >= 128

@@ -49,3 +49,36 @@ def test_a_busy_machine_is_named_in_the_missed_rows_only():
         results(rollouts_2p_1thread=158_940.0, load={"average": 0.4, "cores": 2})
     )
     assert "busy machine" not in quiet  # (the learned player's rows name a busy process)
+
+
+def test_every_row_that_names_a_target_says_met_or_missed():
+    module = {"actions_per_cpu_second": 7e7, "ratio_to_2p_base": 0.9}
+    module.update(games_per_cpu_second=2.5e5, mean_length=280.0)
+    table = benchmarks.table(results(module_rollouts={"2p base": module, "4p base": module}))
+    targets = [row for row in table.splitlines() if "target" in row or "goal" in row]
+    assert len(targets) == 18
+    for row in targets:
+        assert "  met: " in row or "  missed: " in row, row
+
+
+def test_the_shipped_network_rows_need_both_targets():
+    name = "C++ batched PUCT, shipped 2-player network inside the search, batch 256"
+
+    def row(network, numpy):
+        numbers = {"network_leaves_per_cpu_second_256": network}
+        return line(
+            benchmarks.table(results(numpy_leaves_per_cpu_second_256=numpy, **numbers)), name
+        )
+
+    assert " missed: " in row(235_000.0, 50_000.0)  # x4.7 against x5
+    assert " met: " in row(260_000.0, 50_000.0)
+    assert " missed: " in row(140_000.0, 20_000.0)  # x7, below 150,000 leaves per CPU second
+
+
+def test_numbers_of_an_unpinned_blas_say_so():
+    pinned = benchmarks.table(results(numpy_blas_one_thread=True))
+    assert "BLAS" not in pinned
+    loose = benchmarks.table(results(numpy_blas_one_thread=False))
+    rows = [row for row in loose.splitlines() if "BLAS not held to one thread" in row]
+    assert len(rows) == 3  # the two shipped-network rows and the numpy learned player
+    assert all('pip install ".[bench]"' in row for row in rows)

@@ -75,9 +75,9 @@ def test_skipped_rows_say_what_to_install():
         "open_spiel": benchmark.INSTALL_HINTS["open_spiel"],
         "cython": benchmark.INSTALL_HINTS["cython"],
     }
-    assert "pip install 'vikinger-fast[openspiel]'" in reasons["open_spiel"]
-    assert "pip install 'vikinger-fast[bench]'" in reasons["cython"]
-    assert "pip install 'vikinger-fast[gymnasium]'" in benchmark.INSTALL_HINTS["gymnasium"]
+    assert 'pip install "vikinger-fast[openspiel]"' in reasons["open_spiel"]
+    assert 'pip install ".[bench]"' in reasons["cython"]
+    assert 'pip install ".[gymnasium]"' in benchmark.INSTALL_HINTS["gymnasium"]
     assert benchmark.skipped(given, peers={"connect_four": object()}, cython=True) == {}
     left_out = argparse.Namespace(no_peers=True, no_cython=True)
     assert benchmark.skipped(left_out, peers={}, cython=False) == {

@@ -1,5 +1,6 @@
 """vikinger play driven through a pseudo-terminal (pexpect): a whole game to the end, wrong
-input, undo, hint, save (docs/arena.md "Play"). The real program runs, as a person would run it."""
+input, undo, hint, save, the moves in words and in notation (docs/arena.md "vikinger play"). The
+real program runs, as a person would run it."""
 
 import re
 import sys
@@ -11,6 +12,8 @@ from vikinger_fast import records
 pexpect = pytest.importorskip("pexpect", reason="the test extra is not installed")
 
 PROMPT = "\r\n> "
+# A decision in the notation of docs/actions.md, as words mode never prints it.
+NOTATION = re.compile(r"\b(buy|start|ship|tile|viking|trip|target|reveal|draw):[a-z0-9]")
 
 
 def _start(*argv):
@@ -33,30 +36,69 @@ def _say(child, line):
 
 
 def _moves(screen):
-    """The numbered moves listed last on the screen: {number: string}."""
+    """The numbered moves listed last on the screen (--notation): {number: string}."""
     listing = screen[screen.rindex("your moves:") :]
     return {int(n): s for n, s in re.findall(r"(\d+)\. (\S+)", listing)}
 
 
+def _sentences(screen):
+    """The numbered moves listed last on the screen (in words): {number: sentence}."""
+    listing = screen[screen.rindex("your moves:") :]
+    return {int(n): s.strip() for n, s in re.findall(r"(?m)^ +(\d+)\. (.+)$", listing)}
+
+
 @pytest.mark.parametrize("engine", ["fast", "ref"])
-def test_a_whole_game_by_always_typing_1(tmp_path, engine):
-    child = _start("--engine", engine, "--seed", "4", "--bots", "random")
+def test_a_whole_game_by_always_typing_1_ends_and_exits(tmp_path, engine):
+    saved = tmp_path / "end.json"
+    child = _start("--engine", engine, "--seed", "4", "--bots", "random", "--save", str(saved))
     screen, decisions = child.before, 0
-    while "game over" not in screen:
-        assert "you are player 0; your moves:" in screen
-        screen = _say(child, "1")
+    while True:
+        assert "you are player 0; your moves:" in screen and not NOTATION.search(screen)
+        child.sendline("1")
         decisions += 1
         assert decisions < 500
-    assert "winner" in screen and "Traceback" not in screen
-    # At the end a move is refused, undo goes back to the last decision, save writes the game.
-    assert "the game is over" in _say(child, "1")
-    saved = tmp_path / "end.json"
-    assert "saved" in _say(child, f"save {saved}")
+        if child.expect([PROMPT, pexpect.EOF]) == 1:
+            break
+        screen = child.before
+    # The end: the scores and the winner, the record written, and the program gone.
+    end = child.before
+    assert "game over: player 0 (you) Fame" in end and "winner" in end
+    assert "where the Fame came from" in end and "Traceback" not in end
+    assert end.rstrip().endswith("bye") and "> " not in end[end.index("game over") :]
+    assert not NOTATION.search(end[: end.index("game over")])
+    child.close()
+    assert child.exitstatus == 0
     record = records.load(saved)
     assert record["result"]["terminal"] and record["seed"] == 4
     assert record["players"] == [{"name": "human", "params": {}}, {"name": "random", "params": {}}]
     assert sum(m["player"] == 0 for m in record["moves"]) == decisions
-    assert "back to your previous decision" in _say(child, "undo")
+
+
+def test_the_moves_in_words_and_notation_typed_as_before():
+    child = _start("--seed", "1", "--bots", "greedy", "--hint-iterations", "50")
+    first = child.before
+    # The round's chance in words, where the game stands, and the moves as sentences.
+    assert "chance: tiles revealed onto the wheel (B4.1): " in first
+    assert "Vikings drawn from the bag (B4.2): " in first
+    assert "Round 1 of 6: buying groups from the wheel (B5); you (player 0) are to move" in first
+    sentences = _sentences(first)
+    assert sentences[1].startswith("buy the group at price 0 (wheel space ")
+    assert not NOTATION.search(first)
+    hint = _say(child, "hint")
+    number = int(re.search(r"hint: (\d+)\. buy the group at price \d+ .* \(MCTS, 50", hint)[1])
+    assert sentences[number] in hint
+    # A number, then the notation, still work; what happened is told in words.
+    second = _say(child, "1")
+    assert "you buy the group at price 0 (wheel space " in second
+    start = _say(child, "start:fisherman")
+    assert "you lay your start tile (a left piece) in row 5 (fishermen), column 1 (B6.0)" in start
+    said = second + start
+    for _ in range(10):  # on to the bot's first purchase
+        if "player 1 (greedy) buys the group" in said:
+            break
+        said += _say(child, "1")
+    assert "player 1 (greedy) buys the group at price " in said
+    assert not NOTATION.search(said.replace("start:fisherman", ""))  # (the echo of the input)
     child.sendline("quit")
     child.expect("bye")
     child.expect(pexpect.EOF)
@@ -65,7 +107,7 @@ def test_a_whole_game_by_always_typing_1(tmp_path, engine):
 
 
 def test_bad_input_undo_hint_save(tmp_path):
-    child = _start("--seed", "1", "--bots", "greedy", "--hint-iterations", "50")
+    child = _start("--seed", "1", "--bots", "greedy", "--hint-iterations", "50", "--notation")
     first = child.before
     moves = _moves(first)
     assert moves[1].startswith("buy:")
@@ -85,7 +127,7 @@ def test_bad_input_undo_hint_save(tmp_path):
     assert moves[int(number)] == string and 0 < int(share) <= 100
     # A move by its string, then undo back to the same decision and the same listing.
     second = _say(child, moves[2])
-    assert f"you: {moves[2]}" in second
+    assert f"you: {moves[2]}" in second and "chance: reveal:" in first
     board_before = first[first.index("Round") : first.index("your moves:")]
     undone = _say(child, "undo")
     assert undone[undone.index("Round") : undone.index("your moves:")] == board_before
@@ -112,6 +154,19 @@ def test_bad_options_are_argparse_errors():
     child.close()
     assert "bot spec 'mcts:depth=2': unknown parameter 'depth'" in child.before
     assert child.exitstatus == 2
+    # --save is checked before the game, not after it
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "vikinger_fast.cli", "play", "--save", "/no/such/folder/game.json"],
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "--save /no/such/folder/game.json: the folder /no/such/folder does not exist" in (
+        child.before
+    )
+    assert child.exitstatus == 2
 
 
 def test_ctrl_c_leaves_cleanly():
@@ -124,7 +179,7 @@ def test_ctrl_c_leaves_cleanly():
 
 
 def test_legend_named_rows_and_the_reason_for_an_illegal_move():
-    child = _start("--seed", "1", "--bots", "greedy")
+    child = _start("--seed", "1", "--bots", "greedy", "--notation")
     moves = _moves(child.before)
     legend = _say(child, "legend")
     for words in (

@@ -135,3 +135,4 @@ def test_bench_plot_without_matplotlib_stops_before_measuring(tmp_path, capsys, 
     assert cli.main(["bench", "--quick", "--plot", str(tmp_path / "b.png")]) == 3
     captured = capsys.readouterr()
     assert 'pip install "vikinger-fast[plot]"' in captured.err and captured.out == ""
+    assert 'pip install ".[plot]"' in captured.err

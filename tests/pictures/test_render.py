@@ -75,7 +75,8 @@ def test_png_without_the_converter_says_how_to_get_it(state, tmp_path, capsys, m
     path.write_bytes(state.serialize())
     monkeypatch.setitem(sys.modules, "cairosvg", None)  # import fails as if not installed
     assert cli.main(["render", str(path), "-o", str(tmp_path / "board.png")]) == 3
-    assert 'pip install "vikinger-fast[png]"' in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert 'pip install "vikinger-fast[png]"' in err and 'pip install ".[png]"' in err
     assert not (tmp_path / "board.png").exists()
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from vikinger_fast.narration import Narrator, format_scoring
+from vikinger_fast.narration import Narrator, chance_words, format_scoring
 
 FLAGS = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 RULE_IDS = {"B7.1", "B7.2.2", "B7.2.3", "B7.2.4", "B7.2.5", "B7.2.6"}
@@ -79,3 +79,26 @@ def test_every_decision_is_narrated_forced_ones_included(engine, n, seed):
         for a, events in zip(state.history(), steps)
         if events[0]["kind"] == "move"
     ]
+
+
+def test_a_rounds_chance_in_words(engine):
+    """The chance of a real round, one sentence grouped by kind and counted (vikinger play)."""
+    state = engine.Game(num_players=2, special_tiles=True).new_initial_state()
+    narrator, rng, strings = Narrator(state), random.Random(3), []
+    while state.is_chance_node():
+        events = narrator.step(state.apply_random_chance(rng.getrandbits(64)))
+        strings += [event["string"] for event in events if event["kind"] == "chance"]
+    words = chance_words(strings)
+    kinds = [text.partition(":")[0] for text in strings]
+    assert {"reveal", "draw", "display"} <= set(kinds)
+    assert "tiles revealed onto the wheel (B4.1): " in words
+    assert "Vikings drawn from the bag (B4.2): " in words
+    assert "special tiles laid out (A5): '" in words
+    assert ":" not in words.replace("(B4.1):", "").replace("(B4.2):", "").replace("(A5):", "")
+    assert chance_words(["draw:noble", "draw:noble", "draw:scout"]) == (
+        "Vikings drawn from the bag (B4.2): 2 nobles, a scout"
+    )
+    assert chance_words(["reveal:left", "reveal:ship_red", "reveal:left"]) == (
+        "tiles revealed onto the wheel (B4.1): 2 x left piece, "
+        "red ship (threatens rows 1-2, value 3 gold)"
+    )

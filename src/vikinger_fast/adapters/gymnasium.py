@@ -1,10 +1,12 @@
 """Wikinger for Gymnasium (docs/adapters.md): a single-agent environment, registered as
 "vikinger_fast/Vikinger-v0", and a `gymnasium.vector.VectorEnv` over the engine's `VectorGame`.
 
-`VikingerEnv`: the agent plays seat `seat`; the other seats are played by `opponents` (objects
-with `step(state) -> action` on engine states, which they must not change; by default a uniform
-choice among the legal actions drawn from the environment's `np_random`, so `reset(seed=)` fixes
-the whole game).
+`VikingerEnv`: the agent plays seat `seat`; the other seats are played by `opponents`, in the
+forms of spec.opponent_forms, which the SB3 vector env takes too: "random" (or None; the default:
+a uniform choice among the legal actions drawn from the environment's `np_random`, so
+`reset(seed=)` fixes the whole game), a bot class made as make(game, k) for the k-th other seat,
+or bot objects with `step(state) -> action` on engine states, which they must not change; one
+form for all, or a list of one per other seat.
 Chance is sampled from `np_random` too. Observation: the engine's float32 tensor of the agent's
 seat; `info["action_mask"]`: int8 over the 2036 decision ids. The reward is 0 until the game
 ends, then the win share (B8.9) or, with `reward="fame_margin"`, the Fame margin (spec.py).
@@ -46,7 +48,9 @@ from .spec import (
     check_reward,
     check_seat,
     final_rewards,
+    is_bot_object,
     observation_bounds,
+    opponent_forms,
 )
 
 ENV_ID = "vikinger_fast/Vikinger-v0"
@@ -55,17 +59,12 @@ GOLDEN = 0x9E3779B97F4A7C15  # the splitmix64 increment (docs/api.md)
 
 
 def _opponent_list(opponents, game):
-    """The opponents in the forms the SB3 vector env takes too: None or "random" (the uniform
-    random policy), a bot class called as make(game, seed) (seeded 0, 1, ... by seat order), or
-    a list of n - 1 bot objects."""
-    n = game.num_players
-    if opponents is None or (isinstance(opponents, str) and opponents == "random"):
-        return [None] * (n - 1)
-    if isinstance(opponents, str):
-        raise ValueError(f"opponents must be 'random', a bot class or a list, not {opponents!r}")
-    if isinstance(opponents, type) or (callable(opponents) and not hasattr(opponents, "step")):
-        return [opponents(game, k) for k in range(n - 1)]
-    return list(opponents)
+    """A bot per other seat (None: the uniform random policy) from the forms of
+    spec.opponent_forms; a bot class is made as make(game, k) for the k-th other seat."""
+    return [
+        None if isinstance(form, str) else form if is_bot_object(form) else form(game, k)
+        for k, form in enumerate(opponent_forms(opponents, game.num_players))
+    ]
 
 
 class VikingerEnv(gymnasium.Env):
@@ -92,8 +91,6 @@ class VikingerEnv(gymnasium.Env):
         self.seat_mode = check_seat(seat, self.game.num_players)
         self.seat = 0 if self.seat_mode in SEAT_MODES else self.seat_mode
         opponents = _opponent_list(opponents, self.game)
-        if len(opponents) != num_players - 1:
-            raise ValueError(f"{num_players - 1} opponents needed, got {len(opponents)}")
         # Bot k (None: the uniform random policy) plays the k-th seat other than the agent's.
         self.opponents = opponents
         self.bots = self._seat_bots()

@@ -6,12 +6,14 @@ SB3 `VecEnv` of `num_envs` single-agent games against bots, stepped together by 
 Row i is the single-agent `VikingerEnv(chance="splitmix64", opponents=[...])` reset with seed
 s + i (s: the seed of `seed()` or a random one): chance from the splitmix64 stream s + i running
 on across the row's episodes (the `VectorGame` rule), and the opponents' streams running on too,
-never restarted. The opponents: "random" (a `RandomBot` of seed `opponent_seed(i, k)`, played for
-all rows at once in numpy with the bot's exact rule: legal[floor(u * len(legal))]) or a bot class
-`make(game, seed)` such as `vikinger_fast.GreedyBot`, one object per row and opponent, given
-copies of the row's state. Seats: a player number, "alternate" or "random" as in `VikingerEnv`
-(row i's "random" seats come from `numpy.random.default_rng(s + i)`, as the single env's
-`np_random`).
+never restarted. The opponents take the forms of `VikingerEnv` (spec.opponent_forms), one for
+all other seats or a list of one per other seat: "random" or None (a `RandomBot` of seed
+`opponent_seed(i, k)`, played for all rows at once inside C++ with the bot's exact rule:
+legal[floor(u * len(legal))]), a bot class `make(game, seed)` such as `vikinger_fast.GreedyBot`
+(one object per row and opponent), or a bot object (one for all rows: its own stream runs
+through them); bots are given copies of the row's state. Seats: a player number, "alternate" or
+"random" as in `VikingerEnv` (row i's "random" seats come from `numpy.random.default_rng(s + i)`,
+as the single env's `np_random`).
 
 Each `step` applies the agent's actions in every row (all rows wait for the agent between two
 steps), then plays the opponents in the rows where they are to move, a `VectorGame.step(where=)`
@@ -30,7 +32,15 @@ from vikinger_ref.rng import GOLDEN, MASK64, mix
 
 import vikinger_fast
 
-from .spec import action_id, check_choice, check_reward, check_seat, observation_bounds
+from .spec import (
+    action_id,
+    check_choice,
+    check_reward,
+    check_seat,
+    is_bot_object,
+    observation_bounds,
+    opponent_forms,
+)
 
 ILLEGAL_ACTIONS = ("replace", "raise")
 _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
@@ -76,11 +86,9 @@ class VikingerSB3VecEnv(VecEnv):
         if num_envs < 1:
             raise ValueError(f"num_envs must be >= 1, not {num_envs}")
         self.seat_mode = check_seat(seat, n)
-        if not (opponents == "random" if isinstance(opponents, str) else callable(opponents)):
-            raise ValueError(
-                f"opponents must be 'random' or a bot class make(game, seed), not {opponents!r}"
-            )
-        self.opponents = opponents
+        # Per opponent slot k (the k-th seat other than the agent's): "random" or a bot form.
+        self.opponents = opponent_forms(opponents, n)
+        self._random_slots = np.array([isinstance(f, str) for f in self.opponents])
         self.reward = check_reward(reward)
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         low, high = observation_bounds(self.game)
@@ -108,17 +116,23 @@ class VikingerSB3VecEnv(VecEnv):
         self.episodes[:] = 0
         self._seat_rngs = [np.random.default_rng((base + i) & MASK64) for i in range(b)]
         self._replace_rng = np.random.default_rng(base)
-        if self.opponents == "random":
-            # Stream per row and opponent slot, as RandomBot(game, opponent_seed(i, k)).
-            self._streams = np.array(
-                [[self.opponent_seed(i, k) for i in range(b)] for k in range(n - 1)],
-                dtype=np.uint64,
-            )
-        else:
-            self._bots = [
-                [self.opponents(self.game, self.opponent_seed(i, k)) for k in range(n - 1)]
-                for i in range(b)
+        # Stream per row and random opponent slot, as RandomBot(game, opponent_seed(i, k)).
+        self._streams = np.array(
+            [[self.opponent_seed(i, k) for i in range(b)] for k in range(n - 1)],
+            dtype=np.uint64,
+        )
+        self._bots = [
+            [
+                None
+                if isinstance(form, str)
+                else form
+                if is_bot_object(form)
+                # a class or factory: one object per row, seeded as that row's slot
+                else form(self.game, self.opponent_seed(i, k))
+                for k, form in enumerate(self.opponents)
             ]
+            for i in range(b)
+        ]
         for i in range(b):
             self._new_episode(i)
 
@@ -187,19 +201,23 @@ class VikingerSB3VecEnv(VecEnv):
         for i in np.flatnonzero(~legal):
             infos[i]["replaced"] = int(self._actions[i])
         done = self.vector_game.step(actions)
-        self._finish(np.flatnonzero(done), rewards, dones, infos, agent_view=True)
+        self._finish(np.flatnonzero(done), rewards, dones, infos)
         self._play_opponents(rewards, dones, infos)
         return self.vector_game.observation_tensor().copy(), rewards, dones, infos
 
-    def _finish(self, finished, rewards, dones, infos, agent_view, terminal_obs=None):
+    def _finish(self, finished, rewards, dones, infos, terminal_obs=None):
+        """The rows that finished a game: their final reward and infos, the next episode.
+        `terminal_obs`: the agent's view of the end where final_observation is not (a bot moved
+        last)."""
         vg = self.vector_game
+        terminal_obs = terminal_obs or {}
         for i in finished:
             seat = self.seats[i]
             rewards[i] = self._final_reward(vg.final_returns[i], vg.final_scores[i], seat)
             dones[i] = True
             # final_observation is the agent's view when the agent moved last, or when
             # play_random was given the seats as observers.
-            observation = vg.final_observation[i].copy() if agent_view else terminal_obs[i]
+            observation = terminal_obs[i] if i in terminal_obs else vg.final_observation[i].copy()
             infos[i]["terminal_observation"] = observation
             infos[i]["TimeLimit.truncated"] = False
             infos[i]["returns"] = vg.final_returns[i].tolist()
@@ -215,49 +233,49 @@ class VikingerSB3VecEnv(VecEnv):
 
     def _play_opponents(self, rewards, dones, infos):
         """Plies of the opponents, in the rows where one is to move, until the agent is to move
-        in every row. RandomBot opponents move inside C++ (VectorGame.play_random, one stream per
-        row and opponent); other bots get a copy of the row's state."""
-        vg = self.vector_game
+        in every row. Random opponents move inside C++ (VectorGame.play_random, one stream per
+        row and opponent slot); bots get a copy of the row's state."""
+        vg, n = self.vector_game, self.game.num_players
         while True:
             players = vg.current_player()
             moving = players != self.seats
             if not moving.any():
                 return
-            terminal_obs = {}
-            if self.opponents == "random" and self.game.num_players == 2:
+            if n == 2 and self._random_slots[0]:
                 done = vg.play_random(moving, self._streams[0], observer=self.seats).copy()
-            elif self.opponents == "random":
-                # One call per opponent slot: the slot's streams, advanced in place.
-                rows = np.flatnonzero(moving)
-                slots = self._slots(rows, players[rows])
-                done = np.zeros(self.num_envs, bool)
-                for k in range(self.game.num_players - 1):
-                    where = np.zeros(self.num_envs, bool)
-                    where[rows[slots == k]] = True
-                    if where.any():
-                        done |= vg.play_random(where, self._streams[k], observer=self.seats)
-            else:
-                rows = np.flatnonzero(moving)
-                slots = self._slots(rows, players[rows])
-                actions = np.zeros(self.num_envs, np.int64)
-                states = {}
-                for i, k in zip(rows, slots):
-                    states[i] = vg.state(int(i))
-                    actions[i] = self._bots[i][k].step(states[i])
-                done = vg.step(actions, where=moving).copy()
-                for i in np.flatnonzero(done):
-                    # The VectorGame sees the end as the mover; the agent's view from the copy.
-                    states[i].apply_action(int(actions[i]))
-                    terminal_obs[i] = states[i].observation_tensor(int(self.seats[i]))
-            if done.any():
-                self._finish(
-                    np.flatnonzero(done),
-                    rewards,
-                    dones,
-                    infos,
-                    agent_view=self.opponents == "random",
-                    terminal_obs=terminal_obs,
-                )
+                self._finish(np.flatnonzero(done), rewards, dones, infos)
+                continue
+            rows = np.flatnonzero(moving)
+            slots = self._slots(rows, players[rows])
+            done = np.zeros(self.num_envs, bool)
+            for k in np.flatnonzero(self._random_slots):
+                # One call per random slot: the slot's streams, advanced in place.
+                where = np.zeros(self.num_envs, bool)
+                where[rows[slots == k]] = True
+                if where.any():
+                    done |= vg.play_random(where, self._streams[k], observer=self.seats)
+            self._finish(np.flatnonzero(done), rewards, dones, infos)
+            by_bots = ~self._random_slots[slots]
+            if by_bots.any():
+                self._play_bots(rows[by_bots], slots[by_bots], rewards, dones, infos)
+
+    def _play_bots(self, rows, slots, rewards, dones, infos):
+        """One ply of the bots of `slots` in `rows`, each on a copy of its row's state."""
+        vg = self.vector_game
+        actions = np.zeros(self.num_envs, np.int64)
+        where = np.zeros(self.num_envs, bool)
+        states = {}
+        for i, k in zip(rows, slots):
+            states[i] = vg.state(int(i))
+            actions[i] = self._bots[i][k].step(states[i])
+            where[i] = True
+        done = vg.step(actions, where=where).copy()
+        terminal_obs = {}
+        for i in np.flatnonzero(done):
+            # The VectorGame sees the end as the mover; the agent's view from the copy.
+            states[i].apply_action(int(actions[i]))
+            terminal_obs[i] = states[i].observation_tensor(int(self.seats[i]))
+        self._finish(np.flatnonzero(done), rewards, dones, infos, terminal_obs=terminal_obs)
 
     def action_masks(self) -> np.ndarray:
         """(num_envs, 2036) bool: the legal actions of the agent in every row."""

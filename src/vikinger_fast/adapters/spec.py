@@ -131,3 +131,40 @@ def check_seat(seat: Any, num_players: int) -> Union[int, str]:
     if not 0 <= seat < num_players:
         raise ValueError(f"seat {seat} is outside 0..{num_players - 1}")
     return seat
+
+
+OPPONENT_FORMS = (
+    "'random', a bot class or a list (per other seat: None or 'random', a bot class "
+    "make(game, seed), or a bot object with step(state))"
+)
+
+
+def is_bot_object(form: Any) -> bool:
+    """A bot itself (step(state) -> action), not a class or factory that makes one."""
+    return not isinstance(form, type) and callable(getattr(form, "step", None))
+
+
+def _opponent_form(form: Any) -> Any:
+    if form is None or (isinstance(form, str) and form == "random"):
+        return "random"
+    if isinstance(form, str) or not callable(form) and not is_bot_object(form):
+        raise ValueError(f"opponents must be {OPPONENT_FORMS}, not {form!r}")
+    return form
+
+
+def opponent_forms(opponents: Any, num_players: int) -> list[Any]:
+    """The opponents of the num_players - 1 seats other than the agent's, in ascending order, one
+    form each: "random" (given as None or "random": the uniform random policy), a bot class (or
+    factory) called as make(game, seed), or a bot object. `opponents` is one form for every
+    other seat (a bot object only when there is one other seat) or a list or tuple of
+    num_players - 1 forms. The single env and the SB3 vector env take the same forms."""
+    others = num_players - 1
+    if isinstance(opponents, (list, tuple)):
+        if len(opponents) != others:
+            raise ValueError(f"{others} opponents needed, got {len(opponents)}")
+        return [_opponent_form(form) for form in opponents]
+    if is_bot_object(opponents) and others > 1:
+        raise ValueError(
+            f"one bot object cannot play {others} seats: give a list of {others}, or a bot class"
+        )
+    return [_opponent_form(opponents)] * others

@@ -24,6 +24,7 @@ import vikinger_ref as ref
 
 import vikinger_fast as fast
 
+from ..extras import install_hint
 from . import cython_ref, modules, verdicts
 from .neural import neural_steps, neural_table
 from .search import search_steps, search_table
@@ -45,9 +46,9 @@ SIZES = {
 }
 # The optional rows: what each needs, and how a user of the installed package gets it.
 INSTALL_HINTS = {
-    "open_spiel": "open_spiel is not installed: pip install 'vikinger-fast[openspiel]'",
-    "cython": "Cython is not installed: pip install 'vikinger-fast[bench]' (and a C compiler)",
-    "gymnasium": "gymnasium is not installed: pip install 'vikinger-fast[gymnasium]'",
+    "open_spiel": install_hint("open_spiel is not installed", "openspiel"),
+    "cython": install_hint("Cython (and a C compiler) is not installed", "bench"),
+    "gymnasium": install_hint("gymnasium is not installed", "gymnasium"),
 }
 VECTOR_BATCH = 256
 REFERENCE_VECTOR_BATCH = 8

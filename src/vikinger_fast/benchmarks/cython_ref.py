@@ -10,7 +10,7 @@ once (about a minute on 2 cores) and reused. Set VIKINGER_CACHE_DIR to move the 
 It ships in the package, not with the tooling of tools/, because `vikinger bench` (a product
 command) measures the compiled reference in its table: a user can check on their own machine
 how far compiling the Python goes against the C++ engine. Needs Cython and a C compiler
-(`pip install 'vikinger-fast[bench]'`); without them bench prints the rows as skipped.
+(the `bench` extra); without them bench prints the rows as skipped.
 """
 
 import hashlib

@@ -3,8 +3,12 @@ leaves per CPU second of the C++ batched search with a constant numpy evaluator 
 share of time outside a numpy MLP evaluator at batch 256, the shipped 2-player network evaluated
 inside the search (Network) against the same network as a numpy MLPEvaluator at batches 16 and
 256, and the C++ batched search against a plain Python PUCT over vikinger_fast states with the
-same evaluator and budget. The numpy rows are fair with one BLAS thread
-(OPENBLAS_NUM_THREADS=1): CPU time counts every thread. Last, the learned player's visits per
+same evaluator and budget. The numpy rows run with one BLAS thread (the MLPEvaluator holds
+numpy's BLAS to one thread through threadpoolctl, which the `bench` extra installs): CPU time
+counts every thread, and a BLAS pool's threads that wait for work by spinning, or that wait for
+a core on a shared machine, moved the numpy baseline eightfold between runs. The two evaluators
+of the shipped-network rows are timed in turn, at least MIN_ALTERNATIONS times, the best of each
+counted, so that a change of the host's speed falls on both. Last, the learned player's visits per
 0.1 s move (AZBot, both evaluators) in this process with its BLAS settings as they are, beside
 one busy process (a CPU-bound child) against the same moves on the quiet machine: the
 evaluators limit their own BLAS threads (docs/learning.md "Launched any way"), so the ratio
@@ -29,6 +33,7 @@ import vikinger_fast as fast
 
 from vikinger_ref.az_bot import shipped_model
 
+from ..extras import install_hint
 from ..neural.evaluators import ConstantEvaluator, MLPEvaluator
 
 NETWORK_BATCHES = (16, 256)  # the bots' batch and the search's default
@@ -39,6 +44,17 @@ NEURAL_SIZES = {  # (full, --quick)
     "moves": (12, 4),  # the learned player's 0.1 s moves, quiet and busy
 }
 MOVE_SECONDS = 0.1
+MIN_ALTERNATIONS = 3  # rounds of the shipped-network rows, --quick included
+
+
+def blas_held_to_one_thread() -> bool:
+    """Whether the numpy evaluators hold numpy's BLAS to one thread (threadpoolctl importable:
+    vikinger_ref.mlp.one_blas_thread)."""
+    try:
+        import threadpoolctl  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def opening_decisions(count: int, players: int = 2) -> List[Any]:
@@ -171,15 +187,19 @@ def neural_steps(
     def shipped_network() -> None:
         game = fast.Game(2)
         mlp = MLPEvaluator.load(shipped_model(game), game)
-        for name, evaluator in (("network", fast.Network(mlp)), ("numpy", mlp)):
-            for batch in NETWORK_BATCHES:
-                best = math.inf
-                for _ in range(repeats):
+        evaluators = {"network": fast.Network(mlp), "numpy": mlp}
+        results["numpy_blas_one_thread"] = blas_held_to_one_thread()
+        for batch in NETWORK_BATCHES:
+            best = dict.fromkeys(evaluators, math.inf)
+            for round_ in range(max(repeats, MIN_ALTERNATIONS)):
+                order = list(evaluators) if round_ % 2 == 0 else list(evaluators)[::-1]
+                for name in order:
                     search = fast.PuctSearch(roots, simulations=sims)
                     start = time.process_time()
-                    search.run(evaluator, batch)
-                    best = min(best, time.process_time() - start)
-                results[f"{name}_leaves_per_cpu_second_{batch}"] = len(roots) * sims / best
+                    search.run(evaluators[name], batch)
+                    best[name] = min(best[name], time.process_time() - start)
+            for name, seconds in best.items():
+                results[f"{name}_leaves_per_cpu_second_{batch}"] = len(roots) * sims / seconds
 
     def python_baseline() -> None:
         n = size["python_simulations"]
@@ -236,6 +256,7 @@ def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
     cpp = r["puct_leaves_per_cpu_second"]
     numpy = {batch: r[f"numpy_leaves_per_cpu_second_{batch}"] for batch in NETWORK_BATCHES}
     network = {batch: r[f"network_leaves_per_cpu_second_{batch}"] for batch in NETWORK_BATCHES}
+    blas = blas_words(r)
     return [
         (
             "C++ batched PUCT, 256 roots, constant numpy evaluator, batch 256",
@@ -251,8 +272,8 @@ def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
             (
                 f"C++ batched PUCT, shipped 2-player network inside the search, batch {batch}",
                 f"{network[batch]:,.0f} leaves/s",
-                f"per CPU second, x{network[batch] / numpy[batch]:,.1f}"
-                f" the numpy MLP's {numpy[batch]:,.0f} (target x5, aim x10; >= 150,000)",
+                f"per CPU second, x{network[batch] / numpy[batch]:,.1f} the numpy MLP's "
+                f"{numpy[batch]:,.0f} (target >= x5, aim x10; and >= 150,000){blas}",
             )
             for batch in NETWORK_BATCHES
         ],
@@ -266,11 +287,22 @@ def neural_table(r: Dict[str, Any]) -> List[Tuple[str, str, str]]:
     ]
 
 
+def blas_words(r: Dict[str, Any]) -> str:
+    """ "" when the numpy evaluators ran with one BLAS thread (or results saved before this was
+    recorded); else a remark that says why their numbers may move, and how to install it."""
+    if r.get("numpy_blas_one_thread", True) is not False:
+        return ""
+    return "; numpy's BLAS not held to one thread, " + install_hint(
+        "threadpoolctl is not installed", "bench"
+    )
+
+
 def visits_row(r: Dict[str, Any], name: str) -> Tuple[str, str, str]:
     """The learned player's visits per move beside a busy process, and its ratio to quiet."""
     quiet, busy = r[f"az_{name}_visits_quiet"], r[f"az_{name}_visits_busy"]
     return (
         f"learned player (az:time=0.1, {name} evaluator), beside one busy process",
         f"{busy:,.0f} visits",
-        f"median per move, x{busy / quiet:.2f} the quiet machine's {quiet:,.0f}",
+        f"median per move, x{busy / quiet:.2f} the quiet machine's {quiet:,.0f}"
+        + (blas_words(r) if name == "numpy" else ""),
     )

@@ -1,11 +1,13 @@
 """`vikinger play`: a person against bots in the terminal (docs/arena.md "Play").
 
 The board is the text of the state; at each of the person's decisions the legal moves are listed
-with numbers, and a line is read: a number, a move's string, or a command (help, legend, rules,
-board, undo, hint, save FILE, quit). Chance is drawn from numpy's default_rng(seed), so the same
-seed and the same moves give the same game. Wrong input gets a message and the prompt again.
-Every decision is printed, forced ones marked, and every scoring with its breakdown by rule id
-(narration.py); the chance of a round is one line.
+with numbers, in words (in the notation of docs/actions.md with --notation), and a line is read:
+a number, a move's string, or a command (help, legend, rules, board, undo, hint, save FILE,
+quit). Chance is drawn from numpy's default_rng(seed), so the same seed and the same moves give
+the same game. Wrong input gets a message and the prompt again. Every decision is told in the
+words of the web page (narration.py), forced ones marked, and every scoring with its breakdown
+by rule id; the chance of a round is one line. At the end the final scores and the winner are
+printed and the program exits (--save FILE keeps the game as a record).
 """
 
 import copy
@@ -15,15 +17,15 @@ import sys
 import numpy as np
 
 from .. import arena, module_sets, records
-from ..narration import Narrator, format_scoring
-from ..safety import flags
+from ..narration import Narrator, chance_words, format_scoring
+from ..safety import flags, outputs
 from .. import explain
 from . import common
 
 HELP = """Type one of:
   a number          the move with that number in the list
-  a move string     e.g. buy:0, as listed; a row may be given by its name or letter:
-                    tile:noble:c3 (or tile:N c3) is tile:r2c3
+  a move string     e.g. buy:0 (the notation of --notation and of legend); a row may be
+                    given by its name or letter: tile:noble:c3 (or tile:N c3) is tile:r2c3
   legend (or rules) what every symbol of the moves and the board means
   board             show the board and the moves again
   undo              back to your previous decision (chance is drawn again the same way)
@@ -95,6 +97,14 @@ def add_parser(commands):
         help="a bot with a search() (mcts:..., puct:..., docs/neural.md) to give "
         "the hints instead of MCTS with --hint-iterations",
     )
+    parser.add_argument(
+        "--notation",
+        action="store_true",
+        help="moves in the notation of docs/actions.md (buy:8, tile:r4c1) instead of words",
+    )
+    parser.add_argument(
+        "--save", metavar="FILE", help="write the game as a record when it ends (vikinger replay)"
+    )
     parser.set_defaults(run=lambda args: run(args, parser))
 
 
@@ -114,6 +124,11 @@ def run(args, parser):
         parser.error(str(error))
     if len(specs) == 1:
         specs = specs * (args.players - 1)
+    if args.save:
+        try:  # before the game, not after it
+            outputs.check_output_file(args.save, what="--save")
+        except outputs.OutputError as error:
+            parser.error(str(error))
     print(
         f"play: {args.players} players, modules {module_sets.name(args.modules)}, you in seat "
         f"{args.seat}, seed {args.seed}"
@@ -201,11 +216,18 @@ class Session:
                 print(format_scoring(event, names))
                 continue
             forced = "(forced) " if event["kind"] == "forced" else ""
-            print(f"{self.name(event['player'])}: {forced}{event['string']}")
+            who = self.name(event["player"])
+            if self.args.notation:
+                print(f"{who}: {forced}{event['string']}")
+            elif event["player"] == self.seat:  # the page's words (web/session.py)
+                print(f"{forced}you {event['explain']}")
+            else:
+                print(forced + explain.in_third_person(event["explain"], who))
 
     def flush_chance(self):
         if self.chance:
-            print(f"chance: {' '.join(self.chance)}")
+            words = " ".join(self.chance) if self.args.notation else chance_words(self.chance)
+            print(f"chance: {words}")
             self.chance = []
 
     def show(self):
@@ -230,11 +252,16 @@ class Session:
             for row in self.narrator.totals():
                 items = ", ".join(f"{i['rule']} {i['fame']:+d}" for i in row["items"] if i["fame"])
                 print(f"  {self.name(row['player'])}: {items} = {row['fame']}")
-            print("(undo, save FILE, quit)")
             return
         strings = self._moves()
-        width = max(len(s) for s in strings) + len(str(len(strings))) + 4
+        print(explain.situation(self.state, self.seat))
         print(f"you are player {self.seat}; your moves:")
+        if not self.args.notation:
+            digits = len(str(len(strings)))
+            for number, string in enumerate(strings, 1):
+                print(f"  {number:>{digits}}. {explain.describe(self.state, string)}")
+            return
+        width = max(len(s) for s in strings) + len(str(len(strings))) + 4
         for start in range(0, len(strings), COLUMNS):
             row = [
                 f"{i + 1:>{len(str(len(strings)))}}. {strings[i]}"
@@ -248,7 +275,7 @@ class Session:
     def loop(self):
         self.advance()
         self.show()
-        while True:
+        while not self.state.is_terminal():
             try:
                 line = input("> ")
             except EOFError:
@@ -256,6 +283,10 @@ class Session:
                 return 0
             if self.handle(line.strip()) == "quit":
                 return 0
+        if self.args.save:
+            self.save(self.args.save)
+        print("bye")
+        return 0
 
     def handle(self, line):
         """Answer one line; "quit" ends the game."""
@@ -278,8 +309,6 @@ class Session:
             self.hint()
         elif command == "save":
             self.save(rest.strip())
-        elif self.state.is_terminal():
-            print(f"the game is over: {line!r} is not undo, save FILE or quit")
         else:
             self.move(line)
         return None
@@ -334,9 +363,6 @@ class Session:
         self.show()
 
     def hint(self):
-        if self.state.is_terminal():
-            print("the game is over: no hint")
-            return
         seed = arena.bot_seed(self.args.seed, len(self.snapshots), self.seat)
         if self.args.hint_bot is not None:
             bot = arena.make_bot(arena.parse_spec(self.args.hint_bot), self.engine, self.game, seed)
@@ -354,10 +380,14 @@ class Session:
         )
 
     def _hint_line(self, result):
-        """The words "hint: N. ACTION", with the number and text of the most visited action."""
+        """The words "hint: N. MOVE", with the number and the words (or notation) of the most
+        visited action."""
         best = result["actions"][_most_visited(result)]
         number = self.state.legal_actions().index(best) + 1
-        return f"hint: {number}. {self.state.action_to_string(best)}"
+        string = self.state.action_to_string(best)
+        if not self.args.notation:
+            string = explain.describe(self.state, string)
+        return f"hint: {number}. {string}"
 
     def save(self, path):
         if not path:

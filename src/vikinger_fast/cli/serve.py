@@ -10,6 +10,7 @@ import sys
 from typing import Any, Dict, List
 
 from .. import arena
+from ..extras import install_hint
 from ..web.bots import parse_networks
 from ..web.store import game_folder
 from . import common
@@ -120,7 +121,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         from ..web.guard import allowed_hosts
     except ImportError as error:
         print(
-            f'vikinger serve: needs the web extra: pip install "vikinger-fast[web]" ({error})',
+            f"vikinger serve: {install_hint(f'needs the web extra ({error})', 'web')}",
             file=sys.stderr,
         )
         return 3

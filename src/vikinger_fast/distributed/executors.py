@@ -16,6 +16,7 @@ from typing import Any, Optional, Protocol
 from vikinger_ref.arguments import is_integer
 
 from .. import arena as arena_module
+from ..extras import install_hint
 from ..safety import outputs
 
 RETRIES = 3  # a shard whose worker process died is run again this many times
@@ -157,7 +158,7 @@ def import_ray(local: bool) -> Any:
     try:
         import ray
     except ImportError:
-        raise ImportError("--ray needs Ray: pip install 'vikinger-fast[ray]'") from None
+        raise ImportError(install_hint("--ray needs Ray", "ray")) from None
     return ray
 
 

@@ -1,5 +1,5 @@
-"""Charts of benchmark and tournament results, with matplotlib (the optional extra `plot`:
-`pip install "vikinger-fast[plot]"`); docs/pictures.md.
+"""Charts of benchmark and tournament results, with matplotlib (the optional extra `plot`,
+PLOT_HINT says how to install it); docs/pictures.md.
 
 * `plot_bench(results, path)`: the numbers of `vikinger bench` (the "results" of its --json),
   each row with a target against that target, and the engines against their peers.
@@ -9,7 +9,9 @@
 Both return the matplotlib Figure (after saving it when `path` is given).
 """
 
-PLOT_HINT = 'plots need matplotlib: pip install "vikinger-fast[plot]"'
+from ..extras import install_hint
+
+PLOT_HINT = install_hint("plots need matplotlib", "plot")
 
 # Rows of `vikinger bench` that have a target (docs/benchmarks.md): label, value, target.
 BENCH_TARGETS = (

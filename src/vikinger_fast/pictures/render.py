@@ -2,7 +2,7 @@
 
 A position may be given as a game record (docs/records.md; a step of it), a `to_dict()` JSON
 file, the bytes of `serialize()`, or those bytes in base64 text. PNG goes through cairosvg, an
-optional extra (`pip install "vikinger-fast[png]"`): the SVG itself needs no dependency.
+optional extra (`png`; PNG_HINT says how to install it): the SVG itself needs no dependency.
 """
 
 import base64
@@ -13,9 +13,10 @@ from vikinger_ref.serialization import MAGIC
 from vikinger_ref.svg import state_svg
 
 from .. import records
+from ..extras import install_hint
 from ..safety import json_limits, outputs
 
-PNG_HINT = 'PNG output needs the optional converter cairosvg: pip install "vikinger-fast[png]"'
+PNG_HINT = install_hint("PNG output needs the optional converter cairosvg", "png")
 
 
 def _game_of_bytes(data, engine):

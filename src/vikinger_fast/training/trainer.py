@@ -13,6 +13,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..extras import install_hint
 from .config import TrainConfig
 from .network import loss
 
@@ -22,9 +23,7 @@ def _jax() -> Tuple[ModuleType, ModuleType]:
         import jax
         import optax
     except ImportError as error:
-        raise ImportError(
-            'training needs JAX and optax: pip install "vikinger-fast[train]"'
-        ) from error
+        raise ImportError(install_hint("training needs JAX and optax", "train")) from error
     return jax, optax
 
 
