@@ -84,7 +84,7 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
 
 def _read_small(path: str, what: str) -> str:
     """The text of one of the run's small JSON files: a regular file, bounded, UTF-8."""
-    data = files.read_regular(path, MAX_CONFIG_BYTES, f"{path}: {what}")
+    data = files.read_regular(path, MAX_CONFIG_BYTES)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
