@@ -95,6 +95,19 @@ def test_nesting_of_a_document_is_its_depth(value, ascii_only):
     assert json_limits.loads_limited(text, "a document") == value
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * (2**20 + 10),  # the running depth carried from one piece to the next
+        "]" * 2**20 + "[" * 3,
+        "[" * (2**20 - 5) + "]" * (2**20 - 5) + "[" * 7,
+        '["' + "]" * 2**20 + '"' + "{" * 9,
+    ],
+)
+def test_nesting_over_many_pieces(text):
+    assert json_limits.nesting(text) == _reference_nesting(text)
+
+
 def test_nesting_at_the_limit():
     deepest = "[" * json_limits.MAX_DEPTH + "]" * json_limits.MAX_DEPTH
     assert json_limits.loads_limited(deepest, "a document") is not None

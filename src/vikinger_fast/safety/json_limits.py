@@ -36,6 +36,7 @@ _NOT_BRACKET = re.compile(r'"[^"\\]*+(?:\\.[^"\\]*+)*+(?:"|\\?\Z)|[^\[\]{}"]++',
 _STEP = np.zeros(128, np.int8)
 _STEP[[ord("["), ord("{")]] = 1
 _STEP[[ord("]"), ord("}")]] = -1
+_CHUNK = 1 << 20
 
 
 def nesting(text: str) -> int:
@@ -45,11 +46,13 @@ def nesting(text: str) -> int:
     >>> nesting(r'["]\\", "[\"{", [1]]')  # the strings "]\\" and "[\"{" hold no bracket
     2
     """
-    brackets = _NOT_BRACKET.sub("", text).encode("ascii")
-    if not brackets:
-        return 0
-    steps = _STEP[np.frombuffer(brackets, np.uint8)].astype(np.int64)
-    return max(0, int(np.cumsum(steps).max()))
+    steps = _STEP[np.frombuffer(_NOT_BRACKET.sub("", text).encode("ascii"), np.uint8)]
+    depth = deepest = 0
+    for start in range(0, len(steps), _CHUNK):  # a running sum in pieces: bounded memory
+        running = np.cumsum(steps[start : start + _CHUNK].astype(np.int64))
+        running += depth
+        deepest, depth = max(deepest, int(running.max())), int(running[-1])
+    return deepest
 
 
 def loads_limited(
