@@ -250,6 +250,8 @@ def played(started, tmp_path_factory):
         ("manifest.json", "zero", "manifest.json: not a regular file (a character device)"),
         ("../../curves.csv", "fifo", "curves.csv: not a regular file (a FIFO)"),
         ("../../best.json", "zero", "best.json: not a regular file (a character device)"),
+        ("../../checkpoint.npz", "fifo", "checkpoint.npz: not a regular file (a pipe)"),
+        ("../../checkpoint.npz", "zero", "checkpoint.npz: not a regular file (a device)"),
     ],
 )
 def test_a_run_file_that_is_no_file_stops_the_resume_in_one_line(
