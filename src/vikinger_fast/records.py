@@ -27,7 +27,7 @@ import numpy as np
 from vikinger_ref import OPTION_NAMES
 
 from . import module_sets
-from .safety import json_limits, outputs
+from .safety import files, json_limits, outputs
 
 FORMAT = "vikinger-record"
 VERSION = 1
@@ -179,10 +179,14 @@ def save(
 
 
 def load(path: str) -> dict[str, Any]:
-    """Read a record from `path` (structure checked; replay() checks the moves)."""
-    with open(path, "rb") as source:
-        data = source.read(json_limits.MAX_BYTES + 1)  # a larger file is refused unread
-    return loads(data)
+    """Read a record from `path` (structure checked; replay() checks the moves). Only a regular
+    file of at most json_limits.MAX_BYTES is read (safety.files: a FIFO, a device, a folder, a
+    missing or larger file is a ValueError naming it, nothing blocks)."""
+    data = files.read_regular(path, json_limits.MAX_BYTES)
+    try:
+        return loads(data)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
 
 
 # --- checks --------------------------------------------------------------------------------

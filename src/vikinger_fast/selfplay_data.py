@@ -21,11 +21,13 @@ import numpy as np
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.observation import observation_size
 
-from .safety import json_limits, outputs
+from .safety import files, json_limits, outputs
 
 FORMAT = "vikinger-selfplay"
 VERSION = 1
 MANIFEST = "manifest.json"
+# A shard is read whole: 4 GiB is about 200,000 games of MCTS self-play (about 19 KB a game).
+MAX_SHARD_BYTES = 4 * 1024**3
 # A run's folder, as a path text or a pathlib.Path.
 Folder = Union[str, "os.PathLike[str]"]
 # Per-sample arrays (one row per recorded decision) and per-game arrays (one row per game).
@@ -227,10 +229,11 @@ def write_manifest(
 
 
 def load_manifest(folder: Folder) -> dict[str, Any]:
-    """The manifest of a finished run (FileNotFoundError for an unfinished one)."""
+    """The manifest of a finished run (safety.files.MissingFile, a FileNotFoundError, for an
+    unfinished one; a ValueError naming it when it is not a regular file within
+    json_limits.MAX_BYTES)."""
     path = os.path.join(folder, MANIFEST)
-    with open(path, "rb") as source:
-        manifest = json_limits.loads_limited(source.read(json_limits.MAX_BYTES + 1), path)
+    manifest = json_limits.loads_limited(files.read_regular(path, json_limits.MAX_BYTES), path)
     if (
         not isinstance(manifest, dict)
         or manifest.get("format") != FORMAT
@@ -262,14 +265,15 @@ def load(
 ) -> dict[str, np.ndarray]:
     """The `keys` arrays (default: all) of a finished run, the shards concatenated in order.
     With `check`, each file's SHA-256 is compared with the manifest (ValueError naming the
-    file)."""
+    file). Each shard is opened by safety.files: a regular file (a link to one is followed) of
+    at most MAX_SHARD_BYTES; a FIFO, a device, a folder or a missing shard is a ValueError
+    naming it, and nothing blocks."""
     manifest = load_manifest(folder)
     wanted = None if keys is None else tuple(keys)
     parts = []
     for entry in manifest["shards"]:
         path = os.path.join(folder, entry["file"])
-        with open(path, "rb") as source:
-            data = source.read()
+        data = files.read_regular(path, MAX_SHARD_BYTES)
         if check and hashlib.sha256(data).hexdigest() != entry["sha256"]:
             raise ValueError(f"{path}: its SHA-256 is not the manifest's (changed or damaged)")
         # Never allow_pickle: an object array in a file a user is handed would run code.

@@ -4,6 +4,7 @@ journal of another run, or one changed by hand, is refused before anything is wr
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -240,3 +241,159 @@ def test_journal_lines_are_the_games_records(tmp_path):
     }
     first = json.loads(text[1])
     assert first["game"] == 0 and first["record"]["seed"] == arena.chance_seed(11, 0)
+
+
+# --- the journal's chance, its file and the outputs (docs/security.md "Files read") ----------
+
+
+def _other_deal(record, which):
+    """A legal game of the record's seats, game and seed whose chance outcome at the record's
+    `which`-th chance node (0: the first) is another one than the seed deals; the moves before
+    it are the record's, the rest played by a random hand."""
+    import numpy as np
+
+    import vikinger_fast as engine
+    from vikinger_fast import records
+
+    moves = record["moves"]
+    chance = [i for i, move in enumerate(moves) if move["player"] < 0][which]
+    state = records.replay(record, engine, step=chance)
+    state.apply_action(next(a for a in state.legal_actions() if a != moves[chance]["action"]))
+    rng = np.random.default_rng(5)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance(rng)
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    other = records.record_from_state(state, players=record["players"], seed=record["seed"])
+    return other, chance, moves[chance]["action"]
+
+
+@pytest.mark.parametrize("which", [0, 5])
+def test_a_game_with_other_chance_outcomes_than_its_seed_deals_is_refused(tmp_path, capsys, which):
+    out, _, text = _stopped_copy(tmp_path, 3)
+    entry = json.loads(text[2])
+    other, chance, dealt = _other_deal(entry["record"], which)
+    text[2] = json.dumps({"game": entry["game"], "record": other}) + "\n"
+    (out / journal.NAME).write_text("".join(text[:4]))
+    before = _files(out)
+    with pytest.raises(SystemExit) as stop:
+        _resume(out)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"line 3 (game 1): move {chance} (" in err
+    assert f"but seed {entry['record']['seed']} deals {dealt} (" in err
+    assert _files(out) == before
+
+
+def test_a_symbolic_link_in_out_is_never_written_through(tmp_path, capsys):
+    out, _, text = _stopped_copy(tmp_path, 2)
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text("".join(text[:3]))
+    (out / journal.NAME).unlink()
+    (out / journal.NAME).symlink_to(outside)
+    for extra in (["--resume"], ["--force"]):
+        with pytest.raises(SystemExit) as stop:
+            main(["arena", "random", "greedy", *ARGS, "--out", str(out), *extra])
+        assert stop.value.code == 2
+        assert f"{journal.NAME} is a symbolic link; refusing" in capsys.readouterr().err
+    assert outside.read_text() == "".join(text[:3])
+    (out / journal.NAME).unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.rmtree(out / "records")
+    (out / "records").symlink_to(elsewhere)
+    with pytest.raises(SystemExit):
+        main(["arena", "random", "greedy", *ARGS, "--out", str(out), "--force"])
+    assert "records is a symbolic link" in capsys.readouterr().err
+    assert not os.listdir(elsewhere) and not (out / journal.NAME).exists()
+
+
+@pytest.mark.parametrize(
+    "entry, make, words",
+    [
+        ("records", lambda path: path.write_text("x"), "records is not a folder"),
+        ("results.json", lambda path: path.mkdir(), "results.json is a folder, not a file"),
+    ],
+)
+def test_an_unwritable_output_is_refused_before_the_games(tmp_path, capsys, entry, make, words):
+    out = tmp_path / "run"
+    out.mkdir()
+    make(out / entry)
+    with pytest.raises(SystemExit):
+        main(["arena", "random", "greedy", *ARGS, "--out", str(out), "--force"])
+    assert words in capsys.readouterr().err
+    assert not (out / journal.NAME).exists()  # no game was played
+
+
+def _cli(argv, cwd):
+    """A real `vikinger` process (a FIFO would block a plain open for ever: the timeout is
+    the guard against a hang, not a measure)."""
+    return subprocess.run(
+        [sys.executable, "-m", "vikinger_fast.cli", *argv],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def _one_error_line(done):
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    return done.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    "kind, words",
+    [
+        ("fifo", "not a regular file (a FIFO)"),
+        ("zero", "games.jsonl is a symbolic link; refusing to write through it"),
+        ("folder", "games.jsonl is a folder, not a file"),
+        ("long line", "line 3 is longer than 1,048,576 bytes"),
+        ("huge", "is 2,000,000,000 bytes long; at most 5,242,880 are read"),
+    ],
+)
+def test_a_journal_that_is_no_journal_is_refused_unread(tmp_path, kind, words):
+    out, _, text = _stopped_copy(tmp_path, 2)
+    book = out / journal.NAME
+    if kind in ("fifo", "zero", "folder"):
+        book.unlink()
+    if kind == "fifo":
+        os.mkfifo(book)  # no writer: a plain open() blocks for ever
+    elif kind == "zero":
+        book.symlink_to("/dev/zero")
+    elif kind == "folder":
+        book.mkdir()
+    elif kind == "long line":
+        book.write_text(text[0] + text[1] + " " * journal.MAX_LINE + text[2])
+    else:  # sparse: 2 GB never read (4 games: at most 5 lines of 1 MiB)
+        with open(book, "r+b") as sparse:
+            sparse.truncate(2_000_000_000)
+    done = _cli(["arena", "random", "greedy", *ARGS, "--out", str(out), "--resume"], tmp_path)
+    line = _one_error_line(done)
+    assert words in line and str(out) in line, line
+
+
+def test_a_journal_of_many_short_lines_stops_at_the_first_bad_one(tmp_path, capsys):
+    out, _, text = _stopped_copy(tmp_path, 2)
+    (out / journal.NAME).write_text(text[0] + "\n" * 4_000_000)  # 4 MB, within 5 lines' bound
+    with pytest.raises(SystemExit):
+        _resume(out)
+    assert "line 2: a journal line must be JSON" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "plot, words",
+    [
+        ("x.json", "--plot x.json: the name must end in one of .png, .svg"),
+        ("x", "--plot x: the name must end in one of"),
+        ("missing/x.png", "the folder"),
+    ],
+)
+def test_a_plot_matplotlib_cannot_write_is_refused_before_any_game(tmp_path, plot, words):
+    pytest.importorskip("matplotlib", reason="the plot extra is not installed")
+    out = tmp_path / "run"
+    done = _cli(["arena", "random", "greedy", *ARGS, "--out", str(out), "--plot", plot], tmp_path)
+    assert words in _one_error_line(done)
+    assert not out.exists()

@@ -137,3 +137,21 @@ def test_bare_names_and_one_game_a_pair(tmp_path, monkeypatch, capsys):
         assert f"- `{name}`: {BOTS[name].description}\n" in text
     assert "az:simulations=100" not in text and "--games 1 --seed 2" in text
     assert "az" in capsys.readouterr().out
+
+
+def test_ladder_and_bench_outputs_are_checked_before_any_game(tmp_path, capsys):
+    """A link among the ladder's names in --out (its chart would be drawn through it), and a
+    bench --plot name matplotlib cannot write: exit 2 before any game or measure."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "ladder"
+    out.mkdir()
+    outside = tmp_path / "outside.png"
+    (out / "ladder.png").symlink_to(outside)
+    argv = ["ladder", "random", "greedy", "--games", "2", "--out", str(out), "--force"]
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--no-progress"])
+    assert stop.value.code == 2
+    assert "ladder.png is a symbolic link; refusing" in capsys.readouterr().err
+    assert not outside.exists() and sorted(p.name for p in out.iterdir()) == ["ladder.png"]
+    assert main(["bench", "--quick", "--plot", str(tmp_path / "bench.json")]) == 2
+    assert "the name must end in one of .png" in capsys.readouterr().err

@@ -7,6 +7,7 @@ path holds ':' or ',' evaluates like any other."""
 import json
 import os
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -232,3 +233,78 @@ def test_best_json_written_by_a_run_reads_back(started, tmp_path):
     }
     (run / "best.json").write_text(json.dumps({**best, "iteration": 0, "model": "m:odel,x"}))
     assert loop.read_best(str(run))["iteration"] == 0
+
+
+# --- the run's files are opened as regular files only (docs/security.md "Files read") ---------
+
+
+@pytest.fixture(scope="module")
+def played(started, tmp_path_factory):
+    """The started run with its iteration 0's self-play finished, as a run stopped in its
+    training steps leaves it: a resume reads that iteration's shards."""
+    from vikinger_fast.training import replay
+
+    run = tmp_path_factory.mktemp("played") / "run"
+    shutil.copytree(started, run)
+    replay.generate(str(run), TrainConfig(**TINY), None, 0)
+    return run
+
+
+@pytest.mark.parametrize(
+    "name, kind, words",
+    [
+        ("shard-00000.npz", "fifo", "shard-00000.npz: not a regular file (a FIFO)"),
+        ("shard-00000.npz", "zero", "shard-00000.npz: not a regular file (a character device)"),
+        ("shard-00000.npz", "missing", "shard-00000.npz: no such file"),
+        ("shard-00000.npz", "folder", "shard-00000.npz: not a regular file (a folder)"),
+        ("manifest.json", "fifo", "manifest.json: not a regular file (a FIFO)"),
+        ("manifest.json", "zero", "manifest.json: not a regular file (a character device)"),
+        ("../../curves.csv", "fifo", "curves.csv: not a regular file (a FIFO)"),
+        ("../../best.json", "zero", "best.json: not a regular file (a character device)"),
+        ("../../checkpoint.npz", "fifo", "checkpoint.npz: not a regular file (a pipe)"),
+        ("../../checkpoint.npz", "zero", "checkpoint.npz: not a regular file (a device)"),
+    ],
+)
+def test_a_run_file_that_is_no_file_stops_the_resume_in_one_line(
+    played, tmp_path, name, kind, words
+):
+    """Replaced by a FIFO (a plain open blocks for ever), a link to /dev/zero (a plain read
+    fills memory), removed or a folder: one line naming it from a real `vikinger train
+    --resume`, before any work."""
+    run = tmp_path / "run"
+    shutil.copytree(played, run)
+    path = run / "selfplay" / "iter-00000" / name
+    if path.exists():
+        path.unlink()
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "folder":
+        path.mkdir()
+    before = sorted(str(p.relative_to(run)) for p in run.rglob("*"))
+    done = subprocess.run(
+        [sys.executable, "-m", "vikinger_fast.cli", "train", "--out", str(run)]
+        + ["--iterations", "1", "--resume", "--no-progress"],
+        capture_output=True,
+        text=True,
+        timeout=300,  # the guard against a hang (a FIFO), not a measure
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert done.stderr.startswith("vikinger train: ") and words in done.stderr, done.stderr
+    assert sorted(str(p.relative_to(run)) for p in run.rglob("*")) == before
+
+
+def test_a_shard_that_is_no_file_is_refused_by_the_loader_too(played, tmp_path):
+    """Between the resume's check and the read (a shard replaced while the run goes on): the
+    loader itself refuses, one ValueError."""
+    from vikinger_fast.training import replay
+
+    run = tmp_path / "run"
+    shutil.copytree(played, run)
+    shard = run / "selfplay" / "iter-00000" / "shard-00000.npz"
+    shard.unlink()
+    os.mkfifo(shard)
+    with pytest.raises(ValueError, match="shard-00000.npz: not a regular file"):
+        replay.load_iteration(str(run), 0)

@@ -7,18 +7,24 @@ the end of a working session) and resumed plays only the games its journal lacks
 the files an unbroken run writes. A resumed journal is checked line by line before any game is
 played: the header must name the same run (engine, entrants, players, module set, seed, deals),
 every game line must be a game of the schedule whose record replays to its recorded result with
-the entrants of its seats, the module set and the deal's chance seed. A last line cut short by the
+the entrants of its seats, the module set and the deal's chance seed, every chance outcome the one
+that seed deals (another legal game under the same seed is refused). A last line cut short by the
 stop is dropped (its game is played again); any other bad line is a ValueError naming it, and
-nothing is written.
+nothing is written. The journal is read as it is checked, a line at a time: a line over MAX_LINE
+bytes, or a file over MAX_LINE per game of the schedule, is refused unread; a journal that is a
+symbolic link, a FIFO or a device is refused (safety.files), never followed or read.
 """
 
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import IO, Any
 
+import numpy as np
+
 from .. import module_sets, records
-from ..safety import json_limits
+from ..safety import files, json_limits
 from . import Job, identity, summary
 
 NAME = "games.jsonl"
@@ -28,6 +34,11 @@ RUN_KEYS = ("engine", "entrants", "players", "modules", "seed", "deals")
 # What a header written before a field existed means by its absence: a journal without
 # "modules" is of the base game.
 ABSENT = {"modules": module_sets.NONE}
+# A game's line is about 20 KB (a 4-player game with every module, 320 moves).
+MAX_LINE = 1024 * 1024
+# What a run writes in its folder (report.write_outputs): none may be a symbolic link.
+RUN_FILES = (NAME, "results.json", "results.csv", "games.csv")
+RUN_FOLDERS = ("records",)
 
 
 def path_in(folder: str) -> str:
@@ -62,11 +73,27 @@ class Journal:
         self.close()
 
 
+def _open_for_writing(path: str, flags: int, where: str) -> IO[str]:
+    """`path` opened to write (never through a symbolic link, never blocking on a FIFO), a
+    regular file; ValueError naming it otherwise."""
+    try:
+        fd = os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
+    except OSError as error:
+        if os.path.islink(path):
+            raise ValueError(f"{where}: {path} is a symbolic link, refused") from None
+        raise ValueError(f"{where}: cannot write {path}: {error.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError(f"{where}: {path} is not a regular file")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "r+", encoding="utf-8")
+
+
 def start(folder: str, config: Mapping[str, Any]) -> Journal:
     """A new journal in `folder` (created if absent), replacing an earlier one (--force)."""
     os.makedirs(folder, exist_ok=True)
     path = path_in(folder)
-    handle = open(path, "w", encoding="utf-8")
+    handle = _open_for_writing(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, "--out")
     handle.write(_header(config))
     handle.flush()
     return Journal(path, handle, {})
@@ -79,41 +106,42 @@ def resume(
     schedule `tasks` (arena.jobs_of), every record replayed in `engine`. Raises ValueError
     naming the problem, before anything is written."""
     path = path_in(folder)
-    if not os.path.isfile(path):
-        raise ValueError(f"--resume: {folder} has no {NAME}: there is no run to resume there")
-    lines, keep = _read_lines(path)
-    if not lines:
-        raise ValueError(f"--resume: {path} is empty")
-    _check_header(path, lines[0], config)
+    where = f"--resume: {path}"
+    try:
+        source = files.open_regular(path, (len(tasks) + 1) * MAX_LINE, where, follow_symlinks=False)
+    except files.MissingFile:
+        raise ValueError(
+            f"--resume: {folder} has no {NAME}: there is no run to resume there"
+        ) from None
     done: dict[int, dict[str, Any]] = {}
-    for index, line in enumerate(lines[1:], start=2):
-        number, game = _game_line(line, tasks, engine, f"--resume: {path} line {index}")
-        if number in done:
-            raise ValueError(f"--resume: {path} line {index}: game {number} is there twice")
-        done[number] = game
-    handle = open(path, "r+", encoding="utf-8")
+    keep = 0  # the bytes of the complete lines
+    with source:
+        read = os.fstat(source.fileno())
+        for index, raw in enumerate(files.bounded_lines(source, MAX_LINE, where), start=1):
+            if not raw.endswith(b"\n"):
+                break  # a line cut short by the stop: dropped, its game played again
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise ValueError(f"{where} line {index}: {error}") from None
+            if index == 1:
+                _check_header(path, line, config)
+            else:
+                number, game = _game_line(line, tasks, engine, f"{where} line {index}")
+                if number in done:
+                    raise ValueError(f"{where} line {index}: game {number} is there twice")
+                done[number] = game
+            keep += len(raw)
+    if not keep:
+        raise ValueError(f"--resume: {path} is empty")
+    handle = _open_for_writing(path, os.O_RDWR, "--resume")
+    now = os.fstat(handle.fileno())
+    if (now.st_dev, now.st_ino) != (read.st_dev, read.st_ino):
+        handle.close()
+        raise ValueError(f"{where}: replaced while it was read")
     handle.truncate(keep)  # a line cut short by the stop goes; its game is played again
     handle.seek(keep)
     return Journal(path, handle, done)
-
-
-def _read_lines(path: str) -> tuple[list[str], int]:
-    """The complete lines of the file and their length in bytes (a last line without its
-    newline is cut short: not counted)."""
-    lines: list[str] = []
-    keep = 0
-    with open(path, "rb") as source:
-        while True:
-            raw = source.readline(json_limits.MAX_BYTES + 1)
-            if not raw.endswith(b"\n"):
-                if len(raw) > json_limits.MAX_BYTES:
-                    raise ValueError(f"--resume: {path} line {len(lines) + 1} is too long")
-                return lines, keep
-            try:
-                lines.append(raw.decode("utf-8"))
-            except UnicodeDecodeError as error:
-                raise ValueError(f"--resume: {path} line {len(lines) + 1}: {error}") from None
-            keep += len(raw)
 
 
 def _check_header(path: str, line: str, config: Mapping[str, Any]) -> None:
@@ -148,15 +176,41 @@ def _game_line(
     record = entry["record"]
     try:
         records.check_structure(record)
-        final = records.replay(record, engine)  # every move legal, the result the moves' result
     except ValueError as error:
         raise ValueError(f"{where} (game {number}): {error}") from None
-    if not final.is_terminal():
-        raise ValueError(f"{where} (game {number}): the game is not over")
     for key, value in identity(tasks[number]).items():
         if record[key] != value:
             raise ValueError(
                 f"{where} (game {number}): its record's {key} is {record[key]!r}, the "
                 f"schedule's {value!r}"
             )
+    try:
+        final = _replay_dealt(record, engine)
+    except ValueError as error:
+        raise ValueError(f"{where} (game {number}): {error}") from None
+    if not final.is_terminal():
+        raise ValueError(f"{where} (game {number}): the game is not over")
     return number, summary(tasks[number], record)
+
+
+def _replay_dealt(record: dict[str, Any], engine: ModuleType) -> Any:
+    """The record replayed in `engine` (every move legal, the result the moves' result), each
+    chance outcome checked against the one its seed deals: the arena draws a deal's outcomes
+    from numpy's default_rng(seed), one uniform per chance node in order
+    (arena.play_bots, State.apply_random_chance), so the record of a game of the deal has
+    exactly those outcomes. Returns the final state; ValueError naming the first move that
+    differs."""
+    moves = record["moves"]
+    rng = np.random.default_rng(record["seed"])
+    final = None
+    for index, state in enumerate(records.states(record, engine)):
+        final = state
+        if index < len(moves) and state.is_chance_node():
+            dealt = state.apply_random_chance(rng)  # `state` is the generator's copy
+            if moves[index]["action"] != dealt:
+                raise ValueError(
+                    f"move {index} ({moves[index]['string']!r}): chance outcome "
+                    f"{moves[index]['action']} recorded, but seed {record['seed']} deals "
+                    f"{dealt} ({state.action_to_string(dealt)!r}) there"
+                )
+    return final

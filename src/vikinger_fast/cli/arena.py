@@ -100,9 +100,10 @@ def run(args, parser):
     # found unwritable after.
     try:
         outputs.check_output_folder(args.out, force=args.force or args.resume, what="--out")
+        outputs.check_output_entries(args.out, journal.RUN_FILES, journal.RUN_FOLDERS)
         if args.plot:
             # The picture must not land on the journal a later --resume reads.
-            outputs.check_output_file(args.plot, [journal.path_in(args.out)], what="--plot")
+            outputs.check_plot_file(args.plot, [journal.path_in(args.out)], what="--plot")
         if args.resume:
             book = journal.resume(args.out, config, tasks, engine)
         else:

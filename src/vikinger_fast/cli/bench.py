@@ -17,9 +17,12 @@ def run(args):
         print(f"vikinger bench: {plots.PLOT_HINT}", file=sys.stderr)
         return 3
     try:  # the outputs are checked before minutes of measuring, not after
-        for flag, path in (("--json", args.json), ("--plot", args.plot)):
+        for flag, path, check in (
+            ("--json", args.json, outputs.check_output_file),
+            ("--plot", args.plot, outputs.check_plot_file),  # a suffix matplotlib writes
+        ):
             if path:
-                outputs.check_output_file(path, what=flag)
+                check(path, what=flag)
     except outputs.OutputError as error:
         print(f"vikinger bench: {error}", file=sys.stderr)
         return 2

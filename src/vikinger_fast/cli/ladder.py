@@ -91,6 +91,7 @@ def run(args, parser):
         return 3
     try:
         outputs.check_output_folder(args.out, force=args.force, what="--out")
+        outputs.check_output_entries(args.out, FILES)  # no link to write through, no folder
     except outputs.OutputError as error:
         parser.error(str(error))
     deals = arena.deals_for(args.games, 2)

@@ -14,7 +14,7 @@ from vikinger_ref.svg import state_svg
 
 from .. import records
 from ..extras import install_hint
-from ..safety import json_limits, outputs
+from ..safety import files, json_limits, outputs
 
 PNG_HINT = install_hint("PNG output needs the optional converter cairosvg", "png")
 
@@ -44,10 +44,7 @@ def state_from_dict(d, engine):
 def read_position(path, engine, step=None):
     """The state stored in `path` in any of the four forms, in `engine`; `step` picks a step of
     a record (default its end) and is refused for the other forms."""
-    with open(path, "rb") as source:
-        data = source.read(json_limits.MAX_BYTES + 1)
-    if len(data) > json_limits.MAX_BYTES:
-        raise ValueError(f"{path}: larger than {json_limits.MAX_BYTES:,} bytes, not a position")
+    data = files.read_regular(path, json_limits.MAX_BYTES)  # a regular file, bounded
     if data.startswith(MAGIC):
         kind, state = "bytes", state_from_bytes(data, engine)
     else:

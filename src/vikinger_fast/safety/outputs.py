@@ -70,6 +70,48 @@ def check_output_folder(path: str, force: bool = False, what: str = "output fold
     return path
 
 
+def check_output_entries(
+    folder: str, files: Iterable[str] = (), folders: Iterable[str] = (), what: str = "--out"
+) -> None:
+    """The names a run writes in `folder` (a folder check_output_folder passed), checked before
+    any work: none may be a symbolic link (a run writes in its folder, never through a link to
+    another place), a file's name must not be a folder, a folder's name must be a writable
+    folder. Absent names are fine. Raises OutputError naming the entry."""
+    files, folders = tuple(files), tuple(folders)
+    for name in files + folders:
+        path = os.path.join(folder, name)
+        if os.path.islink(path):
+            raise OutputError(
+                f"{what} {folder}: {name} is a symbolic link; refusing to write through it"
+            )
+        if not os.path.lexists(path):
+            continue
+        if name in files and os.path.isdir(path):
+            raise OutputError(f"{what} {folder}: {name} is a folder, not a file")
+        if name in folders:
+            if not os.path.isdir(path):
+                raise OutputError(f"{what} {folder}: {name} is not a folder")
+            if not os.access(path, os.W_OK | os.X_OK):
+                raise OutputError(f"{what} {folder}: {name} is not writable")
+
+
+# What matplotlib writes from its Agg canvas (its name's suffix picks the format).
+PLOT_SUFFIXES = (".png", ".svg", ".svgz", ".pdf", ".eps", ".ps", ".jpg", ".jpeg", ".tif", ".tiff")
+
+
+def check_plot_file(path: str, inputs: Iterable[str] = (), what: str = "--plot") -> str:
+    """check_output_file for a picture: also its suffix must be one of PLOT_SUFFIXES (the
+    format is taken from it: `x.json` would fail only when the picture is drawn, after the
+    work, and a name without one would be written as another file, `x.png`)."""
+    check_output_file(path, inputs, what)
+    if os.path.splitext(path)[1].lower() not in PLOT_SUFFIXES:
+        raise OutputError(
+            f"{what} {path}: the name must end in one of {', '.join(PLOT_SUFFIXES)} "
+            "(the picture's format)"
+        )
+    return path
+
+
 def write_atomic(path: str, data: bytes | str, sync: bool = False) -> int:
     """Write `data` (str as UTF-8) to `path` through a temporary file in the same folder and
     os.replace: readers, and a run interrupted at any point, see the old file or the whole new

@@ -7,8 +7,9 @@ import io
 import os
 from typing import Any, Dict, List
 
-from ..safety import outputs
+from ..safety import files, outputs
 
+MAX_BYTES = 64 * 1024 * 1024  # a row is about 300 bytes
 COLUMNS = (
     "iteration",
     "step",
@@ -34,8 +35,11 @@ def read(run: str) -> List[Dict[str, str]]:
     path = os.path.join(run, "curves.csv")
     if not os.path.exists(path):
         return []
-    with open(path, newline="", encoding="utf-8") as source:
-        return list(csv.DictReader(source))
+    data = files.read_regular(path, MAX_BYTES)  # a regular file, bounded: nothing blocks
+    try:
+        return list(csv.DictReader(io.StringIO(data.decode("utf-8"), newline="")))
+    except (UnicodeDecodeError, csv.Error) as error:
+        raise ValueError(f"{path}: not a CSV file of UTF-8 text ({error})") from None
 
 
 def write_row(run: str, row: Dict[str, Any]) -> None:

@@ -13,7 +13,6 @@ checkpoint, an unfinished evaluation; `resume` repeats exactly those.
 import json
 import os
 import shutil
-import stat
 import time
 from typing import Any, Dict, Optional
 
@@ -21,7 +20,7 @@ import numpy as np
 
 from .. import arena
 from ..distributed.executors import Executor
-from ..safety import outputs
+from ..safety import files, outputs
 from ..safety.json_limits import loads_limited
 from . import curves, evaluation, replay
 from .checkpoint import Checkpoint, check_same_game, latest
@@ -85,17 +84,7 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
 
 def _read_small(path: str, what: str) -> str:
     """The text of one of the run's small JSON files: a regular file, bounded, UTF-8."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as error:
-        raise ValueError(f"cannot read {what} {path!r}: {error.strerror}") from None
-    with os.fdopen(fd, "rb") as source:
-        status = os.fstat(source.fileno())
-        if not stat.S_ISREG(status.st_mode):
-            raise ValueError(f"{path}: {what} must be a regular file")
-        data = source.read(MAX_CONFIG_BYTES + 1)
-    if len(data) > MAX_CONFIG_BYTES:
-        raise ValueError(f"{path}: {what} is larger than {MAX_CONFIG_BYTES:,} bytes")
+    data = files.read_regular(path, MAX_CONFIG_BYTES)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -137,6 +126,8 @@ def resume(run: str) -> Checkpoint:
     if checkpoint.config != config:
         raise ValueError(f"{path}: its settings are not the run's config.json")
     read_best(run)
+    curves.read(run)
+    replay.check_files(run, config, checkpoint.iteration)
     return checkpoint
 
 

@@ -16,6 +16,7 @@ import numpy as np
 
 from .. import arena, distributed, selfplay_data
 from ..distributed.executors import Executor
+from ..safety import files
 from . import selfplay, targets
 from .config import TrainConfig
 
@@ -77,6 +78,22 @@ def load_iteration(
 ) -> Dict[str, np.ndarray]:
     """The `keys` arrays of a finished iteration (SHA-256 checked, no pickle)."""
     return selfplay_data.load(iteration_folder(run, iteration), keys)
+
+
+def check_files(run: str, config: TrainConfig, iteration: int) -> None:
+    """Before a resumed run does any work: the self-play files its first training steps read,
+    those of the finished iterations of the window that ends at `iteration` (which may be
+    unfinished: it is played again). Each manifest is read and checked, each shard opened as
+    the loader opens it (safety.files), not read: a FIFO, a device or a link to one, a folder,
+    a missing or oversized file is a ValueError naming it, and nothing blocks."""
+    for number in range(max(0, iteration - config.window + 1), iteration + 1):
+        folder = iteration_folder(run, number)
+        manifest = os.path.join(folder, selfplay_data.MANIFEST)
+        if number == iteration and not os.path.lexists(manifest):
+            continue
+        for entry in selfplay_data.load_manifest(folder)["shards"]:
+            shard = os.path.join(folder, entry["file"])
+            files.open_regular(shard, selfplay_data.MAX_SHARD_BYTES).close()
 
 
 class Replay:

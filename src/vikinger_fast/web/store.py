@@ -18,13 +18,12 @@ import json
 import os
 import re
 import secrets
-import stat
 import tempfile
 from typing import Any, Callable, Dict, Iterator
 
 from vikinger_ref import OPTION_NAMES
 
-from ..safety import outputs
+from ..safety import files, outputs
 from ..safety.json_limits import loads_limited
 
 FORMAT = "vikinger-web-game"
@@ -85,16 +84,11 @@ class Store:
         when it is damaged or names a bot this server does not build."""
         what = f"stored game {game_id}"
         try:
-            # O_NONBLOCK: a FIFO put in the folder under a game's name does not block the open
-            handle = os.open(self.path(game_id), os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-        except FileNotFoundError:
+            # A regular file the server wrote: a FIFO, a device or a symbolic link put in the
+            # folder under a game's name is refused without blocking or being read.
+            data = files.read_regular(self.path(game_id), MAX_FILE, what, follow_symlinks=False)
+        except files.MissingFile:
             raise KeyError(game_id) from None
-        except OSError as error:
-            raise ValueError(f"{what} cannot be read: {error.strerror}") from None
-        with os.fdopen(handle, "rb") as source:
-            if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
-                raise ValueError(f"{what} is not a regular file")
-            data = source.read(MAX_FILE + 1)
         document = loads_limited(data, what, max_depth=MAX_DEPTH, max_bytes=MAX_FILE)
         if (
             not isinstance(document, dict)
