@@ -110,6 +110,19 @@ uint64_t Seed(py::handle value) {
   return seed;
 }
 
+uint64_t Uint64Arg(py::handle value, const char* what) {
+  PyObject* index = PyNumber_Index(value.ptr());
+  if (index == nullptr) throw py::error_already_set();
+  const uint64_t number = PyLong_AsUnsignedLongLong(index);
+  Py_DECREF(index);
+  if (number == static_cast<uint64_t>(-1) && PyErr_Occurred()) {
+    PyErr_Clear();  // OverflowError: negative or beyond 2**64-1
+    throw py::value_error(std::string(what) + " " + Text(value) +
+                          " is outside 0..18446744073709551615");
+  }
+  return number;
+}
+
 // --- dicts <-> value trees -----------------------------------------------------------------
 
 // A str with characters beyond ASCII, lone surrogates included ("surrogatepass" UTF-8, one

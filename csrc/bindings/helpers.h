@@ -47,6 +47,9 @@ std::string Text(py::handle value);
 bool Utf8(py::handle text, std::string* out);
 // An int or numpy integer taken modulo 2**64 (seeds).
 uint64_t Seed(py::handle value);
+// An int or numpy integer in 0..2**64-1 (the state of a stream in a pickle): ValueError naming
+// `what` outside (the reference's arguments.check_uint64).
+uint64_t Uint64Arg(py::handle value, const char* what);
 // TypeError unless every argument is an int or numpy integer (bool refused).
 void RequireInts(std::initializer_list<std::pair<const char*, py::handle>> args);
 

@@ -121,7 +121,8 @@ without the GIL.)doc")
 its k legal actions (in legal_actions() order) and the values relative to the player to move.)doc")
       .def("features", &vk::Features, py::arg("state"),
            R"doc((indices int32[m], values int32[m]): the non-zero entries of the observation
-tensor of a decision node for the player to move, by index: the first layer's input.)doc")
+tensor of a decision node for the player to move, by index, as exact integers (the tensor's float32
+rounds gold and Fame above 2^24): the first layer's input.)doc")
       .def_property_readonly("shifts", &vk::Network::Shifts,
                              R"doc(The scale exponents s (weights times 2^s) of the hidden
 layers, the policy head and the value head.)doc");

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -180,7 +181,14 @@ MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle u
     if (IsBool(value) || !(PyFloat_Check(value.ptr()) || IsInteger(value))) {
       throw py::type_error(std::string(what) + " must be a number, not " + TypeName(value));
     }
-    return PyFloat_AsDouble(value.ptr());
+    const double number = PyFloat_AsDouble(value.ptr());
+    if (number == -1.0 && PyErr_Occurred()) {  // an int beyond the double range: +-inf
+      PyErr_Clear();
+      return PyObject_RichCompareBool(value.ptr(), py::int_(0).ptr(), Py_GT) == 1
+                 ? std::numeric_limits<double>::infinity()
+                 : -std::numeric_limits<double>::infinity();
+    }
+    return number;
   };
   if (!max_time.is_none()) config.max_time = SecondsArg(max_time, "max_time");
   if (iterations.is_none() && max_time.is_none()) {
@@ -193,6 +201,7 @@ MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle u
   }
   config.uct_c = real(uct_c, "uct_c");
   if (!(config.uct_c >= 0.0)) throw py::value_error("uct_c must be >= 0, not " + Text(uct_c));
+  if (std::isinf(config.uct_c)) throw py::value_error("uct_c must be finite, not " + Text(uct_c));
   if (!PyUnicode_Check(leaf.ptr())) {
     throw py::type_error("leaf must be a str, not " + TypeName(leaf));
   }
@@ -255,7 +264,7 @@ Bot SeededBotFromData(py::handle game, py::handle seed, py::handle stream) {
   const Game& g = GameArg(game);
   RequireInts({{"seed", seed}, {"stream", stream}});
   Bot bot(g, Seed(seed));
-  bot.SetStream(Seed(stream));
+  bot.SetStream(Uint64Arg(stream, "stream"));
   return bot;
 }
 
@@ -295,7 +304,7 @@ std::unique_ptr<PyMcts> MctsFromData(py::handle game, py::handle seed, py::handl
   const MctsConfig config = MctsConfigOf(b["iterations"], b["max_time"], b["uct_c"], b["leaf"],
                                          b["threads"], b["solver_nodes"]);
   auto bot = std::unique_ptr<PyMcts>(new PyMcts{MctsBot(g, Seed(seed), config), {}});
-  bot->bot.SetSearches(Seed(searches));
+  bot->bot.SetSearches(Uint64Arg(searches, "searches"));
   return bot;
 }
 

@@ -29,7 +29,19 @@ constexpr int kBlock = 32;
 
 int RoundUp(int n, int multiple) { return (n + multiple - 1) / multiple * multiple; }
 
-// round(x * 2^s), half away from zero; exact in double (a float times a power of two).
+// std::invalid_argument naming the array unless every value lies within [-limit, limit] (NaN
+// does not), compared in double: network.py's check_range.
+void CheckRange(const float* values, int64_t count, int64_t limit, const std::string& name) {
+  for (int64_t i = 0; i < count; ++i) {
+    if (!(std::fabs(static_cast<double>(values[i])) <= static_cast<double>(limit))) {
+      throw std::invalid_argument(name + " must lie within [-" + std::to_string(limit) + ", " +
+                                  std::to_string(limit) + "] (what the integer network can hold)");
+    }
+  }
+}
+
+// round(x * 2^s), half away from zero; exact in double (a float times a power of two), and within
+// int64 for the values CheckRange lets through (|x| * 2^s < 2^56).
 int64_t Scaled(float x, int s) {
   const double scaled = std::ldexp(static_cast<double>(x), s);
   return static_cast<int64_t>(std::copysign(std::floor(std::fabs(scaled) + 0.5), scaled));
@@ -120,12 +132,39 @@ void FirstLayer(const int16_t* w, int width, const int32_t* bias, const int32_t*
 #endif
 }
 
+// The first layer's sums in int64, for features whose L1 norm could take an int32 sum beyond its
+// range (gold or Fame near 2^30: never in a game).
+void FirstLayerWide(const int16_t* w, int width, const int32_t* bias, const int32_t* index,
+                    const int32_t* value, int count, int64_t* acc) {
+  for (int k = 0; k < width; ++k) acc[k] = bias[k];
+  for (int f = 0; f < count; ++f) {
+    const int16_t* row = w + static_cast<size_t>(index[f]) * width;
+    const int64_t v = value[f];
+    for (int k = 0; k < width; ++k) acc[k] += v * row[k];
+  }
+}
+
+// act[k] = clamp(((acc[k] >> (t - 1)) + 1) >> 1, 0, kActMax): re-scaled to kActShift fraction
+// bits, rounding half up. (x + 1) >> 1 is computed as (x >> 1) + (x & 1), the same number, which
+// cannot overflow at x = 2^31 - 1 (t = 1).
+template <typename Sum>
+void Activations(const Sum* acc, int count, int t, int16_t* act) {
+  for (int k = 0; k < count; ++k) {
+    const Sum x = acc[k] >> (t - 1);
+    const Sum h = (x >> 1) + (x & 1);
+    act[k] = static_cast<int16_t>(std::min<Sum>(std::max<Sum>(h, 0), kActMax));
+  }
+}
+
 }  // namespace
 
 // The largest s of network.h's rule; the predicate only gets harder as s grows, so the scan goes
 // down from the first s whose largest weight fits.
 Network::Matrix Network::Quantize(const FloatLayer& layer, int fraction_bits, bool first,
-                                  int min_shift, const std::string& name) {
+                                  int min_shift, const std::string& name, const std::string& w_name,
+                                  const std::string& b_name) {
+  CheckRange(layer.w, static_cast<int64_t>(layer.in) * layer.out, kWeightLimit, w_name);
+  CheckRange(layer.b, layer.out, kBiasLimit, b_name);
   float top = 0.0f;
   for (int64_t i = 0; i < static_cast<int64_t>(layer.in) * layer.out; ++i) {
     top = std::max(top, std::fabs(layer.w[i]));
@@ -188,11 +227,17 @@ Network::Network(int num_players, int options, const std::vector<FloatLayer>& la
   for (size_t i = 0; i < layers.size(); ++i) {
     // A hidden layer is re-scaled by t = s + a - kActShift >= 1 (network.h).
     const int fraction_bits = i == 0 ? 0 : kActShift;
+    const std::string index = std::to_string(i);
     layers_.push_back(Quantize(layers[i], fraction_bits, i == 0, kActShift + 1 - fraction_bits,
-                               "layer " + std::to_string(i)));
+                               "layer " + index, "w" + index, "b" + index));
   }
-  policy_ = Quantize(policy, kActShift, false, 0, "policy");
-  value_ = Quantize(value, kActShift, false, 0, "value");
+  policy_ = Quantize(policy, kActShift, false, 0, "policy", "policy_w", "policy_b");
+  value_ = Quantize(value, kActShift, false, 0, "value", "value_w", "value_b");
+  const Matrix& first = layers_[0];
+  int64_t top_w = 1, top_b = 0;
+  for (int16_t w : first.w) top_w = std::max<int64_t>(top_w, std::abs(w));
+  for (int32_t b : first.b) top_b = std::max<int64_t>(top_b, std::llabs(b));
+  first_l1_max_ = (kSumMax - top_b) / top_w;  // at least 2^15: |b_q| <= 2^30, |W_q| <= 32767
 }
 
 std::vector<int> Network::Shifts() const {
@@ -210,28 +255,33 @@ void Network::Hidden(const Position& p, Scratch* s) const {
     s->value.resize(size);
   }
   const int count = ObservationFeatures(p, CurrentPlayer(p), s->index.data(), s->value.data());
-  // The first layer: the bias plus the weight rows of the active features.
+  // The first layer: the bias plus the weight rows of the active features, in int32 when no sum
+  // can leave its range (network.h), else in int64.
   const Matrix& first = layers_[0];
-  s->acc.resize(first.out_width);
-  FirstLayer(first.w.data(), first.out_width, first.b.data(), s->index.data(), s->value.data(),
-             count, s->acc.data());
-  int32_t* acc = s->acc.data();
-  for (size_t l = 0;; ++l) {
-    // Re-scaled to kActShift fraction bits, rounding half up; ReLU clamped at kActMax.
-    const int t = layers_[l].shift + (l == 0 ? 0 : kActShift) - kActShift;
-    const int out = static_cast<int>(s->acc.size());
-    s->act.resize(out);
-    for (int k = 0; k < out; ++k) {
-      const int32_t h = ((acc[k] >> (t - 1)) + 1) >> 1;
-      s->act[k] = static_cast<int16_t>(std::min(std::max(h, 0), kActMax));
-    }
-    if (l + 1 == layers_.size()) return;
-    const Matrix& m = layers_[l + 1];
+  int64_t l1 = 0;
+  for (int f = 0; f < count; ++f) l1 += std::llabs(s->value[f]);
+  s->act.resize(first.out_width);
+  const int t = first.shift - kActShift;
+  if (l1 <= first_l1_max_) {
+    s->acc.resize(first.out_width);
+    FirstLayer(first.w.data(), first.out_width, first.b.data(), s->index.data(), s->value.data(),
+               count, s->acc.data());
+    Activations(s->acc.data(), first.out_width, t, s->act.data());
+  } else {
+    s->wide.resize(first.out_width);
+    FirstLayerWide(first.w.data(), first.out_width, first.b.data(), s->index.data(),
+                   s->value.data(), count, s->wide.data());
+    Activations(s->wide.data(), first.out_width, t, s->act.data());
+  }
+  for (size_t l = 1; l < layers_.size(); ++l) {
+    const Matrix& m = layers_[l];
     s->act.resize(m.in_width, 0);  // the padding columns: zero activations
     s->acc.resize(m.out);
-    acc = s->acc.data();
     Products(
-        s->act.data(), m.w.data(), m.in_width, m.b.data(), m.out, [](int k) { return k; }, acc);
+        s->act.data(), m.w.data(), m.in_width, m.b.data(), m.out, [](int k) { return k; },
+        s->acc.data());
+    s->act.resize(m.out);
+    Activations(s->acc.data(), m.out, m.shift, s->act.data());  // t = s + kActShift - kActShift
   }
 }
 

@@ -11,16 +11,24 @@
 // `a` fraction bits (0 for the features, kActShift for activations), gets the scale 2^s with s
 // the largest integer in [0, kMaxShift] such that W_q = round(W * 2^s) and b_q = round(b * 2^(s +
 // a)) (in double, half away from zero) satisfy |W_q| <= 32767 and
-//   first layer:   |b_q| <= 2^30 (the observation's L1 norm is far below 2^15: the int32 sum is
-//                  below 2^15 * 32767 + 2^30 < 2^31);
+//   first layer:   |b_q| <= 2^30 (so a features' L1 norm of 2^15 keeps the int32 sum below
+//                  2^15 * 32767 + 2^30 < 2^31);
 //   other layers and the heads:  kActMax * sum_j |W_q[j][k]| + |b_q[k]| <= 2^31 - 1 for every
 //                  output k.
-// So no int32 sum can overflow, whatever the position. A hidden layer's output is re-scaled to
-// kActShift fraction bits: h = clamp(((acc >> (t - 1)) + 1) >> 1, 0, kActMax) with t = s + a -
-// kActShift >= 1 (rounding half up); a layer that needs t < 1 (a first layer with weights of 16
-// and more) cannot be quantized. Outputs: logit = float(double(acc) * 2^-(s + kActShift)); values:
-// raw the same way in double, softmax with the maximum subtracted, exp and sum in player order,
-// each share rounded to float.
+// Before any value is scaled, every weight must lie within [-kWeightLimit, kWeightLimit] and every
+// bias within [-kBiasLimit, kBiasLimit], checked in double (std::invalid_argument naming the array
+// otherwise): beyond them no s >= 0 makes an int16 weight or an int32 bias, and every scaled value
+// stays far inside int64. The hidden layers and heads then cannot overflow an int32 sum. The
+// first layer's input is the features' exact integers (docs/neural.md "The network's input
+// range"): its sums are int32 while sum_f |value[f]| * max|W_q| + max|b_q| <= 2^31 - 1 (every
+// position of a game: the L1 norm is far below 2^15), and int64 beyond (gold or Fame near 2^30,
+// which state_from_dict accepts), where |value| < 2^31 and fewer than 2^13 features keep the sum
+// below 2^60. A hidden layer's output is re-scaled to kActShift fraction bits:
+// h = clamp(((acc >> (t - 1)) + 1) >> 1, 0, kActMax) with t = s + a - kActShift >= 1 (rounding
+// half up; the + 1 computed so that it cannot overflow); a layer that needs t < 1 (a first layer
+// with weights of 16 and more) cannot be quantized. Outputs: logit = float(double(acc) * 2^-(s +
+// kActShift)); values: raw the same way in double, softmax with the maximum subtracted, exp and sum
+// in player order, each share rounded to float.
 #ifndef VIKINGER_NETWORK_H_
 #define VIKINGER_NETWORK_H_
 
@@ -36,6 +44,10 @@ constexpr int kActShift = 10;      // activations: int16 with 10 fraction bits, 
 constexpr int kActMax = 32767;     // the clamp of an activation (ReLU's top)
 constexpr int kMaxShift = 24;      // the largest weight scale 2^24
 constexpr int kWeightMax = 32767;  // int16
+// What a weights file may hold for the integer network: |w| <= 32767 (an int16 at s = 0), |b| <=
+// 2^21 (b * 2^kActShift an int32 at s = 0).
+constexpr int64_t kWeightLimit = kWeightMax;
+constexpr int64_t kBiasLimit = int64_t{1} << 21;
 
 // One float layer as the weights file stores it: w row-major [in][out], b [out].
 struct FloatLayer {
@@ -50,11 +62,13 @@ class Network {
   // Per-evaluation buffers: one per thread that evaluates.
   struct Scratch {
     std::vector<int32_t> index, value, acc;
+    std::vector<int64_t> wide;  // the first layer's sums beyond int32's bound
     std::vector<int16_t> act;
   };
 
   // `layers` (the hidden layers), `policy` and `value` of a checked MLP (mlp.py's shapes) for the
-  // game of `num_players` and `options`. std::invalid_argument when a layer cannot be quantized.
+  // game of `num_players` and `options`. std::invalid_argument when a value is beyond the limits
+  // or a layer cannot be quantized.
   Network(int num_players, int options, const std::vector<FloatLayer>& layers,
           const FloatLayer& policy, const FloatLayer& value);
 
@@ -75,10 +89,11 @@ class Network {
     int in_width = 0, out_width = 0;  // in / out rounded up to a multiple of 8, zero padded
     int shift = 0;
   };
-  // The largest s of the rule above; std::invalid_argument naming `name` when it is below
-  // min_shift.
+  // The largest s of the rule above; std::invalid_argument naming the array `w_name` or `b_name`
+  // beyond its limit, or `name` when s is below min_shift.
   static Matrix Quantize(const FloatLayer& layer, int fraction_bits, bool first, int min_shift,
-                         const std::string& name);
+                         const std::string& name, const std::string& w_name,
+                         const std::string& b_name);
   // The last hidden layer's activations of `p` into scratch->act.
   void Hidden(const Position& p, Scratch* scratch) const;
 
@@ -86,6 +101,8 @@ class Network {
   int options_;
   std::vector<Matrix> layers_;
   Matrix policy_, value_;
+  // The largest L1 norm of the features whose first-layer sums stay within int32.
+  int64_t first_l1_max_ = 0;
 };
 
 }  // namespace vikinger

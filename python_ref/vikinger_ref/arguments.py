@@ -41,6 +41,16 @@ def index_value(name, value):
 
 
 INT64_MAX = (1 << 63) - 1
+UINT64_MAX = (1 << 64) - 1
+
+
+def check_uint64(name, value):
+    """`value` as an int in 0..2**64-1 (the state of a stream in a pickle): TypeError for a
+    non-int, ValueError outside, as the C++ module's Uint64Arg."""
+    value = check_int(name, value)
+    if not 0 <= value <= UINT64_MAX:
+        raise ValueError(f"{name} {value} is outside 0..{UINT64_MAX}")
+    return value
 
 
 def check_not_huge(name, value):

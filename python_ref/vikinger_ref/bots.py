@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .arguments import check_int
+from .arguments import check_uint64
 from .evaluation import _evaluate
 from .game import Game
 from .rng import MASK64
@@ -101,10 +101,10 @@ class GreedyBot:
 
 # Pickles rebuild the bots through these functions, which check the data as the constructors
 # do (safety.unpickle allows them and nothing of the bots' insides): the game, the seed and
-# the state of the stream, taken mod 2**64 as the C++ rebuild takes it.
+# the state of the stream, in 0..2**64-1 (what __reduce__ writes), as the C++ rebuild checks it.
 def _seeded_bot(cls, game, seed, stream):
     bot = cls(game, seed)
-    bot._rng.state = check_int("stream", stream) & MASK64
+    bot._rng.state = check_uint64("stream", stream)
     return bot
 
 

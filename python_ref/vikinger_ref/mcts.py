@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds
+from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds, check_uint64
 from .bots import check_decision_node, check_game_and_seed
 from .evaluation import _evaluate
 from .playouts import play_random_playout
@@ -97,9 +97,13 @@ class _Search:
 
 
 def _check_number(name, value):
+    """`value` as a float; an int beyond the float range is +-inf, as the C++ takes it."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer)):
         raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        return math.inf if value > 0 else -math.inf
 
 
 class MCTSBot:
@@ -131,8 +135,11 @@ class MCTSBot:
                 "MCTSBot needs a finite budget: iterations, or max_time below 1e9 "
                 f"seconds, not {max_time}"
             )
-        if not _check_number("uct_c", uct_c) >= 0.0:
+        exploration = _check_number("uct_c", uct_c)
+        if not exploration >= 0.0:
             raise ValueError(f"uct_c must be >= 0, not {uct_c}")
+        if math.isinf(exploration):
+            raise ValueError(f"uct_c must be finite, not {uct_c}")
         if not isinstance(leaf, str):
             raise TypeError(f"leaf must be a str, not {type(leaf).__name__}")
         if leaf not in LEAVES:
@@ -145,7 +152,7 @@ class MCTSBot:
         self._iterations = None if iterations is None else int(iterations)
         # A time budget of MAX_SECONDS or more (inf included) sets no deadline.
         self._max_time = None if seconds is None or seconds >= MAX_SECONDS else seconds
-        self._uct_c = float(uct_c)
+        self._uct_c = exploration
         self._leaf = leaf
         self._threads = min(int(threads), 256)
         self._solver_nodes = int(solver_nodes)
@@ -245,8 +252,8 @@ BUDGET_KEYS = ("iterations", "max_time", "uct_c", "leaf", "threads", "solver_nod
 
 
 def mcts_bot_from_data(game, seed, budget, searches):
-    """The MCTSBot of a pickle: MCTSBot(game, seed, **budget) after `searches` searches (taken
-    mod 2**64, as the C++ rebuild takes it); the same checks as the constructor's."""
+    """The MCTSBot of a pickle: MCTSBot(game, seed, **budget) after `searches` searches (in
+    0..2**64-1, as the C++ rebuild checks it); the same checks as the constructor's."""
     if not isinstance(budget, dict):
         raise TypeError(f"budget must be a dict, not {type(budget).__name__}")
     if len(budget) != len(BUDGET_KEYS):
@@ -255,5 +262,5 @@ def mcts_bot_from_data(game, seed, budget, searches):
         if key not in budget:
             raise ValueError(f"budget lacks {key}")
     bot = MCTSBot(game, seed, **budget)
-    bot._searches = check_int("searches", searches) & MASK64
+    bot._searches = check_uint64("searches", searches)
     return bot

@@ -22,6 +22,7 @@ import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
 from .components import OPTION_NAMES
+from .network import BIAS_LIMIT, WEIGHT_LIMIT, check_range
 from .npz import Archive
 from .observation import observation_size
 
@@ -126,6 +127,14 @@ class MLPEvaluator:
             (self.policy[0].shape, self.policy[1].shape),
             (self.value[0].shape, self.value[1].shape),
         )
+        # What the integer network can hold (network.py), checked in double before any value
+        # is scaled: a file beyond it is refused at load, by both engines alike.
+        heads = (("policy", self.policy), ("value", self.value))
+        named = [(f"w{i}", f"b{i}", w, b) for i, (w, b) in enumerate(self.layers)]
+        named += [(f"{head}_w", f"{head}_b", *pair) for head, pair in heads]
+        for w_name, b_name, w, b in named:
+            check_range(w_name, w, WEIGHT_LIMIT)
+            check_range(b_name, b, BIAS_LIMIT)
 
     def __call__(self, observations, legal):
         with one_blas_thread():

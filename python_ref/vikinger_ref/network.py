@@ -11,19 +11,25 @@ Quantization: a weight matrix W with bias b, fed by inputs with `a` fraction bit
 features, ACT_SHIFT for activations), gets the scale 2^s with s the largest integer in
 [0, MAX_SHIFT] such that W_q = round(W * 2^s) and b_q = round(b * 2^(s + a)) (in double, half
 away from zero) satisfy |W_q| <= 32767 and
-    first layer:   |b_q| <= 2^30 (the observation's L1 norm is far below 2^15, so the int32 sum
-                   of the C++ stays below 2^15 * 32767 + 2^30 < 2^31);
+    first layer:   |b_q| <= 2^30 (so a features' L1 norm of 2^15 keeps the int32 sum of the
+                   C++ below 2^15 * 32767 + 2^30 < 2^31);
     other layers and the heads:  ACT_MAX * sum_j |W_q[j, k]| + |b_q[k]| <= 2^31 - 1 for every
                    output k.
-A hidden layer's output is re-scaled to ACT_SHIFT fraction bits, h = clip(((acc >> (t - 1)) + 1)
->> 1, 0, ACT_MAX) with t = s + a - ACT_SHIFT >= 1 (rounding half up; a layer needing t < 1, a
+Before any value is scaled, every weight must lie within [-WEIGHT_LIMIT, WEIGHT_LIMIT] and every
+bias within [-BIAS_LIMIT, BIAS_LIMIT], compared in double (check_range; the MLP's own checks make
+the same one, so a weights file is refused at load): beyond them no s >= 0 fits. The first
+layer's input is the features' exact integers (docs/neural.md "The network's input range"), not
+the float32 tensor, which rounds gold and Fame above 2^24. A hidden layer's output is re-scaled
+to ACT_SHIFT fraction bits, h = clip(((acc >> (t - 1)) + 1) >> 1, 0, ACT_MAX) with
+t = s + a - ACT_SHIFT >= 1 (rounding half up; a layer needing t < 1, a
 first layer with weights of 16 and more, cannot be quantized). logit = float32(acc * 2^-(s +
 ACT_SHIFT)) from the double; values: the raw values the same way in double, a softmax with the
 maximum subtracted, exp (math.exp, the C library's, as std::exp) and the sum in player order,
 each share rounded to float32.
 
 The sums here are int64 numpy products (exact, no BLAS); the C++ sums in int32, which the bounds
-above keep from overflowing, so both give the same integers.
+above keep from overflowing (the first layer in int64 when the features' L1 norm could take it
+beyond int32: gold or Fame near 2^30), so both give the same integers.
 """
 
 import math
@@ -32,6 +38,7 @@ import numpy as np
 
 from .arguments import type_name
 from .game import Game
+from .observation import FAME, GLOBAL_SIZE, GOLD, PLAYER_SIZE
 
 ACT_SHIFT = 10  # activations: 10 fraction bits, in [0, 32)
 ACT_MAX = 32767  # the clamp of an activation (ReLU's top), int16
@@ -39,6 +46,19 @@ MAX_SHIFT = 24
 WEIGHT_MAX = 32767  # int16
 FIRST_BIAS_MAX = 1 << 30
 SUM_MAX = (1 << 31) - 1
+# What a weights file may hold for the integer network: |w| <= 32767 (an int16 at s = 0), |b| <=
+# 2^21 (b * 2^ACT_SHIFT an int32 at s = 0).
+WEIGHT_LIMIT = WEIGHT_MAX
+BIAS_LIMIT = 1 << 21
+
+
+def check_range(name, array, limit):
+    """ValueError naming the array unless every value lies within [-limit, limit] (NaN does
+    not), compared in double."""
+    if not (np.abs(np.asarray(array, np.float64)) <= limit).all():
+        raise ValueError(
+            f"{name} must lie within [-{limit}, {limit}] (what the integer network can hold)"
+        )
 
 
 def _scaled(x, s):
@@ -47,9 +67,13 @@ def _scaled(x, s):
     return (np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)).astype(np.int64)
 
 
-def _quantize(w, b, fraction_bits, first, min_shift, name):
+def _quantize(w, b, fraction_bits, first, min_shift, name, w_name, b_name):
     """(W_q, b_q, s) with the largest s of the module's rule; the predicate only gets harder as s
-    grows, so the scan goes down from the first s whose largest weight fits."""
+    grows, so the scan goes down from the first s whose largest weight fits. The arrays are taken
+    as float32, as the C++ takes them."""
+    w, b = np.asarray(w, np.float32), np.asarray(b, np.float32)
+    check_range(w_name, w, WEIGHT_LIMIT)
+    check_range(b_name, b, BIAS_LIMIT)
     top = np.abs(w).max(initial=np.float32(0))
     for s in range(MAX_SHIFT, -1, -1):
         if _scaled(top, s) > WEIGHT_MAX:
@@ -84,11 +108,11 @@ class Network:
         for i, (w, b) in enumerate(mlp.layers):
             # A hidden layer is re-scaled by t = s + a - ACT_SHIFT >= 1.
             fraction_bits = 0 if i == 0 else ACT_SHIFT
-            self._layers.append(
-                _quantize(w, b, fraction_bits, i == 0, ACT_SHIFT + 1 - fraction_bits, f"layer {i}")
-            )
-        self._policy = _quantize(*mlp.policy, ACT_SHIFT, False, 0, "policy")
-        self._value = _quantize(*mlp.value, ACT_SHIFT, False, 0, "value")
+            min_shift = ACT_SHIFT + 1 - fraction_bits
+            names = (f"layer {i}", f"w{i}", f"b{i}")
+            self._layers.append(_quantize(w, b, fraction_bits, i == 0, min_shift, *names))
+        self._policy = _quantize(*mlp.policy, ACT_SHIFT, False, 0, "policy", "policy_w", "policy_b")
+        self._value = _quantize(*mlp.value, ACT_SHIFT, False, 0, "value", "value_w", "value_b")
 
     @property
     def shifts(self):
@@ -104,13 +128,22 @@ class Network:
             raise ValueError(f"{method} needs a decision node")
 
     def _features(self, state):
-        observation = state.observation_tensor(state.current_player())
+        player = state.current_player()
+        observation = state.observation_tensor(player).astype(np.int64)
+        # float32 holds integers exactly up to 2^24 only: gold and Fame (up to 2^30 and a game's
+        # gains beyond) are taken from the boards, so the input is the position's integers.
+        n = len(state.players)
+        for p, board in enumerate(state.players):
+            base = GLOBAL_SIZE + PLAYER_SIZE * ((p - player) % n)
+            observation[base + GOLD] = board.gold
+            observation[base + FAME] = board.fame
         index = np.flatnonzero(observation)
         return index.astype(np.int32), observation[index].astype(np.int32)
 
     def features(self, state):
         """(indices int32[m], values int32[m]): the non-zero entries of the observation tensor of
-        a decision node for the player to move, by index: the first layer's input."""
+        a decision node for the player to move, by index, as exact integers (the tensor's float32
+        rounds gold and Fame above 2^24): the first layer's input."""
         self._node(state, "features")
         return self._features(state)
 

@@ -127,6 +127,39 @@ def test_sb3_vector_env_refuses_non_int_actions_as_the_engine(engine):
         VikingerSB3VecEnv(opponents="greedy", engine=engine)
 
 
+@pytest.mark.parametrize("action", [10**30, -(10**30), 2**63, 2**64 - 1])
+def test_sb3_vector_env_takes_an_int_beyond_int64_as_an_illegal_id(engines, action):
+    """An int beyond int64 in an object array (or a uint64 above 2**63) is an id outside the
+    space like any other: "raise" names it with its own value, "replace" plays a legal action
+    instead and reports it; the same in both engines (no OverflowError)."""
+    pytest.importorskip("stable_baselines3")
+    from vikinger_fast.adapters.sb3 import VikingerSB3VecEnv
+
+    outcomes = []
+    for engine in engines:
+        strict = VikingerSB3VecEnv(num_envs=2, illegal_action="raise", engine=engine)
+        strict.seed(0)
+        strict.reset()
+        kinds = [np.array([action, 0], dtype=object)]
+        if 0 <= action < 2**64:
+            kinds.append(np.array([action, 0], dtype=np.uint64))
+        for actions in kinds:
+            strict.step_async(actions)
+            assert raised(strict.step_wait) == (
+                ValueError,
+                f"action {action} is not legal in environment 0",
+            )
+        loose = VikingerSB3VecEnv(num_envs=2, engine=engine)
+        loose.seed(0)
+        first = loose.reset()
+        legal = int(np.flatnonzero(loose.action_masks()[1])[0])
+        loose.step_async(np.array([action, legal], dtype=object))
+        observations, _, _, infos = loose.step_wait()
+        assert infos[0]["replaced"] == action and "replaced" not in infos[1]
+        outcomes.append((first.tobytes(), observations.tobytes()))
+    assert outcomes[0] == outcomes[1]
+
+
 @pytest.mark.parametrize("player_is_chance", [True, False])
 @pytest.mark.parametrize("action", [-1, -2036, 2036, 10**6])
 def test_openspiel_names_no_id_outside_the_space(engine, player_is_chance, action):

@@ -36,6 +36,13 @@ def _npz(path, arrays, **kwargs):
     return path
 
 
+def _with(array, value):
+    """A copy of `array` with its first entry `value`."""
+    array = array.copy()
+    array.reshape(-1)[0] = value
+    return array
+
+
 def _loaders(engine):
     """Every way a bot or a user loads a model: each must refuse a file alike."""
     game = engine.Game(num_players=2)
@@ -90,6 +97,16 @@ def _malformed(engine, tmp_path):
         "not finite": (
             _npz(tmp_path / "nan.npz", {**arrays, "b0": np.full(8, np.nan, np.float32)}),
             "must be finite",
+        ),
+        # Beyond what the integer network can hold (docs/neural.md "The network's input range"):
+        # refused at load, in double, before any value is scaled (network.py's check_range).
+        "weight beyond the network": (
+            _npz(tmp_path / "weight.npz", {**arrays, "w0": _with(arrays["w0"], 1e12)}),
+            "w0 must lie within [-32767, 32767] (what the integer network can hold)",
+        ),
+        "bias beyond the network": (
+            _npz(tmp_path / "bias.npz", {**arrays, "value_b": _with(arrays["value_b"], -1e13)}),
+            "value_b must lie within [-2097152, 2097152]",
         ),
         "other format": (
             _npz(tmp_path / "format.npz", {**arrays, "format": np.array("mlp/9")}),

@@ -8,6 +8,7 @@ import copy
 import io
 import pickle
 
+import numpy as np
 import pytest
 
 BOTS = {
@@ -113,6 +114,58 @@ def test_the_rebuild_checks_its_data(engines, call, error, message):
     fast = engines[1]
     with pytest.raises(error, match=message):
         call(fast._core, fast.Game())
+
+
+class Tampered:
+    """Pickles as a call of `function(*args)`: a pickle whose data no bot wrote."""
+
+    def __init__(self, function, *args):
+        self.reduced = function, args
+
+    def __reduce__(self):
+        return self.reduced
+
+
+@pytest.mark.parametrize("value", [2**64, -1, 2**70, np.uint64(2**64 - 1)])
+@pytest.mark.parametrize("kind", ["random", "greedy", "mcts"])
+def test_a_stream_or_count_beyond_uint64_is_refused_alike(engines, kind, value):
+    """A bot's stream state (and MCTSBot's count of searches) is what __reduce__ wrote, in
+    0..2**64-1: a pickle with another value is refused by the restricted unpickler's rebuild in
+    both engines with the same ValueError, as the constructors refuse bad data (not taken mod
+    2**64)."""
+    from vikinger_fast.safety import rebuild, unpickle
+    from vikinger_ref import bots as ref_bots
+    from vikinger_ref import mcts as ref_mcts
+
+    ref, fast = engines
+    budget = dict(iterations=4, max_time=None, uct_c=1.4, leaf="playout", threads=1, solver_nodes=0)
+    pickles = {
+        "random": (
+            Tampered(ref_bots.random_bot_from_data, ref.Game(2), 1, value),
+            Tampered(rebuild.random_bot, 2, 0, 1, value),
+        ),
+        "greedy": (
+            Tampered(ref_bots.greedy_bot_from_data, ref.Game(2), 1, value),
+            Tampered(rebuild.greedy_bot, 2, 0, 1, value),
+        ),
+        "mcts": (
+            Tampered(ref_mcts.mcts_bot_from_data, ref.Game(2), 1, budget, value),
+            Tampered(rebuild.mcts_bot, 2, 0, 1, budget, value),
+        ),
+    }[kind]
+    found = []
+    for engine, tampered in zip(engines, pickles):
+        data = pickle.dumps(tampered)
+        if 0 <= int(value) < 2**64:  # the largest state: loaded, and it plays
+            state = decision_states(engine, 1)[0]
+            assert unpickle.loads(data).step(state) in state.legal_actions()
+            continue
+        with pytest.raises(ValueError) as caught:
+            unpickle.loads(data)
+        found.append(str(caught.value))
+    what = "searches" if kind == "mcts" else "stream"
+    message = f"{what} {int(value)} is outside 0..18446744073709551615"
+    assert found == ([] if 0 <= int(value) < 2**64 else [message] * 2)
 
 
 @pytest.mark.parametrize(

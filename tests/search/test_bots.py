@@ -114,6 +114,11 @@ def test_mcts_with_a_time_budget_stops(engine):
         ),
         (dict(iterations=5, threads=0), ValueError, "threads must be >= 1, not 0"),
         (dict(iterations=5, uct_c=-1.0), ValueError, "uct_c must be >= 0, not -1.0"),
+        # A float beyond the double range: refused alike, no OverflowError.
+        (dict(iterations=5, uct_c=10**400), ValueError, "^uct_c must be finite, not 10{400}$"),
+        (dict(iterations=5, uct_c=-(10**400)), ValueError, "^uct_c must be >= 0, not -10{400}$"),
+        (dict(iterations=5, uct_c=float("inf")), ValueError, "^uct_c must be finite, not inf$"),
+        (dict(iterations=5, uct_c=float("nan")), ValueError, "^uct_c must be >= 0, not nan$"),
     ],
 )
 def test_mcts_argument_errors(engine, kwargs, error, message):

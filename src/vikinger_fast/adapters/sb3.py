@@ -182,8 +182,10 @@ class VikingerSB3VecEnv(VecEnv):
             raise ValueError(f"actions must have shape ({self.num_envs},), not {actions.shape}")
         if actions.dtype.kind in "iu":  # SB3's own arrays: checked as a whole
             actions = actions.astype(np.int64)
-        else:  # floats, bools, objects: the engine's TypeError
-            actions = np.array([action_id(a) for a in actions], np.int64)
+        else:  # floats, bools, objects: the engine's TypeError; an int beyond int64 is an id
+            # outside the space like any other (-1 here; its own value in the error and infos)
+            ids = [action_id(a) for a in actions]
+            actions = np.array([a if 0 <= a < 2**63 else -1 for a in ids], np.int64)
         masks = self.vector_game.legal_actions_mask()
         rows = np.arange(self.num_envs)
         inside = (actions >= 0) & (actions < masks.shape[1])
@@ -191,7 +193,8 @@ class VikingerSB3VecEnv(VecEnv):
         if not legal.all():
             bad = int(np.flatnonzero(~legal)[0])
             if self.illegal_action == "raise":
-                raise ValueError(f"action {actions[bad]} is not legal in environment {bad}")
+                given = action_id(np.asarray(self._actions)[bad])
+                raise ValueError(f"action {given} is not legal in environment {bad}")
             wrong = np.flatnonzero(~legal)
             actions[wrong] = _pick(masks[wrong], self._replace_rng.random(wrong.size))
         rewards = np.zeros(self.num_envs, np.float32)

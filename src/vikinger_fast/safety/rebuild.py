@@ -28,7 +28,8 @@ def vector_game_from_data(
 
 # The bots (docs/search.md "Bots") store their game as its player count and option bits, the seed
 # and the state of their stream (MCTSBot: its budget as the constructor's keywords and the
-# searches done), each checked as the constructors check theirs.
+# searches done), each checked as the constructors check theirs (a stream state or a count of
+# searches outside 0..2**64-1 is a ValueError, as in the reference's rebuild).
 def random_bot(num_players: int, options: int, seed: int, stream: int) -> Any:
     return _core._random_bot_from_data(_core._game_from_data(num_players, options), seed, stream)
 
