@@ -246,7 +246,7 @@ def test_play_hint_from_a_puct_bot():
     child.sendline("hint")
     child.expect("\r\n> ")
     assert re.search(
-        r"hint: \d+\. \S+ \(puct:simulations=20: \d+% of the visits\)", child.before
+        r"hint: \d+\. .+ \(puct:simulations=20: \d+% of the visits\)", child.before
     ), child.before
     child.sendline("quit")
     child.expect(pexpect.EOF)
