@@ -32,7 +32,9 @@ def _validator(name: str) -> Callable[[str], Any]:
         return flags.float_in(0.0, 1.0)
     if name in ("l2", "value_mix"):
         return flags.float_in(0.0, 1.0, low_open=False)
-    return str  # hidden: comma-separated, checked by config_of
+    if name == "gate":
+        return flags.float_in(0.5, 1.0, low_open=False)
+    return str  # hidden: comma-separated, checked by config_of; anchor: checked by TrainConfig
 
 
 def add_parser(commands: Any) -> None:

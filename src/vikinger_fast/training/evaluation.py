@@ -9,13 +9,15 @@ those `vikinger arena` gives for the same bots.
 """
 
 import functools
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
+import vikinger_ref
+from vikinger_ref import az_bot
 
-from .. import arena
+from .. import arena, module_sets
 from ..arena import report as arena_report
-from .config import TrainConfig
+from .config import ANCHOR_NONE, ANCHOR_SHIPPED, TrainConfig
 
 MCTS_OPPONENT = "mcts:iterations=200"
 MATCHES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy")
@@ -44,10 +46,7 @@ def matches(
 ) -> List[Tuple[str, Entrant, Entrant]]:
     """(name, player, opponent) of the evaluation; the factories pickle (worker processes)."""
     sims = config.eval_simulations
-    search = (
-        f"puct:simulations={sims}",
-        functools.partial(_network_bot, "search", engine, model, sims),
-    )
+    search = searcher(config, model, engine)
     policy = ("azpolicy", functools.partial(_network_bot, "policy", engine, model, sims))
 
     def opponent(text: str) -> Entrant:
@@ -106,29 +105,93 @@ def _play(
     return games
 
 
+def share_of(
+    config: TrainConfig,
+    player: Entrant,
+    opponent: Entrant,
+    seed: int,
+    games: int,
+    jobs: int = 1,
+    engine: str = "fast",
+) -> Dict[str, Any]:
+    """{"share", "low", "high", "games"} of `player` in one seat against `opponent` in the
+    others, over at least `games` arena games (whole sets of seatings)."""
+    deals = arena.deals_for(games, config.players)
+    entrants = [player] + [opponent] * (config.players - 1)
+    texts = [label for label, _ in entrants]
+    factories = [make for _, make in entrants]
+    played = _play(engine, factories, config.players, seed, deals, jobs, config.game_options())
+    summary = arena_report.summarize(
+        {
+            "engine": engine,
+            "entrants": texts,
+            "names": arena.labels(texts),
+            "players": config.players,
+            "seed": seed,
+            "deals": deals,
+        },
+        played,
+    )
+    entry = summary["entries"][0]
+    low, high = entry["win_share_interval"]
+    return {"share": entry["win_share"], "low": low, "high": high, "games": entry["games"]}
+
+
 def evaluate(
     config: TrainConfig, model: str, seed: int, jobs: int = 1, engine: str = "fast"
 ) -> Dict[str, Any]:
     """{match name: {"share", "low", "high", "games"}} over config.eval_games games each."""
-    out: Dict[str, Any] = {}
-    deals = arena.deals_for(config.eval_games, config.players)
-    for name, player, opponent in matches(config, model, engine):
-        entrants = [player] + [opponent] * (config.players - 1)
-        texts = [label for label, _ in entrants]
-        factories = [make for _, make in entrants]
-        games = _play(engine, factories, config.players, seed, deals, jobs, config.game_options())
-        summary = arena_report.summarize(
-            {
-                "engine": engine,
-                "entrants": texts,
-                "names": arena.labels(texts),
-                "players": config.players,
-                "seed": seed,
-                "deals": deals,
-            },
-            games,
-        )
-        entry = summary["entries"][0]
-        low, high = entry["win_share_interval"]
-        out[name] = {"share": entry["win_share"], "low": low, "high": high, "games": entry["games"]}
-    return out
+    return {
+        name: share_of(config, player, opponent, seed, config.eval_games, jobs, engine)
+        for name, player, opponent in matches(config, model, engine)
+    }
+
+
+def searcher(config: TrainConfig, model: str, engine: str = "fast") -> Entrant:
+    """An export as the evaluation's search plays it (PuctBot, eval_simulations, no playouts)."""
+    sims = config.eval_simulations
+    return (
+        f"puct:simulations={sims}",
+        functools.partial(_network_bot, "search", engine, model, sims),
+    )
+
+
+def anchor(config: TrainConfig, engine: str = "fast") -> Tuple[str, Optional[Factory]]:
+    """(label, factory) of the fixed strong opponent of config.anchor, or (why there is none,
+    None). "shipped": the shipped network of the run's table (vikinger_ref.az_bot.SHIPPED) in
+    the exports' own search, none when the run has modules; a bot spec is built once here, so a
+    spec that cannot sit at the run's table is a ValueError before any game."""
+    if config.anchor == ANCHOR_NONE:
+        return "none (anchor none)", None
+    if config.anchor == ANCHOR_SHIPPED:
+        if config.options or config.players not in az_bot.SHIPPED:
+            return (
+                f"none: no shipped network for {config.players} players with modules "
+                f"{module_sets.name(config.options)} (give --anchor SPEC)",
+                None,
+            )
+        game = vikinger_ref.Game(num_players=config.players)
+        label, make = searcher(config, az_bot.shipped_model(game), engine)
+        return f"shipped {az_bot.SHIPPED[config.players]} ({label})", make
+    arena.check_spec(config.anchor, arena.engine_module(engine), config.players, config.options)
+    return config.anchor, functools.partial(_spec_bot, config.anchor, engine)
+
+
+def evaluate_anchor(
+    config: TrainConfig, model: str, seed: int, jobs: int = 1, engine: str = "fast"
+) -> Dict[str, Any]:
+    """{"anchor": label, "share", "low", "high", "games"} of the export's search against the
+    anchor over eval_games games, or {"anchor": why there is none}."""
+    label, make = anchor(config, engine)
+    if make is None:
+        return {"anchor": label}
+    entry = share_of(
+        config,
+        searcher(config, model, engine),
+        (label, make),
+        seed,
+        config.eval_games,
+        jobs,
+        engine,
+    )
+    return {"anchor": label, **entry}
