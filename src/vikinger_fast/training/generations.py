@@ -18,7 +18,7 @@ import io
 import json
 import os
 import re
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from .. import arena
 from ..arena import report as arena_report
@@ -191,7 +191,7 @@ def play(
         raise ValueError(f"{model_path(run, best)}: the run's best export is missing")
     seed = arena.bot_seed(config.seed, iteration, 10)
     player = evaluation.searcher(config, model_path(run, iteration), engine)
-    pairings = []
+    pairings: List[Dict[str, Any]] = []
     for opponent in opponents(earlier, best, config.ladder_opponents):
         games = config.eval_games if opponent == best else config.ladder_games
         deals = arena.deals_for(games, config.players)
@@ -261,6 +261,8 @@ def fit(run: str, upto: int) -> List[Dict[str, Any]]:
     index = {iteration: n for n, iteration in enumerate(ids)}
     pairs = [(index[i], index[j], score) for i, j, score in outcomes(games)]
     ratings = bradley_terry(len(ids), pairs, prior=2.0 / (len(ids) - 1), anchor=0)
+    elo = cast(List[float], ratings["rating"])
+    interval = cast(List[List[float]], ratings["interval"])
     played = {iteration: 0 for iteration in ids}
     for game in games:
         for iteration in set(game["seats"]):
@@ -269,9 +271,9 @@ def fit(run: str, upto: int) -> List[Dict[str, Any]]:
         {
             "iteration": iteration,
             "games": played[iteration],
-            "elo": ratings["rating"][n],
-            "elo_low": ratings["interval"][n][0],
-            "elo_high": ratings["interval"][n][1],
+            "elo": elo[n],
+            "elo_low": interval[n][0],
+            "elo_high": interval[n][1],
         }
         for n, iteration in enumerate(ids)
     ]
