@@ -160,6 +160,31 @@ def test_a_tampered_run_file_is_refused_on_resume(started, tmp_path, capsys, nam
     assert sorted(os.listdir(run)) == files
 
 
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("not json", "must be JSON"),
+        ('{"format": "x"}', "not a ladder file (vikinger-ladder/1)"),
+        (
+            '{"format": "vikinger-ladder/1", "iteration": 0, "best_after": 0, "pairings": {}}',
+            "pairings must be a list",
+        ),
+        (
+            '{"format": "vikinger-ladder/1", "iteration": 0, "best_after": 0, "pairings": '
+            '[{"opponent": 0, "games": [{"seats": [0], "returns": [1], "fame": [2]}]}]}',
+            "a game needs seats, returns and fame of one length",
+        ),
+    ],
+)
+def test_a_tampered_ladder_file_is_refused_on_resume(started, tmp_path, capsys, text, words):
+    run = _copy_run(started, tmp_path)
+    (run / "ladder").mkdir()
+    (run / "ladder" / "iter-00000.json").write_text(text)
+    assert _exit(["train", "--out", str(run), "--iterations", "1", "--resume"]) not in (0, None)
+    message = _one_line(capsys)
+    assert words in message and "iter-00000.json" in message, message
+
+
 def test_resume_refuses_flags_that_differ_by_name(started, tmp_path, capsys):
     run = _copy_run(started, tmp_path)
     argv = ["train", "--out", str(run), "--iterations", "1", "--resume"]

@@ -18,6 +18,7 @@ import io
 import json
 import os
 import re
+import stat
 from typing import Any, Dict, List, Optional, Sequence, Tuple, cast
 
 from .. import arena
@@ -80,8 +81,15 @@ def opponents(earlier: Sequence[int], best: Optional[int], count: int) -> List[i
 
 
 def _read(path: str) -> Dict[str, Any]:
-    """A ladder file, checked as far as the fit and the gate read it (ValueError naming it)."""
-    with open(path, "rb") as source:
+    """A ladder file, checked as far as the fit and the gate read it: a regular file, bounded,
+    strict JSON (ValueError naming it)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise ValueError(f"cannot read the ladder file {path!r}: {error.strerror}") from None
+    with os.fdopen(fd, "rb") as source:
+        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+            raise ValueError(f"{path}: a ladder file must be a regular file")
         data = source.read(MAX_BYTES + 1)
     if len(data) > MAX_BYTES:
         raise ValueError(f"{path}: larger than {MAX_BYTES:,} bytes")
@@ -92,8 +100,14 @@ def _read(path: str) -> Dict[str, Any]:
         value = record.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{path}: {key} must be an int >= 0, not {value!r}")
-    games = [game for pairing in record.get("pairings", []) for game in pairing.get("games", [])]
-    for game in games:
+    pairings = record.get("pairings")
+    if not isinstance(pairings, list) or not all(
+        isinstance(p, dict) and isinstance(p.get("games"), list) for p in pairings
+    ):
+        raise ValueError(f"{path}: pairings must be a list of {{'opponent', 'games'}}")
+    for game in (game for pairing in pairings for game in pairing["games"]):
+        if not isinstance(game, dict):
+            raise ValueError(f"{path}: a game must be a JSON object")
         seats, returns, fame = (game.get(key) for key in ("seats", "returns", "fame"))
         if not (
             isinstance(seats, list)

@@ -127,8 +127,8 @@ def read_best(run: str) -> Optional[Dict[str, Any]]:
 
 
 def resume(run: str) -> Checkpoint:
-    """The run's last checkpoint, checked against its config.json, and its best.json checked:
-    everything a resumed run reads, before any work."""
+    """The run's last checkpoint, checked against its config.json, and its best.json and ladder
+    files checked: everything a resumed run reads, before any work."""
     path = latest(run)
     config_path = os.path.join(run, "config.json")
     if path is None or not os.path.lexists(config_path):
@@ -141,6 +141,7 @@ def resume(run: str) -> Checkpoint:
     if checkpoint.config != config:
         raise ValueError(f"{path}: its settings are not the run's config.json")
     read_best(run)
+    generations.records(run, checkpoint.iteration)
     return checkpoint
 
 
