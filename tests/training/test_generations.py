@@ -229,3 +229,26 @@ def test_the_anchor_falls_back_or_is_refused_by_name(tmp_path):
 def test_generations_csv_columns(ladder_run):
     with open(os.path.join(ladder_run, "generations.csv"), newline="") as source:
         assert next(csv.reader(source)) == list(generations.COLUMNS)
+
+
+def test_compare_shipped_plays_the_runs_best_and_gives_the_verdict(ladder_run, capsys):
+    from cli_runs import exit_code
+
+    argv = ["train", "--out", ladder_run, "--compare-shipped", "--compare-seed", "5"]
+    assert exit_code([*argv, "--compare-games", "2"]) in (0, None)
+    out = capsys.readouterr().out
+    # An export of a few training steps against the shipped network: not a replacement.
+    assert "against the shipped az-2p.npz, both az:simulations=200, 2 games (seed 5)" in out
+    assert "it does not replace the shipped network" in out
+    assert "needs --compare-seed" in exit_code(argv[:-2])
+    assert "trains nothing" in exit_code([*argv, "--iterations", "3"])
+    # The rule on given numbers: enough games, the score, the interval's lower end.
+    assert evaluation.replaces_shipped(0.6, 0.53, 200)
+    assert not evaluation.replaces_shipped(0.6, 0.53, 199)
+    assert not evaluation.replaces_shipped(0.54, 0.51, 400)
+    assert not evaluation.replaces_shipped(0.56, 0.49, 200)
+
+
+def test_compare_shipped_needs_a_shipped_network(tmp_path):
+    with pytest.raises(ValueError, match="no shipped network for 2 players with modules auction"):
+        evaluation.compare_shipped(tiny(options=("auction",)), "unused.npz", 2, 1)

@@ -17,6 +17,7 @@ from vikinger_ref import az_bot
 
 from .. import arena, module_sets
 from ..arena import report as arena_report
+from ..arena.ratings import wilson
 from .config import ANCHOR_NONE, ANCHOR_SHIPPED, TrainConfig
 
 MCTS_OPPONENT = "mcts:iterations=200"
@@ -134,7 +135,18 @@ def share_of(
     )
     entry = summary["entries"][0]
     low, high = entry["win_share_interval"]
-    return {"share": entry["win_share"], "low": low, "high": high, "games": entry["games"]}
+    # The pairwise score against the opponent's seats (returns, then Fame): 0.5 is level play
+    # at any table size, where the win share's level is 1 / players.
+    head = summary["head_to_head"]
+    meetings = sum(head["meetings"][0][1:])
+    score = sum(head["score"][0][1:]) / meetings if meetings else 0.5
+    return {
+        "share": entry["win_share"],
+        "low": low,
+        "high": high,
+        "games": entry["games"],
+        "score": score,
+    }
 
 
 def evaluate(
@@ -195,3 +207,50 @@ def evaluate_anchor(
         engine,
     )
     return {"anchor": label, **entry}
+
+
+# Replacing a shipped network (docs/learning.md "Replacing the shipped network"): the learned
+# player's defaults at this budget, at least this many games, this pairwise score, and the
+# lower end of its 95 % Wilson interval above 0.5.
+COMPARE_SIMULATIONS = 200
+SHIP_GAMES = 200
+SHIP_SCORE = 0.55
+
+
+def replaces_shipped(score: float, low: float, games: int) -> bool:
+    """The rule: at least SHIP_GAMES games, a pairwise score of at least SHIP_SCORE, and the
+    lower end `low` of its 95 % Wilson interval above 0.5."""
+    return games >= SHIP_GAMES and score >= SHIP_SCORE and low > 0.5
+
+
+def _az_bot(engine_name: str, model: str, simulations: int, game: Any, seed: int) -> Any:
+    return arena.engine_module(engine_name).AZBot(game, seed, simulations=simulations, model=model)
+
+
+def compare_shipped(
+    config: TrainConfig, model: str, games: int, seed: int, jobs: int = 1, engine: str = "fast"
+) -> Dict[str, Any]:
+    """`model` (a run's export) against the shipped network of the run's table, both as the
+    learned player (AZBot's defaults) at COMPARE_SIMULATIONS simulations a move, the export in
+    one seat: share_of's fields and "replaces" (at least SHIP_GAMES games, a pairwise score of
+    at least SHIP_SCORE and its Wilson interval's lower end above 0.5). ValueError when the
+    table has no shipped network."""
+    if config.options or config.players not in az_bot.SHIPPED:
+        raise ValueError(
+            f"no shipped network for {config.players} players with modules "
+            f"{module_sets.name(config.options)}: nothing to replace"
+        )
+    shipped = az_bot.shipped_model(vikinger_ref.Game(num_players=config.players))
+    sims = COMPARE_SIMULATIONS
+    player = (f"az:simulations={sims} (the run's)", functools.partial(_az_bot, engine, model, sims))
+    opponent = (f"az:simulations={sims}", functools.partial(_az_bot, engine, shipped, sims))
+    entry = share_of(config, player, opponent, seed, games, jobs, engine)
+    low, high = wilson(entry["score"], entry["games"])
+    replaces = replaces_shipped(entry["score"], low, entry["games"])
+    return {
+        **entry,
+        "score_low": low,
+        "score_high": high,
+        "shipped": shipped,
+        "replaces": replaces,
+    }
