@@ -1,6 +1,7 @@
 """The generations' ladder, the anchor and the gate of `vikinger train` (docs/learning.md
-"Generations"): the games and ratings written, the Elo of the first export 0, the curves' panel,
-the gate deciding on real games, and a resumed run continuing the ladder as an unbroken one."""
+"Generations and the gate"): the games and ratings written, the Elo of the first export 0, the
+curves' panel, the gate deciding on real games, a resumed run continuing the ladder as an
+unbroken one, and --compare-shipped."""
 
 import csv
 import json
