@@ -33,8 +33,8 @@ COUNTS = {
     "ladder_opponents": (1, 64),
     "ladder_games": (1, 1_000_000),
 }
-# The evaluation's fixed strong opponent (docs/learning.md "Generations"): the shipped network of
-# the run's table in the exports' own search, none, or any arena bot spec.
+# The evaluation's fixed strong opponent (docs/learning.md "Generations and the gate"): the
+# shipped network of the run's table in the exports' own search, none, or any arena bot spec.
 ANCHOR_SHIPPED = "shipped"
 ANCHOR_NONE = "none"
 MAX_ANCHOR_CHARS = 500
@@ -78,10 +78,10 @@ class TrainConfig:
     # The value target: (1 - value_mix) * the game's returns + value_mix * the root's mean value
     # of the search that chose the move (docs/learning.md "Value targets"); 0 = returns alone.
     value_mix: float = 0.0
-    # The generations' ladder and the gate (docs/learning.md "Generations"): each export plays at
-    # most `ladder_opponents` earlier exports, `ladder_games` games each (`eval_games` against
-    # the run's best), replaces the best when it scores at least `gate` against it, and plays
-    # `eval_games` games against `anchor`.
+    # The generations' ladder and the gate (docs/learning.md "Generations and the gate"): each
+    # export plays at most `ladder_opponents` earlier exports, `ladder_games` games each
+    # (`eval_games` against the run's best), replaces the best when it scores at least `gate`
+    # against it, and plays `eval_games` games against `anchor`.
     ladder_opponents: int = 4
     ladder_games: int = 8
     gate: float = 0.55

@@ -1,6 +1,8 @@
 """Evaluation against fixed opponents (docs/learning.md "Evaluation"): arena games (duplicate
 seating: every deal played with the seats swapped) of the network's search, and of its policy
-alone, against greedy and MCTS at a fixed iteration budget, with 95 % Wilson intervals.
+alone, against greedy and MCTS at a fixed iteration budget, with 95 % Wilson intervals; the
+search against the anchor (`anchor`: by default the shipped network in the same search), and a
+run's best against the shipped network (`compare_shipped`, `vikinger train --compare-shipped`).
 
 The network's bots are built by a factory that hands the model's path to the bot's constructor,
 never spliced into a bot spec: a run folder whose path holds `:` or `,` evaluates like any
@@ -115,8 +117,9 @@ def share_of(
     jobs: int = 1,
     engine: str = "fast",
 ) -> Dict[str, Any]:
-    """{"share", "low", "high", "games"} of `player` in one seat against `opponent` in the
-    others, over at least `games` arena games (whole sets of seatings)."""
+    """{"share", "low", "high", "games", "score"} of `player` in one seat against `opponent` in
+    the others, over at least `games` arena games (whole sets of seatings): its win share with
+    the Wilson interval, and its mean pairwise score against the opponent's seats."""
     deals = arena.deals_for(games, config.players)
     entrants = [player] + [opponent] * (config.players - 1)
     texts = [label for label, _ in entrants]

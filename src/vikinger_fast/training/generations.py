@@ -1,4 +1,4 @@
-"""The generations' ladder and the gate (docs/learning.md "Generations").
+"""The generations' ladder and the gate (docs/learning.md "Generations and the gate").
 
 At each evaluation the new export plays earlier exports of the run (`opponents`: a bounded
 schedule), in arena games with duplicate seating on the evaluation's deals, searching as the
