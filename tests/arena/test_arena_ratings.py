@@ -104,3 +104,14 @@ def test_pairwise_outcomes_rank_by_returns_then_fame():
     assert pairwise_outcomes([game]) == [(2, 0, 0.0), (2, 1, 0.5), (0, 1, 1.0)]
     shared = {"seats": [0, 1], "returns": [0.5, 0.5], "fame": [40, 40]}
     assert pairwise_outcomes([shared]) == [(0, 1, 0.5)]
+
+
+def test_bradley_terry_anchored_at_an_entrant():
+    # Anchored at B: A's rating is the difference d = ln 3 (190.85 Elo) and its stderr that of
+    # d: 1 / sqrt(0.75) = 1.1547 natural units = 200.59 Elo; B is 0 with stderr 0.
+    fit = bradley_terry(2, [(0, 1, 1.0)] * 3 + [(0, 1, 0.0)], prior=0.0, anchor=1)
+    assert fit["rating"] == pytest.approx([190.849, 0.0], abs=1e-3)
+    assert fit["stderr"] == pytest.approx([200.59, 0.0], abs=1e-2)
+    assert fit["interval"][1] == [0.0, 0.0]
+    with pytest.raises(ValueError, match="anchor must be an entrant in 0..1"):
+        bradley_terry(2, [], anchor=2)

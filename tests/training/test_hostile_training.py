@@ -80,6 +80,10 @@ def _copy_run(started, tmp_path):
         ("--window", "x"),
         ("--modules", "dragons"),
         ("--options", "dragons"),  # the other name of --modules
+        ("--gate", "0.4"),
+        ("--gate", "nan"),
+        ("--ladder-opponents", "0"),
+        ("--ladder-games", "0"),
     ],
 )
 def test_bad_flags_are_one_argparse_line(tmp_path, capsys, flag, value):
@@ -99,6 +103,9 @@ def test_bad_flags_are_one_argparse_line(tmp_path, capsys, flag, value):
         (["--hidden", ",".join(["8"] * 17)], "hidden must be 1 to 16 layer widths"),
         (["--hidden", "16000,16000"], "its exports must load"),
         (["--hidden", "a,b"], "--hidden must be comma-separated ints"),
+        (["--anchor", "mcts:speed=3"], "anchor: bot spec 'mcts:speed=3': unknown parameter"),
+        (["--anchor", "mcts:iterations=-1"], "bot spec 'mcts:iterations=-1'"),
+        (["--anchor", " "], "anchor must be 'shipped', 'none' or a bot spec"),
     ],
 )
 def test_bad_settings_stop_the_cli_before_anything_is_written(tmp_path, capsys, flags, words):
@@ -116,6 +123,8 @@ TAMPERED_CONFIG = [
     ('{"hidden": "128"}', "hidden must be a list"),
     ('{"hidden": [1e6]}', "hidden must be 1 to 16 layer widths"),
     ('{"options": [3]}', "options must be module names"),
+    ('{"gate": 0.2}', "gate must be a finite number in [0.5, 1]"),
+    ('{"anchor": 3}', "anchor must be 'shipped', 'none' or a bot spec"),
     ("[1, 2]", "not a JSON object"),
     ("[" * 100 + "]" * 100, "nests 100 levels deep"),
 ]
@@ -150,6 +159,31 @@ def test_a_tampered_run_file_is_refused_on_resume(started, tmp_path, capsys, nam
     message = _one_line(capsys)
     assert words in message and name in message, message
     assert sorted(os.listdir(run)) == files
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("not json", "must be JSON"),
+        ('{"format": "x"}', "not a ladder file (vikinger-ladder/1)"),
+        (
+            '{"format": "vikinger-ladder/1", "iteration": 0, "best_after": 0, "pairings": {}}',
+            "pairings must be a list",
+        ),
+        (
+            '{"format": "vikinger-ladder/1", "iteration": 0, "best_after": 0, "pairings": '
+            '[{"opponent": 0, "games": [{"seats": [0], "returns": [1], "fame": [2]}]}]}',
+            "a game needs seats, returns and fame of one length",
+        ),
+    ],
+)
+def test_a_tampered_ladder_file_is_refused_on_resume(started, tmp_path, capsys, text, words):
+    run = _copy_run(started, tmp_path)
+    (run / "ladder").mkdir()
+    (run / "ladder" / "iter-00000.json").write_text(text)
+    assert _exit(["train", "--out", str(run), "--iterations", "1", "--resume"]) not in (0, None)
+    message = _one_line(capsys)
+    assert words in message and "iter-00000.json" in message, message
 
 
 def test_resume_refuses_flags_that_differ_by_name(started, tmp_path, capsys):
@@ -224,6 +258,19 @@ def test_paths_with_any_characters_evaluate(tmp_path, name):
     result = evaluation.evaluate(config, model, seed=1)
     assert sorted(result) == sorted(evaluation.MATCHES)
     assert all(0 <= entry["share"] <= 1 and entry["games"] == 2 for entry in result.values())
+
+
+@pytest.mark.parametrize("name", ["a:b", "a,b=c"])
+def test_paths_with_any_characters_play_the_ladder(tmp_path, name):
+    from vikinger_fast.training import generations
+
+    config = TrainConfig(**TINY, eval_games=2, eval_simulations=2, ladder_games=2)
+    run = str(tmp_path / name)
+    os.makedirs(os.path.join(run, "models"))
+    for iteration in (0, 1):
+        loop.export(init_params(2, (8,), iteration), config, generations.model_path(run, iteration))
+    generations.evaluate(run, config, 0, None)
+    assert generations.evaluate(run, config, 1, None)["gate"]["games"] == 2
 
 
 def test_best_json_written_by_a_run_reads_back(started, tmp_path):

@@ -51,6 +51,8 @@ def test_tiny_run_writes_every_file(tiny_run):
         "models/iter-00000.npz",
         "models/iter-00001.npz",
         "selfplay/iter-00001/manifest.json",
+        "generations.csv",
+        "ladder/iter-00001.json",
     ):
         assert os.path.exists(os.path.join(run, name)), name
     rows = loop.curves.read(run)
@@ -259,3 +261,7 @@ def test_a_run_with_modules_evaluates_at_its_own_table(tmp_path):
     assert checkpoint.config.options == ("auction", "special_tiles")
     best = (tmp_path / "best.json").read_text()
     assert "search_vs_greedy" in best
+    # No shipped network for the module set: the anchor's match is skipped, the reason written.
+    [row] = loop.curves.read(str(tmp_path))
+    assert row["anchor"].startswith("none: no shipped network for 2 players with modules")
+    assert row["search_vs_anchor"] == ""

@@ -9,7 +9,7 @@ Both are plain arithmetic on numbers (numpy only), so they are tested against ha
 
 import math
 from collections.abc import Iterable
-from typing import Union
+from typing import Optional, Union
 
 import numpy as np
 
@@ -84,7 +84,11 @@ def _fit_strengths(
 
 
 def bradley_terry(
-    count: int, outcomes: Iterable[Outcome], prior: float = 1.0, z: float = Z95
+    count: int,
+    outcomes: Iterable[Outcome],
+    prior: float = 1.0,
+    z: float = Z95,
+    anchor: Optional[int] = None,
 ) -> Ratings:
     """Ratings of `count` entrants from pairwise `outcomes` [(i, j, score of i against j)].
 
@@ -94,6 +98,8 @@ def bradley_terry(
     [Elo]}: rating = 400 / ln 10 * theta, and the interval rating +- z * stderr, with the
     covariance of theta the pseudo-inverse of the Fisher information (the Hessian of the negative
     log-likelihood; the pseudo-inverse is the covariance of the mean-0 parameters).
+    `anchor` (an entrant): the ratings relative to its own, which is 0, each stderr that of the
+    difference to it (var theta_i + var theta_a - 2 cov), the anchor's 0.
 
     >>> fit = bradley_terry(2, [(0, 1, 1.0)] * 3 + [(0, 1, 0.0)], prior=0.0)
     >>> round(fit["rating"][0] - fit["rating"][1], 2)      # 400 log10(3)
@@ -109,7 +115,13 @@ def bradley_terry(
     weights = games * p * (1.0 - p)
     information = np.diag(weights.sum(axis=1)) - weights
     covariance = np.linalg.pinv(information)
-    stderr = np.sqrt(np.maximum(np.diag(covariance), 0.0)) * ELO_PER_NATURAL
+    variance = np.diag(covariance)
+    if anchor is not None:
+        if not 0 <= anchor < count:
+            raise ValueError(f"anchor must be an entrant in 0..{count - 1}, not {anchor}")
+        theta = theta - theta[anchor]
+        variance = variance + covariance[anchor, anchor] - 2.0 * covariance[:, anchor]
+    stderr = np.sqrt(np.maximum(variance, 0.0)) * ELO_PER_NATURAL
     rating = theta * ELO_PER_NATURAL
     return {
         "rating": [float(r) for r in rating],

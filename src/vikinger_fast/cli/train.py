@@ -32,7 +32,9 @@ def _validator(name: str) -> Callable[[str], Any]:
         return flags.float_in(0.0, 1.0)
     if name in ("l2", "value_mix"):
         return flags.float_in(0.0, 1.0, low_open=False)
-    return str  # hidden: comma-separated, checked by config_of
+    if name == "gate":
+        return flags.float_in(0.5, 1.0, low_open=False)
+    return str  # hidden: comma-separated, checked by config_of; anchor: checked by TrainConfig
 
 
 def add_parser(commands: Any) -> None:
@@ -48,8 +50,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "--iterations",
         type=flags.int_in(1, 1_000_000_000),
-        required=True,
-        help="run until this many iterations are done",
+        help="run until this many iterations are done (required, except with --compare-shipped)",
     )
     parser.add_argument(
         "--resume",
@@ -83,6 +84,23 @@ def add_parser(commands: Any) -> None:
             parser.add_argument(
                 flag, type=_validator(name), default=None, help=f"(default {value})"
             )
+    parser.add_argument(
+        "--compare-shipped",
+        action="store_true",
+        help="train nothing: play the run's best.npz against the shipped network of its table "
+        'and say whether it replaces it (docs/learning.md "Replacing the shipped network")',
+    )
+    parser.add_argument(
+        "--compare-games",
+        type=flags.int_in(1, 1_000_000),
+        default=200,
+        help="games of --compare-shipped (default 200, the fewest the rule accepts)",
+    )
+    parser.add_argument(
+        "--compare-seed",
+        type=flags.int_in(0, (1 << 64) - 1),
+        help="the seed of --compare-shipped's deals: one never used to choose anything",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
     parser.add_argument("--quiet", action="store_true", help="no per-iteration lines")
     sharding.add_ray(parser)
@@ -132,9 +150,53 @@ def check_resume_flags(args: argparse.Namespace, config: TrainConfig) -> None:
             )
 
 
+def compare_shipped(args: argparse.Namespace) -> None:
+    """--compare-shipped: the run's best.npz against the shipped network, and the verdict."""
+    from ..training import evaluation, loop
+
+    try:
+        if args.iterations is not None or args.resume or args.force:
+            raise ValueError(
+                "--compare-shipped trains nothing: drop --iterations, --resume, --force"
+            )
+        if args.compare_seed is None:
+            raise ValueError(
+                "--compare-shipped needs --compare-seed N, a seed never used to choose anything"
+            )
+        config = loop.resume(args.out).config  # the run's files, checked
+        check_resume_flags(args, config)
+        best = loop.read_best(args.out)
+        model = os.path.join(args.out, "best.npz")
+        if best is None or not os.path.isfile(model):
+            raise ValueError(f"{args.out}: the run has no best export yet (best.npz)")
+        result = evaluation.compare_shipped(
+            config, model, args.compare_games, args.compare_seed, jobs=args.jobs
+        )
+    except (ValueError, FileExistsError) as error:
+        sys.exit(f"vikinger train: {error}")
+    except KeyboardInterrupt:
+        sys.exit("vikinger train: interrupted")
+    sims = evaluation.COMPARE_SIMULATIONS
+    verdict = "it replaces" if result["replaces"] else "it does not replace"
+    print(
+        f"{model} (iteration {best['iteration']}) against the shipped "
+        f"{os.path.basename(result['shipped'])}, both az:simulations={sims}, {result['games']} "
+        f"games (seed {args.compare_seed}): pairwise score {result['score']:.3f} "
+        f"[{result['score_low']:.3f}, {result['score_high']:.3f}], win share "
+        f"{result['share']:.3f}: {verdict} the shipped network (the rule: at least "
+        f"{evaluation.SHIP_GAMES} games, a score of at least {evaluation.SHIP_SCORE} and the "
+        "interval's lower end above 0.5)"
+    )
+
+
 def run(args: argparse.Namespace) -> None:
     from ..training import loop
 
+    if args.compare_shipped:
+        compare_shipped(args)
+        return
+    if args.iterations is None:
+        sys.exit("vikinger train: --iterations is required (or --compare-shipped)")
     try:
         if args.resume:
             if args.force:
@@ -168,4 +230,4 @@ def run(args: argparse.Namespace) -> None:
     )
 
 
-__all__ = ["add_parser", "config_of", "check_resume_flags"]
+__all__ = ["add_parser", "config_of", "check_resume_flags", "compare_shipped"]

@@ -30,7 +30,14 @@ COUNTS = {
     "eval_every": (1, 1_000_000_000),
     "eval_games": (1, 1_000_000),
     "eval_simulations": (1, 1_000_000),
+    "ladder_opponents": (1, 64),
+    "ladder_games": (1, 1_000_000),
 }
+# The evaluation's fixed strong opponent (docs/learning.md "Generations and the gate"): the
+# shipped network of the run's table in the exports' own search, none, or any arena bot spec.
+ANCHOR_SHIPPED = "shipped"
+ANCHOR_NONE = "none"
+MAX_ANCHOR_CHARS = 500
 MAX_LAYERS = 16
 MAX_WIDTH = 16384
 
@@ -71,6 +78,14 @@ class TrainConfig:
     # The value target: (1 - value_mix) * the game's returns + value_mix * the root's mean value
     # of the search that chose the move (docs/learning.md "Value targets"); 0 = returns alone.
     value_mix: float = 0.0
+    # The generations' ladder and the gate (docs/learning.md "Generations and the gate"): each
+    # export plays at most `ladder_opponents` earlier exports, `ladder_games` games each
+    # (`eval_games` against the run's best), replaces the best when it scores at least `gate`
+    # against it, and plays `eval_games` games against `anchor`.
+    ladder_opponents: int = 4
+    ladder_games: int = 8
+    gate: float = 0.55
+    anchor: str = ANCHOR_SHIPPED
 
     def __post_init__(self) -> None:
         # Everything a run will use is checked here, before any work starts: from the flags,
@@ -107,6 +122,7 @@ class TrainConfig:
             ("learning_rate", 0.0, 1.0),
             ("l2", 0.0, 1.0),
             ("value_mix", 0.0, 1.0),
+            ("gate", 0.5, 1.0),
         ):
             number = getattr(self, name)
             if (
@@ -123,6 +139,22 @@ class TrainConfig:
                     else f"[{least:g}, {most:g}]"
                 )
                 raise ValueError(f"{name} must be a finite number in {bounds}, not {number!r}")
+        if (
+            not isinstance(self.anchor, str)
+            or not self.anchor.strip()
+            or len(self.anchor) > MAX_ANCHOR_CHARS
+        ):
+            raise ValueError(
+                f"anchor must be {ANCHOR_SHIPPED!r}, {ANCHOR_NONE!r} or a bot spec of at most "
+                f"{MAX_ANCHOR_CHARS} characters, not {self.anchor!r}"
+            )
+        if self.anchor not in (ANCHOR_SHIPPED, ANCHOR_NONE):
+            from ..arena import parse_spec
+
+            try:
+                parse_spec(self.anchor)
+            except ValueError as error:
+                raise ValueError(f"anchor: {error}") from None
 
     def game_options(self) -> Dict[str, bool]:
         """The Game keywords of the modules."""

@@ -1,13 +1,15 @@
 """Learning curves (docs/learning.md "Curves"): `curves.csv`, one row per iteration (losses,
-samples, times, evaluation shares with their intervals), and `curves.png` drawn from it with
+samples, times, evaluation shares with their intervals, the anchor's share, the gate's score and
+the best), and `curves.png` drawn from it and from `generations.csv` (the generations' Elo) with
 matplotlib (the `plot` extra) when it is installed."""
 
 import csv
 import io
 import os
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from ..safety import files, outputs
+from . import generations
 
 MAX_BYTES = 64 * 1024 * 1024  # a row is about 300 bytes
 COLUMNS = (
@@ -28,7 +30,16 @@ COLUMNS = (
     "policy_vs_greedy",
     "policy_vs_greedy_low",
     "policy_vs_greedy_high",
+    "anchor",
+    "search_vs_anchor",
+    "search_vs_anchor_low",
+    "search_vs_anchor_high",
+    "vs_best",
+    "vs_best_low",
+    "vs_best_high",
+    "best",
 )
+SHARES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy", "search_vs_anchor", "vs_best")
 
 
 def read(run: str) -> List[Dict[str, str]]:
@@ -66,7 +77,7 @@ def plot(run: str) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    figure, (losses, shares) = plt.subplots(1, 2, figsize=(10, 4))
+    figure, (losses, shares, ladder) = plt.subplots(1, 3, figsize=(15, 4))
     x = [int(r["iteration"]) for r in rows]
     for key in ("loss", "policy_loss", "value_loss"):
         losses.plot(x, [float(r[key]) for r in rows], label=key)
@@ -74,11 +85,12 @@ def plot(run: str) -> bool:
     losses.set_title("training loss (mean over the iteration's steps)")
     losses.legend()
     drawn = False
-    for key in ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy"):
+    anchors = [r["anchor"] for r in rows if r.get("anchor")]
+    for key in SHARES:
         points = [
             (int(r["iteration"]), float(r[key]), float(r[key + "_low"]), float(r[key + "_high"]))
             for r in rows
-            if r[key]
+            if r.get(key)
         ]
         if points:
             xs, ys, lows, highs = zip(*points)
@@ -86,19 +98,42 @@ def plot(run: str) -> bool:
                 xs,
                 ys,
                 yerr=[[y - lo for y, lo in zip(ys, lows)], [hi - y for y, hi in zip(ys, highs)]],
-                label=key,
+                label=f"search vs {anchors[-1]}" if key == "search_vs_anchor" else key,
                 capsize=3,
                 marker="o",
             )
             drawn = True
     shares.set_ylim(0, 1)
     shares.set_xlabel("iteration")
-    shares.set_title("win share (95 % Wilson interval)")
+    shares.set_title("win share (vs_best: score vs the best), 95 % Wilson")
     if drawn:
-        shares.legend()
+        shares.legend(fontsize=7)
+    if anchors and anchors[-1].startswith("none"):
+        shares.text(0.01, 0.01, f"anchor {anchors[-1]}", fontsize=6, transform=shares.transAxes)
+    bests = [int(r["best"]) for r in rows if r.get("best")]
+    _plot_ladder(ladder, generations.read_csv(run), bests[-1] if bests else None)
     figure.tight_layout()
     png = io.BytesIO()
     figure.savefig(png, format="png", dpi=100)
     plt.close(figure)
     outputs.write_atomic(os.path.join(run, "curves.png"), png.getvalue())
     return True
+
+
+def _plot_ladder(axes: Any, rows: List[Dict[str, str]], best: Optional[int]) -> None:
+    """The generations' Elo with their 95 % intervals (generations.csv), the first export 0,
+    the run's best starred."""
+    axes.set_xlabel("iteration of the export")
+    axes.set_title("generations' Elo (Bradley-Terry, 95 %), first 0")
+    axes.axhline(0.0, color="grey", linewidth=0.5)
+    if not rows:
+        return
+    xs = [int(r["iteration"]) for r in rows]
+    ys = [float(r["elo"]) for r in rows]
+    lows = [y - float(r["elo_low"]) for y, r in zip(ys, rows)]
+    highs = [float(r["elo_high"]) - y for y, r in zip(ys, rows)]
+    axes.errorbar(xs, ys, yerr=[lows, highs], capsize=3, marker="o", label="Elo")
+    starred = [(x, y) for x, y in zip(xs, ys) if x == best]
+    if starred:
+        axes.plot(*starred[0], marker="*", markersize=14, color="gold", label="the best")
+    axes.legend(fontsize=7)

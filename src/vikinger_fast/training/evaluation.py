@@ -1,6 +1,8 @@
 """Evaluation against fixed opponents (docs/learning.md "Evaluation"): arena games (duplicate
 seating: every deal played with the seats swapped) of the network's search, and of its policy
-alone, against greedy and MCTS at a fixed iteration budget, with 95 % Wilson intervals.
+alone, against greedy and MCTS at a fixed iteration budget, with 95 % Wilson intervals; the
+search against the anchor (`anchor`: by default the shipped network in the same search), and a
+run's best against the shipped network (`compare_shipped`, `vikinger train --compare-shipped`).
 
 The network's bots are built by a factory that hands the model's path to the bot's constructor,
 never spliced into a bot spec: a run folder whose path holds `:` or `,` evaluates like any
@@ -9,13 +11,16 @@ those `vikinger arena` gives for the same bots.
 """
 
 import functools
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
+import vikinger_ref
+from vikinger_ref import az_bot
 
-from .. import arena
+from .. import arena, module_sets
 from ..arena import report as arena_report
-from .config import TrainConfig
+from ..arena.ratings import wilson
+from .config import ANCHOR_NONE, ANCHOR_SHIPPED, TrainConfig
 
 MCTS_OPPONENT = "mcts:iterations=200"
 MATCHES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy")
@@ -44,10 +49,7 @@ def matches(
 ) -> List[Tuple[str, Entrant, Entrant]]:
     """(name, player, opponent) of the evaluation; the factories pickle (worker processes)."""
     sims = config.eval_simulations
-    search = (
-        f"puct:simulations={sims}",
-        functools.partial(_network_bot, "search", engine, model, sims),
-    )
+    search = searcher(config, model, engine)
     policy = ("azpolicy", functools.partial(_network_bot, "policy", engine, model, sims))
 
     def opponent(text: str) -> Entrant:
@@ -106,29 +108,152 @@ def _play(
     return games
 
 
+def share_of(
+    config: TrainConfig,
+    player: Entrant,
+    opponent: Entrant,
+    seed: int,
+    games: int,
+    jobs: int = 1,
+    engine: str = "fast",
+) -> Dict[str, Any]:
+    """{"share", "low", "high", "games", "score"} of `player` in one seat against `opponent` in
+    the others, over at least `games` arena games (whole sets of seatings): its win share with
+    the Wilson interval, and its mean pairwise score against the opponent's seats."""
+    deals = arena.deals_for(games, config.players)
+    entrants = [player] + [opponent] * (config.players - 1)
+    texts = [label for label, _ in entrants]
+    factories = [make for _, make in entrants]
+    played = _play(engine, factories, config.players, seed, deals, jobs, config.game_options())
+    summary = arena_report.summarize(
+        {
+            "engine": engine,
+            "entrants": texts,
+            "names": arena.labels(texts),
+            "players": config.players,
+            "seed": seed,
+            "deals": deals,
+        },
+        played,
+    )
+    entry = summary["entries"][0]
+    low, high = entry["win_share_interval"]
+    # The pairwise score against the opponent's seats (returns, then Fame): 0.5 is level play
+    # at any table size, where the win share's level is 1 / players.
+    head = summary["head_to_head"]
+    meetings = sum(head["meetings"][0][1:])
+    score = sum(head["score"][0][1:]) / meetings if meetings else 0.5
+    return {
+        "share": entry["win_share"],
+        "low": low,
+        "high": high,
+        "games": entry["games"],
+        "score": score,
+    }
+
+
 def evaluate(
     config: TrainConfig, model: str, seed: int, jobs: int = 1, engine: str = "fast"
 ) -> Dict[str, Any]:
     """{match name: {"share", "low", "high", "games"}} over config.eval_games games each."""
-    out: Dict[str, Any] = {}
-    deals = arena.deals_for(config.eval_games, config.players)
-    for name, player, opponent in matches(config, model, engine):
-        entrants = [player] + [opponent] * (config.players - 1)
-        texts = [label for label, _ in entrants]
-        factories = [make for _, make in entrants]
-        games = _play(engine, factories, config.players, seed, deals, jobs, config.game_options())
-        summary = arena_report.summarize(
-            {
-                "engine": engine,
-                "entrants": texts,
-                "names": arena.labels(texts),
-                "players": config.players,
-                "seed": seed,
-                "deals": deals,
-            },
-            games,
+    return {
+        name: share_of(config, player, opponent, seed, config.eval_games, jobs, engine)
+        for name, player, opponent in matches(config, model, engine)
+    }
+
+
+def searcher(config: TrainConfig, model: str, engine: str = "fast") -> Entrant:
+    """An export as the evaluation's search plays it (PuctBot, eval_simulations, no playouts)."""
+    sims = config.eval_simulations
+    return (
+        f"puct:simulations={sims}",
+        functools.partial(_network_bot, "search", engine, model, sims),
+    )
+
+
+def anchor(config: TrainConfig, engine: str = "fast") -> Tuple[str, Optional[Factory]]:
+    """(label, factory) of the fixed strong opponent of config.anchor, or (why there is none,
+    None). "shipped": the shipped network of the run's table (vikinger_ref.az_bot.SHIPPED) in
+    the exports' own search, none when the run has modules; a bot spec is built once here, so a
+    spec that cannot sit at the run's table is a ValueError before any game."""
+    if config.anchor == ANCHOR_NONE:
+        return "none (anchor none)", None
+    if config.anchor == ANCHOR_SHIPPED:
+        if config.options or config.players not in az_bot.SHIPPED:
+            return (
+                f"none: no shipped network for {config.players} players with modules "
+                f"{module_sets.name(config.options)} (give --anchor SPEC)",
+                None,
+            )
+        game = vikinger_ref.Game(num_players=config.players)
+        label, make = searcher(config, az_bot.shipped_model(game), engine)
+        return f"shipped {az_bot.SHIPPED[config.players]} ({label})", make
+    arena.check_spec(config.anchor, arena.engine_module(engine), config.players, config.options)
+    return config.anchor, functools.partial(_spec_bot, config.anchor, engine)
+
+
+def evaluate_anchor(
+    config: TrainConfig, model: str, seed: int, jobs: int = 1, engine: str = "fast"
+) -> Dict[str, Any]:
+    """{"anchor": label, "share", "low", "high", "games"} of the export's search against the
+    anchor over eval_games games, or {"anchor": why there is none}."""
+    label, make = anchor(config, engine)
+    if make is None:
+        return {"anchor": label}
+    entry = share_of(
+        config,
+        searcher(config, model, engine),
+        (label, make),
+        seed,
+        config.eval_games,
+        jobs,
+        engine,
+    )
+    return {"anchor": label, **entry}
+
+
+# Replacing a shipped network (docs/learning.md "Replacing the shipped network"): the learned
+# player's defaults at this budget, at least this many games, this pairwise score, and the
+# lower end of its 95 % Wilson interval above 0.5.
+COMPARE_SIMULATIONS = 200
+SHIP_GAMES = 200
+SHIP_SCORE = 0.55
+
+
+def replaces_shipped(score: float, low: float, games: int) -> bool:
+    """The rule: at least SHIP_GAMES games, a pairwise score of at least SHIP_SCORE, and the
+    lower end `low` of its 95 % Wilson interval above 0.5."""
+    return games >= SHIP_GAMES and score >= SHIP_SCORE and low > 0.5
+
+
+def _az_bot(engine_name: str, model: str, simulations: int, game: Any, seed: int) -> Any:
+    return arena.engine_module(engine_name).AZBot(game, seed, simulations=simulations, model=model)
+
+
+def compare_shipped(
+    config: TrainConfig, model: str, games: int, seed: int, jobs: int = 1, engine: str = "fast"
+) -> Dict[str, Any]:
+    """`model` (a run's export) against the shipped network of the run's table, both as the
+    learned player (AZBot's defaults) at COMPARE_SIMULATIONS simulations a move, the export in
+    one seat: share_of's fields and "replaces" (at least SHIP_GAMES games, a pairwise score of
+    at least SHIP_SCORE and its Wilson interval's lower end above 0.5). ValueError when the
+    table has no shipped network."""
+    if config.options or config.players not in az_bot.SHIPPED:
+        raise ValueError(
+            f"no shipped network for {config.players} players with modules "
+            f"{module_sets.name(config.options)}: nothing to replace"
         )
-        entry = summary["entries"][0]
-        low, high = entry["win_share_interval"]
-        out[name] = {"share": entry["win_share"], "low": low, "high": high, "games": entry["games"]}
-    return out
+    shipped = az_bot.shipped_model(vikinger_ref.Game(num_players=config.players))
+    sims = COMPARE_SIMULATIONS
+    player = (f"az:simulations={sims} (the run's)", functools.partial(_az_bot, engine, model, sims))
+    opponent = (f"az:simulations={sims}", functools.partial(_az_bot, engine, shipped, sims))
+    entry = share_of(config, player, opponent, seed, games, jobs, engine)
+    low, high = wilson(entry["score"], entry["games"])
+    replaces = replaces_shipped(entry["score"], low, entry["games"])
+    return {
+        **entry,
+        "score_low": low,
+        "score_high": high,
+        "shipped": shipped,
+        "replaces": replaces,
+    }

@@ -1,11 +1,13 @@
 """The training loop (docs/learning.md "The loop"): for each iteration, self-play with the
 current network → replay data on disk → training steps → a checkpoint → (every eval_every
-iterations) evaluation against fixed opponents → the curves.
+iterations) evaluation against fixed opponents, the anchor and earlier exports (the
+generations' ladder and the gate) → the curves.
 
 A run lives in one folder: `config.json`, `checkpoint.npz` (the last state, written every
 CHECKPOINT_EVERY steps and at the end of each stage), `selfplay/iter-NNNNN/` (replay data),
-`models/iter-NNNNN.npz` (exports, vikinger-mlp/1), `best.npz` (the export with the best search
-share against MCTS, then against greedy), `curves.csv`, `curves.png`. Ctrl-C or a crash loses at
+`models/iter-NNNNN.npz` (exports, vikinger-mlp/1), `best.npz` (the export that last passed the
+gate: it beat the best before it), `ladder/iter-NNNNN.json` (the generations' games),
+`generations.csv` (their Elo), `curves.csv`, `curves.png`. Ctrl-C or a crash loses at
 most the stage in flight: the self-play shards not yet written, the steps since the last
 checkpoint, an unfinished evaluation; `resume` repeats exactly those.
 """
@@ -22,7 +24,7 @@ from .. import arena
 from ..distributed.executors import Executor
 from ..safety import files, outputs
 from ..safety.json_limits import loads_limited
-from . import curves, evaluation, replay
+from . import curves, evaluation, generations, replay
 from .checkpoint import Checkpoint, check_same_game, latest
 from .config import TrainConfig
 from .network import evaluator as network_evaluator
@@ -48,6 +50,8 @@ RUN_FILES = (
     "best.json",
     "curves.csv",
     "curves.png",
+    generations.FOLDER,
+    generations.CSV,
 )
 MAX_CONFIG_BYTES = 64 * 1024  # config.json and best.json are a few hundred bytes
 
@@ -112,8 +116,8 @@ def read_best(run: str) -> Optional[Dict[str, Any]]:
 
 
 def resume(run: str) -> Checkpoint:
-    """The run's last checkpoint, checked against its config.json, and its best.json checked:
-    everything a resumed run reads, before any work."""
+    """The run's last checkpoint, checked against its config.json, and its best.json and ladder
+    files checked: everything a resumed run reads, before any work."""
     path = latest(run)
     config_path = os.path.join(run, "config.json")
     if path is None or not os.path.lexists(config_path):
@@ -128,6 +132,7 @@ def resume(run: str) -> Checkpoint:
     read_best(run)
     curves.read(run)
     replay.check_files(run, config, checkpoint.iteration)
+    generations.records(run, checkpoint.iteration)
     return checkpoint
 
 
@@ -139,13 +144,6 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
     temporary = f"{path}.tmp-{os.getpid()}.npz"
     network_evaluator(params, game).save(temporary)
     os.replace(temporary, path)
-
-
-def _better(new: Dict[str, Any], old: Optional[Dict[str, Any]]) -> bool:
-    if old is None:
-        return True
-    key = lambda r: (r["search_vs_mcts"]["share"], r["search_vs_greedy"]["share"])  # noqa: E731
-    return key(new) > key(old)
 
 
 def train(
@@ -163,6 +161,8 @@ def train(
     """Runs (or, with config None, resumes) the run in `run` until `iterations` iterations are
     done; returns the last checkpoint. `force`: a new run may go into a non-empty folder
     (check_new_run)."""
+    if config is not None:
+        evaluation.anchor(config, engine)  # a bad --anchor spec stops here, before any file
     checkpoint = start(run, config, force) if config is not None else resume(run)
     config = checkpoint.config
     trainer = Trainer(config, checkpoint.params, checkpoint.optimizer)
@@ -226,9 +226,8 @@ def train(
             os.makedirs(models, exist_ok=True)
             model = os.path.join(models, f"iter-{iteration:05d}.npz")
             export(trainer.numpy_params(), config, model)
-            result = evaluation.evaluate(
-                config, model, arena.bot_seed(config.seed, iteration, 9), jobs=jobs
-            )
+            seed = arena.bot_seed(config.seed, iteration, 9)
+            result = evaluation.evaluate(config, model, seed, jobs=jobs, engine=engine)
             for name, entry in result.items():
                 row[name] = round(entry["share"], 4)
                 row[name + "_low"] = round(entry["low"], 4)
@@ -242,12 +241,22 @@ def train(
                 quiet,
             )
             best_path = os.path.join(run, "best.json")
+            anchor = evaluation.evaluate_anchor(config, model, seed, jobs=jobs, engine=engine)
             best = read_best(run)
-            if _better(result, best):
+            stored = None if best is None else best["iteration"]
+            ladder = generations.evaluate(run, config, iteration, stored, jobs, engine)
+            gate = ladder["gate"]
+            row.update(generations.curve_fields(anchor, ladder))
+            _log(f"iteration {iteration}: {generations.describe(anchor, ladder)}", quiet)
+            if gate["replaced"]:
                 shutil.copyfile(model, os.path.join(run, "best.npz"))
                 outputs.write_atomic(
                     best_path,
-                    json.dumps({**result, "iteration": iteration, "model": model}, indent=1) + "\n",
+                    json.dumps(
+                        {**result, "iteration": iteration, "model": model, "gate": gate},
+                        indent=1,
+                    )
+                    + "\n",
                     sync=True,
                 )
         previous = [r for r in curves.read(run) if int(r["iteration"]) == iteration]
