@@ -325,6 +325,7 @@ std::unique_ptr<VectorGame> VectorGameFromData(py::handle game, py::handle posit
       throw py::type_error("positions must hold bytes, not " + TypeName(bytes));
     }
     RequireInts({{"a stream state", streams[i]}, {"a length", lengths[i]}});
+    const uint64_t stream = Uint64Arg(streams[i], "a stream state");  // never taken mod 2**64
     const State state = StateFromBytes(&g, bytes.cast<std::string>());
     bool huge;
     const int64_t length = IndexValue(lengths[i], "a length", &huge);
@@ -332,7 +333,7 @@ std::unique_ptr<VectorGame> VectorGameFromData(py::handle game, py::handle posit
       throw py::value_error("the length of environment " + std::to_string(i) + " is " +
                             Text(lengths[i]) + ", outside 0..2**31-1");
     }
-    env->Restore(static_cast<int>(i), state.position, Seed(streams[i]), length);
+    env->Restore(static_cast<int>(i), state.position, stream, length);
   }
   CopyArray(arrays[0], kArrayNames[0], *env, &VectorGame::done, Columns::kNone);
   CopyArray(arrays[1], kArrayNames[1], *env, &VectorGame::final_scores, Columns::kPlayers);

@@ -26,7 +26,7 @@ import threading
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
-from .arguments import check_int, type_name
+from .arguments import check_int, check_uint64, type_name
 from .game import Game
 from .rng import SplitMix64
 from .serialization import to_bytes
@@ -297,6 +297,7 @@ def vector_game_from_data(game, positions, streams, lengths, *arrays):
         if not isinstance(data, bytes):
             raise TypeError(f"positions must hold bytes, not {type_name(data)}")
         stream, length = check_int("a stream state", stream), check_int("a length", length)
+        stream = check_uint64("a stream state", stream)  # never taken mod 2**64
         state = game.deserialize_state(data)
         if state.is_chance_node() or state.is_terminal():
             raise ValueError(f"environment {i} is not at a decision node")

@@ -264,6 +264,8 @@ def bad_data(engine):
         "bad bytes": (lambda d: (d[0], (b"VKNG", d[1][1])) + d[2:], ValueError),
         "chance node": (lambda d: (d[0], (chance, d[1][1])) + d[2:], ValueError),
         "stream float": (lambda d: d[:2] + ((1.5, d[2][1]),) + d[3:], TypeError),
+        "stream beyond uint64": (lambda d: d[:2] + ((2**64, d[2][1]),) + d[3:], ValueError),
+        "negative stream": (lambda d: d[:2] + ((-1, d[2][1]),) + d[3:], ValueError),
         "negative length": (lambda d: d[:3] + ((-1, d[3][1]),) + d[4:], ValueError),
         "huge length": (lambda d: d[:3] + ((2**40, d[3][1]),) + d[4:], ValueError),
         "array dtype": (lambda d: d[:4] + (d[4].astype(np.int8),) + d[5:], TypeError),
