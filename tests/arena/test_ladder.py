@@ -120,6 +120,28 @@ def test_distinct_elos_are_ranked_one_by_one():
     assert "| 1 | `a` |" in ladder.markdown_table(results)
 
 
+def test_a_bar_or_backtick_in_a_spec_keeps_every_markdown_table_whole(tmp_path):
+    """A spec may hold `|` (a model path) or backticks: each row of ladder.md's tables still
+    splits into its header's cells (GFM splits on every unescaped `|`), the spec intact."""
+    import re
+
+    names = ["puct:model=a|b.npz", "m`x:C", "greedy"]
+    games = [_game([0, 1], [1.0, 0.0]), _game([1, 2], [1.0, 0.0]), _game([2, 0], [0.0, 1.0])]
+    results = report.summarize(_config(names), games)
+    ladder.write_ladder(str(tmp_path), results, "vikinger ladder", 1.0)
+    text = (tmp_path / "ladder.md").read_text()
+    tables = [
+        [line for line in block.splitlines() if line.startswith("|")]
+        for block in text.split("\n\n")
+        if block.startswith("|")
+    ]
+    assert len(tables) == 2
+    for table in tables:
+        widths = {len(re.split(r"(?<!\\)\|", line)) for line in table}
+        assert len(widths) == 1, table
+    assert "`puct:model=a\\|b.npz`" in text and "``m`x:C``" in text
+
+
 def test_bare_names_and_one_game_a_pair(tmp_path, monkeypatch, capsys):
     """`vikinger ladder az mcts --games 1`: the names alone play at the registry's default
     budgets (small ones here, to stay quick), and one game a pair is rounded up to one deal, both

@@ -11,6 +11,7 @@ import csv
 import html
 import io
 import os
+import re
 import shlex
 import sys
 import time
@@ -184,6 +185,19 @@ def _describe(spec):
     return entry.description if entry else "a user's bot"
 
 
+def md_code(text, cell=True):
+    """`text` as a markdown code span that no spec can break: a fence longer than any run of
+    backticks in it, line breaks as spaces, and in a table cell `|` written `\\|` (GFM splits cells
+    on every unescaped `|`, inside code spans too)."""
+    text = text.replace("\r", " ").replace("\n", " ")
+    if cell:
+        text = text.replace("|", "\\|")
+    runs = re.findall("`+", text)
+    fence = "`" * (max(map(len, runs), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def markdown_table(results):
     lines = [
         "| rank | bot | Elo (Bradley-Terry) [95 %] | win share [95 %] | games | mean Fame |",
@@ -191,7 +205,7 @@ def markdown_table(results):
     ]
     for rank, e, (low, high), (s_low, s_high) in _ranked_rows(results):
         lines.append(
-            f"| {rank} | `{e['spec']}` | {e['rating']:+.0f} [{low:+.0f}, {high:+.0f}] | "
+            f"| {rank} | {md_code(e['spec'])} | {e['rating']:+.0f} [{low:+.0f}, {high:+.0f}] | "
             f"{e['win_share']:.3f} [{s_low:.3f}, {s_high:.3f}] | {e['games']} | "
             f"{e['mean_fame']:.1f} |"
         )
@@ -211,11 +225,11 @@ def _head_to_head(results):
 def write_ladder(folder, results, command, seconds):
     """ladder.md, ladder.csv, index.html and results.json into `folder`."""
     grid, names = _head_to_head(results)
-    rows = ["| against: | " + " | ".join(f"`{n}`" for n in names) + " |"]
+    rows = ["| against: | " + " | ".join(md_code(n) for n in names) + " |"]
     rows.append("|---|" + "---:|" * len(names))
     for name, line in zip(names, grid):
         cells = ["" if v is None else f"{v:.2f}" for v in line]
-        rows.append(f"| `{name}` | " + " | ".join(cells) + " |")
+        rows.append(f"| {md_code(name)} | " + " | ".join(cells) + " |")
     text = (
         f"# The ladder\n\nMade by `{command}` ({results['games']} games, "
         f"{seconds / 60:.1f} minutes). {_module_words(results)} Elo is relative to the field's "
@@ -223,7 +237,7 @@ def write_ladder(folder, results, command, seconds):
         f"{markdown_table(results)}\n\nEach bot's share of the points against each other "
         f"(a win 1, a tie 1/2), row against column:\n\n" + "\n".join(rows) + "\n\nThe bots:\n\n"
     )
-    text += "".join(f"- `{spec}`: {_describe(spec)}\n" for spec in names)
+    text += "".join(f"- {md_code(spec, cell=False)}: {_describe(spec)}\n" for spec in names)
     outputs.write_atomic(os.path.join(folder, "ladder.md"), text)
     out = io.StringIO(newline="")
     writer = csv.writer(out)
