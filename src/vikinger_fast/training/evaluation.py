@@ -87,10 +87,10 @@ def _play(
     seed: int,
     deals: int,
     jobs: int,
-    options: Dict[str, bool],
+    options: Callable[[int], Dict[str, bool]],
 ) -> List[Dict[str, Any]]:
-    tasks = [
-        (engine, factories, players, seed, task, options)
+    tasks = [  # options(deal): the Game keywords of the deal's table
+        (engine, factories, players, seed, task, options(task[1]))
         for task in arena.schedule(len(factories), players, deals)
     ]
     if jobs <= 1:
@@ -116,7 +116,7 @@ def evaluate(
         entrants = [player] + [opponent] * (config.players - 1)
         texts = [label for label, _ in entrants]
         factories = [make for _, make in entrants]
-        games = _play(engine, factories, config.players, seed, deals, jobs, config.game_options())
+        games = _play(engine, factories, config.players, seed, deals, jobs, config.eval_options)
         summary = arena_report.summarize(
             {
                 "engine": engine,
