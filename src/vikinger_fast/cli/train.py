@@ -107,7 +107,7 @@ def add_parser(commands: Any) -> None:
 
 def given_settings(args: argparse.Namespace) -> Dict[str, Any]:
     """The settings given as flags, parsed ({name: value})."""
-    given = {}
+    given: Dict[str, Any] = {}
     for name in FIELDS:
         value = getattr(args, name, None)
         if value is None:
