@@ -11,11 +11,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from vikinger_ref import Game
 from vikinger_ref.mlp import ALL_SETS, MLPEvaluator
 from vikinger_fast import arena, distributed, module_sets
 from vikinger_fast.cli import build_parser
 from vikinger_fast.cli.train import check_resume_flags, config_of
-from vikinger_fast.training import TrainConfig, loop, replay, selfplay
+from vikinger_fast.training import TrainConfig, evaluation, loop, replay, selfplay
 from vikinger_fast.training.config import EVAL_ORDER
 from vikinger_fast.training.network import init_params
 
@@ -110,3 +111,17 @@ def test_a_tiny_mixed_run_exports_a_network_for_every_table(tmp_path, players, e
     assert histories[0] == histories[1]
     best = json.loads((tmp_path / "best.json").read_text())
     assert "search_vs_mcts" in json.dumps(best)
+
+
+def test_a_mixed_runs_evaluation_plays_at_the_tables_of_eval_order(tmp_path):
+    # 3 deals: the base game, every module, the auction alone (EVAL_ORDER). A network of the
+    # base game alone is refused at the second deal's table; one covering every set plays all.
+    config = TrainConfig(**{**TINY, "eval_games": 6, "eval_simulations": 2})
+    base_only = tmp_path / "base.npz"
+    MLPEvaluator.random(Game(2), hidden=(16,), seed=3).save(base_only)
+    with pytest.raises(ValueError, match=r"the game has 2 with \['auction', 'draw13', "):
+        evaluation.evaluate(config, str(base_only), seed=1)
+    every = tmp_path / "every.npz"
+    MLPEvaluator.random(Game(2), hidden=(16,), seed=3).cover(ALL_SETS).save(every)
+    results = evaluation.evaluate(config, str(every), seed=1)
+    assert all(results[name]["games"] == 6 for name in evaluation.MATCHES)
