@@ -11,25 +11,33 @@ import numpy as np
 
 from .arguments import type_name
 from .game import Game
-from .mlp import MLPEvaluator
+from .mlp import ALL_SETS, NO_MODULES, MLPEvaluator, set_name
 from .network import Network
 from .puct_bot import PuctBot
 from .state import State
 
 MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
-SHIPPED = {2: "az-2p.npz", 3: "az-3p.npz", 4: "az-4p.npz"}  # players -> network (base game)
+# The shipped networks, the most specific first: (players, file in MODELS, the module sets it
+# covers, spelled as mlp.ALL_SETS). az-{n}p.npz: the base game; az-{n}p-all.npz: every module
+# set (docs/learning.md "Networks for every table"). A file not in MODELS is skipped.
+SHIPPED = tuple((n, f"az-{n}p.npz", (NO_MODULES,)) for n in (2, 3, 4)) + tuple(
+    (n, f"az-{n}p-all.npz", ALL_SETS) for n in (2, 3, 4)
+)
 
 
 def shipped_model(game):
-    """The path of the shipped network for `game` (ValueError when none was trained for it)."""
-    name = SHIPPED.get(game.num_players)
-    if name is None or any(game.options.values()):
-        on = [k for k, v in game.options.items() if v]
-        raise ValueError(
-            f"no shipped network for {game.num_players} players with modules {on}; "
-            "give model=PATH (a vikinger train export)"
-        )
-    return os.path.join(MODELS, name)
+    """The path of the shipped network for `game`: the first file of SHIPPED in MODELS that
+    covers its players and module set (ValueError when none does)."""
+    table = set_name([k for k, v in game.options.items() if v])
+    for players, name, covers in SHIPPED:
+        path = os.path.join(MODELS, name)
+        if players == game.num_players and table in covers and os.path.isfile(path):
+            return path
+    on = [k for k, v in game.options.items() if v]
+    raise ValueError(
+        f"no shipped network for {game.num_players} players with modules {on}; "
+        "give model=PATH (a vikinger train export)"
+    )
 
 
 PRIORS = ("network", "uniform")

@@ -6,6 +6,10 @@ The file (format "vikinger-mlp/1") holds, all as plain numpy arrays:
   format               str, "vikinger-mlp/1"
   num_players          int, the game's players (2..4)
   options              str[k], the game's modules that are on (OPTION_NAMES spelling)
+  modules_covered      str[m], optional: the module sets the weights play, each spelled as
+                       the modules on in OPTION_NAMES order joined by "," or "none"; at most
+                       32, none twice, `options`' set among them. A file without it covers
+                       its `options` alone (the files written before it keep their meaning).
   observation_size     int, the width of an observation row
   num_distinct_actions int, 2036
   hidden_layers        int, L
@@ -28,6 +32,11 @@ from .observation import observation_size
 
 FORMAT = "vikinger-mlp/1"
 MAX_HIDDEN_LAYERS = 64
+NO_MODULES = "none"  # the spelling of the base game's set (vikinger_fast.module_sets')
+ALL_SETS = tuple(
+    ",".join(m for k, m in enumerate(OPTION_NAMES) if bits >> k & 1) or NO_MODULES
+    for bits in range(1 << len(OPTION_NAMES))
+)  # every module set, spelled as modules_covered spells it: "none", "auction", ...
 
 
 # threadpoolctl's controller, made on the first call (it scans the loaded libraries).
@@ -54,6 +63,38 @@ def one_blas_thread():
 
 def _game_fields(game):
     return game.num_players, [name for name in OPTION_NAMES if game.options[name]]
+
+
+def set_name(options):
+    """The spelling of the set of the modules `options` (names, any order) in modules_covered."""
+    return ",".join(name for name in OPTION_NAMES if name in options) or NO_MODULES
+
+
+def covered_sets(names):
+    """The module sets of `names` (modules_covered's spellings, any order), in ALL_SETS order.
+    ValueError naming the first bad one: not a set's spelling, a module named twice, a set
+    listed twice, or none at all."""
+    names = list(names)
+    if not names or len(names) > len(ALL_SETS):
+        raise ValueError(f"modules_covered must list 1 to {len(ALL_SETS)} module sets")
+    seen = set()
+    for text in names:
+        if not isinstance(text, str):
+            raise ValueError(f"modules_covered must list text, not {type(text).__name__}")
+        words = [] if text == NO_MODULES else text.split(",")
+        for word in words:
+            if word not in OPTION_NAMES:
+                raise ValueError(
+                    f"modules_covered: unknown module {word!r} in {text!r} (valid: "
+                    f"{', '.join(OPTION_NAMES)}, or {NO_MODULES!r} alone)"
+                )
+            if words.count(word) > 1:
+                raise ValueError(f"modules_covered: module {word!r} twice in {text!r}")
+        spelled = set_name(words)
+        if spelled in seen:
+            raise ValueError(f"modules_covered: the set {spelled!r} is listed twice")
+        seen.add(spelled)
+    return tuple(name for name in ALL_SETS if name in seen)
 
 
 def _real(array):
@@ -91,11 +132,23 @@ class MLPEvaluator:
 
     def __init__(self, game, layers, policy, value):
         self.num_players, self.options = _game_fields(game)
+        self.modules_covered = (set_name(self.options),)  # cover() widens it
         self.observation_size = observation_size(self.num_players)
         self.layers = [(_real(w), _real(b)) for w, b in layers]
         self.policy = tuple(_real(a) for a in policy)
         self.value = tuple(_real(a) for a in value)
         self._check_shapes()
+
+    def cover(self, sets):
+        """The module sets the weights play (modules_covered: spellings of ALL_SETS), the game's
+        among them; what save writes. ValueError naming a bad list."""
+        covers = covered_sets(sets)
+        if set_name(self.options) not in covers:
+            raise ValueError(
+                f"the game's module set {set_name(self.options)!r} is not among modules_covered"
+            )
+        self.modules_covered = covers
+        return self
 
     @classmethod
     def random(cls, game, hidden=(64,), seed=0):
@@ -156,6 +209,7 @@ class MLPEvaluator:
             "format": np.array(FORMAT),
             "num_players": np.array(self.num_players),
             "options": np.array(self.options, dtype=str),
+            "modules_covered": np.array(self.modules_covered, dtype=str),
             "observation_size": np.array(self.observation_size),
             "num_distinct_actions": np.array(NUM_DISTINCT_ACTIONS),
             "hidden_layers": np.array(len(self.layers)),
@@ -185,10 +239,26 @@ class MLPEvaluator:
                 )
             stored_options = _meta(archive, "options", "U", size=len(OPTION_NAMES))
             stored = (int(_meta(archive, "num_players", "iu")), sorted(map(str, stored_options)))
-            if stored != (num_players, sorted(options)):
+            covers = [set_name(stored[1])]
+            if "modules_covered" in archive.names:
+                listed = _meta(archive, "modules_covered", "U", size=len(ALL_SETS))
+                try:
+                    covers = covered_sets(map(str, listed))
+                except ValueError as error:
+                    raise ValueError(f"{path}: {error}") from None
+                if set_name(stored[1]) not in covers:
+                    raise ValueError(f"{path}: options {stored[1]} are not among modules_covered")
+            if stored[0] != num_players or set_name(options) not in covers:
+                what = (
+                    f"modules {stored[1]}"
+                    if len(covers) == 1
+                    else f"the module sets {list(covers)}"
+                    if len(covers) < len(ALL_SETS)
+                    else "every module set"
+                )
                 raise ValueError(
-                    f"{path}: weights for {stored[0]} players with modules "
-                    f"{stored[1]}, the game has {num_players} with {sorted(options)}"
+                    f"{path}: weights for {stored[0]} players with {what}, the game has "
+                    f"{num_players} with {sorted(options)}"
                 )
             for key, expected in (
                 ("observation_size", observation_size(num_players)),
@@ -226,7 +296,7 @@ class MLPEvaluator:
                 [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(hidden)],
                 (arrays["policy_w"], arrays["policy_b"]),
                 (arrays["value_w"], arrays["value_b"]),
-            )
+            ).cover(covers)
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None
 

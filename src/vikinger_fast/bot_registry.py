@@ -166,3 +166,20 @@ register(
         takes_model=True,
     )
 )
+
+# The bots that play a shipped network when no model= is given (vikinger_ref.az_bot.SHIPPED).
+SHIPPED_NETWORK = ("az", "azpolicy")
+
+
+def shipped_network_covers(players: int, modules: Any) -> bool:
+    """Whether a shipped network covers the table of `players` and the module names `modules`
+    (vikinger_ref.az_bot.shipped_model finds one): where `az` and `azpolicy` play without
+    model=."""
+    from vikinger_ref import Game
+    from vikinger_ref.az_bot import shipped_model
+
+    try:
+        shipped_model(Game(num_players=players, **{name: True for name in modules}))
+    except ValueError:
+        return False
+    return True

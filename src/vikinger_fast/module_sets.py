@@ -12,6 +12,8 @@ comma-separated in OPTION_NAMES order, or "none"; "all" is every module.
 'none'
 >>> game_options(("draw13",))["draw13"]
 True
+>>> len(every_set()), name(every_set()[0]), name(every_set()[3])
+(32, 'none', 'auction,draw13')
 >>> parse("auction,dragons")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ValueError: unknown module 'dragons' (valid: auction, draw13, offer_by_colour, ...)
@@ -80,3 +82,12 @@ def of_options(options: Mapping[str, Any]) -> ModuleSet:
 def of_game(game: Any) -> ModuleSet:
     """The set a Game (either engine) is played with."""
     return of_options(game.options)
+
+
+def every_set() -> list[ModuleSet]:
+    """The 32 module sets, the base game first: set k holds module i when bit i of k is set
+    (OPTION_NAMES order), so the order is the same wherever the sets are listed."""
+    return [
+        tuple(module for i, module in enumerate(OPTION_NAMES) if bits >> i & 1)
+        for bits in range(1 << len(OPTION_NAMES))
+    ]

@@ -11,15 +11,23 @@ import sys
 import time
 
 
+# The server with another shipped-models folder (vikinger_ref.az_bot.MODELS set, as a test's
+# monkeypatch would, in the server's own process): `python -c MODELS_CODE FOLDER serve ...`.
+MODELS_CODE = (
+    "import sys; from vikinger_ref import az_bot; az_bot.MODELS = sys.argv.pop(1); "
+    "from vikinger_fast.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
 class Server:
-    def __init__(self, folder, port=0, options=(), cwd=None):
+    def __init__(self, folder, port=0, options=(), cwd=None, models=None):
         self.folder = str(folder)
         env = dict(os.environ, PYTHONUNBUFFERED="1")
+        start = ["-m", "vikinger_fast.cli"] if models is None else ["-c", MODELS_CODE, str(models)]
         self.process = subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "vikinger_fast.cli",
+                *start,
                 "serve",
                 "--port",
                 str(port),

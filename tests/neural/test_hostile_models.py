@@ -113,6 +113,19 @@ def _malformed(engine, tmp_path):
             "format 'mlp/9'",
         ),
     }
+    # modules_covered (docs/neural.md "The weights file"): the sets a file plays, checked.
+    for case, covered, words in (
+        ("unknown module", ["none", "dragons"], "unknown module 'dragons' in 'dragons'"),
+        ("module twice", ["none", "auction,auction"], "module 'auction' twice"),
+        ("set twice", ["none", "draw13,auction", "auction,draw13"], "'auction,draw13' is listed"),
+        ("empty list", np.array([], dtype=str), "must list 1 to 32 module sets"),
+        ("too many", ["none"] * 33, "modules_covered must be text, not <U4 of shape (33,)"),
+        ("numbers", np.arange(3), "modules_covered must be text, not int64"),
+        ("options not covered", ["auction"], "options [] are not among modules_covered"),
+    ):
+        name = "covered " + case
+        stored = {**arrays, "modules_covered": np.array(covered, dtype=None)}
+        cases[name] = (_npz(tmp_path / f"{name.replace(' ', '_')}.npz", stored), words)
     cases["empty"][0].write_bytes(b"")
     cases["truncated"][0].write_bytes(raw[: len(raw) // 2])
     return cases
@@ -123,6 +136,39 @@ def test_every_malformed_file_is_a_value_error_naming_it(engine, tmp_path):
         message = _refusals(engine, path)
         assert str(path) in message and words in message, (case, message)
         assert _refusals(engine, pathlib.Path(path)) == message  # os.PathLike alike
+
+
+def test_modules_covered_admits_its_sets_and_refuses_others_by_name(engine, tmp_path):
+    arrays = _arrays(_good(engine, tmp_path))
+    assert list(arrays["modules_covered"]) == ["none"]  # a file covers its options' set
+    old = _npz(tmp_path / "old.npz", {k: v for k, v in arrays.items() if k != "modules_covered"})
+    assert MLPEvaluator.load(old, engine.Game(2)).modules_covered == ("none",)
+    covered = ["special_tiles,auction", "none"]  # any order: read as the sets they spell
+    path = _npz(tmp_path / "two.npz", {**arrays, "modules_covered": np.array(covered)})
+    game = engine.Game(2, auction=True, special_tiles=True)
+    assert MLPEvaluator.load(path, game).modules_covered == ("none", "auction,special_tiles")
+    engine.AZBot(game, 0, simulations=2, model=path)
+    other = engine.Game(2, auction=True)
+    message = _refusals_for(engine, path, other)
+    assert message == (
+        f"{path}: weights for 2 players with the module sets ['none', 'auction,special_tiles'], "
+        "the game has 2 with ['auction']"
+    )
+
+
+def _refusals_for(engine, path, game):
+    messages = set()
+    for load in (
+        lambda: MLPEvaluator.load(path, game),
+        lambda: engine.AZBot(game, 0, simulations=2, model=path),
+        lambda: engine.PuctBot(game, 0, simulations=2, model=path),
+        lambda: engine.PolicyNetBot(game, model=path),
+    ):
+        with pytest.raises(ValueError) as caught:
+            load()
+        messages.add(str(caught.value))
+    assert len(messages) == 1, messages
+    return messages.pop()
 
 
 def test_a_path_like_loads_and_other_types_are_type_errors(engine, tmp_path):

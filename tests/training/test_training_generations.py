@@ -119,7 +119,7 @@ def _export(run, iteration, shipped):
     os.makedirs(os.path.join(run, "models"), exist_ok=True)
     path = generations.model_path(run, iteration)
     if shipped:
-        shutil.copyfile(os.path.join(az_bot.MODELS, az_bot.SHIPPED[2]), path)
+        shutil.copyfile(os.path.join(az_bot.MODELS, "az-2p.npz"), path)
     else:
         loop.export(init_params(2, (16,), 7), tiny(), path)
 

@@ -18,7 +18,7 @@ import time
 
 from .. import arena, module_sets
 from ..arena import report
-from ..bot_registry import BOTS
+from ..bot_registry import BOTS, SHIPPED_NETWORK, shipped_network_covers
 from ..safety import flags, json_limits, outputs
 from . import common
 
@@ -32,14 +32,14 @@ DEFAULT_BOTS = (
     "az:simulations=50",
 )
 FILES = ("ladder.md", "ladder.csv", "ladder.png", "index.html", "results.json")
-# The default field's learned players: networks were shipped for the base game only.
-LEARNED = ("az", "azpolicy")
+# The default field's learned players: in it where a shipped network covers the module set.
+LEARNED = SHIPPED_NETWORK
 
 DESCRIPTION = f"""Play every bot against every other (two players a game, each deal in both
 seatings) and rate them: Elo (Bradley-Terry) with 95 % intervals. Writes
 {", ".join(FILES)} to --out. The default field:
-{" ".join(DEFAULT_BOTS)} (with --modules, without the learned players: their
-networks are of the base game). The built-in bots:
+{" ".join(DEFAULT_BOTS)} (with --modules, without the learned players when no
+shipped network covers the set). The built-in bots:
 
 """
 
@@ -142,9 +142,9 @@ def run(args, parser):
 
 
 def default_field(modules):
-    """DEFAULT_BOTS, without the learned players when `modules` are on (no network of theirs
-    was trained for a module set: they would refuse the table)."""
-    if not modules:
+    """DEFAULT_BOTS, without the learned players when no shipped network covers `modules` at
+    two players (they would refuse the table)."""
+    if shipped_network_covers(2, modules):
         return list(DEFAULT_BOTS)
     return [text for text in DEFAULT_BOTS if text.partition(":")[0] not in LEARNED]
 

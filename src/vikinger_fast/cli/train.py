@@ -20,6 +20,12 @@ from ..safety import flags
 from ..training.config import COUNTS, TrainConfig
 
 FIELDS = {f.name: f for f in dataclasses.fields(TrainConfig)}
+MIXED = "mixed"  # --modules mixed: each game draws its set (TrainConfig.mixed)
+
+
+def _modules(text: str) -> Any:
+    """argparse type of train's --modules: a set, or "mixed"."""
+    return MIXED if text.strip() == MIXED else common.module_set(text)
 
 
 def _validator(name: str) -> Callable[[str], Any]:
@@ -69,13 +75,19 @@ def add_parser(commands: Any) -> None:
         flag = "--" + name.replace("_", "-")
         value = getattr(defaults, name)
         # default None: a flag the user gave is told from one left at its default (--resume).
+        if name == "mixed":
+            continue  # --modules mixed
         if name == "options":
-            common.add_modules(
-                parser,
+            parser.add_argument(
+                "--modules",
                 "--options",
                 dest="options",
+                type=_modules,
+                metavar="SET",
                 default=None,
-                help="--options is another name of it (default none)",
+                help=f"{common.MODULES_HELP}, or mixed: each self-play game draws its set, the "
+                'base game a quarter of them (docs/learning.md "Networks for every table"); '
+                "--options is another name of it (default none)",
             )
         elif name == "hidden":
             text = ",".join(map(str, value))
@@ -113,12 +125,14 @@ def add_parser(commands: Any) -> None:
 
 def given_settings(args: argparse.Namespace) -> Dict[str, Any]:
     """The settings given as flags, parsed ({name: value})."""
-    given = {}
+    given: Dict[str, Any] = {}
     for name in FIELDS:
-        value = getattr(args, name)
+        value = getattr(args, name, None)
         if value is None:
             continue
-        if name == "options" and isinstance(value, str):  # argparse gives a tuple already
+        if name == "options" and value == MIXED:
+            given["mixed"], value = True, ()
+        elif name == "options" and isinstance(value, str):  # argparse gives a tuple already
             value = module_sets.parse(value)
         elif name == "hidden":
             parts = [v.strip() for v in value.split(",") if v.strip()]
@@ -136,7 +150,14 @@ def config_of(args: argparse.Namespace) -> TrainConfig:
 
 def check_resume_flags(args: argparse.Namespace, config: TrainConfig) -> None:
     """ValueError naming the first setting flag whose value is not the run's."""
-    for name, value in given_settings(args).items():
+    given = given_settings(args)
+    if "options" in given and given.get("mixed", False) != config.mixed:
+        words = {True: MIXED, False: "a module set"}
+        raise ValueError(
+            f"--modules: the run is {'mixed' if config.mixed else 'of one module set'}, not "
+            f"{words[given.get('mixed', False)]} (config.json); a resumed run keeps its settings"
+        )
+    for name, value in given.items():
         stored = getattr(config, name)
         same = sorted(value) == sorted(stored) if name == "options" else value == stored
         if not same:

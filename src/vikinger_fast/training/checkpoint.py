@@ -121,7 +121,7 @@ class _Header:
 
 def check_same_game(stored: TrainConfig, expect: TrainConfig, path: str) -> None:
     """ValueError naming the first difference of game or network between two configs."""
-    for name in ("players", "options", "hidden"):
+    for name in ("players", "options", "mixed", "hidden"):
         a, b = getattr(stored, name), getattr(expect, name)
         if (sorted(a) if name == "options" else a) != (sorted(b) if name == "options" else b):
             raise ValueError(f"{path}: made for {name} {a!r}, this run has {b!r}")

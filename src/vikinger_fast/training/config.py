@@ -9,6 +9,7 @@ from typing import Any, Dict, Tuple
 
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.components import OPTION_NAMES
+from vikinger_ref.mlp import ALL_SETS, set_name
 from vikinger_ref.npz import MAX_BYTES
 from vikinger_ref.observation import observation_size
 
@@ -39,6 +40,12 @@ ANCHOR_SHIPPED = "shipped"
 ANCHOR_NONE = "none"
 MAX_ANCHOR_CHARS = 500
 MAX_LAYERS = 16
+# A mixed run's evaluation tables, deal by deal: the base game, every module, each module alone,
+# each left out, then the pairs and the threes (ALL_SETS order within each size).
+_SIZE_ORDER = (0, 5, 1, 4, 2, 3)
+EVAL_ORDER = tuple(
+    sorted(ALL_SETS, key=lambda s: _SIZE_ORDER.index(0 if s == "none" else s.count(",") + 1))
+)
 MAX_WIDTH = 16384
 
 
@@ -59,6 +66,9 @@ class TrainConfig:
 
     players: int = 2
     options: Tuple[str, ...] = ()  # the modules on (OPTION_NAMES spelling)
+    # Each self-play game draws its module set (selfplay.game_modules; `--modules mixed`): the
+    # exports cover every set. options is then () (the Game an export is written for).
+    mixed: bool = False
     hidden: Tuple[int, ...] = (128, 128)
     seed: int = 0
     games: int = 32
@@ -97,6 +107,10 @@ class TrainConfig:
         unknown = sorted(set(self.options) - set(OPTION_NAMES))
         if unknown:
             raise ValueError(f"unknown module {unknown[0]!r} (known: {', '.join(OPTION_NAMES)})")
+        if not isinstance(self.mixed, bool):
+            raise ValueError(f"mixed must be true or false, not {self.mixed!r}")
+        if self.mixed and self.options:
+            raise ValueError("a mixed run draws each game's modules: give no options with it")
         for name, (low, high) in COUNTS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -159,6 +173,18 @@ class TrainConfig:
     def game_options(self) -> Dict[str, bool]:
         """The Game keywords of the modules."""
         return {name: True for name in self.options}
+
+    def covered(self) -> Tuple[str, ...]:
+        """The module sets the run's exports play (mlp.py's spellings): all 32 when mixed."""
+        return ALL_SETS if self.mixed else (set_name(self.options),)
+
+    def eval_options(self, deal: int) -> Dict[str, bool]:
+        """The Game keywords of evaluation deal `deal`: the run's modules, or in a mixed run the
+        sets of EVAL_ORDER in turn (both seatings of a deal at one table)."""
+        if not self.mixed:
+            return self.game_options()
+        table = EVAL_ORDER[deal % len(EVAL_ORDER)]
+        return {} if table == "none" else {name: True for name in table.split(",")}
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self), sort_keys=True)

@@ -11,10 +11,10 @@ those `vikinger arena` gives for the same bots.
 """
 
 import functools
+import os
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
-import vikinger_ref
 from vikinger_ref import az_bot
 
 from .. import arena, module_sets
@@ -89,10 +89,10 @@ def _play(
     seed: int,
     deals: int,
     jobs: int,
-    options: Dict[str, bool],
+    options: Callable[[int], Dict[str, bool]],
 ) -> List[Dict[str, Any]]:
-    tasks = [
-        (engine, factories, players, seed, task, options)
+    tasks = [  # options(deal): the Game keywords of the deal's table
+        (engine, factories, players, seed, task, options(task[1]))
         for task in arena.schedule(len(factories), players, deals)
     ]
     if jobs <= 1:
@@ -124,7 +124,7 @@ def share_of(
     entrants = [player] + [opponent] * (config.players - 1)
     texts = [label for label, _ in entrants]
     factories = [make for _, make in entrants]
-    played = _play(engine, factories, config.players, seed, deals, jobs, config.game_options())
+    played = _play(engine, factories, config.players, seed, deals, jobs, config.eval_options)
     summary = arena_report.summarize(
         {
             "engine": engine,
@@ -171,23 +171,39 @@ def searcher(config: TrainConfig, model: str, engine: str = "fast") -> Entrant:
     )
 
 
+def _tables(config: TrainConfig) -> str:
+    return "mixed" if config.mixed else module_sets.name(config.options)
+
+
+def shipped_for(config: TrainConfig) -> Optional[str]:
+    """The path of the first shipped network (vikinger_ref.az_bot.SHIPPED, in MODELS) for the
+    run's players that covers every table the run's evaluation plays (config.covered(): all 32
+    sets in a mixed run), or None."""
+    for players, name, covers in az_bot.SHIPPED:
+        path = os.path.join(az_bot.MODELS, name)
+        if players == config.players and set(config.covered()) <= set(covers):
+            if os.path.isfile(path):
+                return path
+    return None
+
+
 def anchor(config: TrainConfig, engine: str = "fast") -> Tuple[str, Optional[Factory]]:
     """(label, factory) of the fixed strong opponent of config.anchor, or (why there is none,
-    None). "shipped": the shipped network of the run's table (vikinger_ref.az_bot.SHIPPED) in
-    the exports' own search, none when the run has modules; a bot spec is built once here, so a
-    spec that cannot sit at the run's table is a ValueError before any game."""
+    None). "shipped": the shipped network of the run's tables (shipped_for) in the exports' own
+    search, none when no shipped file covers them; a bot spec is built once here, so a spec
+    that cannot sit at the run's table is a ValueError before any game."""
     if config.anchor == ANCHOR_NONE:
         return "none (anchor none)", None
     if config.anchor == ANCHOR_SHIPPED:
-        if config.options or config.players not in az_bot.SHIPPED:
+        shipped = shipped_for(config)
+        if shipped is None:
             return (
                 f"none: no shipped network for {config.players} players with modules "
-                f"{module_sets.name(config.options)} (give --anchor SPEC)",
+                f"{_tables(config)} (give --anchor SPEC)",
                 None,
             )
-        game = vikinger_ref.Game(num_players=config.players)
-        label, make = searcher(config, az_bot.shipped_model(game), engine)
-        return f"shipped {az_bot.SHIPPED[config.players]} ({label})", make
+        label, make = searcher(config, shipped, engine)
+        return f"shipped {os.path.basename(shipped)} ({label})", make
     arena.check_spec(config.anchor, arena.engine_module(engine), config.players, config.options)
     return config.anchor, functools.partial(_spec_bot, config.anchor, engine)
 
@@ -238,12 +254,12 @@ def compare_shipped(
     one seat: share_of's fields and "replaces" (at least SHIP_GAMES games, a pairwise score of
     at least SHIP_SCORE and its Wilson interval's lower end above 0.5). ValueError when the
     table has no shipped network."""
-    if config.options or config.players not in az_bot.SHIPPED:
+    shipped = shipped_for(config)
+    if shipped is None:
         raise ValueError(
             f"no shipped network for {config.players} players with modules "
-            f"{module_sets.name(config.options)}: nothing to replace"
+            f"{_tables(config)}: nothing to replace"
         )
-    shipped = az_bot.shipped_model(vikinger_ref.Game(num_players=config.players))
     sims = COMPARE_SIMULATIONS
     player = (f"az:simulations={sims} (the run's)", functools.partial(_az_bot, engine, model, sims))
     opponent = (f"az:simulations={sims}", functools.partial(_az_bot, engine, shipped, sims))

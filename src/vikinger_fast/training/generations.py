@@ -220,7 +220,7 @@ def play(
             seed,
             deals,
             jobs,
-            config.game_options(),
+            config.eval_options,
         )
         pairings.append(
             {

@@ -142,7 +142,7 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
 
     game = vikinger_ref.Game(num_players=config.players, **config.game_options())
     temporary = f"{path}.tmp-{os.getpid()}.npz"
-    network_evaluator(params, game).save(temporary)
+    network_evaluator(params, game).cover(config.covered()).save(temporary)
     os.replace(temporary, path)
 
 

@@ -65,7 +65,7 @@ def generate(
                 "evaluator": selfplay.evaluator_name(module, weights, game),
             },
         },
-        run={"iteration": iteration},
+        run={"iteration": iteration, **({"modules": "mixed"} if config.mixed else {})},
         seed=config.seed,
         games=config.games,
         shard_size=config.shard_games,

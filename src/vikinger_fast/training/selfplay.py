@@ -27,7 +27,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .. import arena, distributed, selfplay_data
+from .. import arena, distributed, module_sets, selfplay_data
 from .config import TrainConfig
 from .network import evaluator as network_evaluator
 
@@ -38,6 +38,11 @@ EXTRA_ARRAYS = ("target", "root_value")
 PER_PLAYER_ARRAYS = ("root_value",)
 SAMPLE_ARRAYS = selfplay_data.SAMPLE_ARRAYS + EXTRA_ARRAYS
 GAME_ARRAYS = selfplay_data.GAME_ARRAYS
+
+# A mixed run's module sets (docs/learning.md "Networks for every table"): the base game a
+# quarter of the games, the 31 sets with modules the rest alike (module_sets.every_set order).
+MIXED_BASE_SHARE = 0.25
+MIXED_WEIGHTS = np.array([MIXED_BASE_SHARE] + [(1 - MIXED_BASE_SHARE) / 31] * 31)
 
 
 def iteration_seed(seed: int, iteration: int) -> int:
@@ -65,6 +70,17 @@ def evaluator_name(engine: ModuleType, weights: Optional[Dict[str, np.ndarray]],
     )
 
 
+def game_modules(config: TrainConfig, iteration: int, number: int) -> Tuple[str, ...]:
+    """The module set of game `number` of `iteration`: the run's own, or in a mixed run one drawn
+    from MIXED_WEIGHTS with numpy's default_rng seeded arena.bot_seed(iteration seed, number, 9),
+    so the same game of a resumed run, at any --jobs or on Ray, has the same."""
+    if not config.mixed:
+        return config.options
+    rng = np.random.default_rng(arena.bot_seed(iteration_seed(config.seed, iteration), number, 9))
+    sets = module_sets.every_set()
+    return sets[int(rng.choice(len(sets), p=MIXED_WEIGHTS))]
+
+
 def _games(
     engine: ModuleType,
     config: TrainConfig,
@@ -73,11 +89,36 @@ def _games(
     first: int,
     count: int,
 ) -> selfplay_data.Rows:
-    game = engine.Game(num_players=config.players, **config.game_options())
+    # Games of one module set share a search (its trees are of one Game); the sets in the order
+    # of their first game.
+    groups: Dict[Tuple[str, ...], List[int]] = {}
+    for number in range(first, first + count):
+        groups.setdefault(game_modules(config, iteration, number), []).append(number)
+    rows = selfplay_data.Rows(config.players, EXTRA_ARRAYS, PER_PLAYER_ARRAYS)
+    ends = {}
+    for modules, numbers in groups.items():
+        ends.update(_search_games(engine, config, weights, iteration, modules, numbers, rows))
     base = iteration_seed(config.seed, iteration)
-    chance = [
-        np.random.default_rng(arena.chance_seed(base, g)) for g in range(first, first + count)
-    ]
+    for number in sorted(ends):
+        rows.end_game(number, arena.chance_seed(base, number), ends[number])
+    return rows
+
+
+def _search_games(
+    engine: ModuleType,
+    config: TrainConfig,
+    weights: Optional[Dict[str, np.ndarray]],
+    iteration: int,
+    modules: Tuple[str, ...],
+    numbers: List[int],
+    rows: selfplay_data.Rows,
+) -> Dict[int, Any]:
+    """Games `numbers` (of one module set) played in one search, their decisions added to
+    `rows`; returns their final states by number."""
+    game = engine.Game(num_players=config.players, **module_sets.game_options(modules))
+    base = iteration_seed(config.seed, iteration)
+    first, count = numbers[0], len(numbers)
+    chance = [np.random.default_rng(arena.chance_seed(base, g)) for g in numbers]
     states = []
     for rng in chance:
         state = game.new_initial_state()
@@ -96,7 +137,6 @@ def _games(
         evaluate = heuristic_evaluator(search)
     else:
         evaluate = leaf_evaluator(engine, weights, game)
-    rows = selfplay_data.Rows(config.players, EXTRA_ARRAYS, PER_PLAYER_ARRAYS)
     searching = list(range(count))  # games whose root waits for a search
     while searching:
         search.run(evaluate, config.search_batch)
@@ -109,7 +149,7 @@ def _games(
                 visits = results["visits"][k].astype(np.float64)
                 rows.add(
                     state,
-                    first + k,
+                    numbers[k],
                     (visits / visits.sum()).astype(np.float32),
                     action,
                     target=results["improved_policy"][k].astype(np.float32),
@@ -122,9 +162,7 @@ def _games(
                 search.advance(k, state)  # keeps the subtree, starts this tree's next search
                 next_searching.append(k)
         searching = next_searching
-    for k, state in enumerate(states):
-        rows.end_game(first + k, arena.chance_seed(base, first + k), state)
-    return rows
+    return dict(zip(numbers, states))
 
 
 def _shard(

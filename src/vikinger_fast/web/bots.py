@@ -14,8 +14,8 @@ import os
 import re
 from typing import Any, Dict, Mapping
 
-from .. import arena
-from ..bot_registry import BOTS
+from .. import arena, module_sets
+from ..bot_registry import BOTS, SHIPPED_NETWORK, shipped_network_covers
 
 # Per key, the most a spec may ask for, so that one bot move stays within about a minute.
 # Measured on the shared 2-core machine under a load of about 11, with one BLAS thread (as
@@ -122,11 +122,21 @@ class Bots:
 
     def choices(self) -> Dict[str, Any]:
         """What the setup may ask for: the built-in bots (their names; per name its one line and
-        the spec the name alone stands for), the network names and the caps."""
+        the spec the name alone stands for), the network names, the caps, and per player count
+        the module sets a shipped network covers (where `az` and `azpolicy` play without net=)."""
         return {
             "bots": list(BOTS),
             "descriptions": {name: entry.description for name, entry in BOTS.items()},
             "defaults": {name: entry.default_spec() for name, entry in BOTS.items()},
             "networks": sorted(self.networks),
             "caps": CAPS,
+            "shipped_bots": list(SHIPPED_NETWORK),
+            "shipped": {
+                str(players): [
+                    module_sets.name(modules)
+                    for modules in module_sets.every_set()
+                    if shipped_network_covers(players, modules)
+                ]
+                for players in (2, 3, 4)
+            },
         }

@@ -132,6 +132,29 @@ function fillSetup() {
     fields.appendChild(label);
     k++;
   }
+  offerBots();
+}
+
+// The suggested specs: `az` and `azpolicy` only at a table a shipped network covers (the
+// server's /api/bots "shipped": per player count, the module sets, spelled "none" or the
+// modules on joined by "," in the order of the checkboxes).
+let shipped = null;
+let suggested = null;
+function offerBots() {
+  const list = $('bot-specs');
+  if (suggested === null) suggested = [...list.options].map((o) => o.value);
+  const on = [...document.querySelectorAll('#setup-form fieldset input[type=checkbox]')]
+    .filter((box) => box.checked).map((box) => box.name);
+  const table = on.length ? on.join(',') : 'none';
+  const covered = !shipped || (shipped.sets[$('players').value] || []).includes(table);
+  list.innerHTML = '';
+  for (const value of suggested) {
+    if (!covered && shipped.bots.includes(value.split(':')[0])) continue;
+    const option = document.createElement('option');
+    option.value = value;
+    list.appendChild(option);
+  }
+  list.dataset.learned = covered ? 'offered' : 'not-covered';
 }
 
 async function showSetup() {
@@ -145,6 +168,11 @@ async function showSetup() {
   fillSetup();
   setState('setup');
   try {
+    if (!shipped) {
+      const choices = await api('GET', '/api/bots');
+      shipped = {bots: choices.shipped_bots, sets: choices.shipped};
+      offerBots();
+    }
     const {games, refused} = await api('GET', '/api/games');
     const box = $('stored');
     box.innerHTML = games.length ? '<h3>Continue a stored game</h3>' : '';
@@ -534,6 +562,7 @@ function route() {
 
 $('players').addEventListener('change', fillSetup);
 $('seat').addEventListener('change', fillSetup);
+$('setup-form').querySelector('fieldset').addEventListener('change', offerBots);
 $('setup-form').addEventListener('submit', startGame);
 $('new-game').addEventListener('click', () => {
   if (location.hash) location.hash = ''; else showSetup();
