@@ -7,8 +7,10 @@ import sys
 import threading
 
 from . import arena, bench, ladder, play, render, replay, selfplay, serve, simulate, soak, train
+from . import endgame
 
 COMMANDS = (simulate, soak, bench, render, replay, arena, ladder, play, serve, selfplay, train)
+COMMANDS += (endgame,)
 
 
 # One module per subcommand, each with add_parser(commands), which registers its flags and run.
