@@ -34,9 +34,9 @@ def shipped_model(game):
 
 PRIORS = ("network", "uniform")
 # The endgame solver's node budgets (docs/learning.md "The solver in the learned player"): at the
-# root, and at a new round-6 leaf of the search.
+# root, and at a new round-6 leaf of the search (off: measured there not to pay for its time).
 SOLVER_NODES = 100_000
-LEAF_SOLVER_NODES = 1_000
+LEAF_SOLVER_NODES = 0
 
 
 def uniform_priors(mlp, game):
@@ -64,9 +64,9 @@ class AZBot(PuctBot):
     given, without model. priors="uniform" keeps the network's values and gives every legal
     action the same prior (the ablation of docs/learning.md "Strength": the search without the
     network's policy, at the same cost per leaf). The endgame solver is on: at a round-6 decision
-    node it plays the exact move when the solver finishes within solver_nodes nodes, and the
-    search backs up the exact returns of the round-6 leaves it solves within leaf_solver_nodes
-    (PuctBot's keywords); solver_nodes=0 turns it off."""
+    node it plays the exact move when the solver finishes within solver_nodes nodes; with
+    leaf_solver_nodes > 0 the search also backs up the exact returns of the round-6 leaves it
+    solves within that many nodes (PuctBot's keywords); solver_nodes=0 turns both off."""
 
     def __init__(
         self,

@@ -241,20 +241,21 @@ def by_players(data: dict[str, Any], players: int, limit: Optional[int]) -> list
     return chosen if limit is None else chosen[:limit]
 
 
-def table(results: Sequence[dict[str, Any]]) -> str:
-    """The results as a Markdown table, one row per bot and number of players."""
-    lines = [
-        "| bot | players | positions | margin-optimal [95 %] | mean regret (Fame) "
-        "| blunders / critical [95 %] | s/move |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in results:
-        low, high = r["optimal_interval"]
-        b_low, b_high = r["blunder_interval"]
-        lines.append(
-            f"| `{r['spec']}` | {r['players']} | {r['positions']} | {r['optimal_share']:.3f} "
-            f"[{low:.3f}, {high:.3f}] | {r['mean_regret']:.2f} | {r['blunders']} / "
-            f"{r['critical']} = {r['blunder_share']:.3f} [{b_low:.3f}, {b_high:.3f}] | "
-            f"{r['seconds_per_move']:.3f} |"
-        )
-    return "\n".join(lines)
+TABLE_HEADER = (
+    "| bot | players | positions | margin-optimal [95 %] | mean regret (Fame) "
+    "| blunders / critical [95 %] | s/move |\n"
+    "|---|---|---|---|---|---|---|"
+)
+
+
+def table_row(r: dict[str, Any]) -> str:
+    """One result of run_bot as a row of the Markdown table under TABLE_HEADER."""
+    low, high = r["optimal_interval"]
+    b_low, b_high = r["blunder_interval"]
+    return (
+        f"| `{r['spec']}` | {r['players']} | {r['positions']} | {r['optimal_share']:.3f} "
+        f"[{low:.3f}, {high:.3f}] | {r['mean_regret']:.2f} | {r['blunders']} / "
+        f"{r['critical']} = {r['blunder_share']:.3f} [{b_low:.3f}, {b_high:.3f}] | "
+        f"{r['seconds_per_move']:.3f} |"
+    )
+

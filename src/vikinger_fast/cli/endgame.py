@@ -70,13 +70,14 @@ def run(args):
         f"{data['seed']}), engine {arena.ENGINES[args.engine]}, bot seed {args.seed}",
         flush=True,
     )
+    print(endgame.TABLE_HEADER, flush=True)
     results = []
     for spec in args.bots:
         for players in args.players:
             positions = endgame.by_players(data, players, args.limit)
             if positions:
                 results.append(endgame.run_bot(spec, positions, engine, args.seed))
-    print(endgame.table(results))
+                print(endgame.table_row(results[-1]), flush=True)
     print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
     if args.json:
         outputs.write_atomic(args.json, json_limits.dumps_strict(results, indent=2) + "\n")
