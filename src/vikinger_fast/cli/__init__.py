@@ -6,11 +6,23 @@ import signal
 import sys
 import threading
 
-from . import arena, bench, ladder, play, render, replay, selfplay, serve, simulate, soak, train
-from . import endgame
+from . import arena, bench, endgame, ladder, play, render, replay, selfplay, serve, simulate, soak
+from . import train
 
-COMMANDS = (simulate, soak, bench, render, replay, arena, ladder, play, serve, selfplay, train)
-COMMANDS += (endgame,)
+COMMANDS = (
+    simulate,
+    soak,
+    bench,
+    render,
+    replay,
+    arena,
+    ladder,
+    play,
+    serve,
+    selfplay,
+    train,
+    endgame,
+)
 
 
 # One module per subcommand, each with add_parser(commands), which registers its flags and run.
