@@ -441,37 +441,41 @@ void DefineNeural(py::module_& m) {
 batched for an evaluator (docs/neural.md).
 
 PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-dirichlet_fraction=0.25, virtual_loss=1, gumbel=False): one tree per state (decision nodes of one
-game), each searching `simulations` leaves per search. gumbel=True puts the Gumbel MuZero root
-(Gumbel-top-k, sequential halving) on every tree; a dict of some of its settings,
-{"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them. The same arguments
+dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0): one tree per state
+(decision nodes of one game), each searching `simulations` leaves per search. gumbel=True puts the
+Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of some of its
+settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
+solver_nodes > 0 solves every new round-6 leaf (not the root) within that many nodes and backs up
+the exact returns of those solved (docs/neural.md "The solver in the search"). The same arguments
 and evaluator outputs give the same trees as vikinger_ref.PuctSearch.)doc")
-      .def(py::init([](py::handle states, py::handle simulations, py::handle seed,
-                       py::handle c_init, py::handle c_base, py::handle dirichlet_alpha,
-                       py::handle dirichlet_fraction, py::handle virtual_loss, py::handle gumbel) {
-             auto self = std::make_unique<vk::PySearch>();
-             const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
-             vk::RequireInts({{"seed", seed}});
-             vk::PuctConfig config;
-             config.simulations = vk::IntArg(simulations, "simulations");
-             config.c_init = vk::RealArg(c_init, "c_init");
-             config.c_base = vk::RealArg(c_base, "c_base");
-             config.dirichlet_alpha = vk::RealArg(dirichlet_alpha, "dirichlet_alpha");
-             config.dirichlet_fraction = vk::RealArg(dirichlet_fraction, "dirichlet_fraction");
-             config.virtual_loss = vk::IntArg(virtual_loss, "virtual_loss");
-             config.gumbel = vk::GumbelArg(gumbel);
-             try {
-               vk::CheckPuctConfig(config);
-             } catch (const std::invalid_argument& error) {
-               throw py::value_error(error.what());
-             }
-             self->search = std::make_unique<vk::BatchedSearch>(roots, vk::Seed(seed), config);
-             return self;
-           }),
-           py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
-           py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
-           py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
-           py::arg("gumbel") = false)
+      .def(
+          py::init([](py::handle states, py::handle simulations, py::handle seed, py::handle c_init,
+                      py::handle c_base, py::handle dirichlet_alpha, py::handle dirichlet_fraction,
+                      py::handle virtual_loss, py::handle gumbel, py::handle solver_nodes) {
+            auto self = std::make_unique<vk::PySearch>();
+            const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
+            vk::RequireInts({{"seed", seed}});
+            vk::PuctConfig config;
+            config.simulations = vk::IntArg(simulations, "simulations");
+            config.c_init = vk::RealArg(c_init, "c_init");
+            config.c_base = vk::RealArg(c_base, "c_base");
+            config.dirichlet_alpha = vk::RealArg(dirichlet_alpha, "dirichlet_alpha");
+            config.dirichlet_fraction = vk::RealArg(dirichlet_fraction, "dirichlet_fraction");
+            config.virtual_loss = vk::IntArg(virtual_loss, "virtual_loss");
+            config.gumbel = vk::GumbelArg(gumbel);
+            config.solver_nodes = vk::IntArg(solver_nodes, "solver_nodes");
+            try {
+              vk::CheckPuctConfig(config);
+            } catch (const std::invalid_argument& error) {
+              throw py::value_error(error.what());
+            }
+            self->search = std::make_unique<vk::BatchedSearch>(roots, vk::Seed(seed), config);
+            return self;
+          }),
+          py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
+          py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
+          py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
+          py::arg("gumbel") = false, py::arg("solver_nodes") = 0)
       .def("gather", &vk::Gather, py::arg("max_batch") = 256,
            R"doc(Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
 terminal node, backed up at once) or no tree can go on; returns (observations float32[B,

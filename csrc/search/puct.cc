@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "search/solver.h"
+
 // Bit-identical with puct.py: no fused multiply-add (GCC's ISO mode already keeps them apart).
 #ifdef __clang__
 #pragma clang fp contract(off)
@@ -31,6 +33,7 @@ void CheckPuctConfig(const PuctConfig& c) {
     throw std::invalid_argument("dirichlet_fraction must be in [0, 1]");
   }
   if (c.virtual_loss < 0) throw std::invalid_argument("virtual_loss must be >= 0");
+  if (c.solver_nodes < 0) throw std::invalid_argument("solver_nodes must be >= 0");
   if (c.gumbel.enabled) {
     if (c.dirichlet_alpha > 0.0) {
       throw std::invalid_argument("gumbel and dirichlet_alpha exclude each other");
@@ -80,6 +83,7 @@ void PuctTree::Reset(const Position& root) {
   tree_.Reset(root);
   pending_.clear();
   root_priors_.clear();
+  solved_.clear();
   done_ = 0;
 }
 
@@ -166,6 +170,11 @@ Descent PuctTree::Descend() {
       Backup(path_, node, nullptr, false);
       return Descent::kCollision;
     }
+    if (at.status == kSolved || (at.status == kNew && node != 0 && Solve(node, p))) {
+      Backup(path_, node, solved_[tree_.node(node).solved].data(), true);
+      ++done_;
+      return Descent::kTerminal;
+    }
     if (at.status == kNew) {
       at.status = kPending;
       pending_.push_back({path_, node});
@@ -187,6 +196,23 @@ Descent PuctTree::Descend() {
     if (child < 0) child = tree_.AddChild(edge, key, p);
     node = child;
   }
+}
+
+bool PuctTree::Solve(int32_t node, const Position& p) {
+  if (config_->solver_nodes == 0 || !NoChanceAhead(p)) return false;
+  SolverResult result;
+  // The memory bound reached is giving up too, as in MCTSBot.
+  if (SolveEndgame(p, config_->solver_nodes, DefaultSolverMemory(), /*interrupt=*/nullptr,
+                   &result) != SolveStatus::kSolved) {
+    return false;
+  }
+  std::array<double, kMaxPlayers> returns{};
+  MarginReturns(result.margins, num_players_, returns.data());
+  solved_.push_back(returns);
+  TreeNode& solved = tree_.node(node);
+  solved.status = kSolved;
+  solved.solved = static_cast<int32_t>(solved_.size() - 1);
+  return true;
 }
 
 // real: one visit with `value` replaces the virtual ones; else the virtual visits are removed.
@@ -292,7 +318,8 @@ void PuctTree::AddNoise() {
 
 bool PuctTree::Advance(const Position& p) {
   const int32_t found = tree_.FindRootChild(p);
-  if (found < 0 || tree_.node(found).status == kPending) {
+  // A solved node is no root: the search would never expand it.
+  if (found < 0 || tree_.node(found).status == kPending || tree_.node(found).status == kSolved) {
     Reset(p);
     return false;
   }

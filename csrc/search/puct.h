@@ -13,9 +13,16 @@
 // the first edge in action order with the highest score. N(s) counts every backup through s,
 // its own evaluation included. A descent adds `virtual_loss` virtual visits of value 0 to every
 // node and edge it passes; the backup replaces them by one real visit carrying the leaf value.
+//
+// The endgame solver in the tree (docs/neural.md "The solver in the search"): with
+// solver_nodes > 0, a new leaf other than the root that is a round-6 decision node with no chance
+// ahead is first solved within solver_nodes nodes (solver.h). When the solver finishes, the leaf
+// is solved: it is never evaluated or expanded, and this and every later descent reaching it
+// backs up the B8.9 returns of its exact margins (MarginReturns), as at a terminal node.
 #ifndef VIKINGER_PUCT_H_
 #define VIKINGER_PUCT_H_
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -33,7 +40,8 @@ struct PuctConfig {
   double dirichlet_alpha = 0.0;  // 0: no root noise
   double dirichlet_fraction = 0.25;
   int64_t virtual_loss = 1;
-  GumbelConfig gumbel;  // enabled: the root of gumbel.h instead of PUCT and noise
+  int64_t solver_nodes = 0;  // 0: no solver in the tree
+  GumbelConfig gumbel;       // enabled: the root of gumbel.h instead of PUCT and noise
 };
 
 // std::invalid_argument naming the first bad field (the messages of docs/neural.md).
@@ -93,13 +101,16 @@ class PuctTree {
   RootStats Root() const;
 
  private:
-  enum : uint8_t { kNew, kPending, kExpanded };  // TreeNode::status
+  enum : uint8_t { kNew, kPending, kExpanded, kSolved };  // TreeNode::status
   struct Pending {
     TreePath path;
     int32_t leaf;
   };
 
   void Backup(const TreePath& path, int32_t leaf, const double* value, bool real);
+  // Solves the new leaf `node` at position `p` when the solver is on and may take it; true when
+  // it finished (the node is then kSolved).
+  bool Solve(int32_t node, const Position& p);
   void AddNoise();
   void Reset(const Position& root);
   void StartGumbel();
@@ -117,6 +128,7 @@ class PuctTree {
   TreePath path_;
   std::vector<double> root_priors_;  // the network's root priors while noise replaces them
   GumbelRoot gumbel_;
+  std::vector<std::array<double, kMaxPlayers>> solved_;  // TreeNode::solved indexes it
 };
 
 }  // namespace vikinger

@@ -173,6 +173,14 @@ constexpr int64_t kInfinity = INT64_MAX / 2;
 
 }  // namespace
 
+void MarginReturns(const int64_t* margins, int num_players, double* returns) {
+  int winners = 0;
+  for (int i = 0; i < num_players; ++i) winners += margins[i] >= 0;
+  for (int i = 0; i < num_players; ++i) {
+    returns[i] = margins[i] >= 0 ? 1.0 / static_cast<double>(winners) : 0.0;
+  }
+}
+
 bool NoChanceAhead(const Position& p) { return p.round == kNumRounds && !IsChanceNode(p); }
 
 int64_t DefaultSolverMemory() {

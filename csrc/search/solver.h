@@ -44,6 +44,10 @@ struct SolverResult {
   int64_t nodes = 0;
 };
 
+// The B8.9 returns of the final position the margins belong to: the players whose margin is >= 0
+// (the one with u > 0, or those tied at the top with u = 0) share 1 equally.
+void MarginReturns(const int64_t* margins, int num_players, double* returns);
+
 // kGaveUp when the node budget ran out, a chance node was met or the interrupt stopped it;
 // kOutOfMemory when the table reached max_memory (or an allocation failed).
 SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,

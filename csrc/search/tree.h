@@ -12,8 +12,8 @@
 // edge's value is their average.
 //
 // Node 0 is the root. A backup adds one visit and the leaf's value vector (per player) to every
-// node and edge of the path. The fields that only PUCT reads (status, value, prior and the
-// virtual visits) stay at their defaults in an MCTS tree.
+// node and edge of the path. The fields that only PUCT reads (status, solved, value, prior and
+// the virtual visits) stay at their defaults in an MCTS tree.
 #ifndef VIKINGER_TREE_H_
 #define VIKINGER_TREE_H_
 
@@ -47,6 +47,7 @@ struct TreeNode {
   uint8_t status = 0;  // PUCT: new, waiting for its evaluation, or expanded (puct.h)
   int32_t first_edge = 0;
   int32_t num_edges = 0;
+  int32_t solved = -1;  // PUCT: the index of its exact returns once solved (puct.h), else -1
   int64_t visits = 0;
   int64_t virtual_visits = 0;  // PUCT
   double value = 0.0;          // PUCT: the evaluator's value for the mover, once expanded

@@ -41,6 +41,10 @@ def shipped_model(game):
 
 
 PRIORS = ("network", "uniform")
+# The endgame solver's node budgets (docs/learning.md "The solver in the learned player"): at the
+# root, and at a new round-6 leaf of the search (off: measured there not to pay for its time).
+SOLVER_NODES = 100_000
+LEAF_SOLVER_NODES = 0
 
 
 def uniform_priors(mlp, game):
@@ -67,7 +71,10 @@ class AZBot(PuctBot):
     float MLPEvaluator; any other evaluator (a callable of the protocol, a Network) is used as
     given, without model. priors="uniform" keeps the network's values and gives every legal
     action the same prior (the ablation of docs/learning.md "Strength": the search without the
-    network's policy, at the same cost per leaf)."""
+    network's policy, at the same cost per leaf). The endgame solver is on: at a round-6 decision
+    node it plays the exact move when the solver finishes within solver_nodes nodes; with
+    leaf_solver_nodes > 0 the search also backs up the exact returns of the round-6 leaves it
+    solves within that many nodes (PuctBot's keywords); solver_nodes=0 turns both off."""
 
     def __init__(
         self,
@@ -80,6 +87,8 @@ class AZBot(PuctBot):
         playouts=4,
         playout_weight=0.5,
         priors="network",
+        solver_nodes=SOLVER_NODES,
+        leaf_solver_nodes=LEAF_SOLVER_NODES,
         **options,
     ):
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
@@ -107,6 +116,8 @@ class AZBot(PuctBot):
             batch_size=batch_size,
             playouts=playouts,
             playout_weight=playout_weight,
+            solver_nodes=solver_nodes,
+            leaf_solver_nodes=leaf_solver_nodes,
             **options,
         )
 

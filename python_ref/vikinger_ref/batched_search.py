@@ -146,6 +146,7 @@ class PuctSearch:
         dirichlet_fraction=0.25,
         virtual_loss=1,
         gumbel=False,
+        solver_nodes=0,
     ):
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
@@ -158,6 +159,7 @@ class PuctSearch:
             _int("virtual_loss", virtual_loss),
         )
         config.gumbel = _gumbel(gumbel)
+        config.solver_nodes = _int("solver_nodes", solver_nodes)
         config.check()
         self._game = roots[0].get_game()
         self._n = self._game.num_players

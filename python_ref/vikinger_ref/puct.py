@@ -7,6 +7,9 @@ Selection at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s
 visits):
     Q = W_m(s, a) / n (0 when n = 0),   c = c_init (+ log((1 + N + c_base) / c_base) if c_base),
     score = Q + c * P(s, a) * sqrt(N) / (1 + n),   the first best in action order.
+With solver_nodes > 0, a new leaf other than the root that is a round-6 decision node with no
+chance ahead is first solved within that many nodes; a solved leaf is never evaluated and backs up
+the B8.9 returns of its exact margins at every descent, as a terminal node (puct.h).
 """
 
 import math
@@ -14,7 +17,8 @@ import math
 from .actions import TERMINAL
 from .gumbel import GumbelConfig, GumbelRoot, improved_policy
 from .rng import GOLDEN, MASK64, mix, unit_double
-from .tree import EXPANDED, NEW, PENDING, Tree
+from .solver import margin_returns, no_chance_ahead, solve
+from .tree import EXPANDED, NEW, PENDING, SOLVED, Tree
 
 LEAF, TERMINAL_LEAF, COLLISION = "leaf", "terminal", "collision"
 
@@ -68,6 +72,7 @@ class PuctConfig:
         "dirichlet_fraction",
         "virtual_loss",
         "gumbel",
+        "solver_nodes",
     )
 
     def __init__(
@@ -79,8 +84,10 @@ class PuctConfig:
         dirichlet_fraction,
         virtual_loss,
         gumbel=None,
+        solver_nodes=0,
     ):
         self.gumbel = GumbelConfig() if gumbel is None else gumbel
+        self.solver_nodes = solver_nodes
         self.simulations = simulations
         self.c_init = c_init
         self.c_base = c_base
@@ -102,6 +109,8 @@ class PuctConfig:
             raise ValueError("dirichlet_fraction must be in [0, 1]")
         if self.virtual_loss < 0:
             raise ValueError("virtual_loss must be >= 0")
+        if self.solver_nodes < 0:
+            raise ValueError("solver_nodes must be >= 0")
         g = self.gumbel
         if g.enabled:
             if self.dirichlet_alpha > 0.0:
@@ -202,6 +211,12 @@ class PuctTree:
             if node.status == PENDING:
                 self._backup(path, node, None, False)
                 return COLLISION
+            if node.status == SOLVED or (
+                node.status == NEW and node is not self.root and self._solve(node)
+            ):
+                self._backup(path, node, node.solved, True)
+                self.done += 1
+                return TERMINAL_LEAF
             if node.status == NEW:
                 node.status = PENDING
                 self.pending.append((path, node))
@@ -219,6 +234,20 @@ class PuctTree:
             if child is None:
                 child = self.tree.add_child(node, edge, key, state)
             node = child
+
+    def _solve(self, node):
+        """Solves the new leaf `node` when the solver is on and may take it (puct.cc's Solve)."""
+        if self.config.solver_nodes == 0 or not no_chance_ahead(node.state):
+            return False
+        try:
+            solved = solve(node.state, self.config.solver_nodes)
+        except MemoryError:  # the memory bound reached is giving up too, as in MCTSBot
+            return False
+        if solved is None:
+            return False
+        node.status = SOLVED
+        node.solved = margin_returns(solved["margins"])
+        return True
 
     def _backup(self, path, leaf, value, real):
         loss = self.config.virtual_loss
@@ -291,7 +320,8 @@ class PuctTree:
     def advance(self, state):
         """The root moves to the child whose position is `state` (True), else a new tree."""
         child = self.tree.find_root_child(state)
-        if child is None or child.status == PENDING:
+        # A solved node is no root: the search would never expand it.
+        if child is None or child.status in (PENDING, SOLVED):
             self._reset(state)
             return False
         self.tree.reroot(child)

@@ -2,7 +2,8 @@
 (step, policy, restart). vikinger_fast.neural.PuctBot is this class on the C++ search.
 
 PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
-c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5): the evaluator is `evaluator`
+c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5, solver_nodes=0,
+leaf_solver_nodes=0): the evaluator is `evaluator`
 (any callable of the protocol, or a Network, which the search runs itself), else the MLP of the
 weights file `model`, else the heuristic
 evaluation with uniform priors. With `playouts` > 0 a leaf's value is (1 - playout_weight) * the
@@ -14,6 +15,13 @@ sets no deadline, so alone it is refused (a search that could not end). Search k
 construction or restart) uses seed mix(seed + k); with `reuse` the tree of the last search is
 kept when the new state is one of its root's children. step plays the most visited action (the
 lowest id on a tie); a state with one legal action is answered at once.
+
+The endgame solver (docs/search.md "Solver"; docs/neural.md "The solver in the search"): with
+`solver_nodes` > 0, step and policy first solve a round-6 decision node with no chance ahead within
+that many nodes; when it finishes, its action is played (policy: 1 for it, 0 elsewhere) and no
+search is run. With `leaf_solver_nodes` > 0 as well, the search solves every new round-6 leaf
+within that many nodes, and a solved leaf backs up its exact returns instead of the evaluator's
+values (PuctSearch(solver_nodes=)). solver_nodes=0 turns both off.
 """
 
 import threading
@@ -23,12 +31,13 @@ from typing import Any
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
-from .arguments import MAX_SECONDS, check_int, check_seconds, type_name
+from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds, type_name
 from .batched_search import MAX_PLAYOUT_VALUES, PuctSearch
 from .game import Game
 from .mlp import MLPEvaluator
 from .network import Network
 from .rng import MASK64, mix
+from .solver import no_chance_ahead, solve_endgame
 from .state import State
 
 UNLIMITED = 1 << 62  # the simulations of a search bounded by time alone
@@ -42,6 +51,13 @@ def _check_number(name, value):
         raise TypeError(f"{name} must be a number, not {type_name(value)}")
 
 
+def _check_nodes(name, value):
+    """A node budget: an int in 0..2**63-1 (0: off), as MCTSBot(solver_nodes=)."""
+    if check_int(name, value) < 0:
+        raise ValueError(f"{name} must be >= 0, not {value}")
+    return int(check_not_huge(name, value))
+
+
 class PuctBot:
     """See the module docstring."""
 
@@ -50,6 +66,8 @@ class PuctBot:
     _state_class: Any = State
     _game_class: Any = Game
     _network_class: Any = Network
+    _solve_endgame: Any = staticmethod(solve_endgame)
+    _no_chance_ahead: Any = staticmethod(no_chance_ahead)
 
     def __init__(
         self,
@@ -66,6 +84,8 @@ class PuctBot:
         reuse=True,
         playouts=0,
         playout_weight=0.5,
+        solver_nodes=0,
+        leaf_solver_nodes=0,
     ):
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
@@ -97,6 +117,8 @@ class PuctBot:
         _check_number("playout_weight", playout_weight)
         if not 0.0 <= playout_weight <= 1.0:
             raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
+        self._solver_nodes = _check_nodes("solver_nodes", solver_nodes)
+        leaf_solver_nodes = _check_nodes("leaf_solver_nodes", leaf_solver_nodes)
         self._playouts = int(playouts)
         self._playout_weight = float(playout_weight)
         self._simulations = None if simulations is None else int(simulations)
@@ -106,6 +128,8 @@ class PuctBot:
         if model is not None:  # the one model loader of every bot (mlp.py, npz.py)
             self._evaluator = MLPEvaluator.load(model, game)
         self._options = {"c_init": c_init, "c_base": c_base}
+        if self._solver_nodes > 0 and leaf_solver_nodes > 0:
+            self._options["solver_nodes"] = leaf_solver_nodes
         self._batch_size = int(batch_size)
         self._reuse = bool(reuse)
         # Checks c_init and c_base now, with the search's messages.
@@ -175,22 +199,42 @@ class PuctBot:
             self._search = search
             return search.results()[0]
 
+    def solved_action(self, state):
+        """The solver's action at a round-6 decision node with no chance ahead when it finishes
+        within solver_nodes nodes; None otherwise (solver off, too many nodes, or the table's
+        memory bound reached, which is giving up as in MCTSBot)."""
+        if self._solver_nodes == 0 or not self._no_chance_ahead(state):
+            return None
+        try:
+            solved = self._solve_endgame(state, self._solver_nodes)
+        except MemoryError:
+            return None
+        return None if solved is None else solved["action"]
+
     def step(self, state):
-        """The most visited root action, the lowest id on a tie."""
+        """The solver's action where it finishes, else the most visited root action (the lowest
+        id on a tie)."""
         self._check(state, "step")
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
+        solved = self.solved_action(state)
+        if solved is not None:
+            return solved
         result = self.search(state, "step")
         visits = result["visits"]
         return result["actions"][visits.index(max(visits))]
 
     def policy(self, state):
-        """[(action, visit share)] over the legal actions."""
+        """[(action, visit share)] over the legal actions (1 for the solver's action where it
+        finishes, 0 elsewhere)."""
         self._check(state, "policy")
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)]
+        solved = self.solved_action(state)
+        if solved is not None:
+            return [(a, 1.0 if a == solved else 0.0) for a in legal]
         result = self.search(state, "policy")
         total = sum(result["visits"])
         if total == 0:

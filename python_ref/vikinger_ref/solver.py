@@ -128,6 +128,13 @@ class _Solver:
         return best, best_action
 
 
+def margin_returns(margins):
+    """The B8.9 returns of the final position the margins belong to: the players whose margin is
+    >= 0 (the one with u > 0, or those tied at the top with u = 0) share 1 equally."""
+    winners = sum(1 for u in margins if u >= 0)
+    return [1.0 / winners if u >= 0 else 0.0 for u in margins]
+
+
 def out_of_memory_message(max_memory):
     return (
         f"solve_endgame: the table reached max_memory ({max_memory} bytes, "

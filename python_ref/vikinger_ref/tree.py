@@ -7,14 +7,15 @@ edge applies its action, then samples every chance node on the way with the sear
 uniform each (`_outcome_at`, as apply_random_chance), until a decision or terminal node; it keeps
 one child per chance history, keyed by key = mix(key ^ id) over the ids drawn (0 for none). A
 backup adds one visit and the leaf's value vector to every node and edge of the path. The fields
-only PUCT reads (status, value, priors, virtual visits) keep their defaults in an MCTS tree.
+only PUCT reads (status, solved, value, priors, virtual visits) keep their defaults in an MCTS tree.
 """
 
 from .actions import TERMINAL
 from .equality import same_position
 from .rng import mix
 
-NEW, PENDING, EXPANDED = 0, 1, 2  # Node.status (PUCT): not evaluated, waiting, expanded
+# Node.status (PUCT): not evaluated, waiting, expanded, or solved (its exact returns in `solved`)
+NEW, PENDING, EXPANDED, SOLVED = 0, 1, 2, 3
 
 
 class Node:
@@ -22,6 +23,7 @@ class Node:
         "state",
         "player",
         "status",
+        "solved",
         "value",
         "visits",
         "virtual",
@@ -38,6 +40,7 @@ class Node:
         terminal = state.is_terminal()
         self.player = TERMINAL if terminal else state.current_player()
         self.status = NEW
+        self.solved = None  # PUCT: the exact returns once solved (puct.py)
         self.value = 0.0  # PUCT: the evaluator's value for the mover, once expanded
         self.visits = 0
         self.virtual = 0  # PUCT: descents through it not yet backed up, times the loss

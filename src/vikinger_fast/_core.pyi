@@ -361,10 +361,12 @@ class PuctSearch:
     batched for an evaluator (docs/neural.md).
 
     PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False): one tree per state (decision nodes of one
-    game), each searching `simulations` leaves per search. gumbel=True puts the Gumbel MuZero root
-    (Gumbel-top-k, sequential halving) on every tree; a dict of some of its settings,
-    {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them. The same arguments
+    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0): one tree per state
+    (decision nodes of one game), each searching `simulations` leaves per search. gumbel=True puts the
+    Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of some of its
+    settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
+    solver_nodes > 0 solves every new round-6 leaf (not the root) within that many nodes and backs up
+    the exact returns of those solved (docs/neural.md "The solver in the search"). The same arguments
     and evaluator outputs give the same trees as vikinger_ref.PuctSearch.
     """
     def __init__(
@@ -379,6 +381,7 @@ class PuctSearch:
         dirichlet_fraction: float = 0.25,
         virtual_loss: _Int = 1,
         gumbel: Union[bool, Dict[str, float]] = False,
+        solver_nodes: _Int = 0,
     ) -> None: ...
     def gather(self, max_batch: _Int = 256) -> Tuple[np.ndarray, np.ndarray]:
         """Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a

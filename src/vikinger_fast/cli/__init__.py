@@ -7,9 +7,23 @@ import sys
 import threading
 
 from .. import __version__
-from . import arena, bench, ladder, play, render, replay, selfplay, serve, simulate, soak, train
+from . import arena, bench, endgame, ladder, play, render, replay, selfplay, serve, simulate, soak
+from . import train
 
-COMMANDS = (simulate, soak, bench, render, replay, arena, ladder, play, serve, selfplay, train)
+COMMANDS = (
+    simulate,
+    soak,
+    bench,
+    render,
+    replay,
+    arena,
+    ladder,
+    play,
+    serve,
+    selfplay,
+    train,
+    endgame,
+)
 
 
 # One module per subcommand, each with add_parser(commands), which registers its flags and run.

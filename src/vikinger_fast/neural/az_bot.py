@@ -3,7 +3,8 @@ implementation, docs/learning.md "The shipped player") on the C++ PuctSearch, St
 
 from vikinger_ref import az_bot
 
-from .._core import Game, Network, PuctSearch, State
+from .._core import Game, Network, PuctSearch, State, solve_endgame
+from .bot import no_chance_ahead
 
 
 class AZBot(az_bot.AZBot):
@@ -14,6 +15,8 @@ class AZBot(az_bot.AZBot):
     _state_class = State
     _game_class = Game
     _network_class = Network
+    _solve_endgame = staticmethod(solve_endgame)
+    _no_chance_ahead = staticmethod(no_chance_ahead)
 
 
 class PolicyNetBot(az_bot.PolicyNetBot):

@@ -1,0 +1,261 @@
+"""The endgame benchmark (`vikinger endgame`, docs/learning.md "The endgame benchmark"): how
+close a bot's moves come to the exact ones in solved round-6 positions.
+
+The positions are a versioned file in the package (data/endgame-v1.json.gz), rebuilt
+deterministically by `make_positions(seed)` (`vikinger endgame --make`): games between bots of
+SOURCES drawn per seat, and from each game up to KEEP_PER_GAME of its round-6 decision nodes with
+no chance ahead (with more than one legal action) drawn from its solvable tail (back from the end
+to the first node the solver does not finish within SOLVER_NODES nodes) where the solver
+(docs/search.md "Solver") values every legal action within SOLVER_NODES nodes and not all actions
+are worth the same. A position keeps its state in the
+engine's own format (`serialize`, base64), the legal actions and the mover's exact margin after
+each: u = 64 * Fame + gold - the best other player's, under best play after the action (two
+players: alpha-beta; three or four: max^n, each player maximizing its own margin).
+
+Per bot and number of players: the margin-optimal share (the bot's action has the best margin),
+the mean regret in Fame (best margin - the action's margin, over 64), and the result-changing
+blunders on the critical positions. The mover's result after an action is a win (u > 0), a shared
+win (u = 0) or a loss (u < 0); a position is critical when not every action gives the same result,
+and a blunder is an action whose result is worse than the best action's. Shares come with Wilson
+95 % intervals. The positions are a yardstick only: nothing is chosen or tuned on them.
+"""
+
+import base64
+import gzip
+import json
+import pathlib
+import time
+from collections.abc import Callable, Sequence
+from types import ModuleType
+from typing import Any, Optional
+
+import numpy as np
+
+from .. import arena
+from ..arena.ratings import wilson
+
+FORMAT = "vikinger-endgame/1"
+DATA = pathlib.Path(__file__).resolve().parent / "data" / "endgame-v1.json.gz"
+# The bots whose games the positions come from, drawn per seat.
+SOURCES = ("az:simulations=50,solver_nodes=0", "mcts:iterations=300", "greedy", "random")
+SOLVER_NODES = 300_000  # per solve while building the file
+TRIES_PER_GAME = 4  # candidate positions tried per game
+KEEP_PER_GAME = 3
+FAME = 64  # a margin's units per Fame
+PLAYERS = (2, 3, 4)
+
+
+def _round(state: Any) -> int:
+    return int(state.to_dict()["round"])
+
+
+def _final_margins(state: Any) -> list[int]:
+    totals = [FAME * fame + gold for fame, gold in zip(state.scores(), state.gold())]
+    return [t - max(o for j, o in enumerate(totals) if j != i) for i, t in enumerate(totals)]
+
+
+def action_margins(engine: ModuleType, state: Any, max_nodes: int) -> Optional[list[int]]:
+    """The mover's exact margin after each legal action (in legal_actions order), or None when a
+    solve needs more than max_nodes nodes or meets a chance node."""
+    mover = state.current_player()
+    margins = []
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply_action(action)
+        if child.is_terminal():
+            margins.append(_final_margins(child)[mover])
+            continue
+        if child.is_chance_node():
+            return None
+        solved = engine.solve_endgame(child, max_nodes)
+        if solved is None:
+            return None
+        margins.append(int(solved["margins"][mover]))
+    return margins
+
+
+def _candidates(state: Any) -> bool:
+    return (
+        not state.is_chance_node()
+        and not state.is_terminal()
+        and _round(state) == 6
+        and len(state.legal_actions()) > 1
+    )
+
+
+def _game_positions(
+    engine: ModuleType, players: int, seed: int, number: int
+) -> list[dict[str, Any]]:
+    """The kept positions of game `number` for `players` players."""
+    rng = np.random.default_rng([seed, players, number])
+    game = engine.Game(players)
+    specs = [SOURCES[int(rng.integers(len(SOURCES)))] for _ in range(players)]
+    bots = [
+        arena.make_bot(arena.parse_spec(spec), engine, game, int(rng.integers(1 << 62)))
+        for spec in specs
+    ]
+    state = game.new_initial_state()
+    found = []
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_random_chance(rng)
+            continue
+        if _candidates(state):
+            found.append(state.clone())
+        state.apply_action(bots[state.current_player()].step(state))
+    # The solvable tail: from the last candidate back to the first the solver gives up on (an
+    # earlier one has more ahead of it, and seldom solves).
+    solvable = []
+    for candidate in reversed(found):
+        if engine.solve_endgame(candidate, SOLVER_NODES) is None:
+            break
+        solvable.append(candidate)
+    kept: list[dict[str, Any]] = []
+    for index in rng.permutation(len(solvable))[:TRIES_PER_GAME]:
+        candidate = solvable[int(index)]
+        margins = action_margins(engine, candidate, SOLVER_NODES)
+        if margins is None or len(set(margins)) == 1:
+            continue
+        kept.append(
+            {
+                "players": players,
+                "game": number,
+                "source": specs[candidate.current_player()],
+                "mover": candidate.current_player(),
+                "state": base64.b64encode(candidate.serialize()).decode("ascii"),
+                "actions": candidate.legal_actions(),
+                "margins": margins,
+            }
+        )
+        if len(kept) == KEEP_PER_GAME:
+            break
+    return kept
+
+
+def make_positions(
+    seed: int,
+    per_count: int,
+    engine: ModuleType,
+    players: Sequence[int] = PLAYERS,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> dict[str, Any]:
+    """The benchmark's file contents: `per_count` positions for each number of players, from
+    games 0, 1, ... until enough were kept (the same for the same seed and engine results)."""
+    positions: list[dict[str, Any]] = []
+    for count in players:
+        kept: list[dict[str, Any]] = []
+        number = 0
+        while len(kept) < per_count:
+            kept.extend(_game_positions(engine, count, seed, number)[: per_count - len(kept)])
+            number += 1
+            if progress is not None:
+                progress(count, len(kept))
+        positions.extend(kept)
+    return {
+        "format": FORMAT,
+        "seed": seed,
+        "sources": list(SOURCES),
+        "solver_nodes": SOLVER_NODES,
+        "positions": positions,
+    }
+
+
+def save_positions(data: dict[str, Any], path: Any) -> None:
+    """Writes `data` as gzip'd JSON with a fixed timestamp (the same bytes for the same data)."""
+    text = json.dumps(data, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    with open(path, "wb") as out:
+        out.write(gzip.compress(text, mtime=0))
+
+
+def load_positions(path: Any = DATA) -> dict[str, Any]:
+    """The benchmark file at `path` (ValueError for a file of another format)."""
+    try:
+        with gzip.open(path, "rb") as source:
+            data = json.loads(source.read())
+    except (OSError, EOFError, json.JSONDecodeError) as error:
+        raise ValueError(f"{path}: not an endgame benchmark file ({error})") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a {FORMAT} file")
+    return data
+
+
+def state_of(engine: ModuleType, position: dict[str, Any]) -> Any:
+    """The position's state in `engine` (deserialized from the engine's format)."""
+    game = engine.Game(position["players"])
+    return game.deserialize_state(base64.b64decode(position["state"]))
+
+
+def _result(margin: int) -> int:
+    return (margin > 0) - (margin < 0)  # the mover's win, shared win or loss
+
+
+def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> dict[str, Any]:
+    """The statistics of `moves` (one per position, in order)."""
+    optimal = blunders = critical = 0
+    regret = 0.0
+    for position, move in zip(positions, moves):
+        margins = position["margins"]
+        best = max(margins)
+        mine = margins[position["actions"].index(move)]
+        optimal += mine == best
+        regret += (best - mine) / FAME
+        results = {_result(m) for m in margins}
+        if len(results) > 1:
+            critical += 1
+            blunders += _result(mine) < _result(best)
+    n = len(positions)
+    return {
+        "positions": n,
+        "optimal": optimal,
+        "optimal_share": optimal / n if n else 0.0,
+        "optimal_interval": wilson(optimal / n if n else 0.0, n),
+        "mean_regret": regret / n if n else 0.0,
+        "critical": critical,
+        "blunders": blunders,
+        "blunder_share": blunders / critical if critical else 0.0,
+        "blunder_interval": wilson(blunders / critical if critical else 0.0, critical),
+    }
+
+
+def run_bot(
+    spec: str, positions: Sequence[dict[str, Any]], engine: ModuleType, seed: int = 0
+) -> dict[str, Any]:
+    """`spec`'s moves in `positions` (all of one number of players), one bot restarted before
+    each (as a new bot of `seed`), scored by score_moves, with the mean seconds a move."""
+    players = positions[0]["players"]
+    bot = arena.make_bot(arena.parse_spec(spec), engine, engine.Game(players), seed)
+    moves = []
+    start = time.perf_counter()
+    for position in positions:
+        bot.restart()
+        moves.append(bot.step(state_of(engine, position)))
+    seconds = time.perf_counter() - start
+    result = score_moves(positions, moves)
+    result.update(spec=spec, players=players, seconds_per_move=seconds / len(positions))
+    return result
+
+
+def by_players(data: dict[str, Any], players: int, limit: Optional[int]) -> list[dict[str, Any]]:
+    """The file's positions of `players` players, the first `limit` of them (all when None)."""
+    chosen = [p for p in data["positions"] if p["players"] == players]
+    return chosen if limit is None else chosen[:limit]
+
+
+TABLE_HEADER = (
+    "| bot | players | positions | margin-optimal [95 %] | mean regret (Fame) "
+    "| blunders / critical [95 %] | s/move |\n"
+    "|---|---|---|---|---|---|---|"
+)
+
+
+def table_row(r: dict[str, Any]) -> str:
+    """One result of run_bot as a row of the Markdown table under TABLE_HEADER."""
+    low, high = r["optimal_interval"]
+    b_low, b_high = r["blunder_interval"]
+    return (
+        f"| `{r['spec']}` | {r['players']} | {r['positions']} | {r['optimal_share']:.3f} "
+        f"[{low:.3f}, {high:.3f}] | {r['mean_regret']:.2f} | {r['blunders']} / "
+        f"{r['critical']} = {r['blunder_share']:.3f} [{b_low:.3f}, {b_high:.3f}] | "
+        f"{r['seconds_per_move']:.3f} |"
+    )
+

@@ -1,0 +1,118 @@
+"""`vikinger endgame`: bots against the exact values of solved round-6 positions (docs/learning.md
+"The endgame benchmark"; the positions and scores are vikinger_fast.benchmarks.endgame)."""
+
+import os
+import sys
+import time
+
+from .. import arena
+from ..benchmarks import endgame
+from ..safety import flags, json_limits, outputs
+from . import common
+
+DEFAULT_BOTS = ("az:simulations=200", "azpolicy", "mcts:iterations=1000", "greedy", "random")
+
+
+def _players(text: str) -> list[int]:
+    try:
+        chosen = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        chosen = []
+    if not chosen or any(p not in endgame.PLAYERS for p in chosen):
+        raise ValueError(f"--players takes 2, 3 and/or 4 separated by commas, not {text!r}")
+    return chosen
+
+
+def make(args):
+    """--make PATH: the positions file rebuilt from --seed with the fast engine."""
+    try:
+        outputs.check_output_file(args.make, what="--make")
+    except outputs.OutputError as error:
+        print(f"vikinger endgame: {error}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+
+    def progress(players, kept):
+        print(f"\r{players} players: {kept} of {args.per_count}", end="", flush=True)
+
+    data = endgame.make_positions(
+        args.seed, args.per_count, arena.engine_module("fast"), args.players, progress
+    )
+    endgame.save_positions(data, args.make)
+    print(
+        f"\n{len(data['positions'])} positions (seed {args.seed}) in "
+        f"{time.perf_counter() - start:.0f} s: {args.make}"
+    )
+    return 0
+
+
+def run(args):
+    try:
+        args.players = _players(args.players)
+    except ValueError as error:
+        print(f"vikinger endgame: {error}", file=sys.stderr)
+        return 2
+    if args.make:
+        return make(args)
+    engine = arena.engine_module(args.engine)
+    try:
+        if args.json:
+            outputs.check_output_file(args.json, what="--json")
+        data = endgame.load_positions(args.data or endgame.DATA)
+        for spec in args.bots:
+            arena.check_spec(spec, engine)
+    except (outputs.OutputError, ValueError) as error:
+        print(f"vikinger endgame: {error}", file=sys.stderr)
+        return 2
+    load = os.getloadavg()[0]
+    print(
+        f"endgame: {args.data or 'the shipped positions'} ({data['format']}, seed "
+        f"{data['seed']}), engine {arena.ENGINES[args.engine]}, bot seed {args.seed}",
+        flush=True,
+    )
+    print(endgame.TABLE_HEADER, flush=True)
+    results = []
+    for spec in args.bots:
+        for players in args.players:
+            positions = endgame.by_players(data, players, args.limit)
+            if positions:
+                results.append(endgame.run_bot(spec, positions, engine, args.seed))
+                print(endgame.table_row(results[-1]), flush=True)
+    print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
+    if args.json:
+        outputs.write_atomic(args.json, json_limits.dumps_strict(results, indent=2) + "\n")
+    return 0
+
+
+def add_parser(commands):
+    parser = common.add_bots_command(
+        commands,
+        "endgame",
+        help="score bots against the exact values of solved round-6 positions",
+        description="Score bots on the shipped solved round-6 positions: margin-optimal share, "
+        "mean regret in Fame, result-changing blunders (docs/learning.md).\n\nbots:\n",
+    )
+    parser.add_argument("bots", nargs="*", default=list(DEFAULT_BOTS), help="bot specs")
+    parser.add_argument(
+        "--players", default="2,3,4", help="numbers of players, e.g. 2 or 2,3 (default 2,3,4)"
+    )
+    parser.add_argument(
+        "--limit", type=flags.positive_int, help="the first N positions per number of players"
+    )
+    common.add_seed(parser, help="the bots' seed (with --make: the positions' seed)")
+    common.add_engine(parser)
+    parser.add_argument("--data", metavar="PATH", help="another positions file (of --make)")
+    parser.add_argument("--json", metavar="PATH", help="also write the results to PATH")
+    parser.add_argument(
+        "--make",
+        metavar="PATH",
+        help="rebuild the positions file from --seed (fast engine) into PATH instead",
+    )
+    parser.add_argument(
+        "--per-count",
+        type=flags.positive_int,
+        default=200,
+        help="with --make: positions per number of players (default 200)",
+    )
+    parser.set_defaults(run=run)
+    return parser

@@ -1,0 +1,122 @@
+"""The endgame benchmark (docs/learning.md "The endgame benchmark"): the shipped positions are
+what they say (round-6 decision nodes in both engines, exact margins the solver confirms), the
+file is rebuilt the same from its seed, the scores count what they should, and `vikinger
+endgame` runs and refuses bad input in one line."""
+
+import gzip
+import json
+
+import pytest
+
+from cli_runs import exit_code
+from vikinger_fast.benchmarks import endgame
+
+
+@pytest.fixture(scope="module")
+def data():
+    return endgame.load_positions()
+
+
+def test_the_shipped_file_is_small_and_has_positions_for_2_3_and_4_players(data):
+    assert endgame.DATA.stat().st_size < 2_000_000
+    assert data["format"] == endgame.FORMAT and data["sources"] == list(endgame.SOURCES)
+    for players in endgame.PLAYERS:
+        positions = endgame.by_players(data, players, None)
+        assert len(positions) == 200
+        assert len({p["source"] for p in positions}) >= 3  # games of several bots
+        assert len({p["state"] for p in positions}) == 200
+
+
+@pytest.mark.parametrize("players", endgame.PLAYERS)
+def test_positions_are_round_6_decisions_in_both_engines(engines, data, players):
+    for position in endgame.by_players(data, players, None):
+        states = [endgame.state_of(engine, position) for engine in engines]
+        for state in states:
+            assert state.to_dict()["round"] == 6 and not state.is_chance_node()
+            assert state.current_player() == position["mover"]
+            assert state.legal_actions() == position["actions"]
+        assert states[0].serialize() == states[1].serialize()
+        assert len(set(position["margins"])) > 1
+
+
+@pytest.mark.parametrize("players", endgame.PLAYERS)
+def test_the_margins_are_the_solvers(engines, data, players):
+    ref, fast = engines
+    position = endgame.by_players(data, players, None)[0]
+    state = endgame.state_of(fast, position)
+    assert endgame.action_margins(fast, state, endgame.SOLVER_NODES) == position["margins"]
+    # The best margin is the whole position's value for the mover.
+    solved = fast.solve_endgame(state, endgame.SOLVER_NODES)
+    assert solved["margins"][position["mover"]] == max(position["margins"])
+
+
+def test_the_file_is_rebuilt_the_same_from_its_seed(data, tmp_path):
+    import vikinger_fast
+
+    made = endgame.make_positions(data["seed"], 2, vikinger_fast, players=(2,))
+    assert made["positions"] == endgame.by_players(data, 2, 2)
+    endgame.save_positions(made, tmp_path / "a.json.gz")
+    endgame.save_positions(made, tmp_path / "b.json.gz")
+    assert (tmp_path / "a.json.gz").read_bytes() == (tmp_path / "b.json.gz").read_bytes()
+    assert endgame.load_positions(tmp_path / "a.json.gz") == json.loads(json.dumps(made))
+
+
+def test_scores_count_optimal_moves_regret_and_blunders(data):
+    positions = endgame.by_players(data, 2, None)
+    best = [p["actions"][p["margins"].index(max(p["margins"]))] for p in positions]
+    worst = [p["actions"][p["margins"].index(min(p["margins"]))] for p in positions]
+    perfect = endgame.score_moves(positions, best)
+    assert perfect["optimal"] == 200 and perfect["mean_regret"] == 0.0
+    assert perfect["blunders"] == 0 and perfect["critical"] > 0
+    bad = endgame.score_moves(positions, worst)
+    assert bad["optimal"] == 0
+    regret = sum(max(p["margins"]) - min(p["margins"]) for p in positions) / 64 / 200
+    assert bad["mean_regret"] == pytest.approx(regret)
+    # On a critical position the worst margin has the worst result: always a blunder.
+    assert bad["blunders"] == bad["critical"] == perfect["critical"]
+    low, high = bad["blunder_interval"]
+    assert low < 1.0 == high
+
+
+def test_a_bot_scores_the_same_in_both_engines(engines, data):
+    positions = endgame.by_players(data, 3, 12)
+    ref, fast = (endgame.run_bot("greedy", positions, engine, 3) for engine in engines)
+    for key in ("optimal", "mean_regret", "critical", "blunders"):
+        assert ref[key] == fast[key]
+
+
+def test_the_command_prints_the_table(capsys, tmp_path):
+    out = tmp_path / "results.json"
+    argv = ["endgame", "greedy", "random", "--players", "2,4", "--limit", "6", "--json", str(out)]
+    assert exit_code(argv) == 0
+    text = capsys.readouterr().out
+    assert "| `greedy` | 2 | 6 |" in text and "| `random` | 4 | 6 |" in text
+    results = json.loads(out.read_text())
+    assert [(r["spec"], r["players"]) for r in results] == [
+        ("greedy", 2),
+        ("greedy", 4),
+        ("random", 2),
+        ("random", 4),
+    ]
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["endgame", "nobot"], "bot spec 'nobot'"),
+        (["endgame", "az:simulations=0"], "simulations must be > 0"),
+        (["endgame", "--players", "5"], "--players takes 2, 3 and/or 4"),
+        (["endgame", "--data", "/nonexistent.json.gz"], "not an endgame benchmark file"),
+    ],
+)
+def test_bad_input_is_one_line(capsys, argv, words):
+    assert exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_file_of_another_format_is_refused(tmp_path):
+    path = tmp_path / "other.json.gz"
+    path.write_bytes(gzip.compress(json.dumps({"format": "other/1"}).encode()))
+    with pytest.raises(ValueError, match="not a vikinger-endgame/1 file"):
+        endgame.load_positions(path)
