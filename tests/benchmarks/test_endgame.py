@@ -100,6 +100,14 @@ def test_the_command_prints_the_table(capsys, tmp_path):
     ]
 
 
+def test_make_rebuilds_the_file_from_its_seed(data, tmp_path, capsys):
+    path = tmp_path / "made.json.gz"
+    argv = ["endgame", "--make", str(path), "--seed", "1", "--per-count", "1", "--players", "2"]
+    assert exit_code(argv) == 0
+    assert endgame.load_positions(path)["positions"] == endgame.by_players(data, 2, 1)
+    assert "1 positions (seed 1)" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [
@@ -107,6 +115,7 @@ def test_the_command_prints_the_table(capsys, tmp_path):
         (["endgame", "az:simulations=0"], "simulations must be > 0"),
         (["endgame", "--players", "5"], "--players takes 2, 3 and/or 4"),
         (["endgame", "--data", "/nonexistent.json.gz"], "not an endgame benchmark file"),
+        (["endgame", "az:model=/nonexistent.npz", "--players", "3"], "az:model=/nonexistent.npz"),
     ],
 )
 def test_bad_input_is_one_line(capsys, argv, words):

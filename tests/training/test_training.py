@@ -243,10 +243,10 @@ def test_three_and_four_players_run_through_the_same_loop(tmp_path, players, eng
     model = os.path.join(str(tmp_path), "models", "iter-00000.npz")
     for engine in engines:
         game = engine.Game(num_players=players)
-        # No playouts at the leaves: the reference plays them in Python, and the network is what
-        # is under test.
+        # No playouts at the leaves and no endgame solver: the reference plays them in Python,
+        # and the network is what is under test.
         bots = [
-            engine.AZBot(game, seat, model=model, simulations=4, playouts=0)
+            engine.AZBot(game, seat, model=model, simulations=4, playouts=0, solver_nodes=0)
             for seat in range(players)
         ]
         state = arena.play_bots(game.new_initial_state(), bots, np.random.default_rng(players))

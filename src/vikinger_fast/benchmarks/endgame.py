@@ -258,4 +258,3 @@ def table_row(r: dict[str, Any]) -> str:
         f"{r['critical']} = {r['blunder_share']:.3f} [{b_low:.3f}, {b_high:.3f}] | "
         f"{r['seconds_per_move']:.3f} |"
     )
-

@@ -59,8 +59,9 @@ def run(args):
         if args.json:
             outputs.check_output_file(args.json, what="--json")
         data = endgame.load_positions(args.data or endgame.DATA)
-        for spec in args.bots:
-            arena.check_spec(spec, engine)
+        for spec in args.bots:  # for every game: a model= may fit one number of players only
+            for players in args.players:
+                arena.check_spec(spec, engine, players)
     except (outputs.OutputError, ValueError) as error:
         print(f"vikinger endgame: {error}", file=sys.stderr)
         return 2
