@@ -19,11 +19,9 @@ import inspect
 import itertools
 import math
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from types import ModuleType
 from typing import Any, NoReturn, Optional, Protocol, Union
 
@@ -31,6 +29,7 @@ import numpy as np
 import vikinger_ref
 
 from .. import records
+from ..safety import interrupts
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 # The built-in bots: spec name -> the class of that name in the engine. A spec's keys are the
@@ -356,8 +355,8 @@ class _Lines:
 
 def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group: the main process alone answers it (it cancels the
-    # games not started), the workers finish the game they are playing and leave.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # games not started, and ends the workers: safety/interrupts.py).
+    interrupts.ignore_in_worker()
 
 
 # A worker plays on one core. numpy's BLAS would start a thread per core in every worker, and
@@ -385,7 +384,7 @@ def worker_pool(jobs: int) -> ProcessPoolExecutor:
     process is forked half-way) that leave Ctrl-C to this process; use it inside
     one_blas_thread()."""
     return ProcessPoolExecutor(
-        jobs, mp_context=get_context("spawn"), initializer=_ignore_interrupts
+        jobs, mp_context=interrupts.worker_context(), initializer=_ignore_interrupts
     )
 
 

@@ -120,7 +120,7 @@ def check_resume_flags(args: argparse.Namespace, config: TrainConfig) -> None:
             )
 
 
-def run(args: argparse.Namespace) -> None:
+def run(args: argparse.Namespace) -> int:
     from ..training import loop
 
     try:
@@ -148,12 +148,16 @@ def run(args: argparse.Namespace) -> None:
     except (ValueError, FileExistsError) as error:
         sys.exit(f"vikinger train: {error}")
     except KeyboardInterrupt:
-        sys.exit("vikinger train: interrupted; continue with --resume")
+        started = os.path.exists(os.path.join(args.out, "config.json"))
+        hint = "continue with --resume" if started else "no run was started"
+        print(f"\nvikinger train: interrupted; {hint}", file=sys.stderr)
+        return 130
     models = os.path.join(args.out, "models")
     print(
         f"{args.out}: {checkpoint.iteration} iterations, {checkpoint.step} steps; the last "
         f"export is in {models}, the best in {os.path.join(args.out, 'best.npz')}"
     )
+    return 0
 
 
 __all__ = ["add_parser", "config_of", "check_resume_flags"]

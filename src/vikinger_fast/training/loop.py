@@ -10,9 +10,9 @@ most the stage in flight: the self-play shards not yet written, the steps since 
 checkpoint, an unfinished evaluation; `resume` repeats exactly those.
 """
 
+import contextlib
 import json
 import os
-import shutil
 import stat
 import time
 from typing import Any, Dict, Optional
@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import arena
 from ..distributed.executors import Executor
-from ..safety import outputs
+from ..safety import interrupts, outputs
 from ..safety.json_limits import loads_limited
 from . import curves, evaluation, replay
 from .checkpoint import Checkpoint, check_same_game, latest
@@ -78,8 +78,11 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
     os.makedirs(run, exist_ok=True)
     params = init_params(config.players, config.hidden, config.seed)
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
-    checkpoint.save(os.path.join(run, "checkpoint.npz"))
-    outputs.write_atomic(os.path.join(run, "config.json"), config.to_json() + "\n", sync=True)
+    # Both or neither (a Ctrl-C waits for the pair): a folder with one of them could neither be
+    # resumed nor take a new run.
+    with interrupts.held():
+        checkpoint.save(os.path.join(run, "checkpoint.npz"))
+        outputs.write_atomic(os.path.join(run, "config.json"), config.to_json() + "\n", sync=True)
     return checkpoint
 
 
@@ -146,8 +149,13 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
 
     game = vikinger_ref.Game(num_players=config.players, **config.game_options())
     temporary = f"{path}.tmp-{os.getpid()}.npz"
-    network_evaluator(params, game).save(temporary)
-    os.replace(temporary, path)
+    try:
+        network_evaluator(params, game).save(temporary)
+        os.replace(temporary, path)
+    except BaseException:  # Ctrl-C included: no half-written file left beside the exports
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
 
 
 def _better(new: Dict[str, Any], old: Optional[Dict[str, Any]]) -> bool:
@@ -253,12 +261,16 @@ def train(
             best_path = os.path.join(run, "best.json")
             best = read_best(run)
             if _better(result, best):
-                shutil.copyfile(model, os.path.join(run, "best.npz"))
-                outputs.write_atomic(
-                    best_path,
-                    json.dumps({**result, "iteration": iteration, "model": model}, indent=1) + "\n",
-                    sync=True,
-                )
+                with open(model, "rb") as source:
+                    exported = source.read()
+                with interrupts.held():  # best.npz and best.json together
+                    outputs.write_atomic(os.path.join(run, "best.npz"), exported, sync=True)
+                    outputs.write_atomic(
+                        best_path,
+                        json.dumps({**result, "iteration": iteration, "model": model}, indent=1)
+                        + "\n",
+                        sync=True,
+                    )
         previous = [r for r in curves.read(run) if int(r["iteration"]) == iteration]
         if previous and not losses:  # resumed after the steps: keep the first record's numbers
             row = {

@@ -1,0 +1,294 @@
+"""Ctrl-C and SIGTERM in the `vikinger` commands (docs/security.md "Interrupts"): every command
+stops on the first signal and on every later one, its worker processes ended, without a
+traceback, with exit status 130, its files whole (written atomically) or in a journal that
+`--resume` reads.
+
+How: `command()` (the CLI's main) installs one handler for SIGINT and SIGTERM. The first signal
+raises KeyboardInterrupt once, in the main thread, where the command's own cleanup runs
+(`finally` blocks, pools shut down, the C++ long calls stop within 50 ms as before); every later
+one is counted and raises nothing, so that no cleanup is cut short by a second
+KeyboardInterrupt. A KeyboardInterrupt the interpreter swallows (raised inside a `__del__`, a
+generator closed by the garbage collector: "Exception ignored in ...") is raised again in the
+main thread. `held()` defers it over a few lines that must not be parted (two files that go
+together). The stop is bounded: the worker processes still running when the command returns
+are terminated, then killed; and if the process is still alive STOP_GRACE seconds after the
+first signal, a watchdog thread kills the workers and ends the process with status 130.
+
+Worker processes (`worker_context()`, `ignore_in_worker()`) leave Ctrl-C, which a terminal
+sends to the whole process group, to the main process: they are started with SIGINT blocked
+(so even a worker still starting up, before any of its code runs, never sees it) and ignore it
+from their first task on. SIGTERM ends a worker at once (the main process's `terminate()`).
+"""
+
+import _thread
+import contextlib
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from multiprocessing.context import SpawnContext, SpawnProcess
+from types import FrameType
+from typing import Any, Callable, NoReturn, Optional, Union
+
+SIGNALS = (signal.SIGINT, signal.SIGTERM)
+EXIT_STATUS = 130  # 128 + SIGINT, the shell's status of a command ended by Ctrl-C
+STOP_GRACE = 10.0  # seconds from the first signal to the watchdog's forced end
+WORKER_GRACE = 2.0  # seconds a terminated worker has to end before it is killed
+THREAD_GRACE = 3.0  # seconds a stopped program waits for its threads before it just exits
+
+Handler = Union[Callable[[int, Optional[FrameType]], Any], int, None]
+
+
+class _State:
+    """The process's one record of the signals received while a command runs."""
+
+    def __init__(self) -> None:
+        self.active = False  # inside command()
+        self.program = False  # command(program=True): the process ends with the command
+        self.signals = 0  # SIGINT and SIGTERM received
+        self.raised = False  # the KeyboardInterrupt of the first signal raised
+        self.stopping = False  # the command is over: nothing is raised any more
+        self.holding = 0  # depth of held() blocks
+        self.pending = False  # a signal came inside held(): raised when it ends
+        self.again = False  # a swallowed KeyboardInterrupt to raise again
+        self.watchdog: Optional[threading.Thread] = None
+        self.hook: Callable[[Any], Any] = sys.__unraisablehook__  # the one command() replaced
+
+
+_state = _State()
+
+
+def received() -> int:
+    """The SIGINT and SIGTERM received since the current command started (0 outside one)."""
+    return _state.signals
+
+
+def _handler(signum: int, frame: Optional[FrameType]) -> None:
+    state = _state
+    if state.again:  # a swallowed KeyboardInterrupt, raised again (_unraisable)
+        state.again = False
+        if not state.stopping:
+            raise KeyboardInterrupt
+        return
+    state.signals += 1
+    if state.signals == 1:
+        _start_watchdog()
+    if state.stopping or state.raised or (frame is not None and frame.f_code is _FINISH):
+        return  # a later signal, or the command is ending: its stop is not cut short
+    if state.holding:
+        state.pending = True
+        return
+    state.raised = True
+    raise KeyboardInterrupt
+
+
+def _unraisable(unraisable: Any) -> None:
+    # The interpreter swallows an exception raised where it cannot propagate (a __del__, a
+    # weakref callback, a generator closed by the garbage collector) and prints "Exception
+    # ignored in ...". Ours is raised again, in the main thread, where it ends the command.
+    if _state.signals and issubclass(unraisable.exc_type, KeyboardInterrupt):
+        if not _state.stopping:
+            _state.again = True
+            _thread.interrupt_main(signal.SIGINT)
+        return
+    _state.hook(unraisable)
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """Defers the first signal's KeyboardInterrupt to the end of the block (outside command(),
+    or when no signal comes, nothing changes)."""
+    _state.holding += 1
+    try:
+        yield
+    finally:
+        _state.holding -= 1
+    if not _state.holding and _state.pending:
+        _state.pending = False
+        if not _state.stopping and not _state.raised:
+            _state.raised = True
+            raise KeyboardInterrupt
+
+
+def _start_watchdog() -> None:
+    if _state.watchdog is None:
+        _state.watchdog = threading.Thread(
+            target=_watch, args=(time.monotonic() + STOP_GRACE,), name="stop-watchdog", daemon=True
+        )
+        _state.watchdog.start()
+
+
+def _watch(deadline: float) -> None:
+    # Sleeps in short steps: the process may end (or the command return) at any time. Called
+    # from a program's main, it also watches the exit; from a caller's, only the command.
+    while time.monotonic() < deadline:
+        time.sleep(0.1)
+        if not _state.active and not _state.program:
+            return
+    print(
+        f"\nstill stopping {STOP_GRACE:.0f} s after the interrupt: ending now",
+        file=sys.stderr,
+        flush=True,
+    )
+    exit_now()
+
+
+def end_workers(grace: float = WORKER_GRACE) -> None:
+    """Terminates this process's worker processes (multiprocessing's children), waits up to
+    `grace` seconds for them, then kills those still running."""
+    children = multiprocessing.active_children()
+    for child in children:
+        with contextlib.suppress(Exception):
+            child.terminate()
+    deadline = time.monotonic() + grace
+    for child in children:
+        child.join(max(0.0, deadline - time.monotonic()))
+    for child in children:
+        if child.is_alive():
+            with contextlib.suppress(Exception):
+                child.kill()
+            child.join(1.0)
+
+
+def exit_status(code: Any) -> Any:
+    """The command's exit status: `code`, or 130 once a signal came."""
+    return EXIT_STATUS if _state.signals else code
+
+
+@contextlib.contextmanager
+def command(program: bool = False) -> Iterator[None]:
+    """Runs a command under the handler (see the module's doc). Only in the main thread, and
+    only over Python's default handlers (a caller's own handler is kept). Leaving it after a
+    signal ends the workers still running and ignores SIGINT and SIGTERM from then on (the
+    process is about to exit); otherwise the previous handlers come back. `program`: the
+    process ends with the command (the watchdog also bounds its exit; see leave())."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    global _state
+    _state = _State()
+    _state.active, _state.program = True, program
+    _state.hook = hook = sys.unraisablehook
+    sys.unraisablehook = _unraisable
+    defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
+    previous: dict[int, Handler] = {}
+    try:
+        for signum in SIGNALS:
+            if signal.getsignal(signum) is defaults[signum]:
+                previous[signum] = signal.signal(signum, _handler)
+        yield
+    finally:
+        _finish(previous, hook)
+
+
+def _finish(previous: dict[int, Handler], hook: Callable[[Any], Any]) -> None:
+    # The exit path: from here on no signal raises anything (_handler looks at `stopping`).
+    _state.stopping = True
+    _state.active = False
+    if not _state.signals:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        sys.unraisablehook = hook
+        return
+    # Ignored from here to the process's exit: the interpreter puts its own handlers back to
+    # the default action as it finalizes, where a late signal would end it as killed by it.
+    for signum in previous:
+        signal.signal(signum, signal.SIG_IGN)
+    end_workers()
+
+
+def leave() -> None:
+    """The end of a stopped program (the CLI's main, after command()): returns when its other
+    threads have ended within THREAD_GRACE seconds (the interpreter's exit then joins them), or
+    ends the process at once with status 130. A thread can be stuck for good: a
+    KeyboardInterrupt raised in the main thread just after it took a lock the thread needs
+    (a pool's queue, a future's condition) leaves that lock taken, and the interpreter's exit
+    would wait on the thread for ever."""
+    deadline = time.monotonic() + THREAD_GRACE
+    for thread in _waited_threads():
+        thread.join(max(0.0, deadline - time.monotonic()))
+    if any(thread.is_alive() for thread in _waited_threads()):
+        exit_now()
+
+
+def _waited_threads() -> list[threading.Thread]:
+    # The threads the interpreter's exit joins: every non-daemon one but this one.
+    current = threading.current_thread()
+    return [t for t in threading.enumerate() if t is not current and not t.daemon]
+
+
+def exit_now(status: int = EXIT_STATUS) -> NoReturn:
+    """Ends the process now with `status`: the workers killed, the output flushed, the
+    semaphores of its pools unlinked (what multiprocessing's exit would do), nothing joined."""
+    end_workers(grace=0.0)
+    with contextlib.suppress(Exception):
+        from multiprocessing import synchronize, util
+
+        for finalizer in list(util._finalizer_registry.values()):  # type: ignore[attr-defined]
+            if getattr(finalizer, "_callback", None) is synchronize.SemLock._cleanup:
+                finalizer()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    os._exit(status)
+
+
+_FINISH = _finish.__code__
+
+
+# --- worker processes --------------------------------------------------------------------------
+
+
+class _QuietSpawnProcess(SpawnProcess):
+    """A spawned process that starts with SIGINT blocked (the mask is inherited through the
+    exec): a Ctrl-C to the process group while it starts up waits, and ignore_in_worker()
+    drops it."""
+
+    @staticmethod
+    def _Popen(process_obj: Any) -> Any:
+        # held(): a worker half-launched (its start-up data not yet sent) would print a
+        # traceback; the signal is answered once it is launched, and ends it.
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            with held():
+                return SpawnProcess._Popen(process_obj)
+        finally:
+            # A SIGINT that came meanwhile is delivered here, to the main process's handler.
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+class _QuietSpawnContext(SpawnContext):
+    Process = _QuietSpawnProcess  # type: ignore[assignment]
+
+
+_CONTEXT = _QuietSpawnContext()
+
+
+def worker_context() -> SpawnContext:
+    """The multiprocessing context of worker pools: spawn, SIGINT blocked at the start."""
+    return _CONTEXT
+
+
+def ignore_in_worker() -> None:
+    """A worker's initializer: SIGINT ignored (a Ctrl-C to the process group is the main
+    process's to answer), then unblocked (a pending one is dropped); SIGTERM ends it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+__all__ = [
+    "command",
+    "held",
+    "received",
+    "end_workers",
+    "exit_status",
+    "leave",
+    "exit_now",
+    "worker_context",
+    "ignore_in_worker",
+    "EXIT_STATUS",
+    "STOP_GRACE",
+]
