@@ -33,8 +33,8 @@ def main(argv=None):
     a container's stop) stop every command the same way (safety/interrupts.py): its worker
     processes ended, its files whole or absent (or in the journal --resume reads), no
     traceback, exit status 130, on the first signal and on every later one. `argv` None: the
-    process's own command line (the `vikinger` program), which, once stopped, also ends without
-    waiting on a thread the stop left stuck."""
+    process's own command line (the `vikinger` program), which, once stopped, ends the process
+    here (interrupts.leave: no wait on a thread the stop left stuck)."""
     code = None
     try:
         with interrupts.command(program=argv is None):
@@ -52,7 +52,7 @@ def main(argv=None):
     except KeyboardInterrupt:  # the first signal came as the command ended
         pass
     if interrupts.received() and argv is None:
-        interrupts.leave()
+        interrupts.leave()  # the program ends here, with status 130
     return interrupts.exit_status(code)
 
 
