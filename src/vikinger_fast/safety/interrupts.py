@@ -7,12 +7,14 @@ How: `command()` (the CLI's main) installs one handler for SIGINT and SIGTERM. T
 raises KeyboardInterrupt once, in the main thread, where the command's own cleanup runs
 (`finally` blocks, pools shut down, the C++ long calls stop within 50 ms as before); every later
 one is counted and raises nothing, so that no cleanup is cut short by a second
-KeyboardInterrupt. A KeyboardInterrupt the interpreter swallows (raised inside a `__del__`, a
-generator closed by the garbage collector: "Exception ignored in ...") is raised again in the
-main thread. `held()` defers it over a few lines that must not be parted (two files that go
-together). The stop is bounded: the worker processes still running when the command returns
-are terminated, then killed; and if the process is still alive STOP_GRACE seconds after the
-first signal, a watchdog thread kills the workers and ends the process with status 130.
+KeyboardInterrupt. It is put off for 10 ms where it would do lasting harm (inside a lock's
+`with` of the standard library: the lock would stay taken; see _UNBREAKABLE), and raised again
+when the interpreter swallows it (inside a `__del__` or a garbage-collector callback:
+"Exception ignored in ..."). `held()` defers it over a few lines that must not be parted (two
+files that go together). The stop is bounded: the worker processes still running when the
+command returns are terminated, then killed; a stopped program ends through `leave()` (its
+threads waited for 3 s at most); and if the process is still alive STOP_GRACE seconds after
+the first signal, a watchdog thread kills the workers and ends it with status 130.
 
 Worker processes (`worker_context()`, `ignore_in_worker()`) leave Ctrl-C, which a terminal
 sends to the whole process group, to the main process: they are started with SIGINT blocked
@@ -24,6 +26,8 @@ import _thread
 import atexit
 import contextlib
 import multiprocessing
+import multiprocessing.synchronize
+import multiprocessing.util
 import os
 import signal
 import sys
@@ -51,11 +55,12 @@ class _State:
         self.active = False  # inside command()
         self.program = False  # command(program=True): the process ends with the command
         self.signals = 0  # SIGINT and SIGTERM received
-        self.raised = False  # the KeyboardInterrupt of the first signal raised
+        self.raised = False  # the KeyboardInterrupt of the first signal raised (not swallowed)
         self.stopping = False  # the command is over: nothing is raised any more
         self.holding = 0  # depth of held() blocks
         self.pending = False  # a signal came inside held(): raised when it ends
-        self.again = False  # a swallowed KeyboardInterrupt to raise again
+        self.again = False  # a KeyboardInterrupt put off (_raise_later) is due
+        self.signum = signal.SIGINT  # a signal of ours, to call the handler with (_raise_later)
         self.watchdog: Optional[threading.Thread] = None
         self.hook: Callable[[Any], Any] = sys.__unraisablehook__  # the one command() replaced
         self.thread_hook: Callable[[Any], Any] = threading.__excepthook__  # likewise
@@ -71,35 +76,63 @@ def received() -> int:
 
 def _handler(signum: int, frame: Optional[FrameType]) -> None:
     state = _state
-    if state.again:  # a swallowed KeyboardInterrupt, raised again (_unraisable)
+    if state.again:  # the KeyboardInterrupt put off by _raise_later
         state.again = False
-        if not state.stopping:
-            raise KeyboardInterrupt
-        return
-    state.signals += 1
-    if state.signals == 1:
-        _start_watchdog()
-    if state.stopping or state.raised or (frame is not None and frame.f_code is _FINISH):
+    else:
+        state.signals += 1
+        if state.signals == 1:
+            _start_watchdog()
+    if state.raised or state.stopping or (frame is not None and frame.f_code is _FINISH):
         return  # a later signal, or the command is ending: its stop is not cut short
     if state.holding:
         state.pending = True
+        return
+    if _in_unbreakable(frame):
+        _raise_later()
         return
     state.raised = True
     raise KeyboardInterrupt
 
 
+# Code in which a KeyboardInterrupt would do lasting harm. A Condition's __enter__ and __exit__
+# (every queue, future and event of the standard library): raised between taking and releasing
+# its lock, it leaves the lock taken, and the thread that needs it next (a process pool's) waits
+# for ever. multiprocessing's finalizers and a SemLock's making: raised there, a semaphore is
+# unlinked but still registered, or registered without its finalizer, and the resource tracker
+# warns of it at exit.
+_UNBREAKABLE = {
+    threading.Condition.__enter__.__code__,
+    threading.Condition.__exit__.__code__,
+    multiprocessing.util.Finalize.__call__.__code__,
+    multiprocessing.synchronize.SemLock.__init__.__code__,
+}
+
+
+def _in_unbreakable(frame: Optional[FrameType]) -> bool:
+    while frame is not None:
+        if frame.f_code in _UNBREAKABLE:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _raise_later() -> None:
+    """The KeyboardInterrupt raised 10 ms from now, in the main thread: from a timer thread,
+    since in the main thread the handler would run at once, where we are."""
+    _state.again = True
+    timer = threading.Timer(0.01, _thread.interrupt_main, args=(_state.signum,))
+    timer.daemon = True
+    timer.start()
+
+
 def _unraisable(unraisable: Any) -> None:
     # The interpreter swallows an exception raised where it cannot propagate (a __del__, a
-    # weakref callback, a generator closed by the garbage collector) and prints "Exception
+    # weakref callback, a garbage-collector callback such as JAX's) and prints "Exception
     # ignored in ...". Ours is raised again, in the main thread, where it ends the command.
     if _state.signals and issubclass(unraisable.exc_type, KeyboardInterrupt):
         if not _state.stopping:
-            # From another thread, a moment later: here, in the main thread, the handler would
-            # run at once, inside this hook, and its exception would be swallowed again.
-            _state.again = True
-            timer = threading.Timer(0.01, _thread.interrupt_main, args=(signal.SIGINT,))
-            timer.daemon = True
-            timer.start()
+            _state.raised = False
+            _raise_later()
         return
     _state.hook(unraisable)
 
@@ -115,8 +148,12 @@ def _thread_exception(args: Any) -> None:
 
 @contextlib.contextmanager
 def held() -> Iterator[None]:
-    """Defers the first signal's KeyboardInterrupt to the end of the block (outside command(),
-    or when no signal comes, nothing changes)."""
+    """Defers the first signal's KeyboardInterrupt to the end of the block, in the main thread
+    (the only one a signal interrupts); outside command(), or when no signal comes, nothing
+    changes. Also a decorator (safety.outputs.write_atomic)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
     _state.holding += 1
     try:
         yield
@@ -196,6 +233,7 @@ def command(program: bool = False) -> Iterator[None]:
         for signum in SIGNALS:
             if signal.getsignal(signum) is defaults[signum]:
                 previous[signum] = signal.signal(signum, _handler)
+                _state.signum = signum
         yield
     finally:
         _finish(previous, hook)
@@ -249,10 +287,10 @@ def exit_now(status: int = EXIT_STATUS) -> NoReturn:
     semaphores of its pools unlinked (what multiprocessing's exit would do), nothing joined."""
     end_workers(grace=0.0)
     with contextlib.suppress(Exception):
-        from multiprocessing import synchronize, util
-
-        for finalizer in list(util._finalizer_registry.values()):  # type: ignore[attr-defined]
-            if getattr(finalizer, "_callback", None) is synchronize.SemLock._cleanup:
+        registry = multiprocessing.util._finalizer_registry  # type: ignore[attr-defined]
+        cleanup = getattr(multiprocessing.synchronize.SemLock, "_cleanup")
+        for finalizer in list(registry.values()):
+            if getattr(finalizer, "_callback", None) is cleanup:
                 finalizer()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
@@ -285,7 +323,7 @@ class _QuietSpawnProcess(SpawnProcess):
 
 
 class _QuietSpawnContext(SpawnContext):
-    Process = _QuietSpawnProcess  # type: ignore[assignment]
+    Process = _QuietSpawnProcess
 
 
 _CONTEXT = _QuietSpawnContext()
