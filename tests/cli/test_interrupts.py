@@ -122,17 +122,19 @@ def check_selfplay(tmp_path, out):
 CHECKS = {"arena": check_arena, "train": check_train, "selfplay": check_selfplay}
 
 
-def stop_command(tmp_path, command, seed, count):
+def stop_command(tmp_path, command, seed, count, record_property):
     argv, span = COMMANDS[command]
     if command != "serve":
         argv = [*argv, "--jobs", "2"]
     (tmp_path / "arena_slow.py").write_text(SLOW_BOT)
     (tmp_path / "scratch").mkdir()
     plan = signal_plan(seed, count, span)
-    code, out, err, started, left = stop_cli(
+    code, out, err, started, left, sent = stop_cli(
         argv, plan, tmp_path, env=_environment(tmp_path, "0.004"), bound=BOUND
     )
+    record_property("signals_sent", sent)  # in --junitxml: the signals that reached a process
     what = f"{command} {plan}: exit {code}\n{err}"
+    assert sent >= 1, f"{what}\nended before the first signal"
     assert code == 130, what
     assert "Traceback" not in err and "Exception ignored" not in err, what
     assert not left, f"{what}\nstill running: {left} of {started}"
@@ -141,17 +143,110 @@ def stop_command(tmp_path, command, seed, count):
     assert not os.listdir(tmp_path / "scratch"), what
     if command in CHECKS and (tmp_path / "out").exists():
         CHECKS[command](tmp_path, tmp_path / "out")
-    return count
 
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_one_two_or_three_signals_stop_every_command(tmp_path, command, count):
-    stop_command(tmp_path, command, seed=10 * sorted(COMMANDS).index(command) + count, count=count)
+def test_one_two_or_three_signals_stop_every_command(tmp_path, command, count, record_property):
+    seed = 10 * sorted(COMMANDS).index(command) + count
+    stop_command(tmp_path, command, seed, count, record_property)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", range(1000, 1008))
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-def test_many_signals_at_random_moments_stop_every_command(tmp_path, command, seed):
-    stop_command(tmp_path, command, seed, count=1 + seed % 3)
+def test_many_signals_at_random_moments_stop_every_command(
+    tmp_path, command, seed, record_property
+):
+    stop_command(tmp_path, command, seed, 1 + seed % 3, record_property)
+
+
+# --- the handler's parts, each in a child process of its own --------------------------------
+
+SWALLOWED = """
+import os, signal, time
+from vikinger_fast.safety import interrupts
+
+class Finalized:
+    def __del__(self):  # the signal's handler runs in here: its exception is swallowed
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+
+with interrupts.command():
+    try:
+        Finalized()
+        for _ in range(300):
+            time.sleep(0.01)
+        print("not stopped")
+    except KeyboardInterrupt:
+        print("stopped")
+"""
+
+HELD_THEN_LATER = """
+import os, signal, time
+from vikinger_fast.safety import interrupts
+
+with interrupts.command():
+    try:
+        with interrupts.held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            print("held")
+        print("not stopped")
+    except KeyboardInterrupt:
+        print("stopped")
+        os.kill(os.getpid(), signal.SIGINT)  # a later signal: the cleanup goes on
+        time.sleep(0.05)
+        print("cleaned up")
+print(interrupts.received(), interrupts.exit_status(0))
+"""
+
+WORKERS = """
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from vikinger_fast.safety import interrupts
+
+def blocked():
+    return signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
+
+def ignored():
+    return signal.getsignal(signal.SIGINT) is signal.SIG_IGN and not blocked()
+
+if __name__ == "__main__":
+    with ProcessPoolExecutor(1, mp_context=interrupts.worker_context()) as pool:
+        starts_blocked = pool.submit(blocked).result()
+    with ProcessPoolExecutor(
+        1, mp_context=interrupts.worker_context(), initializer=interrupts.ignore_in_worker
+    ) as pool:
+        print(starts_blocked, pool.submit(ignored).result(), blocked())
+"""
+
+
+def _python(source, tmp_path):
+    (tmp_path / "child.py").write_text(source)
+    return subprocess.run(
+        [sys.executable, str(tmp_path / "child.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+
+
+def test_a_keyboard_interrupt_the_interpreter_swallows_is_raised_again(tmp_path):
+    done = _python(SWALLOWED, tmp_path)
+    assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_held_lines_finish_and_a_later_signal_raises_nothing(tmp_path):
+    done = _python(HELD_THEN_LATER, tmp_path)
+    assert done.stdout.split("\n") == ["held", "stopped", "cleaned up", "2 130", ""], done.stderr
+    assert done.returncode == 0 and not done.stderr
+
+
+def test_workers_start_with_ctrl_c_blocked_and_then_ignore_it(tmp_path):
+    done = _python(WORKERS, tmp_path)
+    # Blocked from the start, before any code of the worker runs; then ignored and unblocked;
+    # the main process's own mask is as it was.
+    assert done.stdout == "True True False\n", done.stderr

@@ -1,6 +1,7 @@
 """A real SIGINT sent to a child process running a call (tests/api/test_interrupt.py,
 tests/neural/test_puct_bot.py); the child imports the engine the `engine_name` fixture of
-tests/conftest.py names."""
+tests/conftest.py names. And the `vikinger` commands stopped by SIGINT and SIGTERM, their
+processes followed through /proc (stop_cli, tests/cli/test_interrupts.py)."""
 
 import contextlib
 import os
@@ -123,8 +124,9 @@ def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
     """`python -m vikinger_fast.cli ARGV` in its own session (so that a Ctrl-C can be sent to
     its process group as a terminal does), stopped by `plan`: [(seconds to wait, signal number,
     to the group?)], the first wait counted from the moment its handler is installed (or
-    `ready(child)` is true). Returns (exit status, stdout, stderr, the pids of every process it
-    started, those still alive `bound` s after the first signal)."""
+    `ready(child)` is true); a signal due after the command has ended is not sent. Returns
+    (exit status, stdout, stderr, the pids of every process it started, those still alive
+    `bound` s after the first signal, the number of signals sent)."""
     child = subprocess.Popen(
         [sys.executable, "-m", "vikinger_fast.cli", *argv],
         cwd=cwd,
@@ -134,7 +136,7 @@ def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
         text=True,
         start_new_session=True,
     )
-    seen = set()
+    seen, sent = set(), 0
     try:
         started = time.monotonic()
         while not (ready or handling_signals)(child.pid):
@@ -155,6 +157,7 @@ def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
                 os.killpg(child.pid, signum)
             else:
                 child.send_signal(signum)
+            sent += 1
         deadline = (first or time.monotonic()) + bound
         try:
             out, err = child.communicate(timeout=max(1.0, deadline - time.monotonic()))
@@ -169,4 +172,4 @@ def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
             child.communicate()
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(child.pid, signal.SIGKILL)  # whatever a failing run left behind
-    return child.returncode, out, err, sorted(seen), left
+    return child.returncode, out, err, sorted(seen), left, sent
