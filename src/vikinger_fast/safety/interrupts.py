@@ -26,6 +26,7 @@ import _thread
 import atexit
 import contextlib
 import multiprocessing
+import multiprocessing.process
 import multiprocessing.synchronize
 import multiprocessing.util
 import os
@@ -34,7 +35,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from concurrent.futures import InvalidStateError
+from concurrent.futures import InvalidStateError, ProcessPoolExecutor
 from multiprocessing.context import SpawnContext, SpawnProcess
 from types import FrameType
 from typing import Any, Callable, NoReturn, Optional, Union
@@ -99,12 +100,24 @@ def _handler(signum: int, frame: Optional[FrameType]) -> None:
 # its lock, it leaves the lock taken, and the thread that needs it next (a process pool's) waits
 # for ever. multiprocessing's finalizers and a SemLock's making: raised there, a semaphore is
 # unlinked but still registered, or registered without its finalizer, and the resource tracker
-# warns of it at exit.
+# warns of it at exit. A process's start and a pool's launching of its workers: raised there, a
+# worker is left that neither the pool nor multiprocessing knows, still starting while the
+# pool's queues (and their semaphores) go, and it dies printing a traceback.
 _UNBREAKABLE = {
     threading.Condition.__enter__.__code__,
     threading.Condition.__exit__.__code__,
     multiprocessing.util.Finalize.__call__.__code__,
     multiprocessing.synchronize.SemLock.__init__.__code__,
+    multiprocessing.process.BaseProcess.start.__code__,
+} | {
+    getattr(ProcessPoolExecutor, name).__code__
+    for name in (
+        "_start_executor_manager_thread",
+        "_launch_processes",
+        "_adjust_process_count",
+        "_spawn_process",
+    )
+    if hasattr(ProcessPoolExecutor, name)  # the names of Python 3.9 to 3.13
 }
 
 
@@ -311,12 +324,9 @@ class _QuietSpawnProcess(SpawnProcess):
 
     @staticmethod
     def _Popen(process_obj: Any) -> Any:
-        # held(): a worker half-launched (its start-up data not yet sent) would print a
-        # traceback; the signal is answered once it is launched, and ends it.
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
         try:
-            with held():
-                return SpawnProcess._Popen(process_obj)
+            return SpawnProcess._Popen(process_obj)
         finally:
             # A SIGINT that came meanwhile is delivered here, to the main process's handler.
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)
