@@ -136,11 +136,11 @@ def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
         text=True,
         start_new_session=True,
     )
-    seen, sent = set(), 0
+    seen, sent, left = set(), 0, []
     try:
         started = time.monotonic()
         while not (ready or handling_signals)(child.pid):
-            assert child.poll() is None, child.communicate()
+            assert child.poll() is None, _end(child)
             assert time.monotonic() - started < 120, "the command never started"
             time.sleep(0.01)
         first = None
@@ -167,9 +167,17 @@ def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
             time.sleep(0.05)
         left = [pid for pid in seen | {child.pid} if alive(pid)]
     finally:
-        if child.poll() is None:
-            child.kill()
-            child.communicate()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(child.pid, signal.SIGKILL)  # whatever a failing run left behind
+        if child.poll() is None or left:
+            _end(child)
     return child.returncode, out, err, sorted(seen), left, sent
+
+
+def _end(child):
+    """Kills `child` and whatever of its process group a failing run left behind (holding
+    its pipes open); returns what it printed."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(child.pid, signal.SIGKILL)
+    try:
+        return child.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        return None

@@ -62,7 +62,8 @@ class _State:
         self.pending = False  # a signal came inside held(): raised when it ends
         self.again = False  # a KeyboardInterrupt put off (_raise_later) is due
         self.signum = signal.SIGINT  # a signal of ours, to call the handler with (_raise_later)
-        self.watchdog: Optional[threading.Thread] = None
+        self.first: Optional[float] = None  # time.monotonic() of the first signal
+        self.again_at: Optional[float] = None  # when _helper is to raise a put-off one
         self.hook: Callable[[Any], Any] = sys.__unraisablehook__  # the one command() replaced
         self.thread_hook: Callable[[Any], Any] = threading.__excepthook__  # likewise
 
@@ -81,8 +82,8 @@ def _handler(signum: int, frame: Optional[FrameType]) -> None:
         state.again = False
     else:
         state.signals += 1
-        if state.signals == 1:
-            _start_watchdog()
+        if state.first is None:
+            state.first = time.monotonic()  # _helper's watchdog counts from here
     if state.raised or state.stopping or (frame is not None and frame.f_code is _FINISH):
         return  # a later signal, or the command is ending: its stop is not cut short
     if state.holding:
@@ -130,12 +131,9 @@ def _in_unbreakable(frame: Optional[FrameType]) -> bool:
 
 
 def _raise_later() -> None:
-    """The KeyboardInterrupt raised 10 ms from now, in the main thread: from a timer thread,
-    since in the main thread the handler would run at once, where we are."""
-    _state.again = True
-    timer = threading.Timer(0.01, _thread.interrupt_main, args=(_state.signum,))
-    timer.daemon = True
-    timer.start()
+    """The KeyboardInterrupt raised again in 10 ms, in the main thread, by _helper (here, in
+    the main thread, the handler would run at once, where we are)."""
+    _state.again_at = time.monotonic() + 0.01
 
 
 def _unraisable(unraisable: Any) -> None:
@@ -179,27 +177,21 @@ def held() -> Iterator[None]:
             raise KeyboardInterrupt
 
 
-def _start_watchdog() -> None:
-    if _state.watchdog is None:
-        _state.watchdog = threading.Thread(
-            target=_watch, args=(time.monotonic() + STOP_GRACE,), name="stop-watchdog", daemon=True
-        )
-        _state.watchdog.start()
-
-
-def _watch(deadline: float) -> None:
-    # Sleeps in short steps: the process may end (or the command return) at any time. Called
-    # from a program's main, it also watches the exit; from a caller's, only the command.
-    while time.monotonic() < deadline:
-        time.sleep(0.1)
-        if not _state.active and not _state.program:
-            return
-    print(
-        f"\nstill stopping {STOP_GRACE:.0f} s after the interrupt: ending now",
-        file=sys.stderr,
-        flush=True,
-    )
-    exit_now()
+def _helper(state: _State) -> None:
+    """The thread beside a command: raises a put-off KeyboardInterrupt when it is due, and is
+    the watchdog: STOP_GRACE seconds after the first signal, it ends the process. It only reads
+    and writes `state` (no lock): the handler, which may run while the main thread holds any
+    lock (threading's own, a pool's), starts no thread and takes no lock."""
+    while state is _state and (state.active or state.program):
+        time.sleep(0.05 if state.first is None else 0.01)
+        if state.again_at is not None and time.monotonic() >= state.again_at:
+            state.again_at = None
+            state.again = True
+            _thread.interrupt_main(state.signum)
+        if state.first is not None and time.monotonic() - state.first >= STOP_GRACE:
+            message = f"\nstill stopping {STOP_GRACE:.0f} s after the interrupt: ending now\n"
+            os.write(2, message.encode())
+            exit_now(forced=True)
 
 
 def end_workers(grace: float = WORKER_GRACE) -> None:
@@ -243,6 +235,7 @@ def command(program: bool = False) -> Iterator[None]:
     defaults = {signal.SIGINT: signal.default_int_handler, signal.SIGTERM: signal.SIG_DFL}
     previous: dict[int, Handler] = {}
     try:
+        threading.Thread(target=_helper, args=(_state,), name="interrupts", daemon=True).start()
         for signum in SIGNALS:
             if signal.getsignal(signum) is defaults[signum]:
                 previous[signum] = signal.signal(signum, _handler)
@@ -295,20 +288,32 @@ def _waited_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t is not current and not t.daemon]
 
 
-def exit_now(status: int = EXIT_STATUS) -> NoReturn:
+def exit_now(status: int = EXIT_STATUS, forced: bool = False) -> NoReturn:
     """Ends the process now with `status`: the workers killed, the output flushed, the
-    semaphores of its pools unlinked (what multiprocessing's exit would do), nothing joined."""
-    end_workers(grace=0.0)
+    semaphores of its pools unlinked (what multiprocessing's exit would do), nothing joined.
+    `forced` (the watchdog, the main thread stuck perhaps holding a lock): no semaphore work
+    (the resource tracker unlinks them), and the output flushed by a thread given 0.5 s."""
     with contextlib.suppress(Exception):
-        registry = multiprocessing.util._finalizer_registry  # type: ignore[attr-defined]
-        cleanup = getattr(multiprocessing.synchronize.SemLock, "_cleanup")
-        for finalizer in list(registry.values()):
-            if getattr(finalizer, "_callback", None) is cleanup:
-                finalizer()
+        end_workers(grace=0.0)
+    if forced:
+        flusher = threading.Thread(target=_flush, daemon=True)
+        flusher.start()
+        flusher.join(0.5)
+    else:
+        with contextlib.suppress(Exception):
+            registry = multiprocessing.util._finalizer_registry  # type: ignore[attr-defined]
+            cleanup = getattr(multiprocessing.synchronize.SemLock, "_cleanup")
+            for finalizer in list(registry.values()):
+                if getattr(finalizer, "_callback", None) is cleanup:
+                    finalizer()
+        _flush()
+    os._exit(status)
+
+
+def _flush() -> None:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()
-    os._exit(status)
 
 
 _FINISH = _finish.__code__
