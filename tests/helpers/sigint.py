@@ -120,6 +120,10 @@ def handling_signals(pid):
     return caught is not None and int(caught, 16) & SIGCGT_TERM != 0
 
 
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
     """`python -m vikinger_fast.cli ARGV` in its own session (so that a Ctrl-C can be sent to
     its process group as a terminal does), stopped by `plan`: [(seconds to wait, signal number,
@@ -135,6 +139,9 @@ def stop_cli(argv, plan, cwd, env=None, ready=None, bound=60.0):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # Ctrl-C's default action: a run from a shell's background job (which ignores SIGINT,
+        # and its children after it) would otherwise test a command that ignores it too.
+        preexec_fn=_default_sigint,
     )
     seen, sent, left = set(), 0, []
     try:

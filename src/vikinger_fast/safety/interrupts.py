@@ -7,14 +7,17 @@ How: `command()` (the CLI's main) installs one handler for SIGINT and SIGTERM. T
 raises KeyboardInterrupt once, in the main thread, where the command's own cleanup runs
 (`finally` blocks, pools shut down, the C++ long calls stop within 50 ms as before); every later
 one is counted and raises nothing, so that no cleanup is cut short by a second
-KeyboardInterrupt. It is put off for 10 ms where it would do lasting harm (inside a lock's
-`with` of the standard library: the lock would stay taken; see _UNBREAKABLE), and raised again
-when the interpreter swallows it (inside a `__del__` or a garbage-collector callback:
-"Exception ignored in ..."). `held()` defers it over a few lines that must not be parted (two
-files that go together). The stop is bounded: the worker processes still running when the
-command returns are terminated, then killed; a stopped program ends through `leave()` (its
-threads waited for 3 s at most); and if the process is still alive STOP_GRACE seconds after
-the first signal, a watchdog thread kills the workers and ends it with status 130.
+KeyboardInterrupt. It is put off, by 10 ms at a time, where it would do lasting harm (inside a
+lock's `with` of the standard library, a worker's start, multiprocessing's finalizers: see
+_UNBREAKABLE), and raised again when the interpreter swallows it (inside a `__del__` or a
+garbage-collector callback: "Exception ignored in ..."). `held()` defers it over lines that
+must not be parted (an atomic write, two files that go together). The handler itself starts no
+thread and takes no lock (it may run while the main thread holds any): a helper thread,
+started with the command, raises the put-off interrupts. The stop is bounded: the worker
+processes still running when the command returns are terminated, then killed; a stopped
+program ends through `leave()` (its threads waited for 3 s at most); and if the process is
+still alive STOP_GRACE seconds after the first signal, the helper thread kills the workers
+and ends it with status 130.
 
 Worker processes (`worker_context()`, `ignore_in_worker()`) leave Ctrl-C, which a terminal
 sends to the whole process group, to the main process: they are started with SIGINT blocked
