@@ -95,7 +95,7 @@ class LocalProcesses:
 
     def _run_pools(self, left: dict[int, Shard], folder: str) -> Iterator[tuple[int, Any]]:
         for attempt in range(RETRIES + 1):
-            if interrupts.received():  # workers ended by a stop under way: no new pool
+            if interrupts.stopping():  # workers ended by a stop under way: no new pool
                 raise KeyboardInterrupt
             broken: Optional[BaseException] = None
             # The workers start while the shards are submitted: one BLAS thread each.

@@ -75,8 +75,13 @@ _state = _State()
 
 
 def received() -> int:
-    """The SIGINT and SIGTERM received since the current command started (0 outside one)."""
+    """The SIGINT and SIGTERM received since the last command() started."""
     return _state.signals
+
+
+def stopping() -> bool:
+    """True while a command() runs that a signal has stopped."""
+    return _state.active and _state.signals > 0
 
 
 def _handler(signum: int, frame: Optional[FrameType]) -> None:
@@ -363,6 +368,7 @@ __all__ = [
     "command",
     "held",
     "received",
+    "stopping",
     "end_workers",
     "exit_status",
     "leave",
