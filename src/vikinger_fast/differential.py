@@ -31,6 +31,8 @@ import numpy as np
 
 from vikinger_ref import OPTION_NAMES
 
+from .safety import interrupts
+
 PLAYER_COUNTS = (2, 3, 4)
 # The sets of advanced flags (A1-A5: auction, draw13, offer_by_colour, weak_boatsmen,
 # special_tiles) that the differential games and the soak are played with: all 32 combinations,
@@ -473,7 +475,8 @@ def run(engines, games, jobs=1, chunk_size=8):
         return
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context)
+    # Ctrl-C to the process group is the main process's to answer (safety/interrupts.py).
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=interrupts.ignore_in_worker)
     running = {}
 
     def submit_next():

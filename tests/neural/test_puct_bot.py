@@ -245,8 +245,8 @@ def test_play_hint_from_a_puct_bot():
     child.expect("\r\n> ")
     child.sendline("hint")
     child.expect("\r\n> ")
-    assert re.search(
-        r"hint: \d+\. .+ \(puct:simulations=20: \d+% of the visits\)", child.before
-    ), child.before
+    assert re.search(r"hint: \d+\. .+ \(puct:simulations=20: \d+% of the visits\)", child.before), (
+        child.before
+    )
     child.sendline("quit")
     child.expect(pexpect.EOF)

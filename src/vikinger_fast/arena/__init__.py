@@ -20,11 +20,9 @@ import itertools
 import math
 import os
 import re
-import signal
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing import get_context
 from types import ModuleType
 from typing import Any, NoReturn, Optional, Protocol, Union, cast
 
@@ -32,6 +30,7 @@ import numpy as np
 
 from .. import module_sets, records
 from ..bot_registry import BOTS, Bot, BotEntry
+from ..safety import interrupts
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
 # Spec keys that are another name of a keyword.
@@ -396,8 +395,8 @@ class _Lines:
 
 def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group: the main process alone answers it (it cancels the
-    # games not started), the workers finish the game they are playing and leave.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # games not started, and ends the workers: safety/interrupts.py).
+    interrupts.ignore_in_worker()
 
 
 # A worker plays on one core. numpy's BLAS would start a thread per core in every worker, and
@@ -425,7 +424,7 @@ def worker_pool(jobs: int) -> ProcessPoolExecutor:
     process is forked half-way) that leave Ctrl-C to this process; use it inside
     one_blas_thread()."""
     return ProcessPoolExecutor(
-        jobs, mp_context=get_context("spawn"), initializer=_ignore_interrupts
+        jobs, mp_context=interrupts.worker_context(), initializer=_ignore_interrupts
     )
 
 

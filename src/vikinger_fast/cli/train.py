@@ -195,8 +195,6 @@ def compare_shipped(args: argparse.Namespace) -> None:
         )
     except (ValueError, FileExistsError) as error:
         sys.exit(f"vikinger train: {error}")
-    except KeyboardInterrupt:
-        sys.exit("vikinger train: interrupted")
     sims = evaluation.COMPARE_SIMULATIONS
     verdict = "it replaces" if result["replaces"] else "it does not replace"
     print(
@@ -210,12 +208,12 @@ def compare_shipped(args: argparse.Namespace) -> None:
     )
 
 
-def run(args: argparse.Namespace) -> None:
+def run(args: argparse.Namespace) -> int:
     from ..training import loop
 
     if args.compare_shipped:
         compare_shipped(args)
-        return
+        return 0
     if args.iterations is None:
         sys.exit("vikinger train: --iterations is required (or --compare-shipped)")
     try:
@@ -243,12 +241,16 @@ def run(args: argparse.Namespace) -> None:
     except (ValueError, FileExistsError) as error:
         sys.exit(f"vikinger train: {error}")
     except KeyboardInterrupt:
-        sys.exit("vikinger train: interrupted; continue with --resume")
+        started = os.path.exists(os.path.join(args.out, "config.json"))
+        hint = "continue with --resume" if started else "no run was started"
+        print(f"\nvikinger train: interrupted; {hint}", file=sys.stderr)
+        return 130
     models = os.path.join(args.out, "models")
     print(
         f"{args.out}: {checkpoint.iteration} iterations, {checkpoint.step} steps; the last "
         f"export is in {models}, the best in {os.path.join(args.out, 'best.npz')}"
     )
+    return 0
 
 
 __all__ = ["add_parser", "config_of", "check_resume_flags", "compare_shipped"]

@@ -17,7 +17,7 @@ from vikinger_ref.arguments import is_integer
 
 from .. import arena as arena_module
 from ..extras import install_hint
-from ..safety import outputs
+from ..safety import interrupts, outputs
 
 RETRIES = 3  # a shard whose worker process died is run again this many times
 CANCEL_GRACE = 0.5  # seconds a stopped Ray run lets its running shards finish (_cancel)
@@ -96,6 +96,8 @@ class LocalProcesses:
 
     def _run_pools(self, left: dict[int, Shard], folder: str) -> Iterator[tuple[int, Any]]:
         for attempt in range(RETRIES + 1):
+            if interrupts.stopping():  # workers ended by a stop under way: no new pool
+                raise KeyboardInterrupt
             broken: Optional[BaseException] = None
             # The workers start while the shards are submitted: one BLAS thread each.
             with arena_module.one_blas_thread():
@@ -104,7 +106,8 @@ class LocalProcesses:
                 path = {
                     number: os.path.join(folder, f"{number}-{attempt}.pickle") for number in left
                 }
-                with arena_module.one_blas_thread():
+                # held(): a Ctrl-C inside submit() could leave a lock of the pool's taken.
+                with arena_module.one_blas_thread(), interrupts.held():
                     futures: dict[Future[None], int] = {
                         pool.submit(_shard_to_file, shard.fn, shard.payload, path[number]): number
                         for number, shard in left.items()

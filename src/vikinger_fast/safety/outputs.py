@@ -12,6 +12,8 @@ import os
 import tempfile
 from collections.abc import Iterable
 
+from . import interrupts
+
 
 class OutputError(ValueError):
     """An output that cannot or must not be written; the message names it and why."""
@@ -112,6 +114,7 @@ def check_plot_file(path: str, inputs: Iterable[str] = (), what: str = "--plot")
     return path
 
 
+@interrupts.held()  # a Ctrl-C waits for the rename: no temporary file is left behind
 def write_atomic(path: str, data: bytes | str, sync: bool = False) -> int:
     """Write `data` (str as UTF-8) to `path` through a temporary file in the same folder and
     os.replace: readers, and a run interrupted at any point, see the old file or the whole new

@@ -12,9 +12,9 @@ most the stage in flight: the self-play shards not yet written, the steps since 
 checkpoint, an unfinished evaluation; `resume` repeats exactly those.
 """
 
+import contextlib
 import json
 import os
-import shutil
 import time
 from typing import Any, Dict, Optional
 
@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import arena
 from ..distributed.executors import Executor
-from ..safety import files, outputs
+from ..safety import files, interrupts, outputs
 from ..safety.json_limits import loads_limited
 from . import curves, evaluation, generations, replay
 from .checkpoint import Checkpoint, check_same_game, latest
@@ -81,8 +81,11 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
     os.makedirs(run, exist_ok=True)
     params = init_params(config.players, config.hidden, config.seed)
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
-    checkpoint.save(os.path.join(run, "checkpoint.npz"))
-    outputs.write_atomic(os.path.join(run, "config.json"), config.to_json() + "\n", sync=True)
+    # Both or neither (a Ctrl-C waits for the pair): a folder with one of them could neither be
+    # resumed nor take a new run.
+    with interrupts.held():
+        checkpoint.save(os.path.join(run, "checkpoint.npz"))
+        outputs.write_atomic(os.path.join(run, "config.json"), config.to_json() + "\n", sync=True)
     return checkpoint
 
 
@@ -142,8 +145,13 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
 
     game = vikinger_ref.Game(num_players=config.players, **config.game_options())
     temporary = f"{path}.tmp-{os.getpid()}.npz"
-    network_evaluator(params, game).cover(config.covered()).save(temporary)
-    os.replace(temporary, path)
+    try:
+        network_evaluator(params, game).cover(config.covered()).save(temporary)
+        os.replace(temporary, path)
+    except BaseException:  # Ctrl-C included: no half-written file left beside the exports
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+        raise
 
 
 def train(
@@ -249,16 +257,19 @@ def train(
             row.update(generations.curve_fields(anchor, ladder))
             _log(f"iteration {iteration}: {generations.describe(anchor, ladder)}", quiet)
             if gate["replaced"]:
-                shutil.copyfile(model, os.path.join(run, "best.npz"))
-                outputs.write_atomic(
-                    best_path,
-                    json.dumps(
-                        {**result, "iteration": iteration, "model": model, "gate": gate},
-                        indent=1,
+                with open(model, "rb") as source:
+                    exported = source.read()
+                with interrupts.held():  # best.npz and best.json together
+                    outputs.write_atomic(os.path.join(run, "best.npz"), exported, sync=True)
+                    outputs.write_atomic(
+                        best_path,
+                        json.dumps(
+                            {**result, "iteration": iteration, "model": model, "gate": gate},
+                            indent=1,
+                        )
+                        + "\n",
+                        sync=True,
                     )
-                    + "\n",
-                    sync=True,
-                )
         previous = [r for r in curves.read(run) if int(r["iteration"]) == iteration]
         if previous and not losses:  # resumed after the steps: keep the first record's numbers
             row = {
