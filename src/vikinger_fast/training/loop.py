@@ -79,7 +79,7 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
     """A new run folder (checked by check_new_run) and its first checkpoint."""
     check_new_run(run, force)
     os.makedirs(run, exist_ok=True)
-    params = init_params(config.players, config.hidden, config.seed)
+    params = init_params(config.players, config.hidden, config.seed, config.features)
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
     checkpoint.save(os.path.join(run, "checkpoint.npz"))
     outputs.write_atomic(os.path.join(run, "config.json"), config.to_json() + "\n", sync=True)
@@ -142,7 +142,7 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
 
     game = vikinger_ref.Game(num_players=config.players, **config.game_options())
     temporary = f"{path}.tmp-{os.getpid()}.npz"
-    network_evaluator(params, game).cover(config.covered()).save(temporary)
+    network_evaluator(params, game, config.features).cover(config.covered()).save(temporary)
     os.replace(temporary, path)
 
 
