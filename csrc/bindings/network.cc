@@ -16,7 +16,6 @@
 #include <vector>
 
 #include "bindings/helpers.h"
-#include "formats/observation.h"
 #include "rules/actions.h"
 
 namespace vikinger {
@@ -37,7 +36,7 @@ FloatLayer LayerArg(py::handle pair, std::vector<FloatArray>* keep) {
 }
 
 Network NetworkFromMlp(py::handle mlp) {
-  for (const char* name : {"num_players", "options", "layers", "policy", "value"}) {
+  for (const char* name : {"num_players", "options", "features", "layers", "policy", "value"}) {
     if (!py::hasattr(mlp, name)) {
       throw py::type_error("mlp must be an MLPEvaluator, not " + TypeName(mlp));
     }
@@ -50,13 +49,14 @@ Network NetworkFromMlp(py::handle mlp) {
     }
   }
   const Game game = CheckedGame(mlp.attr("num_players").cast<int64_t>(), options);
+  const FeatureSet features = FeatureSetByName(py::str(mlp.attr("features")).cast<std::string>());
   std::vector<FloatArray> keep;
   std::vector<FloatLayer> layers;
   for (py::handle pair : mlp.attr("layers")) layers.push_back(LayerArg(pair, &keep));
   const FloatLayer policy = LayerArg(mlp.attr("policy"), &keep);
   const FloatLayer value = LayerArg(mlp.attr("value"), &keep);
   try {
-    return Network(game.num_players, game.options, layers, policy, value);
+    return Network(game.num_players, game.options, features, layers, policy, value);
   } catch (const std::invalid_argument& error) {
     throw py::value_error(error.what());
   }
@@ -90,9 +90,10 @@ py::tuple Evaluate(const Network& network, py::handle state) {
 
 py::tuple Features(const Network& network, py::handle state) {
   const Position& p = NodeArg(network, state, "features");
-  const int size = ObservationSize(p.num_players);
+  const int size = FeatureWidth(network.Features(), p.num_players);
   std::vector<int32_t> index(size), value(size);
-  const int count = ObservationFeatures(p, CurrentPlayer(p), index.data(), value.data());
+  const int count =
+      NetworkFeatures(network.Features(), p, CurrentPlayer(p), index.data(), value.data());
   std::vector<int> order(count);
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](int a, int b) { return index[a] < index[b]; });
@@ -120,9 +121,10 @@ without the GIL.)doc")
            R"doc((logits float32[k], values float32[num_players]) of a decision node: the logits of
 its k legal actions (in legal_actions() order) and the values relative to the player to move.)doc")
       .def("features", &vk::Features, py::arg("state"),
-           R"doc((indices int32[m], values int32[m]): the non-zero entries of the observation
-tensor of a decision node for the player to move, by index, as exact integers (the tensor's float32
-rounds gold and Fame above 2^24): the first layer's input.)doc")
+           R"doc((indices int32[m], values int32[m]): the non-zero entries of the network's
+features (docs/neural.md "Features") of a decision node for the player to move, by index, as exact
+integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first layer's
+input.)doc")
       .def_property_readonly("shifts", &vk::Network::Shifts,
                              R"doc(The scale exponents s (weights times 2^s) of the hidden
 layers, the policy head and the value head.)doc");

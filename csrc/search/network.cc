@@ -11,7 +11,6 @@
 #include <smmintrin.h>
 #endif
 
-#include "formats/observation.h"
 #include "rules/actions.h"
 
 // Bit-identical with network.py: no fused multiply-add.
@@ -210,12 +209,13 @@ Network::Matrix Network::Quantize(const FloatLayer& layer, int fraction_bits, bo
   throw std::invalid_argument(name + ": the weights are too large for the integer network");
 }
 
-Network::Network(int num_players, int options, const std::vector<FloatLayer>& layers,
-                 const FloatLayer& policy, const FloatLayer& value)
-    : num_players_(num_players), options_(options) {
+Network::Network(int num_players, int options, FeatureSet features,
+                 const std::vector<FloatLayer>& layers, const FloatLayer& policy,
+                 const FloatLayer& value)
+    : num_players_(num_players), options_(options), features_(features) {
   // Without hidden layers the heads would read the features: not a network the trainer makes.
   if (layers.empty()) throw std::invalid_argument("the integer network needs a hidden layer");
-  int width = ObservationSize(num_players);
+  int width = FeatureWidth(features, num_players);
   for (const FloatLayer& layer : layers) {
     if (layer.in != width) throw std::invalid_argument("the layers' shapes do not chain");
     width = layer.out;
@@ -249,12 +249,13 @@ std::vector<int> Network::Shifts() const {
 }
 
 void Network::Hidden(const Position& p, Scratch* s) const {
-  const int size = ObservationSize(num_players_);
+  const int size = FeatureWidth(features_, num_players_);
   if (static_cast<int>(s->index.size()) < size) {
     s->index.resize(size);
     s->value.resize(size);
   }
-  const int count = ObservationFeatures(p, CurrentPlayer(p), s->index.data(), s->value.data());
+  const int count =
+      NetworkFeatures(features_, p, CurrentPlayer(p), s->index.data(), s->value.data());
   // The first layer: the bias plus the weight rows of the active features, in int32 when no sum
   // can leave its range (network.h), else in int64.
   const Matrix& first = layers_[0];

@@ -2,10 +2,10 @@
 // in integer arithmetic, so that the reference's network.py computes the same bits
 // (docs/neural.md "The integer network" has the rules and the reasons).
 //
-// Input: the observation's non-zero entries for the player to move (formats/observation.h
-// ObservationFeatures; every entry is an integer). The first layer adds up the weight rows of
-// those entries (times their values); the hidden layers are small dense products; the policy head
-// computes the legal actions' logits only; the value head is a softmax, as in mlp.py.
+// Input: the non-zero entries of the network's features for the player to move
+// (search/network_features.h; every entry is an integer). The first layer adds up the weight rows
+// of those entries (times their values); the hidden layers are small dense products; the policy
+// head computes the legal actions' logits only; the value head is a softmax, as in mlp.py.
 //
 // Quantization, the one rule of both engines: a weight matrix W with bias b, fed by inputs with
 // `a` fraction bits (0 for the features, kActShift for activations), gets the scale 2^s with s
@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "rules/state.h"
+#include "search/network_features.h"
 
 namespace vikinger {
 
@@ -66,14 +67,15 @@ class Network {
     std::vector<int16_t> act;
   };
 
-  // `layers` (the hidden layers), `policy` and `value` of a checked MLP (mlp.py's shapes) for the
-  // game of `num_players` and `options`. std::invalid_argument when a value is beyond the limits
-  // or a layer cannot be quantized.
-  Network(int num_players, int options, const std::vector<FloatLayer>& layers,
+  // `layers` (the hidden layers), `policy` and `value` of a checked MLP (mlp.py's shapes) reading
+  // `features`, for the game of `num_players` and `options`. std::invalid_argument when a value
+  // is beyond the limits or a layer cannot be quantized.
+  Network(int num_players, int options, FeatureSet features, const std::vector<FloatLayer>& layers,
           const FloatLayer& policy, const FloatLayer& value);
 
   int NumPlayers() const { return num_players_; }
   int Options() const { return options_; }
+  FeatureSet Features() const { return features_; }
   // The scale exponents s of the hidden layers, the policy head and the value head, in order.
   std::vector<int> Shifts() const;
   // The logits of the `num_legal` actions `legal` of decision node `p` (logits[i] for legal[i])
@@ -99,6 +101,7 @@ class Network {
 
   int num_players_;
   int options_;
+  FeatureSet features_;
   std::vector<Matrix> layers_;
   Matrix policy_, value_;
   // The largest L1 norm of the features whose first-layer sums stay within int32.

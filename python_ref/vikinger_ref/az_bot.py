@@ -53,7 +53,7 @@ def uniform_priors(mlp, game):
     network's (the ablation of docs/learning.md: the same search without the network's policy)."""
     policy_w, policy_b = mlp.policy
     zeros = (np.zeros_like(policy_w), np.zeros_like(policy_b))
-    return MLPEvaluator(game, mlp.layers, zeros, mlp.value)
+    return MLPEvaluator(game, mlp.layers, zeros, mlp.value, mlp.features)
 
 
 def _evaluator_choice(evaluator):

@@ -11,6 +11,10 @@ The file (format "vikinger-mlp/1") holds, all as plain numpy arrays:
                        32, none twice, `options`' set among them. A file without it covers
                        its `options` alone (the files written before it keep their meaning).
   observation_size     int, the width of an observation row
+  features             str, optional: the feature set the network reads (network_features.py:
+                       "observation-v1" or "observation-modules-v2"); the first layer has its
+                       width of rows. A file without it has "observation-v1" (the files
+                       written before it keep their meaning); an unknown name is refused.
   num_distinct_actions int, 2036
   hidden_layers        int, L
   w0, b0 .. w{L-1}, b{L-1}   float32 [in, out], [out]: x <- max(x @ w + b, 0)
@@ -27,6 +31,7 @@ import numpy as np
 from .actions import NUM_DISTINCT_ACTIONS
 from .components import OPTION_NAMES
 from .network import BIAS_LIMIT, WEIGHT_LIMIT, check_range
+from .network_features import OBSERVATION_V1, check_features, dense, feature_width, module_flags
 from .npz import Archive
 from .observation import observation_size
 
@@ -128,12 +133,16 @@ def _check_layer_shapes(width, num_players, layers, policy, value, prefix=""):
 
 
 class MLPEvaluator:
-    """evaluator(observations, legal) -> (logits, values) of the layers (see the module)."""
+    """evaluator(observations, legal) -> (logits, values) of the layers (see the module): the
+    observation rows become the rows of the network's `features` (network_features.py) for the
+    game's modules."""
 
-    def __init__(self, game, layers, policy, value):
+    def __init__(self, game, layers, policy, value, features=OBSERVATION_V1):
         self.num_players, self.options = _game_fields(game)
         self.modules_covered = (set_name(self.options),)  # cover() widens it
         self.observation_size = observation_size(self.num_players)
+        self.features = check_features(features)
+        self._flags = module_flags(self.options)
         self.layers = [(_real(w), _real(b)) for w, b in layers]
         self.policy = tuple(_real(a) for a in policy)
         self.value = tuple(_real(a) for a in value)
@@ -151,11 +160,11 @@ class MLPEvaluator:
         return self
 
     @classmethod
-    def random(cls, game, hidden=(64,), seed=0):
+    def random(cls, game, hidden=(64,), seed=0, features=OBSERVATION_V1):
         """Small random weights (He initialisation) for tests and benchmarks."""
         rng = np.random.default_rng(seed)
         n = game.num_players
-        sizes = [observation_size(n), *hidden]
+        sizes = [feature_width(features, n), *hidden]
         layers = [
             (rng.standard_normal((a, b)) * np.sqrt(2.0 / a), np.zeros(b))
             for a, b in zip(sizes, sizes[1:])
@@ -166,7 +175,7 @@ class MLPEvaluator:
             np.zeros(NUM_DISTINCT_ACTIONS),
         )
         value = (rng.standard_normal((h, n)) * 0.1, np.zeros(n))
-        return cls(game, layers, policy, value)
+        return cls(game, layers, policy, value, features)
 
     def _check_shapes(self):
         arrays = [a for layer in self.layers for a in layer] + [*self.policy, *self.value]
@@ -174,7 +183,7 @@ class MLPEvaluator:
             if not np.isfinite(array).all():
                 raise ValueError("the MLP's weights must be finite")
         _check_layer_shapes(
-            self.observation_size,
+            feature_width(self.features, self.num_players),
             self.num_players,
             [(w.shape, b.shape) for w, b in self.layers],
             (self.policy[0].shape, self.policy[1].shape),
@@ -194,7 +203,7 @@ class MLPEvaluator:
             return self._forward(observations)
 
     def _forward(self, observations):
-        x = observations
+        x = dense(self.features, observations, self._flags)
         for w, b in self.layers:
             x = np.maximum(x @ w + b, np.float32(0))
         logits = x @ self.policy[0] + self.policy[1]
@@ -211,6 +220,7 @@ class MLPEvaluator:
             "options": np.array(self.options, dtype=str),
             "modules_covered": np.array(self.modules_covered, dtype=str),
             "observation_size": np.array(self.observation_size),
+            "features": np.array(self.features),
             "num_distinct_actions": np.array(NUM_DISTINCT_ACTIONS),
             "hidden_layers": np.array(len(self.layers)),
             "policy_w": self.policy[0],
@@ -267,6 +277,13 @@ class MLPEvaluator:
                 value = int(_meta(archive, key, "iu"))
                 if value != expected:
                     raise ValueError(f"{path}: {key} {value}, the game's is {expected}")
+            features = OBSERVATION_V1
+            if "features" in archive.names:
+                try:
+                    features = check_features(str(_meta(archive, "features", "U")))
+                except ValueError as error:
+                    raise ValueError(f"{path}: {error}") from None
+            width = feature_width(features, num_players)
             hidden = int(_meta(archive, "hidden_layers", "iu"))
             if not 0 <= hidden <= MAX_HIDDEN_LAYERS:
                 raise ValueError(f"{path}: hidden_layers {hidden}, not in 0..{MAX_HIDDEN_LAYERS}")
@@ -281,8 +298,14 @@ class MLPEvaluator:
                     )
             # The shapes from the headers, checked before any weight is inflated.
             shape = archive.shape
+            rows = shape("w0" if hidden else "policy_w")
+            if len(rows) == 2 and rows[0] != width:
+                raise ValueError(
+                    f"{path}: features {features!r} are {width} inputs for {num_players} "
+                    f"players, the first layer has {rows[0]}"
+                )
             _check_layer_shapes(
-                observation_size(num_players),
+                width,
                 num_players,
                 [(shape(f"w{i}"), shape(f"b{i}")) for i in range(hidden)],
                 (shape("policy_w"), shape("policy_b")),
@@ -296,6 +319,7 @@ class MLPEvaluator:
                 [(arrays[f"w{i}"], arrays[f"b{i}"]) for i in range(hidden)],
                 (arrays["policy_w"], arrays["policy_b"]),
                 (arrays["value_w"], arrays["value_b"]),
+                features,
             ).cover(covers)
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None

@@ -3,9 +3,10 @@ the reference twin of vikinger_fast's csrc/search/network.cc: the same rounding,
 the same bits, so that both engines build the same trees with it.
 
 Built from a loaded MLPEvaluator (one file loader, mlp.py, serves both engines). The input is the
-observation's non-zero entries for the player to move (every entry is an integer): the first
-layer is the sum of their weight rows times their values; the hidden layers are dense; the policy
-head computes the legal actions' logits only; the value head is a softmax, as in mlp.py.
+non-zero entries of the MLP's features for the player to move (network_features.py; every entry
+is an integer): the first layer is the sum of their weight rows times their values; the hidden
+layers are dense; the policy head computes the legal actions' logits only; the value head is a
+softmax, as in mlp.py.
 
 Quantization: a weight matrix W with bias b, fed by inputs with `a` fraction bits (0 for the
 features, ACT_SHIFT for activations), gets the scale 2^s with s the largest integer in
@@ -38,7 +39,7 @@ import numpy as np
 
 from .arguments import type_name
 from .game import Game
-from .observation import FAME, GLOBAL_SIZE, GOLD, PLAYER_SIZE
+from .network_features import check_features, sparse
 
 ACT_SHIFT = 10  # activations: 10 fraction bits, in [0, 32)
 ACT_MAX = 32767  # the clamp of an activation (ReLU's top), int16
@@ -97,11 +98,12 @@ class Network:
     it."""
 
     def __init__(self, mlp):
-        for name in ("num_players", "options", "layers", "policy", "value"):
+        for name in ("num_players", "options", "features", "layers", "policy", "value"):
             if not hasattr(mlp, name):
                 raise TypeError(f"mlp must be an MLPEvaluator, not {type_name(mlp)}")
         mlp._check_shapes()  # the MLP's checks and messages (finite, shapes)
         self._game = Game(mlp.num_players, **{str(name): True for name in mlp.options})
+        self._features_name = check_features(mlp.features)
         if not mlp.layers:
             raise ValueError("the integer network needs a hidden layer")
         self._layers = []
@@ -128,22 +130,13 @@ class Network:
             raise ValueError(f"{method} needs a decision node")
 
     def _features(self, state):
-        player = state.current_player()
-        observation = state.observation_tensor(player).astype(np.int64)
-        # float32 holds integers exactly up to 2^24 only: gold and Fame (up to 2^30 and a game's
-        # gains beyond) are taken from the boards, so the input is the position's integers.
-        n = len(state.players)
-        for p, board in enumerate(state.players):
-            base = GLOBAL_SIZE + PLAYER_SIZE * ((p - player) % n)
-            observation[base + GOLD] = board.gold
-            observation[base + FAME] = board.fame
-        index = np.flatnonzero(observation)
-        return index.astype(np.int32), observation[index].astype(np.int32)
+        return sparse(self._features_name, state)
 
     def features(self, state):
-        """(indices int32[m], values int32[m]): the non-zero entries of the observation tensor of
-        a decision node for the player to move, by index, as exact integers (the tensor's float32
-        rounds gold and Fame above 2^24): the first layer's input."""
+        """(indices int32[m], values int32[m]): the non-zero entries of the network's features
+        (network_features.py) of a decision node for the player to move, by index, as exact
+        integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first
+        layer's input."""
         self._node(state, "features")
         return self._features(state)
 

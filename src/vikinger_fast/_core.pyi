@@ -348,9 +348,10 @@ class Network:
         """(logits float32[k], values float32[num_players]) of a decision node: the logits of
         its k legal actions (in legal_actions() order) and the values relative to the player to move."""
     def features(self, state: State) -> Tuple[np.ndarray, np.ndarray]:
-        """(indices int32[m], values int32[m]): the non-zero entries of the observation
-        tensor of a decision node for the player to move, by index, as exact integers (the tensor's float32
-        rounds gold and Fame above 2^24): the first layer's input."""
+        """(indices int32[m], values int32[m]): the non-zero entries of the network's
+        features (docs/neural.md "Features") of a decision node for the player to move, by index, as exact
+        integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first layer's
+        input."""
     @property
     def shifts(self) -> List[int]:
         """The scale exponents s (weights times 2^s) of the hidden

@@ -66,6 +66,7 @@ REFERENCE_LAYERS = {
         "puct",
         "gumbel",
         "batched_search",
+        "network_features",
         "mlp",
         "network",
         "puct_bot",

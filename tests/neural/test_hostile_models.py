@@ -112,6 +112,22 @@ def _malformed(engine, tmp_path):
             _npz(tmp_path / "format.npz", {**arrays, "format": np.array("mlp/9")}),
             "format 'mlp/9'",
         ),
+        # features (docs/neural.md "Features"): a network of other features is refused by name.
+        "unknown features": (
+            _npz(tmp_path / "features.npz", {**arrays, "features": np.array("observation-v9")}),
+            "features 'observation-v9' is unknown (known: observation-v1, observation-modules-v2)",
+        ),
+        "features of another width": (
+            _npz(
+                tmp_path / "width.npz", {**arrays, "features": np.array("observation-modules-v2")}
+            ),
+            "features 'observation-modules-v2' are 3513 inputs for 2 players, the first layer "
+            "has 3508",
+        ),
+        "features not text": (
+            _npz(tmp_path / "features_int.npz", {**arrays, "features": np.array(1)}),
+            "features must be text, not int64",
+        ),
     }
     # modules_covered (docs/neural.md "The weights file"): the sets a file plays, checked.
     for case, covered, words in (
@@ -268,3 +284,24 @@ def test_checkpoints_go_through_the_same_reader(tmp_path):
                 Checkpoint.load(path)
     with pytest.raises(ValueError, match="not a regular file \\(a folder\\)"):
         Checkpoint.load(tmp_path)
+
+
+def test_a_file_without_features_reads_the_observation(engine, tmp_path):
+    # The files written before the field (the shipped networks among them) keep their meaning.
+    good = _good(engine, tmp_path)
+    arrays = _arrays(good)
+    assert str(arrays["features"]) == "observation-v1"
+    del arrays["features"]
+    old = _npz(tmp_path / "old.npz", arrays)
+    game = engine.Game(num_players=2)
+    assert MLPEvaluator.load(old, game).features == "observation-v1"
+    state = game.new_initial_state()
+    rng = np.random.default_rng(7)
+    while state.is_chance_node():
+        state.apply_random_chance(rng)
+    bots = [engine.AZBot(game, 1, simulations=16, model=p) for p in (good, old)]
+    assert bots[0].step(state) == bots[1].step(state)
+    nets = [engine.Network(MLPEvaluator.load(p, game)) for p in (good, old)]
+    assert [a.tobytes() for a in nets[0].evaluate(state)] == [
+        a.tobytes() for a in nets[1].evaluate(state)
+    ]

@@ -1,8 +1,10 @@
 """Network, the integer network inside the search (docs/neural.md "The integer network"): its
-input equals the non-zeros of the observation tensor, both engines compute the same bits and build
+input equals the non-zeros of its features (the observation tensor, then the module flags of
+observation-modules-v2; docs/neural.md "Features"), both engines compute the same bits and build
 the same trees with it in every configuration, it stays close to the float MLP, every network the
 trainer makes loads, and bad inputs give the same errors in both engines."""
 
+import itertools
 import random
 
 import numpy as np
@@ -13,6 +15,7 @@ from gil import python_steps_during
 from search_positions import every_configuration, position_pairs, replay
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import MLPEvaluator
+from vikinger_ref.network_features import FEATURE_SETS, OBSERVATION_MODULES_V2, feature_width
 from vikinger_fast import arena
 
 SHIPPED = az_bot.shipped_model(az_bot.Game(2))
@@ -37,7 +40,8 @@ def by_game(pairs):
     return groups
 
 
-def test_the_features_are_the_non_zeros_of_the_observation_in_both_engines(engines):
+@pytest.mark.parametrize("features", FEATURE_SETS)
+def test_the_features_are_the_non_zeros_of_the_observation_in_both_engines(engines, features):
     pairs = position_pairs(engines, 120, seed=3, decision=True, max_steps=900)
     assert {n for (n, _), _, _ in pairs} == {2, 3, 4}
     assert any(any(flags.values()) for (_, flags), _, _ in pairs)
@@ -46,9 +50,13 @@ def test_the_features_are_the_non_zeros_of_the_observation_in_both_engines(engin
     for (n, flags), ref_state, fast_state in pairs:
         key = (n, tuple(sorted(flags.items())))
         if key not in nets:
-            nets[key] = networks(engines, (n, flags), hidden=(8,), seed=0)
+            nets[key] = networks(engines, (n, flags), hidden=(8,), seed=0, features=features)
         for state, network in zip((ref_state, fast_state), nets[key]):
             observation = np.asarray(state.observation_tensor(state.current_player()))
+            if features == OBSERVATION_MODULES_V2:  # one flag per module, OPTION_NAMES order
+                on = [float(flags.get(name, False)) for name in engines[0].OPTION_NAMES]
+                observation = np.concatenate([observation, on])
+            assert len(observation) == feature_width(features, n)
             index, value = network.features(state)
             assert index.dtype == value.dtype == np.int32
             assert np.array_equal(index, np.flatnonzero(observation))
@@ -57,11 +65,12 @@ def test_the_features_are_the_non_zeros_of_the_observation_in_both_engines(engin
             assert np.abs(value).sum() < 1 << 12
 
 
-def test_the_evaluations_are_the_same_bits_in_every_configuration(engines):
+@pytest.mark.parametrize("features", FEATURE_SETS)
+def test_the_evaluations_are_the_same_bits_in_every_configuration(engines, features):
     """One mid-game decision node in each of the 96 configurations (2-4 players x 32 module
     sets), a random two-layer network each."""
     for index, n, flags, history in every_configuration(engines[0], 40, 700):
-        nets = networks(engines, (n, flags), hidden=(24, 16), seed=index)
+        nets = networks(engines, (n, flags), hidden=(24, 16), seed=index, features=features)
         assert nets[0].shifts == nets[1].shifts
         outputs = [
             net.evaluate(replay(engine, n, flags, history)) for engine, net in zip(engines, nets)
@@ -109,19 +118,22 @@ def test_the_shipped_network_stays_close_to_the_float_mlp(engine):
 def test_every_network_the_trainer_makes_loads_and_stays_close(engine, num_players, tmp_path):
     # `vikinger train`'s networks: 2 hidden layers of 128, any player count, any module set.
     flags = {name: True for name in engine.OPTION_NAMES}
-    for game in (engine.Game(num_players), engine.Game(num_players, **flags)):
+    tables = (engine.Game(num_players), engine.Game(num_players, **flags))
+    for game, features in itertools.product(tables, FEATURE_SETS):
         path = str(tmp_path / "net.npz")
-        MLPEvaluator.random(game, hidden=(128, 128), seed=num_players).save(path)
+        MLPEvaluator.random(game, hidden=(128, 128), seed=num_players, features=features).save(path)
         mlp = MLPEvaluator.load(path, game)
+        assert mlp.features == features
         states = decision_nodes(engine, game, 1, seed=num_players)[::6]
         gaps = float_gaps(engine.Network(mlp), mlp, states)
         assert gaps[0] <= LOGIT_TOLERANCE and gaps[1] <= VALUE_TOLERANCE, gaps
 
 
-def test_the_searched_trees_are_the_same_in_both_engines(engines):
+@pytest.mark.parametrize("features", FEATURE_SETS)
+def test_the_searched_trees_are_the_same_in_both_engines(engines, features):
     pairs = position_pairs(engines, 24, seed=17, decision=True, max_steps=900)
     for (n, flags), states in by_game(pairs).items():
-        nets = networks(engines, (n, dict(flags)), hidden=(32, 32), seed=n)
+        nets = networks(engines, (n, dict(flags)), hidden=(32, 32), seed=n, features=features)
         results = []
         for engine, roots, net in zip(engines, states, nets):
             search = engine.PuctSearch(roots, simulations=20, seed=5, c_base=19652.0)
@@ -335,3 +347,23 @@ def test_bad_networks_and_calls_give_the_same_errors_in_both_engines(engines):
         (ValueError, "the network plays Game(num_players=2), the search plays Game(num_players=3)"),
     ]
     assert errors[1][7] == (TypeError, "network must be a Network, not int")
+
+
+def test_a_network_of_other_features_is_refused_alike_in_both_engines(engines):
+    renamed = MLPEvaluator.random(engines[0].Game(2), hidden=(8,))
+    renamed.features = "observation-v9"
+    wider = MLPEvaluator.random(engines[0].Game(2), hidden=(8,))
+    wider.features = OBSERVATION_MODULES_V2  # v1's rows read as v2: 5 rows short
+    errors = []
+    for engine in engines:
+        found = []
+        for mlp in (renamed, wider):
+            with pytest.raises(ValueError) as error:
+                engine.Network(mlp)
+            found.append(str(error.value))
+        errors.append(found)
+    assert errors[0] == errors[1]
+    assert errors[1][0] == (
+        "features 'observation-v9' is unknown (known: observation-v1, observation-modules-v2)"
+    )
+    assert errors[1][1].startswith("layer 0: w0 must be (3513, k) and b0 (k,)")

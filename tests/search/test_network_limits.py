@@ -18,6 +18,7 @@ from vikinger_ref import OPTION_NAMES, az_bot
 from vikinger_ref.dict_reader import MAX_MONEY
 from vikinger_ref.mlp import MLPEvaluator
 from vikinger_ref.network import BIAS_LIMIT, WEIGHT_LIMIT
+from vikinger_ref.network_features import FEATURE_SETS, OBSERVATION_V1
 
 ALL_MODULES = {name: True for name in OPTION_NAMES}
 # (num_players, flags, history) of mid-game decision nodes, base game and every module.
@@ -42,12 +43,12 @@ def both():
 
 
 @functools.lru_cache(maxsize=None)
-def random_mlp(n, modules, kind):
-    """A random MLP of the game; "heavy": its first layer at the largest weights (15.99, s = 11)
-    and biases (2^19) it can hold, so the int32 sums of the first layer reach 2^31 - 1 at an L1
-    norm of the features of about 2^15."""
+def random_mlp(n, modules, kind, features=OBSERVATION_V1):
+    """A random MLP of the game reading `features`; "heavy": its first layer at the largest
+    weights (15.99, s = 11) and biases (2^19) it can hold, so the int32 sums of the first layer
+    reach 2^31 - 1 at an L1 norm of the features of about 2^15."""
     game = load_engine("ref").Game(n, **dict(modules))
-    mlp = MLPEvaluator.random(game, hidden=(24, 8), seed=n)
+    mlp = MLPEvaluator.random(game, hidden=(24, 8), seed=n, features=features)
     if kind == "heavy":
         rng = np.random.default_rng(n)
         w, b = mlp.layers[0]
@@ -84,12 +85,13 @@ def same_outputs(mlp, states):
     which=st.integers(0, len(BASES) - 1),
     money=st.lists(st.tuples(MONEY, MONEY), min_size=4, max_size=4),
     kind=st.sampled_from(["random", "heavy"]),
+    features=st.sampled_from(FEATURE_SETS),
 )
-def test_gold_and_fame_up_to_the_limit_give_the_same_bits(which, money, kind):
+def test_gold_and_fame_up_to_the_limit_give_the_same_bits(which, money, kind, features):
     n, flags, _ = BASES[which]
     states = money_states(BASES[which], money)
     index, value, logits, values = same_outputs(
-        random_mlp(n, tuple(sorted(flags.items())), kind), states
+        random_mlp(n, tuple(sorted(flags.items())), kind, features), states
     )
     # The input is the position's integers: every player's gold and Fame exactly.
     assert sorted(value[value >= 2**24].tolist()) == sorted(

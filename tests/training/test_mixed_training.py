@@ -13,6 +13,7 @@ import pytest
 
 from vikinger_ref import Game
 from vikinger_ref.mlp import ALL_SETS, MLPEvaluator
+from vikinger_ref.network_features import OBSERVATION_MODULES_V2, OBSERVATION_V1, feature_width
 from vikinger_fast import arena, distributed, module_sets
 from vikinger_fast.cli import build_parser
 from vikinger_fast.cli.train import check_resume_flags, config_of
@@ -68,11 +69,35 @@ def test_a_mixed_run_names_its_settings():
         check_resume_flags(other, config_of(args))
     with pytest.raises(ValueError, match="the run is of one module set, not mixed"):
         check_resume_flags(args, config_of(other))
+    # The features (docs/neural.md "Features"): the module flags by default in a mixed run.
+    assert config_of(args).features == OBSERVATION_MODULES_V2
+    assert config_of(other).features == OBSERVATION_V1
+    plain = parser.parse_args(
+        [
+            "train",
+            "--out",
+            "x",
+            "--iterations",
+            "1",
+            "--modules",
+            "mixed",
+            "--features",
+            "observation-v1",
+        ]
+    )
+    assert config_of(plain).features == OBSERVATION_V1
+    with pytest.raises(ValueError, match="^--features 'observation-v1' differs from the run's"):
+        check_resume_flags(plain, config_of(args))
+    with pytest.raises(ValueError, match="^features 'v3' is unknown"):
+        TrainConfig(**{**TINY, "features": "v3"})
+    stored = json.loads(config_of(args).to_json())
+    del stored["features"]  # a config.json from before the field
+    assert TrainConfig.from_json(json.dumps(stored)).features == OBSERVATION_V1
 
 
 def test_the_data_do_not_depend_on_the_executor(tmp_path):
     config = TrainConfig(**{**TINY, "games": 4, "shard_games": 2})
-    weights = init_params(2, (16,), 4)
+    weights = init_params(2, (16,), 4, config.features)
     manifests = [
         replay.generate(str(tmp_path / x), config, weights, 0, distributed.LocalProcesses(jobs))
         for x, jobs in (("a", 1), ("b", 2))
@@ -84,6 +109,14 @@ def test_the_data_do_not_depend_on_the_executor(tmp_path):
     assert sorted(set(a["game"].tolist())) == [0, 1, 2, 3]
     sets = {module_sets.name(selfplay.game_modules(config, 0, g)) for g in range(4)}
     assert len(sets) > 1  # games of several sets in one iteration
+    # The training's input: each sample's observation, then its game's module flags.
+    assert config.features == OBSERVATION_MODULES_V2
+    rows = replay.network_input(config, 0, a)
+    assert rows.shape == (len(a["game"]), feature_width(OBSERVATION_MODULES_V2, 2))
+    np.testing.assert_array_equal(rows[:, : a["observation"].shape[1]], a["observation"])
+    for row, game in zip(rows, a["game"]):
+        on = selfplay.game_modules(config, 0, int(game))
+        assert row[-5:].tolist() == [float(name in on) for name in Game(2).options]
 
 
 @pytest.mark.parametrize("players", [2, 3])
@@ -91,12 +124,15 @@ def test_a_tiny_mixed_run_exports_a_network_for_every_table(tmp_path, players, e
     config = TrainConfig(**{**TINY, "players": players})
     checkpoint = loop.train(str(tmp_path), 2, config, quiet=True)
     assert checkpoint.iteration == 2 and checkpoint.config.mixed
+    assert checkpoint.config.features == OBSERVATION_MODULES_V2  # a mixed run's default
     assert json.loads((tmp_path / "config.json").read_text())["mixed"] is True
     model = os.path.join(str(tmp_path), "models", "iter-00001.npz")
     ref, fast = engines
     for options in ({}, {"draw13": True}, dict.fromkeys(ref.OPTION_NAMES, True)):
         mlp = MLPEvaluator.load(model, ref.Game(players, **options))
         assert mlp.modules_covered == ALL_SETS
+        assert mlp.features == OBSERVATION_MODULES_V2
+        assert mlp.layers[0][0].shape[0] == feature_width(OBSERVATION_MODULES_V2, players)
     options = {"auction": True, "offer_by_colour": True, "special_tiles": True}
     histories = []
     for engine in engines:

@@ -184,11 +184,11 @@ def test_bad_checkpoints_are_named(tmp_path, tiny_run):
     broken.write_bytes(b"PK\x03\x04 not a zip at all")
     with pytest.raises(ValueError, match="damaged checkpoint file, not a readable .npz"):
         Checkpoint.load(str(broken))
-    # Another game's network: the observation size (3 players) is named.
+    # Another game's network: the input width (3 players' observation) is named.
     three = Checkpoint(tiny(), 0, 0, init_params(3, (16,), 0), checkpoint.optimizer)
     three.save(str(tmp_path / "three.npz"))
     with pytest.raises(
-        ValueError, match="w0 has shape \\(5075, 16\\), expected \\(3508, 16\\) \\(observation size"
+        ValueError, match="w0 has shape \\(5075, 16\\), expected \\(3508, 16\\) \\(input width"
     ):
         Checkpoint.load(str(tmp_path / "three.npz"))
     with pytest.raises(ValueError, match="made for players 2, this run has 3"):

@@ -14,6 +14,8 @@ import os
 import sys
 from typing import Any, Callable, Dict
 
+from vikinger_ref.network_features import FEATURE_SETS, OBSERVATION_MODULES_V2, OBSERVATION_V1
+
 from . import common, sharding
 from .. import module_sets
 from ..safety import flags
@@ -88,6 +90,14 @@ def add_parser(commands: Any) -> None:
                 help=f"{common.MODULES_HELP}, or mixed: each self-play game draws its set, the "
                 'base game a quarter of them (docs/learning.md "Networks for every table"); '
                 "--options is another name of it (default none)",
+            )
+        elif name == "features":
+            parser.add_argument(
+                flag,
+                choices=FEATURE_SETS,
+                default=None,
+                help='the network\'s input (docs/neural.md "Features"; default '
+                f"{OBSERVATION_MODULES_V2} with --modules mixed, else {OBSERVATION_V1})",
             )
         elif name == "hidden":
             text = ",".join(map(str, value))

@@ -19,7 +19,7 @@ import numpy as np
 
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.npz import MAX_BYTES, Archive, fspath
-from vikinger_ref.observation import observation_size
+from vikinger_ref.network_features import feature_width
 
 from .. import selfplay_data
 from ..safety import outputs
@@ -121,7 +121,7 @@ class _Header:
 
 def check_same_game(stored: TrainConfig, expect: TrainConfig, path: str) -> None:
     """ValueError naming the first difference of game or network between two configs."""
-    for name in ("players", "options", "mixed", "hidden"):
+    for name in ("players", "options", "mixed", "features", "hidden"):
         a, b = getattr(stored, name), getattr(expect, name)
         if (sorted(a) if name == "options" else a) != (sorted(b) if name == "options" else b):
             raise ValueError(f"{path}: made for {name} {a!r}, this run has {b!r}")
@@ -130,8 +130,8 @@ def check_same_game(stored: TrainConfig, expect: TrainConfig, path: str) -> None
 def check_params(
     params: Mapping[str, Union[np.ndarray, _Header]], config: TrainConfig, path: str
 ) -> None:
-    """The arrays must be the config's network: names, shapes (observation size, action count,
-    players), float32 and finite."""
+    """The arrays must be the config's network: names, shapes (input width of its features,
+    action count, players), float32 and finite."""
     expected = init_shapes(config)
     if sorted(params) != sorted(expected):
         raise ValueError(f"{path}: network arrays {sorted(params)}, expected {sorted(expected)}")
@@ -139,7 +139,7 @@ def check_params(
         array = params[name]
         if array.shape != shape:
             what = (
-                "observation size"
+                "input width"
                 if name == "w0" and array.ndim == 2
                 else "action count"
                 if name.startswith("policy")
@@ -149,8 +149,8 @@ def check_params(
             )
             raise ValueError(
                 f"{path}: {name} has shape {array.shape}, expected {shape} "
-                f"({what} of the game: observation size "
-                f"{observation_size(config.players)}, {NUM_DISTINCT_ACTIONS} "
+                f"({what} of the game: {feature_width(config.features, config.players)} "
+                f"features {config.features!r}, {NUM_DISTINCT_ACTIONS} "
                 f"actions, {config.players} players)"
             )
         if array.dtype != np.float32 or (
@@ -160,7 +160,7 @@ def check_params(
 
 
 def init_shapes(config: TrainConfig) -> Dict[str, Tuple[int, ...]]:
-    sizes = [observation_size(config.players), *config.hidden]
+    sizes = [feature_width(config.features, config.players), *config.hidden]
     shapes: Dict[str, Tuple[int, ...]] = {}
     for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
         shapes[f"w{i}"], shapes[f"b{i}"] = (a, b), (b,)

@@ -10,8 +10,13 @@ from typing import Any, Dict, Tuple
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.components import OPTION_NAMES
 from vikinger_ref.mlp import ALL_SETS, set_name
+from vikinger_ref.network_features import (
+    OBSERVATION_MODULES_V2,
+    OBSERVATION_V1,
+    check_features,
+    feature_width,
+)
 from vikinger_ref.npz import MAX_BYTES
-from vikinger_ref.observation import observation_size
 
 from ..safety.json_limits import loads_limited
 
@@ -49,9 +54,9 @@ EVAL_ORDER = tuple(
 MAX_WIDTH = 16384
 
 
-def network_bytes(players: int, hidden: Tuple[int, ...]) -> int:
+def network_bytes(players: int, hidden: Tuple[int, ...], features: str = OBSERVATION_V1) -> int:
     """The float32 bytes of the network's weights (what an export holds)."""
-    sizes = [observation_size(players), *hidden]
+    sizes = [feature_width(features, players), *hidden]
     weights = sum(a * b + b for a, b in zip(sizes, sizes[1:]))
     weights += (sizes[-1] + 1) * (NUM_DISTINCT_ACTIONS + players)
     return 4 * weights
@@ -69,6 +74,10 @@ class TrainConfig:
     # Each self-play game draws its module set (selfplay.game_modules; `--modules mixed`): the
     # exports cover every set. options is then () (the Game an export is written for).
     mixed: bool = False
+    # The network's input (vikinger_ref.network_features; docs/neural.md "Features"): "" picks
+    # observation-modules-v2 for a mixed run (the module flags tell its sets apart) and
+    # observation-v1 otherwise. A config.json without it is of observation-v1 (from_json).
+    features: str = ""
     hidden: Tuple[int, ...] = (128, 128)
     seed: int = 0
     games: int = 32
@@ -111,6 +120,10 @@ class TrainConfig:
             raise ValueError(f"mixed must be true or false, not {self.mixed!r}")
         if self.mixed and self.options:
             raise ValueError("a mixed run draws each game's modules: give no options with it")
+        if self.features == "":
+            chosen = OBSERVATION_MODULES_V2 if self.mixed else OBSERVATION_V1
+            object.__setattr__(self, "features", chosen)
+        check_features(self.features)
         for name, (low, high) in COUNTS.items():
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -127,10 +140,11 @@ class TrainConfig:
                 f"hidden must be 1 to {MAX_LAYERS} layer widths in 1..{MAX_WIDTH}, not "
                 f"{self.hidden!r}"
             )
-        if network_bytes(self.players, self.hidden) > MAX_BYTES:
+        size = network_bytes(self.players, self.hidden, self.features)
+        if size > MAX_BYTES:
             raise ValueError(
-                f"hidden {self.hidden!r}: a network of {network_bytes(self.players, self.hidden):,}"
-                f" bytes; its exports must load (at most {MAX_BYTES:,})"
+                f"hidden {self.hidden!r}: a network of {size:,} bytes; its exports must load (at "
+                f"most {MAX_BYTES:,})"
             )
         for name, least, most in (
             ("learning_rate", 0.0, 1.0),
@@ -199,6 +213,7 @@ class TrainConfig:
         unknown = sorted(set(fields) - known)
         if unknown:
             raise ValueError(f"unknown training setting {unknown[0]!r}")
+        fields.setdefault("features", OBSERVATION_V1)  # runs from before the field
         for name in ("options", "hidden"):
             if name in fields:
                 if not isinstance(fields[name], list):

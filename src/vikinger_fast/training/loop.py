@@ -79,7 +79,7 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
     """A new run folder (checked by check_new_run) and its first checkpoint."""
     check_new_run(run, force)
     os.makedirs(run, exist_ok=True)
-    params = init_params(config.players, config.hidden, config.seed)
+    params = init_params(config.players, config.hidden, config.seed, config.features)
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
     # Both or neither (a Ctrl-C waits for the pair): a folder with one of them could neither be
     # resumed nor take a new run.
@@ -146,7 +146,7 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
     game = vikinger_ref.Game(num_players=config.players, **config.game_options())
     temporary = f"{path}.tmp-{os.getpid()}.npz"
     try:
-        network_evaluator(params, game).cover(config.covered()).save(temporary)
+        network_evaluator(params, game, config.features).cover(config.covered()).save(temporary)
         os.replace(temporary, path)
     except BaseException:  # Ctrl-C included: no half-written file left beside the exports
         with contextlib.suppress(OSError):

@@ -14,16 +14,19 @@ import numpy as np
 
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.mlp import MLPEvaluator
-from vikinger_ref.observation import observation_size
+from vikinger_ref.network_features import OBSERVATION_V1, feature_width
 
 Params = Dict[str, Any]
 NEG = -1e9  # the logit of an illegal action: exp underflows to 0 in float32
 
 
-def init_params(players: int, hidden: Tuple[int, ...], seed: int) -> Dict[str, np.ndarray]:
-    """He-initialised weights (numpy, float32), zero biases, small heads."""
+def init_params(
+    players: int, hidden: Tuple[int, ...], seed: int, features: str = OBSERVATION_V1
+) -> Dict[str, np.ndarray]:
+    """He-initialised weights (numpy, float32), zero biases, small heads; the first layer reads
+    `features` (vikinger_ref.network_features)."""
     rng = np.random.default_rng(seed)
-    sizes = [observation_size(players), *hidden]
+    sizes = [feature_width(features, players), *hidden]
     params: Dict[str, np.ndarray] = {}
     for i, (a, b) in enumerate(zip(sizes, sizes[1:])):
         params[f"w{i}"] = (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
@@ -40,8 +43,9 @@ def hidden_count(params: Params) -> int:
     return sum(1 for key in params if key.startswith("w"))
 
 
-def evaluator(params: Params, game: Any) -> MLPEvaluator:
-    """The numpy evaluator of these weights (what self-play, the bots and the file use)."""
+def evaluator(params: Params, game: Any, features: str = OBSERVATION_V1) -> MLPEvaluator:
+    """The numpy evaluator of these weights reading `features` (what self-play, the bots and the
+    file use)."""
     layers = [
         (np.asarray(params[f"w{i}"]), np.asarray(params[f"b{i}"]))
         for i in range(hidden_count(params))
@@ -51,6 +55,7 @@ def evaluator(params: Params, game: Any) -> MLPEvaluator:
         layers,
         (np.asarray(params["policy_w"]), np.asarray(params["policy_b"])),
         (np.asarray(params["value_w"]), np.asarray(params["value_b"])),
+        features,
     )
 
 

@@ -7,12 +7,19 @@ without its manifest is unfinished and is played again on resume.
 The training batches of step t are drawn from the samples of the last `window` finished
 iterations with numpy's default_rng seeded (seed, t): the same steps see the same batches on a
 resume.
+
+The network's input rows are the features of the run's `features` (vikinger_ref.network_features)
+built from the stored observations: for observation-modules-v2 with each sample's module flags,
+those of its game's set (selfplay.game_modules: a function of the run's settings, the iteration
+and the game number, so the shards need no more arrays and every shard stays readable).
 """
 
 import os
 from typing import Any, Dict, Iterable, List, Optional
 
 import numpy as np
+
+from vikinger_ref.network_features import NUM_MODULE_FLAGS, OBSERVATION_V1, dense, module_flags
 
 from .. import arena, distributed, selfplay_data
 from ..distributed.executors import Executor
@@ -62,7 +69,7 @@ def generate(
             "params": {
                 "simulations": config.simulations,
                 "max_considered": config.max_considered,
-                "evaluator": selfplay.evaluator_name(module, weights, game),
+                "evaluator": selfplay.evaluator_name(module, weights, game, config.features),
             },
         },
         run={"iteration": iteration, **({"modules": "mixed"} if config.mixed else {})},
@@ -78,6 +85,19 @@ def load_iteration(
 ) -> Dict[str, np.ndarray]:
     """The `keys` arrays of a finished iteration (SHA-256 checked, no pickle)."""
     return selfplay_data.load(iteration_folder(run, iteration), keys)
+
+
+def network_input(config: TrainConfig, iteration: int, arrays: Dict[str, np.ndarray]) -> np.ndarray:
+    """The network's input rows of an iteration's samples (`observation`, and `game` unless the
+    run reads observation-v1): the features of config.features."""
+    if config.features == OBSERVATION_V1:
+        return arrays["observation"]
+    games = arrays["game"]
+    sets = {
+        int(g): module_flags(selfplay.game_modules(config, iteration, int(g))) for g in set(games)
+    }
+    flags = np.array([sets[int(g)] for g in games], np.float32).reshape(-1, NUM_MODULE_FLAGS)
+    return dense(config.features, arrays["observation"], flags)
 
 
 def check_files(run: str, config: TrainConfig, iteration: int) -> None:
@@ -97,8 +117,9 @@ def check_files(run: str, config: TrainConfig, iteration: int) -> None:
 
 
 class Replay:
-    """The samples of the last `window` iterations in memory, ready for batches: observation,
-    legal_mask and the two targets of targets.py, `policy_target` and `value_target`."""
+    """The samples of the last `window` iterations in memory, ready for batches: `observation`
+    (the network's input rows, network_input), legal_mask and the two targets of targets.py,
+    `policy_target` and `value_target`."""
 
     def __init__(self, run: str, config: TrainConfig) -> None:
         self.run = run
@@ -115,9 +136,11 @@ class Replay:
             mix = self.config.value_mix
             # Runs from before root_value (value_mix 0) never read it.
             keys = TRAINING_ARRAYS + (("root_value",) if mix > 0 else ())
+            if self.config.features != OBSERVATION_V1:
+                keys += ("game",)
             arrays = load_iteration(self.run, iteration, keys)
             self.parts[iteration] = {
-                "observation": arrays["observation"],
+                "observation": network_input(self.config, iteration, arrays),
                 "legal_mask": arrays["legal_mask"],
                 "policy_target": targets.policy_target(arrays),
                 "value_target": targets.value_target(arrays, mix),

@@ -27,6 +27,8 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from vikinger_ref.network_features import OBSERVATION_V1
+
 from .. import arena, distributed, module_sets, selfplay_data
 from .config import TrainConfig
 from .network import evaluator as network_evaluator
@@ -50,24 +52,30 @@ def iteration_seed(seed: int, iteration: int) -> int:
     return arena.bot_seed(seed, iteration, 7)
 
 
-def leaf_evaluator(engine: ModuleType, weights: Dict[str, np.ndarray], game: Any) -> Any:
-    """The evaluator of the search's leaves for these weights: engine.Network of their MLP, or
-    the MLP itself when its weights are too large for the integer network (a ValueError of
-    Network, checked before any game starts)."""
-    mlp = network_evaluator(weights, game)
+def leaf_evaluator(
+    engine: ModuleType, weights: Dict[str, np.ndarray], game: Any, features: str = OBSERVATION_V1
+) -> Any:
+    """The evaluator of the search's leaves for these weights reading `features`: engine.Network
+    of their MLP, or the MLP itself when its weights are too large for the integer network (a
+    ValueError of Network, checked before any game starts)."""
+    mlp = network_evaluator(weights, game, features)
     try:
         return engine.Network(mlp)
     except ValueError:
         return mlp
 
 
-def evaluator_name(engine: ModuleType, weights: Optional[Dict[str, np.ndarray]], game: Any) -> str:
+def evaluator_name(
+    engine: ModuleType,
+    weights: Optional[Dict[str, np.ndarray]],
+    game: Any,
+    features: str = OBSERVATION_V1,
+) -> str:
     """What an iteration's manifest records: heuristic, network (integer) or numpy."""
     if weights is None:
         return "heuristic"
-    return (
-        "network" if isinstance(leaf_evaluator(engine, weights, game), engine.Network) else "numpy"
-    )
+    evaluate = leaf_evaluator(engine, weights, game, features)
+    return "network" if isinstance(evaluate, engine.Network) else "numpy"
 
 
 def game_modules(config: TrainConfig, iteration: int, number: int) -> Tuple[str, ...]:
@@ -136,7 +144,7 @@ def _search_games(
 
         evaluate = heuristic_evaluator(search)
     else:
-        evaluate = leaf_evaluator(engine, weights, game)
+        evaluate = leaf_evaluator(engine, weights, game, config.features)
     searching = list(range(count))  # games whose root waits for a search
     while searching:
         search.run(evaluate, config.search_batch)
