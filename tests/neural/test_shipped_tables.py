@@ -65,7 +65,12 @@ def test_the_learned_bots_play_a_module_table_alike_in_both_engines(engines, mod
     moves = [_play(e, e.PolicyNetBot(e.Game(2, **MODULES)), MODULES, 3) for e in engines]
     assert moves[0] == moves[1] and len(moves[0]) > 20
     searched = [
-        _play(e, e.AZBot(e.Game(2, **MODULES), 4, simulations=2, batch_size=2), MODULES, 4)
+        _play(
+            e,
+            e.AZBot(e.Game(2, **MODULES), 4, simulations=2, batch_size=2, solver_nodes=2000),
+            MODULES,
+            4,
+        )
         for e in engines
     ]
     assert searched[0] == searched[1]

@@ -138,7 +138,7 @@ def test_a_tiny_mixed_run_exports_a_network_for_every_table(tmp_path, players, e
     for engine in engines:
         game = engine.Game(num_players=players, **options)
         bots = [
-            engine.AZBot(game, seat, model=model, simulations=4, playouts=0)
+            engine.AZBot(game, seat, model=model, simulations=4, playouts=0, solver_nodes=2000)
             for seat in range(players)
         ]
         state = arena.play_bots(game.new_initial_state(), bots, np.random.default_rng(players))
