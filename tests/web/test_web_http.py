@@ -250,10 +250,12 @@ def test_the_page_asks_only_the_local_server(server):
 
 
 def test_ctrl_c_stops_the_server_cleanly(tmp_path):
+    """Ctrl-C ends `vikinger serve` as it ends every command (docs/security.md "Interrupts"):
+    exit status 130, no traceback, the games kept."""
     running = Server(tmp_path)
     view = new_game(running, seed=31)
     running.process.send_signal(signal.SIGINT)
-    assert running.process.wait(20) == 0
+    assert running.process.wait(20) == 130
     assert "Traceback" not in running.process.stderr.read()
     running.stop()
     assert json.loads(stored(running, view["id"]))["history"]  # the game is kept
