@@ -12,23 +12,7 @@ from vikinger_fast.cli.train import config_of
 from vikinger_fast.training.network import init_params
 from vikinger_fast.training.trainer import Trainer
 
-TINY = dict(
-    games=2,
-    shard_games=1,
-    simulations=4,
-    max_considered=4,
-    hidden=(16,),
-    steps=3,
-    batch=32,
-    window=2,
-    eval_every=1,
-    eval_games=2,
-    eval_simulations=4,
-)
-
-
-def tiny(**changes):
-    return TrainConfig(**{**TINY, **changes})
+from tiny_training import tiny
 
 
 @pytest.fixture(scope="module")

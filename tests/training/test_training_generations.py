@@ -12,28 +12,18 @@ import struct
 import numpy as np
 import pytest
 
-from vikinger_fast.training import TrainConfig, curves, evaluation, generations, loop
+from vikinger_fast.training import curves, evaluation, generations, loop
 from vikinger_fast.training.network import init_params
 from vikinger_ref import az_bot
 
-TINY = dict(
-    games=2,
-    shard_games=1,
-    simulations=4,
-    max_considered=4,
-    hidden=(16,),
-    steps=3,
-    batch=32,
-    window=2,
-    eval_every=1,
-    eval_games=2,
-    eval_simulations=4,
-    ladder_games=2,
-)
+from tiny_training import TINY as _TINY
+from tiny_training import tiny as _tiny
+
+TINY = {**_TINY, "ladder_games": 2}
 
 
 def tiny(**changes):
-    return TrainConfig(**{**TINY, **changes})
+    return _tiny(**{"ladder_games": 2, **changes})
 
 
 @pytest.fixture(scope="module")
