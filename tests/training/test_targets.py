@@ -61,7 +61,15 @@ def test_a_batch_names_its_two_targets(tmp_path):
     data = replay.Replay(run, config)
     data.load(0)
     batch = data.batch(0)
-    assert set(batch) == {"observation", "legal_mask", "policy_target", "value_target"}
+    assert set(batch) == {
+        "observation",
+        "legal_mask",
+        "policy_target",
+        "value_target",
+        "score_target",
+    }
+    assert batch["score_target"].shape == (16, 2)
+    assert (np.abs(batch["score_target"]) < 1).all()
     policy, value = batch["policy_target"], batch["value_target"]
     assert policy.dtype == value.dtype == np.float32
     assert policy.shape == (16, 2036) and value.shape == (16, 2)
@@ -70,3 +78,24 @@ def test_a_batch_names_its_two_targets(tmp_path):
     assert not (policy * ~batch["legal_mask"]).any()
     # The value target: win shares, the mover's first.
     np.testing.assert_allclose(value.sum(axis=1), 1.0, atol=1e-6)
+
+
+def test_the_score_target_is_the_squashed_margin_relative_to_the_mover():
+    # Seats' 64 x Fame + gold: 5 Fame 3 gold, 5 Fame 1 gold, 2 Fame 0 gold.
+    arrays = {"final_score": np.array([[323.0, 321.0, 128.0]] * 2), "player": np.array([1, 0])}
+    margin = np.array([2 / 64, -2 / 64, -195 / 64])  # each seat minus the best other, in Fame
+    np.testing.assert_allclose(targets.margins(arrays["final_score"])[0], margin)
+    squashed = np.tanh(margin / targets.SCORE_SCALE)
+    score = targets.score_target(arrays)
+    assert score.dtype == np.float32
+    np.testing.assert_allclose(score[0], squashed[[1, 2, 0]], rtol=1e-6)  # mover 1's view
+    np.testing.assert_allclose(score[1], squashed, rtol=1e-6)
+
+
+def test_old_configs_have_no_score_head():
+    old = TrainConfig.from_json('{"players": 2}')
+    assert old.score_weight == 0.0 and TrainConfig().score_weight == 0.25
+    from vikinger_fast.training.checkpoint import init_shapes
+
+    assert "score_w" not in init_shapes(old)
+    assert init_shapes(TrainConfig())["score_w"] == (128, 2)

@@ -143,6 +143,35 @@ def test_value_mix_blends_returns_and_root_values(tiny_run, mix):
     np.testing.assert_allclose(value[:, 1], blend[rows, other], rtol=1e-6)
 
 
+def test_the_score_head_trains_and_exports_load(tiny_run):
+    run, checkpoint = tiny_run
+    assert checkpoint.config.score_weight == 0.25
+    assert checkpoint.params["score_w"].shape == (16, 2)
+    rows = loop.curves.read(run)
+    assert all(np.isfinite(float(r["score_loss"])) and float(r["score_loss"]) > 0 for r in rows)
+    # final_score: the game's 64 x Fame + gold per seat, the same for all its samples.
+    arrays = replay.load_iteration(run, 1, ("game", "final_score", "returns"))
+    assert arrays["final_score"].shape == (len(arrays["game"]), 2)
+    for g in set(arrays["game"].tolist()):
+        assert len(np.unique(arrays["final_score"][arrays["game"] == g], axis=0)) == 1
+    best = np.argmax(arrays["final_score"], axis=1)
+    assert (arrays["returns"][np.arange(len(best)), best] > 0).all()  # B8.9's order
+    # The score loss falls on a fixed batch; the exports (no score head yet) load and play.
+    data = replay.Replay(run, checkpoint.config)
+    data.load(1)
+    batch = data.batch(0)
+    trainer = Trainer(checkpoint.config, init_params(2, (16,), 0, score=True))
+    first = trainer.step(batch)["score"]
+    for _ in range(40):
+        last = trainer.step(batch)["score"]
+    assert np.isfinite(first) and last < first
+    import vikinger_ref
+    from vikinger_ref.mlp import MLPEvaluator
+
+    mlp = MLPEvaluator.load(os.path.join(run, "models", "iter-00001.npz"), vikinger_ref.Game())
+    assert len(mlp.layers) == 1
+
+
 def test_loss_falls_on_a_fixed_batch(tiny_run):
     run, checkpoint = tiny_run
     data = replay.Replay(run, checkpoint.config)
@@ -185,7 +214,7 @@ def test_bad_checkpoints_are_named(tmp_path, tiny_run):
     with pytest.raises(ValueError, match="damaged checkpoint file, not a readable .npz"):
         Checkpoint.load(str(broken))
     # Another game's network: the input width (3 players' observation) is named.
-    three = Checkpoint(tiny(), 0, 0, init_params(3, (16,), 0), checkpoint.optimizer)
+    three = Checkpoint(tiny(), 0, 0, init_params(3, (16,), 0, score=True), checkpoint.optimizer)
     three.save(str(tmp_path / "three.npz"))
     with pytest.raises(
         ValueError, match="w0 has shape \\(5075, 16\\), expected \\(3508, 16\\) \\(input width"

@@ -21,6 +21,7 @@ COLUMNS = (
     "loss",
     "policy_loss",
     "value_loss",
+    "score_loss",
     "search_vs_greedy",
     "search_vs_greedy_low",
     "search_vs_greedy_high",

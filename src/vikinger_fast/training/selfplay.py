@@ -30,14 +30,16 @@ import numpy as np
 from vikinger_ref.network_features import OBSERVATION_V1
 
 from .. import arena, distributed, module_sets, selfplay_data
+from . import targets
 from .config import TrainConfig
 from .network import evaluator as network_evaluator
 
-# Per-sample arrays: the self-play format's, plus the policy target and the root's mean value
+# Per-sample arrays: the self-play format's, plus the policy target, the root's mean value
 # per player (absolute seats, as `returns`), which a run with value_mix > 0 mixes into its
-# value target.
-EXTRA_ARRAYS = ("target", "root_value")
-PER_PLAYER_ARRAYS = ("root_value",)
+# value target, and the game's final 64 × Fame + gold per player (absolute seats), the score
+# target's source (targets.score_target).
+EXTRA_ARRAYS = ("target", "root_value", "final_score")
+PER_PLAYER_ARRAYS = ("root_value", "final_score")
 SAMPLE_ARRAYS = selfplay_data.SAMPLE_ARRAYS + EXTRA_ARRAYS
 GAME_ARRAYS = selfplay_data.GAME_ARRAYS
 
@@ -109,7 +111,16 @@ def _games(
     base = iteration_seed(config.seed, iteration)
     for number in sorted(ends):
         rows.end_game(number, arena.chance_seed(base, number), ends[number])
+    # The final scores are known at the end only: each sample's placeholder gets its game's.
+    final = {number: final_score(state) for number, state in ends.items()}
+    rows.samples["final_score"] = [final[int(g)] for g in rows.samples["game"]]
     return rows
+
+
+def final_score(state: Any) -> np.ndarray:
+    """64 × Fame + gold per player of a finished game (B8.9's order: Fame, then gold)."""
+    fame = np.asarray(state.scores(), np.float64)
+    return (targets.GOLD_PER_FAME * fame + np.asarray(state.gold(), np.float64)).astype(np.float32)
 
 
 def _search_games(
@@ -162,6 +173,7 @@ def _search_games(
                     action,
                     target=results["improved_policy"][k].astype(np.float32),
                     root_value=results["value"][k].astype(np.float32),
+                    final_score=None,  # the game's, set when it ends (_games)
                 )
             state.apply_action(action)
             while state.is_chance_node():
