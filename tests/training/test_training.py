@@ -156,7 +156,7 @@ def test_the_score_head_trains_and_exports_load(tiny_run):
         assert len(np.unique(arrays["final_score"][arrays["game"] == g], axis=0)) == 1
     best = np.argmax(arrays["final_score"], axis=1)
     assert (arrays["returns"][np.arange(len(best)), best] > 0).all()  # B8.9's order
-    # The score loss falls on a fixed batch; the exports (no score head yet) load and play.
+    # The score loss falls on a fixed batch; the exports carry the score head and load.
     data = replay.Replay(run, checkpoint.config)
     data.load(1)
     batch = data.batch(0)
@@ -169,7 +169,7 @@ def test_the_score_head_trains_and_exports_load(tiny_run):
     from vikinger_ref.mlp import MLPEvaluator
 
     mlp = MLPEvaluator.load(os.path.join(run, "models", "iter-00001.npz"), vikinger_ref.Game())
-    assert len(mlp.layers) == 1
+    assert len(mlp.layers) == 1 and mlp.score[0].shape == (16, 2)
 
 
 def test_loss_falls_on_a_fixed_batch(tiny_run):

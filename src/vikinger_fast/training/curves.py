@@ -21,7 +21,6 @@ COLUMNS = (
     "loss",
     "policy_loss",
     "value_loss",
-    "score_loss",
     "search_vs_greedy",
     "search_vs_greedy_low",
     "search_vs_greedy_high",
@@ -39,6 +38,7 @@ COLUMNS = (
     "vs_best_low",
     "vs_best_high",
     "best",
+    "score_loss",  # after the columns of runs from before it
 )
 SHARES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy", "search_vs_anchor", "vs_best")
 

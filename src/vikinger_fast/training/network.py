@@ -67,6 +67,9 @@ def evaluator(params: Params, game: Any, features: str = OBSERVATION_V1) -> MLPE
         (np.asarray(params["policy_w"]), np.asarray(params["policy_b"])),
         (np.asarray(params["value_w"]), np.asarray(params["value_b"])),
         features,
+        (np.asarray(params["score_w"]), np.asarray(params["score_b"]))
+        if "score_w" in params
+        else None,
     )
 
 
@@ -77,6 +80,8 @@ def params_of(mlp: MLPEvaluator) -> Dict[str, np.ndarray]:
         params[f"w{i}"], params[f"b{i}"] = w, b
     params["policy_w"], params["policy_b"] = mlp.policy
     params["value_w"], params["value_b"] = mlp.value
+    if mlp.score is not None:
+        params["score_w"], params["score_b"] = mlp.score
     return params
 
 
