@@ -92,8 +92,29 @@ def test_the_score_target_is_the_squashed_margin_relative_to_the_mover():
     np.testing.assert_allclose(score[1], squashed, rtol=1e-6)
 
 
+def test_rescored_samples_take_the_solvers_margins():
+    arrays = {
+        **shard_arrays(),
+        "final_score": np.array([[64.0, 128.0, 0.0]] * 2, np.float32),
+        # Sample 0 solved: seat 0 wins by 2 Fame; seats 1 and 2 tie behind. Sample 1 not.
+        "exact_margin": np.array([[128.0, -128.0, -128.0], [np.nan] * 3], np.float32),
+    }
+    assert targets.rescored(arrays) == 1
+    value = targets.value_target(arrays, 0.5)  # value_mix does not apply to a solved sample
+    np.testing.assert_allclose(value[0], [0.0, 1.0, 0.0])  # mover 2's view of (1, 0, 0)
+    np.testing.assert_allclose(value[1], [0.8, 0.1, 0.1], rtol=1e-6)
+    score = targets.score_target(arrays)
+    np.testing.assert_allclose(score[0], np.tanh(np.array([-2.0, 2.0, -2.0]) / 8), rtol=1e-6)
+    np.testing.assert_allclose(score[1], np.tanh(np.array([-1.0, 1.0, -2.0]) / 8), rtol=1e-6)
+    # Ties at the top share the win.
+    np.testing.assert_allclose(
+        targets.exact_returns(np.array([[0.0, 0.0, -64.0]])), [[0.5, 0.5, 0]]
+    )
+
+
 def test_old_configs_have_no_score_head():
     old = TrainConfig.from_json('{"players": 2}')
+    assert old.rescore_nodes == 0 and TrainConfig().rescore_nodes == 20000
     assert old.score_weight == 0.0 and TrainConfig().score_weight == 0.25
     from vikinger_fast.training.checkpoint import init_shapes
 

@@ -81,9 +81,11 @@ def test_replay_data_extend_the_selfplay_format(tiny_run):
 
 
 def test_selfplay_is_the_same_for_the_same_seeds_in_processes_and_both_engines(engine):
-    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2)
+    # A small solver budget (the reference's solver is slow): the last moves are rescored alike.
+    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2, rescore_nodes=300)
     weights = init_params(2, (8,), 3)
     here = selfplay.play(config, weights, 5, 0, 2, engine=engine.__name__.split("_")[1])
+    assert np.isfinite(here["exact_margin"]).all(axis=1).any()
     shards = [shard for shard, _ in selfplay.shards(config, weights, 5)]
     [(_, (data, samples))] = (
         list(distributed.LocalProcesses(2).run(shards))
@@ -131,7 +133,8 @@ def test_root_value_is_the_searchs_root_value():
 @pytest.mark.parametrize("mix", [0.0, 0.25, 1.0])
 def test_value_mix_blends_returns_and_root_values(tiny_run, mix):
     run, checkpoint = tiny_run
-    data = replay.Replay(run, TrainConfig(**{**checkpoint.config.__dict__, "value_mix": mix}))
+    changes = {"value_mix": mix, "rescore_nodes": 0}  # the game's returns, none rescored
+    data = replay.Replay(run, TrainConfig(**{**checkpoint.config.__dict__, **changes}))
     data.load(1)
     arrays = replay.load_iteration(run, 1, ("player", "returns", "root_value"))
     mover = arrays["player"].astype(int)
@@ -170,6 +173,29 @@ def test_the_score_head_trains_and_exports_load(tiny_run):
 
     mlp = MLPEvaluator.load(os.path.join(run, "models", "iter-00001.npz"), vikinger_ref.Game())
     assert len(mlp.layers) == 1 and mlp.score[0].shape == (16, 2)
+
+
+def test_round_6_samples_are_rescored_by_the_solver(tiny_run):
+    run, checkpoint = tiny_run
+    assert checkpoint.config.rescore_nodes == 20000
+    rows = loop.curves.read(run)
+    counts = [int(r["rescored"]) for r in rows]
+    arrays = replay.load_iteration(run, 1, ("player", "returns", "exact_margin", "final_score"))
+    solved = np.isfinite(arrays["exact_margin"]).all(axis=1)
+    assert counts[1] == solved.sum() > 0
+    margin = arrays["exact_margin"][solved]
+    np.testing.assert_array_equal(margin[:, 0], -margin[:, 1])  # two players: u_1 = -u_0
+    data = replay.Replay(run, checkpoint.config)
+    data.load(1)
+    value, score = data.parts[1]["value_target"][solved], data.parts[1]["score_target"][solved]
+    mover = arrays["player"][solved].astype(int)
+    mine = margin[np.arange(len(mover)), mover]  # the mover's exact margin
+    np.testing.assert_allclose(value[:, 0], np.where(mine > 0, 1.0, np.where(mine == 0, 0.5, 0)))
+    np.testing.assert_allclose(score[:, 0], np.tanh(mine / 64 / 8), rtol=1e-5)
+    # A run without rescoring reads no exact margins: its targets are the game's.
+    plain = replay.Replay(run, TrainConfig(**{**checkpoint.config.__dict__, "rescore_nodes": 0}))
+    plain.load(1)
+    assert plain.rescored[1] == 0
 
 
 def test_loss_falls_on_a_fixed_batch(tiny_run):

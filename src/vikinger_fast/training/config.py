@@ -38,6 +38,7 @@ COUNTS = {
     "eval_simulations": (1, 1_000_000),
     "ladder_opponents": (1, 64),
     "ladder_games": (1, 1_000_000),
+    "rescore_nodes": (0, 1_000_000_000),
 }
 # The evaluation's fixed strong opponent (docs/learning.md "Generations and the gate"): the
 # shipped network of the run's table in the exports' own search, none, or any arena bot spec.
@@ -101,6 +102,11 @@ class TrainConfig:
     # a score head trained on each seat's squashed final margin; 0 = no score head. A
     # config.json without it is of a run from before the head: 0 (from_json).
     score_weight: float = 0.25
+    # Solver rescoring (docs/learning.md "Score-aware values"): a sample at a round-6 decision
+    # node with no chance ahead that solve_endgame finishes within `rescore_nodes` nodes gets
+    # the exact result of perfect play as its value and score targets; 0 = off (and a
+    # config.json without it, of a run from before it).
+    rescore_nodes: int = 20000
     # The generations' ladder and the gate (docs/learning.md "Generations and the gate"): each
     # export plays at most `ladder_opponents` earlier exports, `ladder_games` games each
     # (`eval_games` against the run's best), replaces the best when it scores at least `gate`
@@ -220,6 +226,7 @@ class TrainConfig:
             raise ValueError(f"unknown training setting {unknown[0]!r}")
         fields.setdefault("features", OBSERVATION_V1)  # runs from before the field
         fields.setdefault("score_weight", 0.0)  # runs from before the score head
+        fields.setdefault("rescore_nodes", 0)  # runs from before the rescoring
         for name in ("options", "hidden"):
             if name in fields:
                 if not isinstance(fields[name], list):

@@ -199,6 +199,7 @@ def train(
         )
         # Training steps.
         data.load(iteration)
+        row["rescored"] = data.rescored[iteration]
         end = (iteration + 1) * config.steps
         started = time.perf_counter()
         losses = []

@@ -125,6 +125,7 @@ class Replay:
         self.run = run
         self.config = config
         self.parts: Dict[int, Dict[str, np.ndarray]] = {}
+        self.rescored: Dict[int, int] = {}  # samples the solver rescored, by iteration
 
     def load(self, last: int) -> None:
         """Holds iterations last - window + 1 .. last."""
@@ -138,6 +139,8 @@ class Replay:
             # read them.
             keys = TRAINING_ARRAYS + (("root_value",) if mix > 0 else ())
             keys += ("final_score",) if scored else ()
+            # Runs from before the rescoring (rescore_nodes 0) never read exact_margin.
+            keys += ("exact_margin",) if self.config.rescore_nodes > 0 else ()
             if self.config.features != OBSERVATION_V1:
                 keys += ("game",)
             arrays = load_iteration(self.run, iteration, keys)
@@ -149,6 +152,7 @@ class Replay:
             }
             if scored:
                 self.parts[iteration]["score_target"] = targets.score_target(arrays)
+            self.rescored[iteration] = targets.rescored(arrays)
 
     @property
     def size(self) -> int:

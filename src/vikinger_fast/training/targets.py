@@ -16,6 +16,10 @@ train step"); replay.Replay holds them per sample, network.loss reads them:
   mover as the value target. Self-play stores each sample's final 64 × Fame + gold per seat as
   the shard array `final_score` (runs from before it train with score_weight 0). The loss:
   score_weight times the squared error of the score head's tanh outputs.
+
+A sample the endgame solver finished (shard array `exact_margin` finite, runs with
+rescore_nodes > 0) has both its value and score targets from the solver's margins of perfect
+play instead: its B8.9 returns (value_mix does not apply) and its squashed margin.
 """
 
 from typing import Mapping
@@ -44,7 +48,26 @@ def value_target(arrays: Mapping[str, np.ndarray], value_mix: float) -> np.ndarr
         # docs/learning.md "Value targets": the root's mean value is known at every move, the
         # result only at the end, and it carries less of the luck of the later draws.
         shares = (1.0 - value_mix) * shares + value_mix * arrays["root_value"]
+    if "exact_margin" in arrays:
+        # Rescored samples (the solver finished): the B8.9 returns of perfect play instead.
+        solved = np.isfinite(arrays["exact_margin"]).all(axis=1)
+        shares = np.array(shares, np.float32)
+        shares[solved] = exact_returns(arrays["exact_margin"][solved])
     return _mover_relative(shares, arrays["player"])
+
+
+def exact_returns(margins: np.ndarray) -> np.ndarray:
+    """The B8.9 returns of final margins (N, n): the players with margin >= 0 (the one ahead, or
+    those tied at the top) share 1 equally (vikinger_ref.solver.margin_returns)."""
+    winners = np.asarray(margins) >= 0
+    return (winners / winners.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def rescored(arrays: Mapping[str, np.ndarray]) -> int:
+    """How many samples the solver rescored (0 without `exact_margin`)."""
+    if "exact_margin" not in arrays:
+        return 0
+    return int(np.isfinite(arrays["exact_margin"]).all(axis=1).sum())
 
 
 def margins(final: np.ndarray) -> np.ndarray:
@@ -57,9 +80,14 @@ def margins(final: np.ndarray) -> np.ndarray:
 
 
 def score_target(arrays: Mapping[str, np.ndarray]) -> np.ndarray:
-    """tanh(margin / SCORE_SCALE) per seat of the shard array `final_score`, turned to the
-    mover's view as value_target: float32 (N, n) in (-1, 1)."""
-    return _mover_relative(np.tanh(margins(arrays["final_score"]) / SCORE_SCALE), arrays["player"])
+    """tanh(margin / SCORE_SCALE) per seat of the shard array `final_score` (or, at a sample
+    with `exact_margin`, the solver's margin of perfect play), turned to the mover's view as
+    value_target: float32 (N, n) in (-1, 1)."""
+    fame = margins(arrays["final_score"])
+    if "exact_margin" in arrays:
+        solved = np.isfinite(arrays["exact_margin"]).all(axis=1)
+        fame[solved] = arrays["exact_margin"][solved].astype(np.float64) / GOLD_PER_FAME
+    return _mover_relative(np.tanh(fame / SCORE_SCALE), arrays["player"])
 
 
 def _mover_relative(per_seat: np.ndarray, player: np.ndarray) -> np.ndarray:
