@@ -114,7 +114,7 @@ def test_rescored_samples_take_the_solvers_margins():
 
 def test_old_configs_have_no_score_head():
     old = TrainConfig.from_json('{"players": 2}')
-    assert old.rescore_nodes == 0 and TrainConfig().rescore_nodes == 20000
+    assert old.rescore_nodes == 0 and TrainConfig().rescore_nodes == 2000
     assert old.score_weight == 0.0 and TrainConfig().score_weight == 0.25
     from vikinger_fast.training.checkpoint import init_shapes
 

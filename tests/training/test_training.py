@@ -177,7 +177,7 @@ def test_the_score_head_trains_and_exports_load(tiny_run):
 
 def test_round_6_samples_are_rescored_by_the_solver(tiny_run):
     run, checkpoint = tiny_run
-    assert checkpoint.config.rescore_nodes == 20000
+    assert checkpoint.config.rescore_nodes == 2000
     rows = loop.curves.read(run)
     counts = [int(r["rescored"]) for r in rows]
     arrays = replay.load_iteration(run, 1, ("player", "returns", "exact_margin", "final_score"))

@@ -106,7 +106,7 @@ class TrainConfig:
     # node with no chance ahead that solve_endgame finishes within `rescore_nodes` nodes gets
     # the exact result of perfect play as its value and score targets; 0 = off (and a
     # config.json without it, of a run from before it).
-    rescore_nodes: int = 20000
+    rescore_nodes: int = 2000
     # The generations' ladder and the gate (docs/learning.md "Generations and the gate"): each
     # export plays at most `ladder_opponents` earlier exports, `ladder_games` games each
     # (`eval_games` against the run's best), replaces the best when it scores at least `gate`
