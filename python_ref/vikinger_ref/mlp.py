@@ -22,6 +22,11 @@ The file (format "vikinger-mlp/1") holds, all as plain numpy arrays:
   value_w, value_b     float32 [h, num_players], [num_players]: values = softmax(x @ w + b),
                        relative to the player to move (slot k: player (mover + k) % n), in
                        [0, 1] and summing to 1 as the B8.9 win shares do.
+  score_w, score_b     float32 [h, num_players], [num_players], optional, both or neither: the
+                       score head, scores = tanh(x @ w + b), each seat's squashed final margin
+                       relative to the mover as the values (docs/learning.md "Score-aware
+                       values"). A file without them has no score head; the search and the
+                       integer network do not read it.
 """
 
 import contextlib
@@ -111,9 +116,9 @@ def _real(array):
     return array.astype(np.float32, copy=False)
 
 
-def _check_layer_shapes(width, num_players, layers, policy, value, prefix=""):
+def _check_layer_shapes(width, num_players, layers, policy, value, prefix="", score=None):
     """ValueError unless the shapes are those of an MLP from `width` inputs: layers [(w, b)],
-    then the policy and value heads (w, b), each a shape tuple."""
+    then the policy and value heads (w, b) and the optional score head, each a shape tuple."""
     for i, (w, b) in enumerate(layers):
         if len(w) != 2 or w[0] != width or tuple(b) != (w[1],):
             raise ValueError(
@@ -124,6 +129,7 @@ def _check_layer_shapes(width, num_players, layers, policy, value, prefix=""):
     for name, (w, b), out in (
         ("policy", policy, NUM_DISTINCT_ACTIONS),
         ("value", value, num_players),
+        *((("score", score, num_players),) if score is not None else ()),
     ):
         if tuple(w) != (width, out) or tuple(b) != (out,):
             raise ValueError(
@@ -135,9 +141,9 @@ def _check_layer_shapes(width, num_players, layers, policy, value, prefix=""):
 class MLPEvaluator:
     """evaluator(observations, legal) -> (logits, values) of the layers (see the module): the
     observation rows become the rows of the network's `features` (network_features.py) for the
-    game's modules."""
+    game's modules. `score`: the optional score head (w, b), read by scores() alone."""
 
-    def __init__(self, game, layers, policy, value, features=OBSERVATION_V1):
+    def __init__(self, game, layers, policy, value, features=OBSERVATION_V1, score=None):
         self.num_players, self.options = _game_fields(game)
         self.modules_covered = (set_name(self.options),)  # cover() widens it
         self.observation_size = observation_size(self.num_players)
@@ -146,6 +152,7 @@ class MLPEvaluator:
         self.layers = [(_real(w), _real(b)) for w, b in layers]
         self.policy = tuple(_real(a) for a in policy)
         self.value = tuple(_real(a) for a in value)
+        self.score = None if score is None else tuple(_real(a) for a in score)
         self._check_shapes()
 
     def cover(self, sets):
@@ -179,6 +186,7 @@ class MLPEvaluator:
 
     def _check_shapes(self):
         arrays = [a for layer in self.layers for a in layer] + [*self.policy, *self.value]
+        arrays += [*self.score] if self.score is not None else []
         for array in arrays:
             if not np.isfinite(array).all():
                 raise ValueError("the MLP's weights must be finite")
@@ -188,10 +196,12 @@ class MLPEvaluator:
             [(w.shape, b.shape) for w, b in self.layers],
             (self.policy[0].shape, self.policy[1].shape),
             (self.value[0].shape, self.value[1].shape),
+            score=None if self.score is None else (self.score[0].shape, self.score[1].shape),
         )
         # What the integer network can hold (network.py), checked in double before any value
         # is scaled: a file beyond it is refused at load, by both engines alike.
-        heads = (("policy", self.policy), ("value", self.value))
+        heads = [("policy", self.policy), ("value", self.value)]
+        heads += [("score", self.score)] if self.score is not None else []
         named = [(f"w{i}", f"b{i}", w, b) for i, (w, b) in enumerate(self.layers)]
         named += [(f"{head}_w", f"{head}_b", *pair) for head, pair in heads]
         for w_name, b_name, w, b in named:
@@ -202,10 +212,23 @@ class MLPEvaluator:
         with one_blas_thread():
             return self._forward(observations)
 
-    def _forward(self, observations):
+    def scores(self, observations):
+        """The score head's outputs, float32 (N, n) in (-1, 1), relative to the mover; a
+        ValueError for weights without a score head."""
+        if self.score is None:
+            raise ValueError("these weights have no score head")
+        with one_blas_thread():
+            x = self._hidden(observations)
+            return np.tanh(x @ self.score[0] + self.score[1]).astype(np.float32, copy=False)
+
+    def _hidden(self, observations):
         x = dense(self.features, observations, self._flags)
         for w, b in self.layers:
             x = np.maximum(x @ w + b, np.float32(0))
+        return x
+
+    def _forward(self, observations):
+        x = self._hidden(observations)
         logits = x @ self.policy[0] + self.policy[1]
         raw = x @ self.value[0] + self.value[1]
         values = np.exp(raw - raw.max(axis=1, keepdims=True))
@@ -230,6 +253,8 @@ class MLPEvaluator:
         }
         for i, (w, b) in enumerate(self.layers):
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
+        if self.score is not None:
+            arrays["score_w"], arrays["score_b"] = self.score
         with open(path, "wb") as f:
             np.savez(f, **arrays)
 
@@ -289,6 +314,8 @@ class MLPEvaluator:
                 raise ValueError(f"{path}: hidden_layers {hidden}, not in 0..{MAX_HIDDEN_LAYERS}")
             names = [n for i in range(hidden) for n in (f"w{i}", f"b{i}")]
             names += ["policy_w", "policy_b", "value_w", "value_b"]
+            scored = "score_w" in archive.names or "score_b" in archive.names
+            names += ["score_w", "score_b"] if scored else []  # both or neither
             for name in names:
                 if name not in archive.names:
                     raise ValueError(f"{path}: not a {FORMAT} file (no {name!r})")
@@ -311,6 +338,7 @@ class MLPEvaluator:
                 (shape("policy_w"), shape("policy_b")),
                 (shape("value_w"), shape("value_b")),
                 prefix=f"{path}: ",
+                score=(shape("score_w"), shape("score_b")) if scored else None,
             )
             arrays = {name: archive.read(name) for name in names}
         try:
@@ -320,6 +348,7 @@ class MLPEvaluator:
                 (arrays["policy_w"], arrays["policy_b"]),
                 (arrays["value_w"], arrays["value_b"]),
                 features,
+                (arrays["score_w"], arrays["score_b"]) if scored else None,
             ).cover(covers)
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None

@@ -129,6 +129,27 @@ def _malformed(engine, tmp_path):
             "features must be text, not int64",
         ),
     }
+    # The optional score head (docs/learning.md "Score-aware values"): both arrays or neither,
+    # checked as the other heads.
+    scored = {**arrays, **_score_head(8)}
+    for case, changes, words in (
+        ("score_b missing", {"score_b": None}, "no 'score_b'"),
+        ("score_w missing", {"score_w": None}, "no 'score_w'"),
+        (
+            "score shape",
+            {"score_w": scored["score_w"][:, :1]},
+            "score_w must be (8, 2) and score_b (2,), not (8, 1) and (2,)",
+        ),
+        ("score integers", {"score_w": scored["score_w"].astype(np.int32)}, "score_w must hold"),
+        ("score not finite", {"score_b": np.full(2, np.nan, np.float32)}, "must be finite"),
+        (
+            "score beyond the network",
+            {"score_b": _with(scored["score_b"], 1e13)},
+            "score_b must lie within [-2097152, 2097152]",
+        ),
+    ):
+        stored = {k: v for k, v in {**scored, **changes}.items() if v is not None}
+        cases[case] = (_npz(tmp_path / f"{case.replace(' ', '_')}.npz", stored), words)
     # modules_covered (docs/neural.md "The weights file"): the sets a file plays, checked.
     for case, covered, words in (
         ("unknown module", ["none", "dragons"], "unknown module 'dragons' in 'dragons'"),
@@ -170,6 +191,43 @@ def test_modules_covered_admits_its_sets_and_refuses_others_by_name(engine, tmp_
         f"{path}: weights for 2 players with the module sets ['none', 'auction,special_tiles'], "
         "the game has 2 with ['auction']"
     )
+
+
+def _score_head(hidden):
+    rng = np.random.default_rng(5)
+    return {
+        "score_w": (rng.standard_normal((hidden, 2)) * 0.1).astype(np.float32),
+        "score_b": np.array([0.05, -0.05], np.float32),
+    }
+
+
+def test_a_score_head_loads_and_the_search_plays_as_without_it(engine, tmp_path):
+    good = _good(engine, tmp_path)
+    scored = _npz(tmp_path / "scored.npz", {**_arrays(good), **_score_head(8)})
+    game = engine.Game(num_players=2)
+    plain, mlp = MLPEvaluator.load(good, game), MLPEvaluator.load(scored, game)
+    assert plain.score is None
+    with pytest.raises(ValueError, match="these weights have no score head"):
+        plain.scores(np.zeros((1, 3508), np.float32))
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.legal_actions()[0])
+    rows = np.array([state.observation_tensor(state.current_player())], np.float32)
+    x = np.maximum(rows @ mlp.layers[0][0] + mlp.layers[0][1], 0)
+    expected = np.tanh(x @ mlp.score[0] + mlp.score[1])
+    np.testing.assert_allclose(mlp.scores(rows), expected, rtol=1e-5)
+    assert (np.abs(mlp.scores(rows)) < 1).all()
+    again = tmp_path / "again.npz"
+    mlp.save(again)  # the score head survives a save
+    np.testing.assert_array_equal(MLPEvaluator.load(again, game).score[0], mlp.score[0])
+    # The search does not read the score: the same moves with and without it.
+    for path in (good, scored):
+        engine.PolicyNetBot(game, model=path)
+    moves = []
+    for path in (good, scored):
+        bot = engine.AZBot(game, 3, simulations=8, model=path)
+        moves.append([bot.step(state) for _ in range(3)])
+    assert moves[0] == moves[1]
 
 
 def _refusals_for(engine, path, game):

@@ -47,7 +47,7 @@ def started(tmp_path_factory):
     run.mkdir()
     config = TrainConfig(**TINY)
     (run / "config.json").write_text(config.to_json() + "\n")
-    params = init_params(config.players, config.hidden, config.seed)
+    params = init_params(config.players, config.hidden, config.seed, score=config.score_weight > 0)
     Checkpoint(config, 0, 0, params, []).save(str(run / "checkpoint.npz"))
     assert loop.resume(str(run)).iteration == 0
     return str(run)
@@ -72,6 +72,10 @@ def _copy_run(started, tmp_path):
         ("--l2", "-1"),
         ("--value-mix", "1.5"),
         ("--value-mix", "nan"),
+        ("--score-weight", "1.5"),
+        ("--score-weight", "nan"),
+        ("--rescore-nodes", "-1"),
+        ("--rescore-nodes", "2e9"),
         ("--games", "0"),
         ("--games", "1e9"),
         ("--seed", "-1"),

@@ -61,7 +61,15 @@ def test_a_batch_names_its_two_targets(tmp_path):
     data = replay.Replay(run, config)
     data.load(0)
     batch = data.batch(0)
-    assert set(batch) == {"observation", "legal_mask", "policy_target", "value_target"}
+    assert set(batch) == {
+        "observation",
+        "legal_mask",
+        "policy_target",
+        "value_target",
+        "score_target",
+    }
+    assert batch["score_target"].shape == (16, 2)
+    assert (np.abs(batch["score_target"]) < 1).all()
     policy, value = batch["policy_target"], batch["value_target"]
     assert policy.dtype == value.dtype == np.float32
     assert policy.shape == (16, 2036) and value.shape == (16, 2)
@@ -70,3 +78,45 @@ def test_a_batch_names_its_two_targets(tmp_path):
     assert not (policy * ~batch["legal_mask"]).any()
     # The value target: win shares, the mover's first.
     np.testing.assert_allclose(value.sum(axis=1), 1.0, atol=1e-6)
+
+
+def test_the_score_target_is_the_squashed_margin_relative_to_the_mover():
+    # Seats' 64 x Fame + gold: 5 Fame 3 gold, 5 Fame 1 gold, 2 Fame 0 gold.
+    arrays = {"final_score": np.array([[323.0, 321.0, 128.0]] * 2), "player": np.array([1, 0])}
+    margin = np.array([2 / 64, -2 / 64, -195 / 64])  # each seat minus the best other, in Fame
+    np.testing.assert_allclose(targets.margins(arrays["final_score"])[0], margin)
+    squashed = np.tanh(margin / targets.SCORE_SCALE)
+    score = targets.score_target(arrays)
+    assert score.dtype == np.float32
+    np.testing.assert_allclose(score[0], squashed[[1, 2, 0]], rtol=1e-6)  # mover 1's view
+    np.testing.assert_allclose(score[1], squashed, rtol=1e-6)
+
+
+def test_rescored_samples_take_the_solvers_margins():
+    arrays = {
+        **shard_arrays(),
+        "final_score": np.array([[64.0, 128.0, 0.0]] * 2, np.float32),
+        # Sample 0 solved: seat 0 wins by 2 Fame; seats 1 and 2 tie behind. Sample 1 not.
+        "exact_margin": np.array([[128.0, -128.0, -128.0], [np.nan] * 3], np.float32),
+    }
+    assert targets.rescored(arrays) == 1
+    value = targets.value_target(arrays, 0.5)  # value_mix does not apply to a solved sample
+    np.testing.assert_allclose(value[0], [0.0, 1.0, 0.0])  # mover 2's view of (1, 0, 0)
+    np.testing.assert_allclose(value[1], [0.8, 0.1, 0.1], rtol=1e-6)
+    score = targets.score_target(arrays)
+    np.testing.assert_allclose(score[0], np.tanh(np.array([-2.0, 2.0, -2.0]) / 8), rtol=1e-6)
+    np.testing.assert_allclose(score[1], np.tanh(np.array([-1.0, 1.0, -2.0]) / 8), rtol=1e-6)
+    # Ties at the top share the win.
+    np.testing.assert_allclose(
+        targets.exact_returns(np.array([[0.0, 0.0, -64.0]])), [[0.5, 0.5, 0]]
+    )
+
+
+def test_old_configs_have_no_score_head():
+    old = TrainConfig.from_json('{"players": 2}')
+    assert old.rescore_nodes == 0 and TrainConfig().rescore_nodes == 2000
+    assert old.score_weight == 0.0 and TrainConfig().score_weight == 0.25
+    from vikinger_fast.training.checkpoint import init_shapes
+
+    assert "score_w" not in init_shapes(old)
+    assert init_shapes(TrainConfig())["score_w"] == (128, 2)

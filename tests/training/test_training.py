@@ -65,9 +65,11 @@ def test_replay_data_extend_the_selfplay_format(tiny_run):
 
 
 def test_selfplay_is_the_same_for_the_same_seeds_in_processes_and_both_engines(engine):
-    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2)
+    # A small solver budget (the reference's solver is slow): the last moves are rescored alike.
+    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2, rescore_nodes=300)
     weights = init_params(2, (8,), 3)
     here = selfplay.play(config, weights, 5, 0, 2, engine=engine.__name__.split("_")[1])
+    assert np.isfinite(here["exact_margin"]).all(axis=1).any()
     shards = [shard for shard, _ in selfplay.shards(config, weights, 5)]
     [(_, (data, samples))] = (
         list(distributed.LocalProcesses(2).run(shards))
@@ -115,7 +117,8 @@ def test_root_value_is_the_searchs_root_value():
 @pytest.mark.parametrize("mix", [0.0, 0.25, 1.0])
 def test_value_mix_blends_returns_and_root_values(tiny_run, mix):
     run, checkpoint = tiny_run
-    data = replay.Replay(run, TrainConfig(**{**checkpoint.config.__dict__, "value_mix": mix}))
+    changes = {"value_mix": mix, "rescore_nodes": 0}  # the game's returns, none rescored
+    data = replay.Replay(run, TrainConfig(**{**checkpoint.config.__dict__, **changes}))
     data.load(1)
     arrays = replay.load_iteration(run, 1, ("player", "returns", "root_value"))
     mover = arrays["player"].astype(int)
@@ -125,6 +128,58 @@ def test_value_mix_blends_returns_and_root_values(tiny_run, mix):
     value = data.parts[1]["value_target"]
     np.testing.assert_allclose(value[:, 0], blend[rows, mover], rtol=1e-6)
     np.testing.assert_allclose(value[:, 1], blend[rows, other], rtol=1e-6)
+
+
+def test_the_score_head_trains_and_exports_load(tiny_run):
+    run, checkpoint = tiny_run
+    assert checkpoint.config.score_weight == 0.25
+    assert checkpoint.params["score_w"].shape == (16, 2)
+    rows = loop.curves.read(run)
+    assert all(np.isfinite(float(r["score_loss"])) and float(r["score_loss"]) > 0 for r in rows)
+    # final_score: the game's 64 x Fame + gold per seat, the same for all its samples.
+    arrays = replay.load_iteration(run, 1, ("game", "final_score", "returns"))
+    assert arrays["final_score"].shape == (len(arrays["game"]), 2)
+    for g in set(arrays["game"].tolist()):
+        assert len(np.unique(arrays["final_score"][arrays["game"] == g], axis=0)) == 1
+    best = np.argmax(arrays["final_score"], axis=1)
+    assert (arrays["returns"][np.arange(len(best)), best] > 0).all()  # B8.9's order
+    # The score loss falls on a fixed batch; the exports carry the score head and load.
+    data = replay.Replay(run, checkpoint.config)
+    data.load(1)
+    batch = data.batch(0)
+    trainer = Trainer(checkpoint.config, init_params(2, (16,), 0, score=True))
+    first = trainer.step(batch)["score"]
+    for _ in range(40):
+        last = trainer.step(batch)["score"]
+    assert np.isfinite(first) and last < first
+    import vikinger_ref
+    from vikinger_ref.mlp import MLPEvaluator
+
+    mlp = MLPEvaluator.load(os.path.join(run, "models", "iter-00001.npz"), vikinger_ref.Game())
+    assert len(mlp.layers) == 1 and mlp.score[0].shape == (16, 2)
+
+
+def test_round_6_samples_are_rescored_by_the_solver(tiny_run):
+    run, checkpoint = tiny_run
+    assert checkpoint.config.rescore_nodes == 2000
+    rows = loop.curves.read(run)
+    counts = [int(r["rescored"]) for r in rows]
+    arrays = replay.load_iteration(run, 1, ("player", "returns", "exact_margin", "final_score"))
+    solved = np.isfinite(arrays["exact_margin"]).all(axis=1)
+    assert counts[1] == solved.sum() > 0
+    margin = arrays["exact_margin"][solved]
+    np.testing.assert_array_equal(margin[:, 0], -margin[:, 1])  # two players: u_1 = -u_0
+    data = replay.Replay(run, checkpoint.config)
+    data.load(1)
+    value, score = data.parts[1]["value_target"][solved], data.parts[1]["score_target"][solved]
+    mover = arrays["player"][solved].astype(int)
+    mine = margin[np.arange(len(mover)), mover]  # the mover's exact margin
+    np.testing.assert_allclose(value[:, 0], np.where(mine > 0, 1.0, np.where(mine == 0, 0.5, 0)))
+    np.testing.assert_allclose(score[:, 0], np.tanh(mine / 64 / 8), rtol=1e-5)
+    # A run without rescoring reads no exact margins: its targets are the game's.
+    plain = replay.Replay(run, TrainConfig(**{**checkpoint.config.__dict__, "rescore_nodes": 0}))
+    plain.load(1)
+    assert plain.rescored[1] == 0
 
 
 def test_loss_falls_on_a_fixed_batch(tiny_run):
@@ -169,7 +224,7 @@ def test_bad_checkpoints_are_named(tmp_path, tiny_run):
     with pytest.raises(ValueError, match="damaged checkpoint file, not a readable .npz"):
         Checkpoint.load(str(broken))
     # Another game's network: the input width (3 players' observation) is named.
-    three = Checkpoint(tiny(), 0, 0, init_params(3, (16,), 0), checkpoint.optimizer)
+    three = Checkpoint(tiny(), 0, 0, init_params(3, (16,), 0, score=True), checkpoint.optimizer)
     three.save(str(tmp_path / "three.npz"))
     with pytest.raises(
         ValueError, match="w0 has shape \\(5075, 16\\), expected \\(3508, 16\\) \\(input width"

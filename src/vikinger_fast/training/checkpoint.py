@@ -144,7 +144,7 @@ def check_params(
                 else "action count"
                 if name.startswith("policy")
                 else "players"
-                if name.startswith("value")
+                if name.startswith(("value", "score"))
                 else "shape"
             )
             raise ValueError(
@@ -169,6 +169,8 @@ def init_shapes(config: TrainConfig) -> Dict[str, Tuple[int, ...]]:
         (NUM_DISTINCT_ACTIONS,),
     )
     shapes["value_w"], shapes["value_b"] = (sizes[-1], config.players), (config.players,)
+    if config.score_weight > 0:
+        shapes["score_w"], shapes["score_b"] = (sizes[-1], config.players), (config.players,)
     return shapes
 
 

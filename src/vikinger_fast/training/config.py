@@ -38,6 +38,7 @@ COUNTS = {
     "eval_simulations": (1, 1_000_000),
     "ladder_opponents": (1, 64),
     "ladder_games": (1, 1_000_000),
+    "rescore_nodes": (0, 1_000_000_000),
 }
 # The evaluation's fixed strong opponent (docs/learning.md "Generations and the gate"): the
 # shipped network of the run's table in the exports' own search, none, or any arena bot spec.
@@ -58,7 +59,7 @@ def network_bytes(players: int, hidden: Tuple[int, ...], features: str = OBSERVA
     """The float32 bytes of the network's weights (what an export holds)."""
     sizes = [feature_width(features, players), *hidden]
     weights = sum(a * b + b for a, b in zip(sizes, sizes[1:]))
-    weights += (sizes[-1] + 1) * (NUM_DISTINCT_ACTIONS + players)
+    weights += (sizes[-1] + 1) * (NUM_DISTINCT_ACTIONS + 2 * players)  # with a score head
     return 4 * weights
 
 
@@ -97,6 +98,15 @@ class TrainConfig:
     # The value target: (1 - value_mix) * the game's returns + value_mix * the root's mean value
     # of the search that chose the move (docs/learning.md "Value targets"); 0 = returns alone.
     value_mix: float = 0.0
+    # The score head's loss weight (docs/learning.md "Score-aware values"): > 0 gives the network
+    # a score head trained on each seat's squashed final margin; 0 = no score head. A
+    # config.json without it is of a run from before the head: 0 (from_json).
+    score_weight: float = 0.25
+    # Solver rescoring (docs/learning.md "Score-aware values"): a sample at a round-6 decision
+    # node with no chance ahead that solve_endgame finishes within `rescore_nodes` nodes gets
+    # the exact result of perfect play as its value and score targets; 0 = off (and a
+    # config.json without it, of a run from before it).
+    rescore_nodes: int = 2000
     # The generations' ladder and the gate (docs/learning.md "Generations and the gate"): each
     # export plays at most `ladder_opponents` earlier exports, `ladder_games` games each
     # (`eval_games` against the run's best), replaces the best when it scores at least `gate`
@@ -150,6 +160,7 @@ class TrainConfig:
             ("learning_rate", 0.0, 1.0),
             ("l2", 0.0, 1.0),
             ("value_mix", 0.0, 1.0),
+            ("score_weight", 0.0, 1.0),
             ("gate", 0.5, 1.0),
         ):
             number = getattr(self, name)
@@ -214,6 +225,8 @@ class TrainConfig:
         if unknown:
             raise ValueError(f"unknown training setting {unknown[0]!r}")
         fields.setdefault("features", OBSERVATION_V1)  # runs from before the field
+        fields.setdefault("score_weight", 0.0)  # runs from before the score head
+        fields.setdefault("rescore_nodes", 0)  # runs from before the rescoring
         for name in ("options", "hidden"):
             if name in fields:
                 if not isinstance(fields[name], list):

@@ -38,6 +38,8 @@ COLUMNS = (
     "vs_best_low",
     "vs_best_high",
     "best",
+    "score_loss",  # these two after the columns of runs from before them
+    "rescored",
 )
 SHARES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy", "search_vs_anchor", "vs_best")
 

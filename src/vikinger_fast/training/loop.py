@@ -79,7 +79,9 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
     """A new run folder (checked by check_new_run) and its first checkpoint."""
     check_new_run(run, force)
     os.makedirs(run, exist_ok=True)
-    params = init_params(config.players, config.hidden, config.seed, config.features)
+    params = init_params(
+        config.players, config.hidden, config.seed, config.features, config.score_weight > 0
+    )
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
     # Both or neither (a Ctrl-C waits for the pair): a folder with one of them could neither be
     # resumed nor take a new run.
@@ -197,6 +199,7 @@ def train(
         )
         # Training steps.
         data.load(iteration)
+        row["rescored"] = data.rescored[iteration]
         end = (iteration + 1) * config.steps
         started = time.perf_counter()
         losses = []
@@ -221,6 +224,7 @@ def train(
                 ("total", "loss"),
                 ("policy", "policy_loss"),
                 ("value", "value_loss"),
+                ("score", "score_loss"),
             ):
                 row[name] = round(float(np.mean([entry[key] for entry in losses])), 5)
             _log(

@@ -1,11 +1,14 @@
 """The network in JAX: the MLP of vikinger-mlp/1 (docs/neural.md "The weights file") as a dict
 of arrays with the file's own names (w0 b0 .. policy_w policy_b value_w value_b), so exporting
-is writing the arrays, and the numpy MLPEvaluator plays with exactly what was trained.
+is writing the arrays, and the numpy MLPEvaluator plays with exactly what was trained. A run with
+score_weight > 0 has a score head too (score_w score_b: tanh of x @ w + b, each seat's squashed
+final margin relative to the mover, docs/learning.md "Score-aware values").
 
 The loss of a batch (docs/learning.md "The train step"): policy cross-entropy between the
 policy target (the search's improved policy) and the softmax of the legal logits, plus the mean
 squared error between the value head's win shares and the value target (both relative to the
-mover; targets.py forms them), plus l2 times the sum of the squared weight matrices.
+mover; targets.py forms them), plus score_weight times the mean squared error of the score head
+(when it has one), plus l2 times the sum of the squared weight matrices.
 """
 
 from typing import Any, Dict, Tuple
@@ -21,10 +24,15 @@ NEG = -1e9  # the logit of an illegal action: exp underflows to 0 in float32
 
 
 def init_params(
-    players: int, hidden: Tuple[int, ...], seed: int, features: str = OBSERVATION_V1
+    players: int,
+    hidden: Tuple[int, ...],
+    seed: int,
+    features: str = OBSERVATION_V1,
+    score: bool = False,
 ) -> Dict[str, np.ndarray]:
     """He-initialised weights (numpy, float32), zero biases, small heads; the first layer reads
-    `features` (vikinger_ref.network_features)."""
+    `features` (vikinger_ref.network_features); `score`: with a score head (drawn after the
+    others, so the other arrays are those of the same seed without one)."""
     rng = np.random.default_rng(seed)
     sizes = [feature_width(features, players), *hidden]
     params: Dict[str, np.ndarray] = {}
@@ -36,6 +44,9 @@ def init_params(
     params["policy_b"] = np.zeros(NUM_DISTINCT_ACTIONS, np.float32)
     params["value_w"] = (rng.standard_normal((h, players)) * 0.01).astype(np.float32)
     params["value_b"] = np.zeros(players, np.float32)
+    if score:
+        params["score_w"] = (rng.standard_normal((h, players)) * 0.01).astype(np.float32)
+        params["score_b"] = np.zeros(players, np.float32)
     return params
 
 
@@ -56,6 +67,9 @@ def evaluator(params: Params, game: Any, features: str = OBSERVATION_V1) -> MLPE
         (np.asarray(params["policy_w"]), np.asarray(params["policy_b"])),
         (np.asarray(params["value_w"]), np.asarray(params["value_b"])),
         features,
+        (np.asarray(params["score_w"]), np.asarray(params["score_b"]))
+        if "score_w" in params
+        else None,
     )
 
 
@@ -66,26 +80,38 @@ def params_of(mlp: MLPEvaluator) -> Dict[str, np.ndarray]:
         params[f"w{i}"], params[f"b{i}"] = w, b
     params["policy_w"], params["policy_b"] = mlp.policy
     params["value_w"], params["value_b"] = mlp.value
+    if mlp.score is not None:
+        params["score_w"], params["score_b"] = mlp.score
     return params
 
 
-def forward(params: Params, observations: Any) -> Tuple[Any, Any]:
-    """(logits, value logits) of a batch, in JAX."""
+def _hidden(params: Params, observations: Any) -> Any:
     import jax.numpy as jnp
 
     x = observations
     for i in range(hidden_count(params)):
         x = jnp.maximum(x @ params[f"w{i}"] + params[f"b{i}"], 0.0)
+    return x
+
+
+def forward(params: Params, observations: Any) -> Tuple[Any, Any]:
+    """(logits, value logits) of a batch, in JAX."""
+    x = _hidden(params, observations)
     return x @ params["policy_w"] + params["policy_b"], x @ params["value_w"] + params["value_b"]
 
 
-def loss(params: Params, batch: Dict[str, Any], l2: float) -> Tuple[Any, Dict[str, Any]]:
-    """(total loss, {"policy", "value", "l2"}) of a batch with observation, legal_mask,
-    policy_target and value_target (targets.py)."""
+def loss(
+    params: Params, batch: Dict[str, Any], l2: float, score_weight: float = 0.0
+) -> Tuple[Any, Dict[str, Any]]:
+    """(total loss, {"policy", "value", "score", "l2"}) of a batch with observation, legal_mask,
+    policy_target, value_target and, when score_weight > 0, score_target (targets.py); the
+    "score" part is score_weight times the score head's squared error (0 without a head)."""
     import jax
     import jax.numpy as jnp
 
-    logits, value_logits = forward(params, batch["observation"])
+    x = _hidden(params, batch["observation"])
+    logits = x @ params["policy_w"] + params["policy_b"]
+    value_logits = x @ params["value_w"] + params["value_b"]
     logits = jnp.where(batch["legal_mask"], logits, NEG)
     log_policy = jax.nn.log_softmax(logits, axis=-1)
     target = batch["policy_target"]
@@ -94,5 +120,10 @@ def loss(params: Params, batch: Dict[str, Any], l2: float) -> Tuple[Any, Dict[st
     value_loss = jnp.mean(jnp.sum((values - batch["value_target"]) ** 2, axis=-1))
     squares = sum(jnp.sum(params[k] ** 2) for k in params if k.startswith("w") or k.endswith("_w"))
     l2_loss = l2 * squares
-    total = policy_loss + value_loss + l2_loss
-    return total, {"policy": policy_loss, "value": value_loss, "l2": l2_loss}
+    score_loss = jnp.zeros((), jnp.float32)
+    if score_weight > 0 and "score_w" in params:
+        predicted = jnp.tanh(x @ params["score_w"] + params["score_b"])
+        error = jnp.sum((predicted - batch["score_target"]) ** 2, axis=-1)
+        score_loss = score_weight * jnp.mean(error)
+    total = policy_loss + value_loss + score_loss + l2_loss
+    return total, {"policy": policy_loss, "value": value_loss, "score": score_loss, "l2": l2_loss}

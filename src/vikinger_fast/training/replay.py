@@ -125,6 +125,7 @@ class Replay:
         self.run = run
         self.config = config
         self.parts: Dict[int, Dict[str, np.ndarray]] = {}
+        self.rescored: Dict[int, int] = {}  # samples the solver rescored, by iteration
 
     def load(self, last: int) -> None:
         """Holds iterations last - window + 1 .. last."""
@@ -133,9 +134,13 @@ class Replay:
             if iteration not in wanted:
                 del self.parts[iteration]
         for iteration in sorted(wanted - set(self.parts)):
-            mix = self.config.value_mix
-            # Runs from before root_value (value_mix 0) never read it.
+            mix, scored = self.config.value_mix, self.config.score_weight > 0
+            # Runs from before root_value (value_mix 0) or final_score (score_weight 0) never
+            # read them.
             keys = TRAINING_ARRAYS + (("root_value",) if mix > 0 else ())
+            keys += ("final_score",) if scored else ()
+            # Runs from before the rescoring (rescore_nodes 0) never read exact_margin.
+            keys += ("exact_margin",) if self.config.rescore_nodes > 0 else ()
             if self.config.features != OBSERVATION_V1:
                 keys += ("game",)
             arrays = load_iteration(self.run, iteration, keys)
@@ -145,6 +150,9 @@ class Replay:
                 "policy_target": targets.policy_target(arrays),
                 "value_target": targets.value_target(arrays, mix),
             }
+            if scored:
+                self.parts[iteration]["score_target"] = targets.score_target(arrays)
+            self.rescored[iteration] = targets.rescored(arrays)
 
     @property
     def size(self) -> int:
@@ -160,6 +168,8 @@ class Replay:
         out: Dict[str, List[np.ndarray]] = {
             k: [] for k in ("observation", "legal_mask", "policy_target", "value_target")
         }
+        if self.config.score_weight > 0:
+            out["score_target"] = []
         for j, iteration in enumerate(order):
             rows = picks[(picks >= starts[j]) & (picks < starts[j + 1])] - starts[j]
             for key in out:

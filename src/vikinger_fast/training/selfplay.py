@@ -30,14 +30,18 @@ import numpy as np
 from vikinger_ref.network_features import OBSERVATION_V1
 
 from .. import arena, distributed, module_sets, selfplay_data
+from . import targets
 from .config import TrainConfig
 from .network import evaluator as network_evaluator
 
-# Per-sample arrays: the self-play format's, plus the policy target and the root's mean value
+# Per-sample arrays: the self-play format's, plus the policy target, the root's mean value
 # per player (absolute seats, as `returns`), which a run with value_mix > 0 mixes into its
-# value target.
-EXTRA_ARRAYS = ("target", "root_value")
-PER_PLAYER_ARRAYS = ("root_value",)
+# value target, and the game's final 64 × Fame + gold per player (absolute seats), the score
+# target's source (targets.score_target), and `exact_margin`: at a sample the endgame solver
+# finished within rescore_nodes nodes, each player's margin (64 × Fame + gold of the seat minus
+# the best other's) under perfect play, NaN elsewhere (targets.py rescores with it).
+EXTRA_ARRAYS = ("target", "root_value", "final_score", "exact_margin")
+PER_PLAYER_ARRAYS = ("root_value", "final_score", "exact_margin")
 SAMPLE_ARRAYS = selfplay_data.SAMPLE_ARRAYS + EXTRA_ARRAYS
 GAME_ARRAYS = selfplay_data.GAME_ARRAYS
 
@@ -109,7 +113,30 @@ def _games(
     base = iteration_seed(config.seed, iteration)
     for number in sorted(ends):
         rows.end_game(number, arena.chance_seed(base, number), ends[number])
+    # The final scores are known at the end only: each sample's placeholder gets its game's.
+    final = {number: final_score(state) for number, state in ends.items()}
+    rows.samples["final_score"] = [final[int(g)] for g in rows.samples["game"]]
     return rows
+
+
+def exact_margin(engine: ModuleType, state: Any, nodes: int) -> np.ndarray:
+    """The solver's margins of perfect play at a round-6 decision node with no chance ahead
+    (docs/search.md "Solver") when it finishes within `nodes` nodes (and its memory bound);
+    NaN per player otherwise, or when rescoring is off (nodes 0)."""
+    unsolved = np.full(state.get_game().num_players, np.nan, np.float32)
+    if nodes == 0 or state.is_chance_node() or state.to_dict()["round"] != 6:
+        return unsolved
+    try:
+        solved = engine.solve_endgame(state, nodes)
+    except MemoryError:  # the table's bound reached: giving up, as the bots do
+        return unsolved
+    return unsolved if solved is None else np.asarray(solved["margins"], np.float32)
+
+
+def final_score(state: Any) -> np.ndarray:
+    """64 × Fame + gold per player of a finished game (B8.9's order: Fame, then gold)."""
+    fame = np.asarray(state.scores(), np.float64)
+    return (targets.GOLD_PER_FAME * fame + np.asarray(state.gold(), np.float64)).astype(np.float32)
 
 
 def _search_games(
@@ -162,6 +189,8 @@ def _search_games(
                     action,
                     target=results["improved_policy"][k].astype(np.float32),
                     root_value=results["value"][k].astype(np.float32),
+                    final_score=np.zeros(config.players, np.float32),  # set at the end
+                    exact_margin=exact_margin(engine, state, config.rescore_nodes),
                 )
             state.apply_action(action)
             while state.is_chance_node():

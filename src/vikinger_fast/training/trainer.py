@@ -57,15 +57,17 @@ class Trainer:
                 for a, b in zip(optimizer, leaves)
             ]
         self.state = jax.tree_util.tree_unflatten(self._treedef, leaves)
-        l2 = float(config.l2)
+        l2, score_weight = float(config.l2), float(config.score_weight)
 
         def step(params: Any, state: Any, batch: Any) -> Tuple[Any, Any, Any, Any]:
-            (total, parts), grads = jax.value_and_grad(loss, has_aux=True)(params, batch, l2)
+            (total, parts), grads = jax.value_and_grad(loss, has_aux=True)(
+                params, batch, l2, score_weight
+            )
             updates, state = self.optimizer.update(grads, state, params)
             return optax.apply_updates(params, updates), state, total, parts
 
         def evaluate(params: Any, batch: Any) -> Any:
-            return loss(params, batch, l2)
+            return loss(params, batch, l2, score_weight)
 
         self._step = jax.jit(step)
         self._loss = jax.jit(evaluate)
