@@ -34,6 +34,7 @@ TINY = dict(
     eval_games=2,
     eval_simulations=4,
     mixed=True,
+    rescore_nodes=0,  # the solver's rescoring has tests of its own (test_targets.py)
 )
 
 
