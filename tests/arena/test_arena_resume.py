@@ -12,24 +12,12 @@ import time
 
 import pytest
 
+from slow_bot import SLOW_BOT
 from vikinger_fast import arena, distributed
 from vikinger_fast.arena import journal
 from vikinger_fast.cli import main
 
-# A user bot that is slow only when asked, so the run to stop takes seconds and the reference
-# run does not; its moves depend on its seed alone.
-SLOW_BOT = """
-import os, random, time
 
-class Slow:
-    def __init__(self, game, seed):
-        self.rng = random.Random(seed)
-        self.pause = float(os.environ.get("ARENA_TEST_PAUSE", "0"))
-
-    def step(self, state):
-        time.sleep(self.pause)
-        return self.rng.choice(state.legal_actions())
-"""
 BOTS = ["arena_slow:Slow", "greedy", "random"]
 ARGS = ["--players", "2", "--games", "4", "--seed", "11", "--no-progress"]
 

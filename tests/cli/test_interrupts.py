@@ -18,23 +18,11 @@ import numpy as np
 import pytest
 
 from sigint import stop_cli
+from slow_bot import SLOW_BOT
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc (Linux)")
 
-# A bot that waits ARENA_TEST_PAUSE seconds a move, so that the run to stop takes seconds and
-# the --resume run does not; its moves depend on its seed alone.
-SLOW_BOT = """
-import os, random, time
 
-class Slow:
-    def __init__(self, game, seed):
-        self.rng = random.Random(seed)
-        self.pause = float(os.environ.get("ARENA_TEST_PAUSE", "0"))
-
-    def step(self, state):
-        time.sleep(self.pause)
-        return self.rng.choice(state.legal_actions())
-"""
 ARENA = ["arena", "arena_slow:Slow", "greedy", "--games", "40", "--seed", "5", "--no-progress"]
 TRAIN_TINY = [
     *("--games", "2", "--shard-games", "1", "--simulations", "4", "--hidden", "8"),
