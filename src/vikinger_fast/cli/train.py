@@ -99,6 +99,15 @@ def add_parser(commands: Any) -> None:
                 help='the network\'s input (docs/neural.md "Features"; default '
                 f"{OBSERVATION_MODULES_V2} with --modules mixed, else {OBSERVATION_V1})",
             )
+        elif name == "init":
+            parser.add_argument(
+                flag,
+                default=None,
+                metavar="MODEL",
+                help="start from these weights instead of drawn ones: shipped (the shipped "
+                "network of --players at the base game) or a weights file of the same layers "
+                '(docs/learning.md "Starting from a network"; default: drawn from --seed)',
+            )
         elif name == "hidden":
             text = ",".join(map(str, value))
             parser.add_argument(flag, default=None, help=f"comma-separated (default {text!r})")

@@ -46,6 +46,8 @@ ANCHOR_SHIPPED = "shipped"
 ANCHOR_NONE = "none"
 MAX_ANCHOR_CHARS = 500
 MAX_LAYERS = 16
+INIT_SHIPPED = "shipped"
+MAX_INIT_CHARS = 4096
 # A mixed run's evaluation tables, deal by deal: the base game, every module, each module alone,
 # each left out, then the pairs and the threes (ALL_SETS order within each size).
 _SIZE_ORDER = (0, 5, 1, 4, 2, 3)
@@ -115,6 +117,10 @@ class TrainConfig:
     ladder_games: int = 8
     gate: float = 0.55
     anchor: str = ANCHOR_SHIPPED
+    # The weights the run starts from (docs/learning.md "Starting from a network"): "" = drawn
+    # from the seed (init_params), "shipped" = the shipped network of the run's players at the
+    # base game, or the path of a vikinger-mlp/1 file. Read once, when the run starts.
+    init: str = ""
 
     def __post_init__(self) -> None:
         # Everything a run will use is checked here, before any work starts: from the flags,
@@ -195,6 +201,12 @@ class TrainConfig:
             except ValueError as error:
                 raise ValueError(f"anchor: {error}") from None
 
+        if not isinstance(self.init, str) or len(self.init) > MAX_INIT_CHARS:
+            raise ValueError(
+                f"init must be '', {INIT_SHIPPED!r} or a weights file's path of at most "
+                f"{MAX_INIT_CHARS} characters, not {self.init!r}"
+            )
+
     def game_options(self) -> Dict[str, bool]:
         """The Game keywords of the modules."""
         return {name: True for name in self.options}
@@ -227,6 +239,7 @@ class TrainConfig:
         fields.setdefault("features", OBSERVATION_V1)  # runs from before the field
         fields.setdefault("score_weight", 0.0)  # runs from before the score head
         fields.setdefault("rescore_nodes", 0)  # runs from before the rescoring
+        fields.setdefault("init", "")  # runs from before --init
         for name in ("options", "hidden"):
             if name in fields:
                 if not isinstance(fields[name], list):

@@ -26,9 +26,9 @@ from ..safety import files, interrupts, outputs
 from ..safety.json_limits import loads_limited
 from . import curves, evaluation, generations, replay
 from .checkpoint import Checkpoint, check_same_game, latest
-from .config import TrainConfig
+from .config import INIT_SHIPPED, TrainConfig
 from .network import evaluator as network_evaluator
-from .network import init_params
+from .network import init_params, warm_start
 from .trainer import Trainer
 
 CHECKPOINT_EVERY = 25
@@ -78,10 +78,12 @@ def check_new_run(run: str, force: bool = False) -> None:
 def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
     """A new run folder (checked by check_new_run) and its first checkpoint."""
     check_new_run(run, force)
-    os.makedirs(run, exist_ok=True)
     params = init_params(
         config.players, config.hidden, config.seed, config.features, config.score_weight > 0
     )
+    if config.init:  # read before the folder is made: a bad file leaves nothing behind
+        params = warm_start(params, initial_network(config), config.features, config.init)
+    os.makedirs(run, exist_ok=True)
     checkpoint = Checkpoint(config, 0, 0, params, Trainer(config, params).numpy_optimizer())
     # Both or neither (a Ctrl-C waits for the pair): a folder with one of them could neither be
     # resumed nor take a new run.
@@ -89,6 +91,18 @@ def start(run: str, config: TrainConfig, force: bool = False) -> Checkpoint:
         checkpoint.save(os.path.join(run, "checkpoint.npz"))
         outputs.write_atomic(os.path.join(run, "config.json"), config.to_json() + "\n", sync=True)
     return checkpoint
+
+
+def initial_network(config: TrainConfig) -> Any:
+    """The network of --init (config.init): the shipped one of the run's players at the base
+    game, or the weights file, loaded for the run's table (a mixed run: the base game)."""
+    import vikinger_ref
+    from vikinger_ref.az_bot import shipped_model
+    from vikinger_ref.mlp import MLPEvaluator
+
+    game = vikinger_ref.Game(num_players=config.players, **config.game_options())
+    path = shipped_model(game) if config.init == INIT_SHIPPED else config.init
+    return MLPEvaluator.load(path, game)
 
 
 def _read_small(path: str, what: str) -> str:

@@ -17,7 +17,7 @@ import numpy as np
 
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.mlp import MLPEvaluator
-from vikinger_ref.network_features import OBSERVATION_V1, feature_width
+from vikinger_ref.network_features import OBSERVATION_MODULES_V2, OBSERVATION_V1, feature_width
 
 Params = Dict[str, Any]
 NEG = -1e9  # the logit of an illegal action: exp underflows to 0 in float32
@@ -48,6 +48,48 @@ def init_params(
         params["score_w"] = (rng.standard_normal((h, players)) * 0.01).astype(np.float32)
         params["score_b"] = np.zeros(players, np.float32)
     return params
+
+
+def warm_start(
+    params: Dict[str, np.ndarray], mlp: MLPEvaluator, features: str, origin: str
+) -> Dict[str, np.ndarray]:
+    """`params` (init_params' arrays) with `mlp`'s weights over them: the same hidden layers
+    and heads, read from the same features or from the observation alone into a run with module
+    flags (their rows of the first layer start at 0, so the network first plays as `mlp` at
+    every table); a score head `mlp` lacks keeps its drawn weights. ValueError naming `origin`
+    when the layers differ."""
+    own = hidden_count(params)
+    widths = tuple(int(w.shape[1]) for w, _ in mlp.layers)
+    wanted = tuple(int(params[f"w{i}"].shape[1]) for i in range(own))
+    if widths != wanted:
+        raise ValueError(
+            f"--init {origin}: hidden layers {widths}, the run's are {wanted} (give --hidden "
+            f"{','.join(map(str, widths))})"
+        )
+    if mlp.features != features and not (
+        mlp.features == OBSERVATION_V1 and features == OBSERVATION_MODULES_V2
+    ):
+        raise ValueError(
+            f"--init {origin}: its features are {mlp.features!r}, the run's {features!r} (a "
+            f"network can only start from its own features, or {OBSERVATION_MODULES_V2!r} from "
+            f"{OBSERVATION_V1!r})"
+        )
+    started = {key: value.copy() for key, value in params.items()}
+    for i, (w, b) in enumerate(mlp.layers):
+        w = np.asarray(w, np.float32)
+        if i == 0:
+            started["w0"] = np.zeros_like(params["w0"])
+            started["w0"][: w.shape[0]] = w  # the observation's rows; the flags' rows 0
+        else:
+            started[f"w{i}"] = w.copy()
+        started[f"b{i}"] = np.asarray(b, np.float32).copy()
+    heads = [("policy", mlp.policy), ("value", mlp.value)]
+    if mlp.score is not None and "score_w" in params:
+        heads.append(("score", mlp.score))
+    for name, (w, b) in heads:
+        started[f"{name}_w"] = np.asarray(w, np.float32).copy()
+        started[f"{name}_b"] = np.asarray(b, np.float32).copy()
+    return started
 
 
 def hidden_count(params: Params) -> int:

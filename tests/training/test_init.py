@@ -1,0 +1,81 @@
+"""`vikinger train --init` (docs/learning.md "Starting from a network"): a run starts from a
+network's weights (the shipped one, or a file of the same layers), a mixed run from a base-game
+network with its module flags' rows at 0, so its first export plays as that network; a file of
+other layers or features is refused by name before the run's folder is made."""
+
+import os
+
+import numpy as np
+import pytest
+
+import vikinger_ref
+from vikinger_ref.mlp import MLPEvaluator
+from vikinger_ref.network_features import OBSERVATION_MODULES_V2
+from vikinger_fast.cli import build_parser
+from vikinger_fast.cli.train import config_of
+from vikinger_fast.training import TrainConfig, loop
+from vikinger_fast.training.network import init_params, warm_start
+
+
+def _random_file(tmp_path, hidden=(16,), features="observation-v1", name="init.npz"):
+    path = str(tmp_path / name)
+    MLPEvaluator.random(vikinger_ref.Game(num_players=2), hidden=hidden, seed=5, features=features).save(path)
+    return path
+
+
+def test_a_mixed_run_starts_as_the_base_game_network(tmp_path):
+    path = _random_file(tmp_path)
+    config = TrainConfig(hidden=(16,), mixed=True, init=path, rescore_nodes=0)
+    checkpoint = loop.start(str(tmp_path / "run"), config)
+    source = MLPEvaluator.load(path, vikinger_ref.Game(num_players=2))
+    params = checkpoint.params
+    rows = source.layers[0][0].shape[0]
+    assert params["w0"].shape[0] == rows + 5  # the observation's rows, then the 5 module flags
+    np.testing.assert_array_equal(params["w0"][:rows], source.layers[0][0])
+    assert not params["w0"][rows:].any()
+    np.testing.assert_array_equal(params["policy_w"], source.policy[0])
+    np.testing.assert_array_equal(params["value_b"], source.value[1])
+    assert "score_w" in params  # the score head the file lacks keeps its drawn weights
+    # At the base game the started network answers as the file does.
+    game = vikinger_ref.Game(num_players=2)
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    started = loop.network_evaluator(params, game, OBSERVATION_MODULES_V2)
+    observation = np.asarray([state.observation_tensor(state.current_player())], np.float32)
+    legal = np.ones((1, 2036), bool)
+    for ours, theirs in zip(started(observation, legal), source(observation, legal)):
+        np.testing.assert_allclose(ours, theirs, atol=1e-5)
+
+
+def test_shipped_is_the_shipped_network_of_the_players():
+    config = TrainConfig(players=3, init="shipped")
+    network = loop.initial_network(config)
+    shipped = MLPEvaluator.load(
+        vikinger_ref.az_bot.shipped_model(vikinger_ref.Game(num_players=3)),
+        vikinger_ref.Game(num_players=3),
+    )
+    np.testing.assert_array_equal(network.layers[0][0], shipped.layers[0][0])
+
+
+def test_a_network_of_other_layers_or_features_is_refused_before_any_file(tmp_path):
+    path = _random_file(tmp_path, hidden=(8,))
+    run = str(tmp_path / "run")
+    with pytest.raises(ValueError, match=r"--init .*hidden layers \(8,\), the run's are \(16,\)"):
+        loop.start(run, TrainConfig(hidden=(16,), init=path))
+    assert not os.path.exists(run)
+    v2 = _random_file(tmp_path, features=OBSERVATION_MODULES_V2, name="v2.npz")
+    with pytest.raises(ValueError, match="its features are 'observation-modules-v2'"):
+        warm_start(init_params(2, (16,), 0), MLPEvaluator.load(v2, vikinger_ref.Game(num_players=2)), "observation-v1", v2)
+    with pytest.raises(ValueError, match="weights for 2 players"):
+        loop.start(run, TrainConfig(players=3, hidden=(16,), init=path))
+    with pytest.raises(ValueError, match="init must be"):
+        TrainConfig(init=7)
+    assert not os.path.exists(run)
+
+
+def test_the_flag_is_a_setting_of_the_run(tmp_path):
+    args = build_parser().parse_args(["train", "--out", "x", "--iterations", "1", "--init", "shipped"])
+    assert config_of(args).init == "shipped"
+    assert TrainConfig.from_json(TrainConfig(init="a.npz").to_json()).init == "a.npz"
+    assert TrainConfig.from_json('{"players": 2}').init == ""
