@@ -19,7 +19,9 @@ from vikinger_fast.training.network import init_params, warm_start
 
 def _random_file(tmp_path, hidden=(16,), features="observation-v1", name="init.npz"):
     path = str(tmp_path / name)
-    MLPEvaluator.random(vikinger_ref.Game(num_players=2), hidden=hidden, seed=5, features=features).save(path)
+    MLPEvaluator.random(
+        vikinger_ref.Game(num_players=2), hidden=hidden, seed=5, features=features
+    ).save(path)
     return path
 
 
@@ -66,7 +68,12 @@ def test_a_network_of_other_layers_or_features_is_refused_before_any_file(tmp_pa
     assert not os.path.exists(run)
     v2 = _random_file(tmp_path, features=OBSERVATION_MODULES_V2, name="v2.npz")
     with pytest.raises(ValueError, match="its features are 'observation-modules-v2'"):
-        warm_start(init_params(2, (16,), 0), MLPEvaluator.load(v2, vikinger_ref.Game(num_players=2)), "observation-v1", v2)
+        warm_start(
+            init_params(2, (16,), 0),
+            MLPEvaluator.load(v2, vikinger_ref.Game(num_players=2)),
+            "observation-v1",
+            v2,
+        )
     with pytest.raises(ValueError, match="weights for 2 players"):
         loop.start(run, TrainConfig(players=3, hidden=(16,), init=path))
     with pytest.raises(ValueError, match="init must be"):
@@ -75,7 +82,9 @@ def test_a_network_of_other_layers_or_features_is_refused_before_any_file(tmp_pa
 
 
 def test_the_flag_is_a_setting_of_the_run(tmp_path):
-    args = build_parser().parse_args(["train", "--out", "x", "--iterations", "1", "--init", "shipped"])
+    args = build_parser().parse_args(
+        ["train", "--out", "x", "--iterations", "1", "--init", "shipped"]
+    )
     assert config_of(args).init == "shipped"
     assert TrainConfig.from_json(TrainConfig(init="a.npz").to_json()).init == "a.npz"
     assert TrainConfig.from_json('{"players": 2}').init == ""
