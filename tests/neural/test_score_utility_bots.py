@@ -154,3 +154,18 @@ def test_a_bad_weight_is_refused_alike(engines, models, value, error, message):
             with pytest.raises(error) as caught:
                 make(engine.Game(2), 0, model=models["scored"], simulations=8, score_utility=value)
             assert str(caught.value) == message
+
+
+def test_the_arena_spec_key(engine, models):
+    """`score_utility` is a spec key of az and puct (their keyword): refused without a score
+    head in the spec's words, played with one."""
+    from vikinger_fast import arena
+
+    assert "score_utility" in arena.spec_keys("az") and "score_utility" in arena.spec_keys("puct")
+    with pytest.raises(ValueError) as caught:
+        arena.check_spec("az:score_utility=0.2", engine)
+    assert str(caught.value) == f"bot spec 'az:score_utility=0.2': {SCORE_HEAD_NEEDED}"
+    spec = arena.check_spec(f"az:simulations=8,model={models['scored']},score_utility=0.2", engine)
+    bot = arena.make_bot(spec, engine, engine.Game(2), 1)
+    state = opening(engine)
+    assert bot.step(state) in state.legal_actions()
