@@ -305,7 +305,9 @@ class PuctSearch:
         """One gather of up to batch_size descents, the Network's evaluation of its leaves and
         their backup; the number of leaves evaluated. With playouts > 0 a leaf's values are
         (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
-        playout_seed), in float32 as run mixes them."""
+        playout_seed), in float32 as run mixes them. With score_utility > 0 the network's values
+        are first the score utility of its value and score heads (it must have a score head):
+        float32((1 - w) * win share + w * (score + 1) / 2), computed in double."""
         network = self._network(network)
         max_batch = _int("batch_size", batch_size)
         if max_batch < 1:

@@ -6,7 +6,8 @@ Built from a loaded MLPEvaluator (one file loader, mlp.py, serves both engines).
 non-zero entries of the MLP's features for the player to move (network_features.py; every entry
 is an integer): the first layer is the sum of their weight rows times their values; the hidden
 layers are dense; the policy head computes the legal actions' logits only; the value head is a
-softmax, as in mlp.py.
+softmax, as in mlp.py; the optional score head is tanh of its raw outputs (in double, math.tanh
+as std::tanh), each rounded to float32.
 
 Quantization: a weight matrix W with bias b, fed by inputs with `a` fraction bits (0 for the
 features, ACT_SHIFT for activations), gets the scale 2^s with s the largest integer in

@@ -9,7 +9,10 @@ visits):
     score = Q + c * P(s, a) * sqrt(N) / (1 + n),   the first best in action order.
 With solver_nodes > 0, a new leaf other than the root that is a round-6 decision node with no
 chance ahead is first solved within that many nodes; a solved leaf is never evaluated and backs up
-the B8.9 returns of its exact margins at every descent, as a terminal node (puct.h).
+the B8.9 returns of its exact margins at every descent, as a terminal node (puct.h). With
+score_utility = w > 0 a terminal node and a solved leaf back up (1 - w) * their returns + w *
+(tanh(margin / 512) + 1) / 2 per player (solver.margin_utilities; docs/neural.md "Score-aware
+values").
 """
 
 import math
