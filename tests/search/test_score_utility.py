@@ -269,3 +269,17 @@ def test_a_network_without_a_score_head_is_refused_alike(engines):
                 call()
             assert str(caught.value) == SCORE_HEAD_NEEDED
         assert search.pending == 0
+
+
+def test_a_score_head_too_large_for_integers_is_refused_alike(engines):
+    """The score head is quantized by the value head's rule: a head whose sums could overflow
+    int32 at every scale is refused by name in both engines."""
+    game = engines[0].Game(2)
+    mlp = MLPEvaluator.random(game, hidden=(64,), seed=1, score=True)
+    mlp.score = (np.full_like(mlp.score[0], 32767.0), mlp.score[1])
+    messages = set()
+    for engine in engines:
+        with pytest.raises(ValueError) as caught:
+            engine.Network(mlp)
+        messages.add(str(caught.value))
+    assert messages == {"score: the weights are too large for the integer network"}
