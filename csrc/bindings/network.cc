@@ -55,8 +55,13 @@ Network NetworkFromMlp(py::handle mlp) {
   for (py::handle pair : mlp.attr("layers")) layers.push_back(LayerArg(pair, &keep));
   const FloatLayer policy = LayerArg(mlp.attr("policy"), &keep);
   const FloatLayer value = LayerArg(mlp.attr("value"), &keep);
+  // The optional score head (mlp.py: None without one).
+  const py::object score_pair = py::getattr(mlp, "score", py::none());
+  FloatLayer score{};
+  if (!score_pair.is_none()) score = LayerArg(score_pair, &keep);
   try {
-    return Network(game.num_players, game.options, features, layers, policy, value);
+    return Network(game.num_players, game.options, features, layers, policy, value,
+                   score_pair.is_none() ? nullptr : &score);
   } catch (const std::invalid_argument& error) {
     throw py::value_error(error.what());
   }
@@ -86,6 +91,18 @@ py::tuple Evaluate(const Network& network, py::handle state) {
   Network::Scratch scratch;
   network.Evaluate(p, ids, num_legal, logits.mutable_data(), values.mutable_data(), &scratch);
   return py::make_tuple(logits, values);
+}
+
+py::array_t<float> ScoreHead(const Network& network, py::handle state) {
+  const Position& p = NodeArg(network, state, "scores");
+  if (!network.HasScoreHead()) throw py::value_error("these weights have no score head");
+  int ids[kMaxLegalActions];
+  const int num_legal = LegalActions(p, ids);
+  float logits[kMaxLegalActions], values[kMaxPlayers];
+  py::array_t<float> scores(network.NumPlayers());
+  Network::Scratch scratch;
+  network.Evaluate(p, ids, num_legal, logits, values, &scratch, scores.mutable_data());
+  return scores;
 }
 
 py::tuple Features(const Network& network, py::handle state) {
@@ -120,6 +137,10 @@ without the GIL.)doc")
       .def("evaluate", &vk::Evaluate, py::arg("state"),
            R"doc((logits float32[k], values float32[num_players]) of a decision node: the logits of
 its k legal actions (in legal_actions() order) and the values relative to the player to move.)doc")
+      .def("scores", &vk::ScoreHead, py::arg("state"),
+           R"doc(The score head's outputs float32[num_players] of a decision node, in [-1, 1],
+relative to the player to move: each seat's squashed final margin (docs/learning.md "Score-aware
+values"). ValueError for weights without a score head.)doc")
       .def("features", &vk::Features, py::arg("state"),
            R"doc((indices int32[m], values int32[m]): the non-zero entries of the network's
 features (docs/neural.md "Features") of a decision node for the player to move, by index, as exact
@@ -127,7 +148,9 @@ integers (the observation tensor's float32 rounds gold and Fame above 2^24): the
 input.)doc")
       .def_property_readonly("shifts", &vk::Network::Shifts,
                              R"doc(The scale exponents s (weights times 2^s) of the hidden
-layers, the policy head and the value head.)doc");
+layers, the policy head, the value head and, when the network has one, the score head.)doc")
+      .def_property_readonly("has_score_head", &vk::Network::HasScoreHead,
+                             R"doc(Whether the weights have a score head (score_w, score_b).)doc");
 }
 
 }  // namespace vikinger

@@ -170,6 +170,11 @@ const Network& NetworkArg(const PySearch& self, py::handle network) {
     throw py::value_error("the network plays " + GameRepr(game) + ", the search plays " +
                           GameRepr(self.game));
   }
+  if (self.search->config().score_utility > 0.0 && !net.HasScoreHead()) {
+    throw py::value_error(
+        "score_utility > 0 needs a network with a score head (score_w, score_b in its weights "
+        "file)");
+  }
   return net;
 }
 
@@ -216,7 +221,8 @@ py::array_t<float> LeafValues(PySearch& self, ValueOf value_of) {
 // PlayRandomPlayouts numbers them.
 py::array_t<float> MeanPlayoutValues(PySearch& self, int64_t count, uint64_t seed) {
   return LeafValues(self, [&](int r, const Position& p, double* values) {
-    MeanPlayoutReturns(p, count, seed + static_cast<uint64_t>(r * count), values);
+    MeanPlayoutReturns(p, count, seed + static_cast<uint64_t>(r * count),
+                       self.search->config().score_utility, values);
   });
 }
 
@@ -441,41 +447,45 @@ void DefineNeural(py::module_& m) {
 batched for an evaluator (docs/neural.md).
 
 PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0): one tree per state
-(decision nodes of one game), each searching `simulations` leaves per search. gumbel=True puts the
-Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of some of its
-settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
+dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0, score_utility=0.0): one
+tree per state (decision nodes of one game), each searching `simulations` leaves per search.
+gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of
+some of its settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
 solver_nodes > 0 solves every new round-6 leaf (not the root) within that many nodes and backs up
-the exact returns of those solved (docs/neural.md "The solver in the search"). The same arguments
-and evaluator outputs give the same trees as vikinger_ref.PuctSearch.)doc")
-      .def(
-          py::init([](py::handle states, py::handle simulations, py::handle seed, py::handle c_init,
-                      py::handle c_base, py::handle dirichlet_alpha, py::handle dirichlet_fraction,
-                      py::handle virtual_loss, py::handle gumbel, py::handle solver_nodes) {
-            auto self = std::make_unique<vk::PySearch>();
-            const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
-            vk::RequireInts({{"seed", seed}});
-            vk::PuctConfig config;
-            config.simulations = vk::IntArg(simulations, "simulations");
-            config.c_init = vk::RealArg(c_init, "c_init");
-            config.c_base = vk::RealArg(c_base, "c_base");
-            config.dirichlet_alpha = vk::RealArg(dirichlet_alpha, "dirichlet_alpha");
-            config.dirichlet_fraction = vk::RealArg(dirichlet_fraction, "dirichlet_fraction");
-            config.virtual_loss = vk::IntArg(virtual_loss, "virtual_loss");
-            config.gumbel = vk::GumbelArg(gumbel);
-            config.solver_nodes = vk::IntArg(solver_nodes, "solver_nodes");
-            try {
-              vk::CheckPuctConfig(config);
-            } catch (const std::invalid_argument& error) {
-              throw py::value_error(error.what());
-            }
-            self->search = std::make_unique<vk::BatchedSearch>(roots, vk::Seed(seed), config);
-            return self;
-          }),
-          py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
-          py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
-          py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
-          py::arg("gumbel") = false, py::arg("solver_nodes") = 0)
+the exact returns of those solved (docs/neural.md "The solver in the search"). score_utility = w
+in [0, 1] backs up (1 - w) * win share + w * (score + 1) / 2 per seat at terminal nodes, solved
+leaves, playouts and a Network's leaves (which must have a score head); an evaluator's values are
+taken as given (docs/neural.md "Score-aware values"). The same arguments and evaluator outputs give
+the same trees as vikinger_ref.PuctSearch.)doc")
+      .def(py::init([](py::handle states, py::handle simulations, py::handle seed,
+                       py::handle c_init, py::handle c_base, py::handle dirichlet_alpha,
+                       py::handle dirichlet_fraction, py::handle virtual_loss, py::handle gumbel,
+                       py::handle solver_nodes, py::handle score_utility) {
+             auto self = std::make_unique<vk::PySearch>();
+             const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
+             vk::RequireInts({{"seed", seed}});
+             vk::PuctConfig config;
+             config.simulations = vk::IntArg(simulations, "simulations");
+             config.c_init = vk::RealArg(c_init, "c_init");
+             config.c_base = vk::RealArg(c_base, "c_base");
+             config.dirichlet_alpha = vk::RealArg(dirichlet_alpha, "dirichlet_alpha");
+             config.dirichlet_fraction = vk::RealArg(dirichlet_fraction, "dirichlet_fraction");
+             config.virtual_loss = vk::IntArg(virtual_loss, "virtual_loss");
+             config.gumbel = vk::GumbelArg(gumbel);
+             config.solver_nodes = vk::IntArg(solver_nodes, "solver_nodes");
+             config.score_utility = vk::RealArg(score_utility, "score_utility");
+             try {
+               vk::CheckPuctConfig(config);
+             } catch (const std::invalid_argument& error) {
+               throw py::value_error(error.what());
+             }
+             self->search = std::make_unique<vk::BatchedSearch>(roots, vk::Seed(seed), config);
+             return self;
+           }),
+           py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
+           py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
+           py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
+           py::arg("gumbel") = false, py::arg("solver_nodes") = 0, py::arg("score_utility") = 0.0)
       .def("gather", &vk::Gather, py::arg("max_batch") = 256,
            R"doc(Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
 terminal node, backed up at once) or no tree can go on; returns (observations float32[B,
@@ -518,7 +528,8 @@ player to move at each leaf: the values of the heuristic evaluator (docs/neural.
       .def("playout_values", &vk::PlayoutValues, py::arg("count"), py::arg("seed"),
            R"doc(The mean returns of count (1..4096) random playouts from each gathered leaf as
 float32[B, num_players], relative to the player to move at each leaf; playout j of row r uses
-stream seed + r * count + j (docs/neural.md "Mixed leaf values").)doc")
+stream seed + r * count + j (docs/neural.md "Mixed leaf values"). With score_utility > 0 each
+playout's returns are blended with its final margins (docs/neural.md "Score-aware values").)doc")
       .def("results", &vk::Results,
            R"doc([{"actions", "visits", "priors", "q", "value", "improved_policy", "network_value",
 "selected"}] per root: the root's edges in action order (priors as selection used them, q the

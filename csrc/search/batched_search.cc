@@ -8,6 +8,7 @@
 #include "play/playouts.h"
 #include "rules/actions.h"
 #include "rules/legal_set.h"
+#include "search/solver.h"
 
 // Bit-identical with batched_search.py's playout mix: no fused multiply-add.
 #ifdef __clang__
@@ -84,6 +85,7 @@ void BatchedSearch::Backup(const float* logits, const float* values) {
 // them all: Expand reads only the row's legal entries, and those are written for each row.
 void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix) {
   const int n = num_players_;
+  const double weight = config_.score_utility;
   logits_.resize(kNumDistinctActions);
   int ids[kMaxLegalActions];
   float legal_logits[kMaxLegalActions];
@@ -92,11 +94,20 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
     PuctTree& tree = trees_[rows_[r].first];
     const Position& p = tree.LeafPosition(rows_[r].second);
     const int num_legal = tree.LeafActions(rows_[r].second, ids);
-    network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_);
+    if (weight > 0.0) {
+      float scores[kMaxPlayers];
+      network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_, scores);
+      for (int k = 0; k < n; ++k) {
+        values[k] = static_cast<float>(ScoreUtility(values[k], scores[k], weight));
+      }
+    } else {
+      network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_);
+    }
     for (int i = 0; i < num_legal; ++i) logits_[ids[i]] = legal_logits[i];
     if (mix.count > 0) {
       double played[kMaxPlayers];
-      MeanPlayoutReturns(p, mix.count, mix.seed + static_cast<uint64_t>(r * mix.count), played);
+      MeanPlayoutReturns(p, mix.count, mix.seed + static_cast<uint64_t>(r * mix.count), weight,
+                         played);
       const int mover = CurrentPlayer(p);
       for (int k = 0; k < n; ++k) {
         values[k] = MixedValue(values[k], static_cast<float>(played[(mover + k) % n]), mix.weight);
@@ -108,12 +119,21 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
   rows_.clear();
 }
 
-void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double* values) {
+void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double score_utility,
+                        double* values) {
   const int n = p.num_players;
   for (int k = 0; k < n; ++k) values[k] = 0.0;
   for (int64_t j = 0; j < count; ++j) {
     const GameResult result = PlayRandomPlayout(p, seed + static_cast<uint64_t>(j));
-    for (int k = 0; k < n; ++k) values[k] += result.returns[k];
+    double returns[kMaxPlayers];
+    for (int k = 0; k < n; ++k) returns[k] = result.returns[k];
+    if (score_utility > 0.0) {
+      int64_t totals[kMaxPlayers], margins[kMaxPlayers];
+      for (int k = 0; k < n; ++k) totals[k] = kFameUnit * result.scores[k] + result.gold[k];
+      TotalMargins(totals, n, margins);
+      MarginUtilities(margins, n, score_utility, returns);
+    }
+    for (int k = 0; k < n; ++k) values[k] += returns[k];
   }
   for (int k = 0; k < n; ++k) values[k] /= static_cast<double>(count);
 }

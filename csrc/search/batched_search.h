@@ -75,7 +75,8 @@ class BatchedSearch {
     return trees_[rows_[r].first].FirstNonFiniteLogit(
         rows_[r].second, logits + static_cast<size_t>(r) * kNumDistinctActions);
   }
-  // The rows of the last Gather evaluated by `network` (of this game), mixed with playouts by
+  // The rows of the last Gather evaluated by `network` (of this game; with a score head when
+  // config().score_utility > 0, whose score utility is then its value), mixed with playouts by
   // `mix`, and backed up.
   void BackupNetwork(const Network& network, const PlayoutMix& mix);
   // Undoes the pending descents (the evaluator failed).
@@ -97,8 +98,10 @@ class BatchedSearch {
   std::vector<float> logits_;
 };
 
-// The mean returns of `count` random playouts from `p`, playout j on stream seed + j.
-void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double* values);
+// The mean returns of `count` random playouts from `p`, playout j on stream seed + j; with
+// score_utility > 0 each playout's returns blended with its final margins (MarginUtilities).
+void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double score_utility,
+                        double* values);
 
 }  // namespace vikinger
 

@@ -211,7 +211,7 @@ Network::Matrix Network::Quantize(const FloatLayer& layer, int fraction_bits, bo
 
 Network::Network(int num_players, int options, FeatureSet features,
                  const std::vector<FloatLayer>& layers, const FloatLayer& policy,
-                 const FloatLayer& value)
+                 const FloatLayer& value, const FloatLayer* score)
     : num_players_(num_players), options_(options), features_(features) {
   // Without hidden layers the heads would read the features: not a network the trainer makes.
   if (layers.empty()) throw std::invalid_argument("the integer network needs a hidden layer");
@@ -221,7 +221,8 @@ Network::Network(int num_players, int options, FeatureSet features,
     width = layer.out;
   }
   if (policy.in != width || policy.out != kNumDistinctActions || value.in != width ||
-      value.out != num_players) {
+      value.out != num_players ||
+      (score != nullptr && (score->in != width || score->out != num_players))) {
     throw std::invalid_argument("the heads' shapes do not fit the layers and the game");
   }
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -233,6 +234,10 @@ Network::Network(int num_players, int options, FeatureSet features,
   }
   policy_ = Quantize(policy, kActShift, false, 0, "policy", "policy_w", "policy_b");
   value_ = Quantize(value, kActShift, false, 0, "value", "value_w", "value_b");
+  if (score != nullptr) {
+    score_ = Quantize(*score, kActShift, false, 0, "score", "score_w", "score_b");
+    has_score_ = true;
+  }
   const Matrix& first = layers_[0];
   int64_t top_w = 1, top_b = 0;
   for (int16_t w : first.w) top_w = std::max<int64_t>(top_w, std::abs(w));
@@ -245,6 +250,7 @@ std::vector<int> Network::Shifts() const {
   for (const Matrix& m : layers_) shifts.push_back(m.shift);
   shifts.push_back(policy_.shift);
   shifts.push_back(value_.shift);
+  if (has_score_) shifts.push_back(score_.shift);
   return shifts;
 }
 
@@ -287,7 +293,7 @@ void Network::Hidden(const Position& p, Scratch* s) const {
 }
 
 void Network::Evaluate(const Position& p, const int* legal, int num_legal, float* logits,
-                       float* values, Scratch* s) const {
+                       float* values, Scratch* s, float* scores) const {
   Hidden(p, s);
   s->act.resize(policy_.in_width, 0);
   const int16_t* act = s->act.data();
@@ -316,6 +322,14 @@ void Network::Evaluate(const Position& p, const int* legal, int num_legal, float
     sum += raw[k];
   }
   for (int k = 0; k < num_players_; ++k) values[k] = static_cast<float>(raw[k] / sum);
+  if (scores == nullptr) return;
+  const double score_scale = std::ldexp(1.0, -(score_.shift + kActShift));
+  Products(
+      act, score_.w.data(), score_.in_width, score_.b.data(), num_players_, [](int k) { return k; },
+      raw_q);
+  for (int k = 0; k < num_players_; ++k) {
+    scores[k] = static_cast<float>(std::tanh(static_cast<double>(raw_q[k]) * score_scale));
+  }
 }
 
 }  // namespace vikinger

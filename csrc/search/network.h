@@ -28,7 +28,8 @@
 // half up; the + 1 computed so that it cannot overflow); a layer that needs t < 1 (a first layer
 // with weights of 16 and more) cannot be quantized. Outputs: logit = float(double(acc) * 2^-(s +
 // kActShift)); values: raw the same way in double, softmax with the maximum subtracted, exp and sum
-// in player order, each share rounded to float.
+// in player order, each share rounded to float; scores (the optional score head, docs/neural.md
+// "Score-aware values"): raw the same way, std::tanh in double, each rounded to float.
 #ifndef VIKINGER_NETWORK_H_
 #define VIKINGER_NETWORK_H_
 
@@ -67,21 +68,25 @@ class Network {
     std::vector<int16_t> act;
   };
 
-  // `layers` (the hidden layers), `policy` and `value` of a checked MLP (mlp.py's shapes) reading
-  // `features`, for the game of `num_players` and `options`. std::invalid_argument when a value
-  // is beyond the limits or a layer cannot be quantized.
+  // `layers` (the hidden layers), `policy`, `value` and the optional `score` head (null: none) of
+  // a checked MLP (mlp.py's shapes) reading `features`, for the game of `num_players` and
+  // `options`. std::invalid_argument when a value is beyond the limits or a layer cannot be
+  // quantized.
   Network(int num_players, int options, FeatureSet features, const std::vector<FloatLayer>& layers,
-          const FloatLayer& policy, const FloatLayer& value);
+          const FloatLayer& policy, const FloatLayer& value, const FloatLayer* score = nullptr);
 
   int NumPlayers() const { return num_players_; }
   int Options() const { return options_; }
   FeatureSet Features() const { return features_; }
-  // The scale exponents s of the hidden layers, the policy head and the value head, in order.
+  bool HasScoreHead() const { return has_score_; }
+  // The scale exponents s of the hidden layers, the policy head, the value head and the score
+  // head (when there is one), in order.
   std::vector<int> Shifts() const;
   // The logits of the `num_legal` actions `legal` of decision node `p` (logits[i] for legal[i])
-  // and its values relative to the mover (values[k]: player (mover + k) % n).
+  // and its values relative to the mover (values[k]: player (mover + k) % n); with `scores` (the
+  // network must have a score head), the score head's outputs in the same order.
   void Evaluate(const Position& p, const int* legal, int num_legal, float* logits, float* values,
-                Scratch* scratch) const;
+                Scratch* scratch, float* scores = nullptr) const;
 
  private:
   struct Matrix {
@@ -103,7 +108,8 @@ class Network {
   int options_;
   FeatureSet features_;
   std::vector<Matrix> layers_;
-  Matrix policy_, value_;
+  Matrix policy_, value_, score_;
+  bool has_score_ = false;
   // The largest L1 norm of the features whose first-layer sums stay within int32.
   int64_t first_l1_max_ = 0;
 };

@@ -34,6 +34,9 @@ void CheckPuctConfig(const PuctConfig& c) {
   }
   if (c.virtual_loss < 0) throw std::invalid_argument("virtual_loss must be >= 0");
   if (c.solver_nodes < 0) throw std::invalid_argument("solver_nodes must be >= 0");
+  if (!(c.score_utility >= 0.0 && c.score_utility <= 1.0)) {
+    throw std::invalid_argument("score_utility must be in [0, 1]");
+  }
   if (c.gumbel.enabled) {
     if (c.dirichlet_alpha > 0.0) {
       throw std::invalid_argument("gumbel and dirichlet_alpha exclude each other");
@@ -162,6 +165,11 @@ Descent PuctTree::Descend() {
     if (at.player == kTerminal) {
       double value[kMaxPlayers];
       Returns(p, value);
+      if (config_->score_utility > 0.0) {
+        int64_t margins[kMaxPlayers];
+        FinalMargins(p, margins);
+        MarginUtilities(margins, num_players_, config_->score_utility, value);
+      }
       Backup(path_, node, value, true);
       ++done_;
       return Descent::kTerminal;
@@ -208,6 +216,9 @@ bool PuctTree::Solve(int32_t node, const Position& p) {
   }
   std::array<double, kMaxPlayers> returns{};
   MarginReturns(result.margins, num_players_, returns.data());
+  if (config_->score_utility > 0.0) {
+    MarginUtilities(result.margins, num_players_, config_->score_utility, returns.data());
+  }
   solved_.push_back(returns);
   TreeNode& solved = tree_.node(node);
   solved.status = kSolved;

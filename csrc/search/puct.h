@@ -19,6 +19,11 @@
 // ahead is first solved within solver_nodes nodes (solver.h). When the solver finishes, the leaf
 // is solved: it is never evaluated or expanded, and this and every later descent reaching it
 // backs up the B8.9 returns of its exact margins (MarginReturns), as at a terminal node.
+//
+// The score utility (docs/neural.md "Score-aware values"): with score_utility = w > 0 a terminal
+// node and a solved leaf back up (1 - w) * their returns + w * (tanh(margin / 512) + 1) / 2 per
+// player (solver.h's MarginUtilities); the evaluator's values are taken as given (the batched
+// search blends a Network's score head into them).
 #ifndef VIKINGER_PUCT_H_
 #define VIKINGER_PUCT_H_
 
@@ -40,8 +45,9 @@ struct PuctConfig {
   double dirichlet_alpha = 0.0;  // 0: no root noise
   double dirichlet_fraction = 0.25;
   int64_t virtual_loss = 1;
-  int64_t solver_nodes = 0;  // 0: no solver in the tree
-  GumbelConfig gumbel;       // enabled: the root of gumbel.h instead of PUCT and noise
+  int64_t solver_nodes = 0;    // 0: no solver in the tree
+  double score_utility = 0.0;  // w of the score utility, in [0, 1]; 0: win shares alone
+  GumbelConfig gumbel;         // enabled: the root of gumbel.h instead of PUCT and noise
 };
 
 // std::invalid_argument naming the first bad field (the messages of docs/neural.md).

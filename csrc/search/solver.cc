@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <new>
 #include <unordered_map>
 #include <vector>
@@ -13,16 +14,16 @@
 #include "rules/components.h"
 #include "rules/legal_set.h"
 
+// Bit-identical with solver.py's score utility: no fused multiply-add (GCC's ISO mode already
+// keeps them apart).
+#ifdef __clang__
+#pragma clang fp contract(off)
+#endif
+
 namespace vikinger {
 
-namespace {
-
-constexpr int64_t kFameUnit = 64;  // a Fame outweighs any gold left after B8.2
-
-void FinalMargins(const Position& p, int64_t* margins) {
-  const int n = p.num_players;
-  int64_t totals[kMaxPlayers];
-  for (int i = 0; i < n; ++i) totals[i] = kFameUnit * p.players[i].fame + p.players[i].gold;
+void TotalMargins(const int64_t* totals, int num_players, int64_t* margins) {
+  const int n = num_players;
   for (int i = 0; i < n; ++i) {
     bool first = true;
     int64_t best_other = 0;
@@ -33,6 +34,30 @@ void FinalMargins(const Position& p, int64_t* margins) {
     margins[i] = totals[i] - best_other;
   }
 }
+
+void FinalMargins(const Position& p, int64_t* margins) {
+  int64_t totals[kMaxPlayers];
+  for (int i = 0; i < p.num_players; ++i) {
+    totals[i] = kFameUnit * p.players[i].fame + p.players[i].gold;
+  }
+  TotalMargins(totals, p.num_players, margins);
+}
+
+double SquashedMargin(int64_t margin) {
+  return std::tanh(static_cast<double>(margin) / (static_cast<double>(kFameUnit) * kScoreScale));
+}
+
+double ScoreUtility(double win_share, double score, double weight) {
+  return (1.0 - weight) * win_share + weight * (0.5 * (score + 1.0));
+}
+
+void MarginUtilities(const int64_t* margins, int num_players, double weight, double* values) {
+  for (int i = 0; i < num_players; ++i) {
+    values[i] = ScoreUtility(values[i], SquashedMargin(margins[i]), weight);
+  }
+}
+
+namespace {
 
 enum class Bound : uint8_t { kExact, kLower, kUpper };
 

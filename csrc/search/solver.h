@@ -48,6 +48,23 @@ struct SolverResult {
 // (the one with u > 0, or those tied at the top with u = 0) share 1 equally.
 void MarginReturns(const int64_t* margins, int num_players, double* returns);
 
+constexpr int64_t kFameUnit = 64;  // a Fame outweighs any gold left after B8.2
+// The score utility (docs/neural.md "Score-aware values"): a margin u, in units of 1/64 Fame, is
+// squashed as tanh(u / 64 / kScoreScale), the score head's target (training/targets.py).
+constexpr double kScoreScale = 8.0;
+
+// Each player's total (kFameUnit * Fame + gold) minus the best other player's.
+void TotalMargins(const int64_t* totals, int num_players, int64_t* margins);
+// The margins u_i of the (final) position p.
+void FinalMargins(const Position& p, int64_t* margins);
+// tanh(margin / (64 * kScoreScale)) in double, in (-1, 1) (the division by 2^9 is exact).
+double SquashedMargin(int64_t margin);
+// (1 - weight) * win_share + weight * (score + 1) / 2 in double: a win share and a squashed margin
+// on one scale, [0, 1]; solver.py's score_utility, the same operations in the same order.
+double ScoreUtility(double win_share, double score, double weight);
+// The win shares `values` of a final position, blended in place with its `margins`.
+void MarginUtilities(const int64_t* margins, int num_players, double weight, double* values);
+
 // kGaveUp when the node budget ran out, a chance node was met or the interrupt stopped it;
 // kOutOfMemory when the table reached max_memory (or an allocation failed).
 SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,

@@ -45,6 +45,9 @@ PRIORS = ("network", "uniform")
 # root, and at a new round-6 leaf of the search (off: measured there not to pay for its time).
 SOLVER_NODES = 100_000
 LEAF_SOLVER_NODES = 0
+# The weight of the score utility (docs/neural.md "Score-aware values"): 0, the win share alone,
+# until a network with a score head is measured with it; the shipped networks have none.
+SCORE_UTILITY = 0.0
 
 
 def uniform_priors(mlp, game):
@@ -53,7 +56,7 @@ def uniform_priors(mlp, game):
     network's (the ablation of docs/learning.md: the same search without the network's policy)."""
     policy_w, policy_b = mlp.policy
     zeros = (np.zeros_like(policy_w), np.zeros_like(policy_b))
-    return MLPEvaluator(game, mlp.layers, zeros, mlp.value, mlp.features)
+    return MLPEvaluator(game, mlp.layers, zeros, mlp.value, mlp.features, mlp.score)
 
 
 def _evaluator_choice(evaluator):
@@ -74,7 +77,9 @@ class AZBot(PuctBot):
     network's policy, at the same cost per leaf). The endgame solver is on: at a round-6 decision
     node it plays the exact move when the solver finishes within solver_nodes nodes; with
     leaf_solver_nodes > 0 the search also backs up the exact returns of the round-6 leaves it
-    solves within that many nodes (PuctBot's keywords); solver_nodes=0 turns both off."""
+    solves within that many nodes (PuctBot's keywords); solver_nodes=0 turns both off.
+    score_utility=w > 0 backs up (1 - w) * win share + w * (score + 1) / 2 per seat, the score
+    from the network's score head (PuctBot's keyword; a network without one is a ValueError)."""
 
     def __init__(
         self,
@@ -89,6 +94,7 @@ class AZBot(PuctBot):
         priors="network",
         solver_nodes=SOLVER_NODES,
         leaf_solver_nodes=LEAF_SOLVER_NODES,
+        score_utility=SCORE_UTILITY,
         **options,
     ):
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
@@ -118,6 +124,7 @@ class AZBot(PuctBot):
             playout_weight=playout_weight,
             solver_nodes=solver_nodes,
             leaf_solver_nodes=leaf_solver_nodes,
+            score_utility=score_utility,
             **options,
         )
 

@@ -21,9 +21,11 @@ from .evaluation import evaluate
 from .observation import observation_size
 from .playouts import play_random_playout
 from .gumbel import GumbelConfig
+from .mlp import SCORE_HEAD_NEEDED
 from .network import Network
 from .puct import COLLISION, LEAF, PuctConfig, PuctTree
 from .rng import MASK64, mix
+from .solver import final_margins, margin_utilities, score_utility
 from .state import State
 
 # Playouts per leaf at most in playout_values: a bound, so that no call can run for hours.
@@ -107,14 +109,18 @@ def _gumbel(value):
     return config
 
 
-def _mean_playout_returns(state, count, seed):
+def _mean_playout_returns(state, count, seed, score_utility=0.0):
     """float32[n]: the mean returns of `count` random playouts from `state` (playout j on stream
-    seed + j), relative to its mover."""
+    seed + j), relative to its mover; with score_utility > 0 each playout's returns blended with
+    its final margins (docs/neural.md "Score-aware values")."""
     n = state.get_game().num_players
     sums = [0.0] * n
     for j in range(count):
         final, _ = play_random_playout(state, (seed + j) & MASK64)
-        for k, value in enumerate(final.returns()):
+        returns = final.returns()
+        if score_utility > 0.0:
+            returns = margin_utilities(returns, final_margins(final), score_utility)
+        for k, value in enumerate(returns):
             sums[k] += value
     mover = state.current_player()
     return np.array([sums[(mover + k) % n] / count for k in range(n)], np.float32)
@@ -147,6 +153,7 @@ class PuctSearch:
         virtual_loss=1,
         gumbel=False,
         solver_nodes=0,
+        score_utility=0.0,
     ):
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
@@ -160,9 +167,11 @@ class PuctSearch:
         )
         config.gumbel = _gumbel(gumbel)
         config.solver_nodes = _int("solver_nodes", solver_nodes)
+        config.score_utility = _real("score_utility", score_utility)
         config.check()
         self._game = roots[0].get_game()
         self._n = self._game.num_players
+        self._score_utility = config.score_utility
         self._trees = [
             PuctTree(root, mix((seed + i) & MASK64), config) for i, root in enumerate(roots)
         ]
@@ -262,7 +271,9 @@ class PuctSearch:
     def playout_values(self, count, seed):
         """The mean returns of `count` (1..4096) random playouts from each gathered leaf,
         float32[B, n], relative to each leaf's mover; playout j of row r uses stream
-        seed + r * count + j (docs/neural.md "Mixed leaf values")."""
+        seed + r * count + j (docs/neural.md "Mixed leaf values"). With score_utility > 0 each
+        playout's returns are blended with its final margins (docs/neural.md "Score-aware
+        values")."""
         count, seed = check_int("count", count), check_int("seed", seed)
         if not 1 <= count <= MAX_PLAYOUT_VALUES:
             raise ValueError(f"count must be in 1..{MAX_PLAYOUT_VALUES}, not {count}")
@@ -270,7 +281,7 @@ class PuctSearch:
             out = np.zeros((len(self._rows), self._n), dtype=np.float32)
             for r, (t, index) in enumerate(self._rows):
                 state = self._trees[t].pending[index][1].state
-                out[r] = _mean_playout_returns(state, count, seed + r * count)
+                out[r] = _mean_playout_returns(state, count, seed + r * count, self._score_utility)
             return out
 
     def cancel(self):
@@ -286,13 +297,17 @@ class PuctSearch:
             raise ValueError(
                 f"the network plays {network._game!r}, the search plays {self._game!r}"
             )
+        if self._score_utility > 0.0 and not network.has_score_head:
+            raise ValueError(SCORE_HEAD_NEEDED)
         return network
 
     def run_batch(self, network, batch_size=256, *, playouts=0, playout_weight=0.5, playout_seed=0):
         """One gather of up to batch_size descents, the Network's evaluation of its leaves and
         their backup; the number of leaves evaluated. With playouts > 0 a leaf's values are
         (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
-        playout_seed), in float32 as run mixes them."""
+        playout_seed), in float32 as run mixes them. With score_utility > 0 the network's values
+        are first the score utility of its value and score heads (it must have a score head):
+        float32((1 - w) * win share + w * (score + 1) / 2), computed in double."""
         network = self._network(network)
         max_batch = _int("batch_size", batch_size)
         if max_batch < 1:
@@ -307,13 +322,20 @@ class PuctSearch:
                 self.cancel()
                 raise
             # Row by row, as batched_search.cc: evaluated, mixed, expanded.
+            lam = self._score_utility
             for r, ((t, index), state) in enumerate(zip(self._rows, leaves)):
                 legal = state.legal_actions()
-                logits, values = network._evaluate(state, legal)
-                if count > 0:
-                    values = _mixed(
-                        values, _mean_playout_returns(state, count, seed + r * count), weight
+                if lam > 0.0:
+                    logits, values, scores = network._evaluate(state, legal, with_scores=True)
+                    values = np.array(
+                        [score_utility(float(v), float(s), lam) for v, s in zip(values, scores)],
+                        np.float32,
                     )
+                else:
+                    logits, values = network._evaluate(state, legal)
+                if count > 0:
+                    played = _mean_playout_returns(state, count, seed + r * count, lam)
+                    values = _mixed(values, played, weight)
                 self._trees[t].expand(index, dict(zip(legal, logits)), values)
             for t, _ in self._rows:
                 self._trees[t].pending = []

@@ -25,8 +25,8 @@ The file (format "vikinger-mlp/1") holds, all as plain numpy arrays:
   score_w, score_b     float32 [h, num_players], [num_players], optional, both or neither: the
                        score head, scores = tanh(x @ w + b), each seat's squashed final margin
                        relative to the mover as the values (docs/learning.md "Score-aware
-                       values"). A file without them has no score head; the search and the
-                       integer network do not read it.
+                       values"). A file without them has no score head; a search with
+                       score_utility > 0 needs one (docs/neural.md "Score-aware values").
 """
 
 import contextlib
@@ -39,6 +39,12 @@ from .network import BIAS_LIMIT, WEIGHT_LIMIT, check_range
 from .network_features import OBSERVATION_V1, check_features, dense, feature_width, module_flags
 from .npz import Archive
 from .observation import observation_size
+from .solver import score_utility
+
+# The one message of a score utility asked of weights without a score head (bots, searches).
+SCORE_HEAD_NEEDED = (
+    "score_utility > 0 needs a network with a score head (score_w, score_b in its weights file)"
+)
 
 FORMAT = "vikinger-mlp/1"
 MAX_HIDDEN_LAYERS = 64
@@ -167,8 +173,9 @@ class MLPEvaluator:
         return self
 
     @classmethod
-    def random(cls, game, hidden=(64,), seed=0, features=OBSERVATION_V1):
-        """Small random weights (He initialisation) for tests and benchmarks."""
+    def random(cls, game, hidden=(64,), seed=0, features=OBSERVATION_V1, score=False):
+        """Small random weights (He initialisation) for tests and benchmarks; score=True adds a
+        score head (drawn after the other arrays, so these are the same with or without it)."""
         rng = np.random.default_rng(seed)
         n = game.num_players
         sizes = [feature_width(features, n), *hidden]
@@ -182,7 +189,8 @@ class MLPEvaluator:
             np.zeros(NUM_DISTINCT_ACTIONS),
         )
         value = (rng.standard_normal((h, n)) * 0.1, np.zeros(n))
-        return cls(game, layers, policy, value, features)
+        heads = (rng.standard_normal((h, n)) * 0.1, np.zeros(n)) if score else None
+        return cls(game, layers, policy, value, features, heads)
 
     def _check_shapes(self):
         arrays = [a for layer in self.layers for a in layer] + [*self.policy, *self.value]
@@ -221,19 +229,33 @@ class MLPEvaluator:
             x = self._hidden(observations)
             return np.tanh(x @ self.score[0] + self.score[1]).astype(np.float32, copy=False)
 
+    def with_score_utility(self, weight):
+        """The evaluator of the score utility (docs/neural.md "Score-aware values"): its values
+        are (1 - weight) * win share + weight * (score + 1) / 2 per seat, computed in float64
+        from the heads' float32 outputs and rounded to float32. ValueError for weights without a
+        score head."""
+        if self.score is None:
+            raise ValueError(SCORE_HEAD_NEEDED)
+        return ScoreUtilityEvaluator(self, weight)
+
     def _hidden(self, observations):
         x = dense(self.features, observations, self._flags)
         for w, b in self.layers:
             x = np.maximum(x @ w + b, np.float32(0))
         return x
 
-    def _forward(self, observations):
+    def _forward(self, observations, weight=0.0):
         x = self._hidden(observations)
         logits = x @ self.policy[0] + self.policy[1]
         raw = x @ self.value[0] + self.value[1]
         values = np.exp(raw - raw.max(axis=1, keepdims=True))
         values /= values.sum(axis=1, keepdims=True)
-        return logits.astype(np.float32, copy=False), values.astype(np.float32, copy=False)
+        values = values.astype(np.float32, copy=False)
+        if weight > 0.0:
+            score = np.tanh(x @ self.score[0] + self.score[1]).astype(np.float32, copy=False)
+            utility = score_utility(values.astype(np.float64), score.astype(np.float64), weight)
+            values = utility.astype(np.float32)
+        return logits.astype(np.float32, copy=False), values
 
     def save(self, path):
         """Writes the weights file (the module's format)."""
@@ -352,6 +374,18 @@ class MLPEvaluator:
             ).cover(covers)
         except ValueError as error:
             raise ValueError(f"{path}: {error}") from None
+
+
+class ScoreUtilityEvaluator:
+    """MLPEvaluator.with_score_utility(weight): the MLP's logits, and as values the score
+    utility of its win shares and scores."""
+
+    def __init__(self, mlp, weight):
+        self.mlp, self.weight = mlp, float(weight)
+
+    def __call__(self, observations, legal):
+        with one_blas_thread():
+            return self.mlp._forward(observations, self.weight)
 
 
 def _meta(archive, key, kinds, size=1):

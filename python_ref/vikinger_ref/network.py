@@ -6,7 +6,8 @@ Built from a loaded MLPEvaluator (one file loader, mlp.py, serves both engines).
 non-zero entries of the MLP's features for the player to move (network_features.py; every entry
 is an integer): the first layer is the sum of their weight rows times their values; the hidden
 layers are dense; the policy head computes the legal actions' logits only; the value head is a
-softmax, as in mlp.py.
+softmax, as in mlp.py; the optional score head is tanh of its raw outputs (in double, math.tanh
+as std::tanh), each rounded to float32.
 
 Quantization: a weight matrix W with bias b, fed by inputs with `a` fraction bits (0 for the
 features, ACT_SHIFT for activations), gets the scale 2^s with s the largest integer in
@@ -115,11 +116,25 @@ class Network:
             self._layers.append(_quantize(w, b, fraction_bits, i == 0, min_shift, *names))
         self._policy = _quantize(*mlp.policy, ACT_SHIFT, False, 0, "policy", "policy_w", "policy_b")
         self._value = _quantize(*mlp.value, ACT_SHIFT, False, 0, "value", "value_w", "value_b")
+        score = getattr(mlp, "score", None)
+        self._score = (
+            None
+            if score is None
+            else _quantize(*score, ACT_SHIFT, False, 0, "score", "score_w", "score_b")
+        )
 
     @property
     def shifts(self):
-        """The scale exponents s of the hidden layers, the policy head and the value head."""
-        return [s for _, _, s in self._layers] + [self._policy[2], self._value[2]]
+        """The scale exponents s of the hidden layers, the policy head, the value head and,
+        when the network has one, the score head."""
+        heads = [self._policy[2], self._value[2]]
+        heads += [self._score[2]] if self._score is not None else []
+        return [s for _, _, s in self._layers] + heads
+
+    @property
+    def has_score_head(self):
+        """Whether the weights have a score head (score_w, score_b)."""
+        return self._score is not None
 
     def _node(self, state, method):
         if state.get_game() != self._game:
@@ -152,8 +167,9 @@ class Network:
             act = np.clip(((acc >> (t - 1)) + 1) >> 1, 0, ACT_MAX)
         return act
 
-    def _evaluate(self, state, legal):
-        """(logits float32[len(legal)], values float32[n]) of decision node `state`."""
+    def _evaluate(self, state, legal, with_scores=False):
+        """(logits float32[len(legal)], values float32[n]) of decision node `state`; with_scores:
+        (logits, values, scores float32[n]) (the network must have a score head)."""
         act = self._hidden(state)
         w, b, s = self._policy
         scale = 2.0 ** -(s + ACT_SHIFT)
@@ -166,7 +182,17 @@ class Network:
         total = 0.0
         for share in shares:
             total += share
-        return logits, np.array([share / total for share in shares], np.float32)
+        values = np.array([share / total for share in shares], np.float32)
+        if not with_scores:
+            return logits, values
+        return logits, values, self._scores(act)
+
+    def _scores(self, act):
+        """The score head: tanh of the raw outputs, in double (math.tanh, the C library's, as
+        std::tanh), each rounded to float32."""
+        w, b, s = self._score
+        scale = 2.0 ** -(s + ACT_SHIFT)
+        return np.array([math.tanh(float(q) * scale) for q in act @ w + b], np.float32)
 
     def evaluate(self, state):
         """(logits float32[k], values float32[num_players]) of a decision node: the logits of its
@@ -174,3 +200,12 @@ class Network:
         move."""
         self._node(state, "evaluate")
         return self._evaluate(state, state.legal_actions())
+
+    def scores(self, state):
+        """The score head's outputs float32[num_players] of a decision node, in [-1, 1],
+        relative to the player to move: each seat's squashed final margin (docs/learning.md
+        "Score-aware values"). ValueError for weights without a score head."""
+        self._node(state, "scores")
+        if self._score is None:
+            raise ValueError("these weights have no score head")
+        return self._scores(self._hidden(state))

@@ -9,7 +9,10 @@ visits):
     score = Q + c * P(s, a) * sqrt(N) / (1 + n),   the first best in action order.
 With solver_nodes > 0, a new leaf other than the root that is a round-6 decision node with no
 chance ahead is first solved within that many nodes; a solved leaf is never evaluated and backs up
-the B8.9 returns of its exact margins at every descent, as a terminal node (puct.h).
+the B8.9 returns of its exact margins at every descent, as a terminal node (puct.h). With
+score_utility = w > 0 a terminal node and a solved leaf back up (1 - w) * their returns + w *
+(tanh(margin / 512) + 1) / 2 per player (solver.margin_utilities; docs/neural.md "Score-aware
+values").
 """
 
 import math
@@ -17,7 +20,7 @@ import math
 from .actions import TERMINAL
 from .gumbel import GumbelConfig, GumbelRoot, improved_policy
 from .rng import GOLDEN, MASK64, mix, unit_double
-from .solver import margin_returns, no_chance_ahead, solve
+from .solver import final_margins, margin_returns, margin_utilities, no_chance_ahead, solve
 from .tree import EXPANDED, NEW, PENDING, SOLVED, Tree
 
 LEAF, TERMINAL_LEAF, COLLISION = "leaf", "terminal", "collision"
@@ -73,6 +76,7 @@ class PuctConfig:
         "virtual_loss",
         "gumbel",
         "solver_nodes",
+        "score_utility",
     )
 
     def __init__(
@@ -85,9 +89,11 @@ class PuctConfig:
         virtual_loss,
         gumbel=None,
         solver_nodes=0,
+        score_utility=0.0,
     ):
         self.gumbel = GumbelConfig() if gumbel is None else gumbel
         self.solver_nodes = solver_nodes
+        self.score_utility = score_utility
         self.simulations = simulations
         self.c_init = c_init
         self.c_base = c_base
@@ -111,6 +117,8 @@ class PuctConfig:
             raise ValueError("virtual_loss must be >= 0")
         if self.solver_nodes < 0:
             raise ValueError("solver_nodes must be >= 0")
+        if not 0.0 <= self.score_utility <= 1.0:
+            raise ValueError("score_utility must be in [0, 1]")
         g = self.gumbel
         if g.enabled:
             if self.dirichlet_alpha > 0.0:
@@ -205,7 +213,7 @@ class PuctTree:
         node = self.root
         while True:
             if node.player == TERMINAL:
-                self._backup(path, node, node.state.returns(), True)
+                self._backup(path, node, self._final_value(node.state), True)
                 self.done += 1
                 return TERMINAL_LEAF
             if node.status == PENDING:
@@ -247,7 +255,18 @@ class PuctTree:
             return False
         node.status = SOLVED
         node.solved = margin_returns(solved["margins"])
+        weight = self.config.score_utility
+        if weight > 0.0:
+            node.solved = margin_utilities(node.solved, solved["margins"], weight)
         return True
+
+    def _final_value(self, state):
+        """The value of terminal `state`: its returns, blended with its margins by the score
+        utility when it is on."""
+        weight = self.config.score_utility
+        if weight > 0.0:
+            return margin_utilities(state.returns(), final_margins(state), weight)
+        return state.returns()
 
     def _backup(self, path, leaf, value, real):
         loss = self.config.virtual_loss

@@ -3,7 +3,7 @@
 
 PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
 c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5, solver_nodes=0,
-leaf_solver_nodes=0): the evaluator is `evaluator`
+leaf_solver_nodes=0, score_utility=0.0): the evaluator is `evaluator`
 (any callable of the protocol, or a Network, which the search runs itself), else the MLP of the
 weights file `model`, else the heuristic
 evaluation with uniform priors. With `playouts` > 0 a leaf's value is (1 - playout_weight) * the
@@ -22,6 +22,12 @@ that many nodes; when it finishes, its action is played (policy: 1 for it, 0 els
 search is run. With `leaf_solver_nodes` > 0 as well, the search solves every new round-6 leaf
 within that many nodes, and a solved leaf backs up its exact returns instead of the evaluator's
 values (PuctSearch(solver_nodes=)). solver_nodes=0 turns both off.
+
+The score utility (docs/neural.md "Score-aware values"): with `score_utility` = w > 0 every value
+the search backs up is (1 - w) * win share + w * (score + 1) / 2 per seat, the score being the
+network's score head at a leaf and tanh(margin in Fame / 8) at a terminal node, a solved leaf and
+the end of a playout. It needs a network with a score head (a Network, an MLPEvaluator or the
+weights file of `model`): anything else is a ValueError at construction.
 """
 
 import threading
@@ -34,7 +40,7 @@ from .actions import NUM_DISTINCT_ACTIONS
 from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds, type_name
 from .batched_search import MAX_PLAYOUT_VALUES, PuctSearch
 from .game import Game
-from .mlp import MLPEvaluator
+from .mlp import SCORE_HEAD_NEEDED, MLPEvaluator
 from .network import Network
 from .rng import MASK64, mix
 from .solver import no_chance_ahead, solve_endgame
@@ -86,6 +92,7 @@ class PuctBot:
         playout_weight=0.5,
         solver_nodes=0,
         leaf_solver_nodes=0,
+        score_utility=0.0,
     ):
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
@@ -117,6 +124,9 @@ class PuctBot:
         _check_number("playout_weight", playout_weight)
         if not 0.0 <= playout_weight <= 1.0:
             raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
+        _check_number("score_utility", score_utility)
+        if not 0.0 <= score_utility <= 1.0:
+            raise ValueError(f"score_utility must be in [0, 1], not {score_utility}")
         self._solver_nodes = _check_nodes("solver_nodes", solver_nodes)
         leaf_solver_nodes = _check_nodes("leaf_solver_nodes", leaf_solver_nodes)
         self._playouts = int(playouts)
@@ -128,6 +138,9 @@ class PuctBot:
         if model is not None:  # the one model loader of every bot (mlp.py, npz.py)
             self._evaluator = MLPEvaluator.load(model, game)
         self._options = {"c_init": c_init, "c_base": c_base}
+        if score_utility > 0.0:
+            self._evaluator = self._score_evaluator(self._evaluator, float(score_utility))
+            self._options["score_utility"] = float(score_utility)
         if self._solver_nodes > 0 and leaf_solver_nodes > 0:
             self._options["solver_nodes"] = leaf_solver_nodes
         self._batch_size = int(batch_size)
@@ -136,6 +149,16 @@ class PuctBot:
         self._search_class([self._some_decision_node()], simulations=1, **self._options)
         self._lock = threading.Lock()
         self.restart()
+
+    def _score_evaluator(self, evaluator, weight):
+        """The evaluator of the score utility `weight`: a Network as it is (the search blends its
+        heads), an MLPEvaluator's with_score_utility; ValueError for anything without a score
+        head."""
+        if isinstance(evaluator, self._network_class) and evaluator.has_score_head:
+            return evaluator
+        if isinstance(evaluator, MLPEvaluator) and evaluator.score is not None:
+            return evaluator.with_score_utility(weight)
+        raise ValueError(SCORE_HEAD_NEEDED)
 
     def _some_decision_node(self):
         state = self._game.new_initial_state()

@@ -11,6 +11,7 @@ most max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are
 several times their bytes): a new position beyond that is a MemoryError in both engines.
 """
 
+import math
 import os
 import resource
 
@@ -19,6 +20,9 @@ from .components import NUM_ROUNDS
 from .playouts import check_state
 
 FAME_UNIT = 64
+# The score utility (docs/neural.md "Score-aware values"): a margin u, in units of 1/64 Fame, is
+# squashed as tanh(u / 64 / SCORE_SCALE), the score head's target (training/targets.py).
+SCORE_SCALE = 8.0
 INFINITY = (1 << 63) // 2
 EXACT, LOWER, UPPER = range(3)
 ENTRY_BYTES = 80  # a table entry of solver.cc (kSolverEntryBytes)
@@ -47,11 +51,15 @@ def no_chance_ahead(state):
     return state.round == NUM_ROUNDS and not state.is_chance_node()
 
 
-def final_margins(state):
-    totals = [FAME_UNIT * board.fame + board.gold for board in state.players]
+def total_margins(totals):
+    """Each player's total (64 * Fame + gold) minus the best other player's."""
     return [
         total - max(t for j, t in enumerate(totals) if j != i) for i, total in enumerate(totals)
     ]
+
+
+def final_margins(state):
+    return total_margins([FAME_UNIT * board.fame + board.gold for board in state.players])
 
 
 class _Solver:
@@ -133,6 +141,24 @@ def margin_returns(margins):
     >= 0 (the one with u > 0, or those tied at the top with u = 0) share 1 equally."""
     winners = sum(1 for u in margins if u >= 0)
     return [1.0 / winners if u >= 0 else 0.0 for u in margins]
+
+
+def squashed_margin(margin):
+    """tanh(margin / (64 * SCORE_SCALE)) in double: a margin of 64 * Fame + gold as the score
+    head predicts it, in (-1, 1) (the division by a power of two is exact)."""
+    return math.tanh(float(margin) / (FAME_UNIT * SCORE_SCALE))
+
+
+def score_utility(win_share, score, weight):
+    """(1 - weight) * win_share + weight * (score + 1) / 2: a win share and a squashed margin on
+    one scale, [0, 1], in double (numpy float64 arrays too), the operations of solver.cc's
+    ScoreUtility in its order."""
+    return (1.0 - weight) * win_share + weight * (0.5 * (score + 1.0))
+
+
+def margin_utilities(values, margins, weight):
+    """The win shares `values` of a final position blended with its `margins` (per player)."""
+    return [score_utility(v, squashed_margin(u), weight) for v, u in zip(values, margins)]
 
 
 def out_of_memory_message(max_memory):

@@ -352,23 +352,33 @@ class Network:
         features (docs/neural.md "Features") of a decision node for the player to move, by index, as exact
         integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first layer's
         input."""
+    def scores(self, state: State) -> np.ndarray:
+        """The score head's outputs float32[num_players] of a decision node, in [-1, 1],
+        relative to the player to move: each seat's squashed final margin (docs/learning.md "Score-aware
+        values"). ValueError for weights without a score head."""
     @property
     def shifts(self) -> List[int]:
         """The scale exponents s (weights times 2^s) of the hidden
-        layers, the policy head and the value head."""
+        layers, the policy head, the value head and, when the network has one, the score head."""
+    @property
+    def has_score_head(self) -> bool:
+        """Whether the weights have a score head (score_w, score_b)."""
 
 class PuctSearch:
     """PUCT searches of many states, their leaves
     batched for an evaluator (docs/neural.md).
 
     PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0): one tree per state
-    (decision nodes of one game), each searching `simulations` leaves per search. gumbel=True puts the
-    Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of some of its
-    settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
+    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0, score_utility=0.0): one
+    tree per state (decision nodes of one game), each searching `simulations` leaves per search.
+    gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of
+    some of its settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
     solver_nodes > 0 solves every new round-6 leaf (not the root) within that many nodes and backs up
-    the exact returns of those solved (docs/neural.md "The solver in the search"). The same arguments
-    and evaluator outputs give the same trees as vikinger_ref.PuctSearch.
+    the exact returns of those solved (docs/neural.md "The solver in the search"). score_utility = w
+    in [0, 1] backs up (1 - w) * win share + w * (score + 1) / 2 per seat at terminal nodes, solved
+    leaves, playouts and a Network's leaves (which must have a score head); an evaluator's values are
+    taken as given (docs/neural.md "Score-aware values"). The same arguments and evaluator outputs give
+    the same trees as vikinger_ref.PuctSearch.
     """
     def __init__(
         self,
@@ -383,6 +393,7 @@ class PuctSearch:
         virtual_loss: _Int = 1,
         gumbel: Union[bool, Dict[str, float]] = False,
         solver_nodes: _Int = 0,
+        score_utility: float = 0.0,
     ) -> None: ...
     def gather(self, max_batch: _Int = 256) -> Tuple[np.ndarray, np.ndarray]:
         """Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
@@ -436,7 +447,8 @@ class PuctSearch:
     def playout_values(self, count: _Int, seed: _Int) -> np.ndarray:
         """The mean returns of count (1..4096) random playouts from each gathered leaf as
         float32[B, num_players], relative to the player to move at each leaf; playout j of row r uses
-        stream seed + r * count + j (docs/neural.md "Mixed leaf values")."""
+        stream seed + r * count + j (docs/neural.md "Mixed leaf values"). With score_utility > 0 each
+        playout's returns are blended with its final margins (docs/neural.md "Score-aware values")."""
     def results(self) -> List[Dict[str, Any]]:
         """[{"actions", "visits", "priors", "q", "value", "improved_policy", "network_value",
         "selected"}] per root: the root's edges in action order (priors as selection used them, q the
