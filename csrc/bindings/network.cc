@@ -41,7 +41,7 @@ Network NetworkFromMlp(py::handle mlp) {
       throw py::type_error("mlp must be an MLPEvaluator, not " + TypeName(mlp));
     }
   }
-  mlp.attr("_check_shapes")();  // the MLP's checks and messages (finite, shapes)
+  mlp.attr("check_weights")();  // the MLP's checks and messages (finite, shapes, range)
   int options = 0;
   for (py::handle name : mlp.attr("options")) {
     for (int i = 0; i < kNumOptions; ++i) {

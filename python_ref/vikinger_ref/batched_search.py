@@ -308,13 +308,12 @@ class PuctSearch:
                 raise
             # Row by row, as batched_search.cc: evaluated, mixed, expanded.
             for r, ((t, index), state) in enumerate(zip(self._rows, leaves)):
-                legal = state.legal_actions()
-                logits, values = network._evaluate(state, legal)
+                logits, values = network.evaluate(state)  # of state.legal_actions(), in order
                 if count > 0:
                     values = _mixed(
                         values, _mean_playout_returns(state, count, seed + r * count), weight
                     )
-                self._trees[t].expand(index, dict(zip(legal, logits)), values)
+                self._trees[t].expand(index, dict(zip(state.legal_actions(), logits)), values)
             for t, _ in self._rows:
                 self._trees[t].pending = []
             self._rows = []

@@ -23,7 +23,7 @@ import numpy as np
 
 from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds, check_uint64
 from .bots import check_decision_node, check_game_and_seed
-from .evaluation import _evaluate
+from .evaluation import evaluate
 from .playouts import play_random_playout
 from .rng import GOLDEN, MASK64, mix
 from .rng import SplitMix64
@@ -70,7 +70,7 @@ class _Search:
         if state.is_terminal():
             return state.returns()
         if self.leaf == "evaluation":
-            return _evaluate(state)
+            return evaluate(state)
         final, _ = play_random_playout(state, self.rng.next_bits())
         return final.returns()
 

@@ -153,7 +153,7 @@ class MLPEvaluator:
         self.policy = tuple(_real(a) for a in policy)
         self.value = tuple(_real(a) for a in value)
         self.score = None if score is None else tuple(_real(a) for a in score)
-        self._check_shapes()
+        self.check_weights()
 
     def cover(self, sets):
         """The module sets the weights play (modules_covered: spellings of ALL_SETS), the game's
@@ -184,7 +184,10 @@ class MLPEvaluator:
         value = (rng.standard_normal((h, n)) * 0.1, np.zeros(n))
         return cls(game, layers, policy, value, features)
 
-    def _check_shapes(self):
+    def check_weights(self):
+        """ValueError unless the arrays are finite, of the layers' shapes for the features and
+        the players, and within what the integer network can hold (both engines' Network(mlp)
+        call it, so a bad MLP gets the same message from each)."""
         arrays = [a for layer in self.layers for a in layer] + [*self.policy, *self.value]
         arrays += [*self.score] if self.score is not None else []
         for array in arrays:

@@ -101,7 +101,7 @@ class Network:
         for name in ("num_players", "options", "features", "layers", "policy", "value"):
             if not hasattr(mlp, name):
                 raise TypeError(f"mlp must be an MLPEvaluator, not {type_name(mlp)}")
-        mlp._check_shapes()  # the MLP's checks and messages (finite, shapes)
+        mlp.check_weights()  # the MLP's checks and messages (finite, shapes, range)
         self._game = Game(mlp.num_players, **{str(name): True for name in mlp.options})
         self._features_name = check_features(mlp.features)
         if not mlp.layers:
@@ -152,8 +152,12 @@ class Network:
             act = np.clip(((acc >> (t - 1)) + 1) >> 1, 0, ACT_MAX)
         return act
 
-    def _evaluate(self, state, legal):
-        """(logits float32[len(legal)], values float32[n]) of decision node `state`."""
+    def evaluate(self, state):
+        """(logits float32[k], values float32[num_players]) of a decision node: the logits of its
+        k legal actions (in legal_actions() order) and the values relative to the player to
+        move."""
+        self._node(state, "evaluate")
+        legal = state.legal_actions()
         act = self._hidden(state)
         w, b, s = self._policy
         scale = 2.0 ** -(s + ACT_SHIFT)
@@ -167,10 +171,3 @@ class Network:
         for share in shares:
             total += share
         return logits, np.array([share / total for share in shares], np.float32)
-
-    def evaluate(self, state):
-        """(logits float32[k], values float32[num_players]) of a decision node: the logits of its
-        k legal actions (in legal_actions() order) and the values relative to the player to
-        move."""
-        self._node(state, "evaluate")
-        return self._evaluate(state, state.legal_actions())

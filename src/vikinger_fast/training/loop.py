@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import arena
 from ..distributed.executors import Executor
+from ..progress import progress_bar
 from ..safety import files, interrupts, outputs
 from ..safety.json_limits import loads_limited
 from . import curves, evaluation, generations, replay
@@ -198,7 +199,7 @@ def train(
         # Self-play (skipped when the iteration's folder is finished).
         weights = None if iteration < config.warm_iterations else trainer.numpy_params()
         started = time.perf_counter()
-        bar = arena._progress(config.games, progress)
+        bar = progress_bar(config.games, progress)
         try:
             manifest = replay.generate(run, config, weights, iteration, executor, bar, engine)
         finally:
@@ -217,7 +218,7 @@ def train(
         end = (iteration + 1) * config.steps
         started = time.perf_counter()
         losses = []
-        bar = arena._progress(end - step, progress) if step < end else None
+        bar = progress_bar(end - step, progress, unit="step") if step < end else None
         try:
             while step < end:
                 losses.append(trainer.step(data.batch(step)))
