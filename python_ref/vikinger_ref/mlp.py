@@ -239,7 +239,8 @@ class MLPEvaluator:
         return logits.astype(np.float32, copy=False), values.astype(np.float32, copy=False)
 
     def save(self, path):
-        """Writes the weights file (the module's format)."""
+        """Writes the weights file (the module's format) to `path` (a str or os.PathLike), or
+        into a binary file object (as np.savez: an io.BytesIO for the bytes alone)."""
         arrays = {
             "format": np.array(FORMAT),
             "num_players": np.array(self.num_players),
@@ -258,6 +259,9 @@ class MLPEvaluator:
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         if self.score is not None:
             arrays["score_w"], arrays["score_b"] = self.score
+        if hasattr(path, "write"):
+            np.savez(path, **arrays)
+            return
         with open(path, "wb") as f:
             np.savez(f, **arrays)
 

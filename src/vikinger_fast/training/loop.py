@@ -12,7 +12,7 @@ most the stage in flight: the self-play shards not yet written, the steps since 
 checkpoint, an unfinished evaluation; `resume` repeats exactly those.
 """
 
-import contextlib
+import io
 import json
 import os
 import time
@@ -161,14 +161,9 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
     import vikinger_ref
 
     game = vikinger_ref.Game(num_players=config.players, **config.game_options())
-    temporary = f"{path}.tmp-{os.getpid()}.npz"
-    try:
-        network_evaluator(params, game, config.features).cover(config.covered()).save(temporary)
-        os.replace(temporary, path)
-    except BaseException:  # Ctrl-C included: no half-written file left beside the exports
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
-        raise
+    data = io.BytesIO()
+    network_evaluator(params, game, config.features).cover(config.covered()).save(data)
+    outputs.write_atomic(path, data.getvalue())  # Ctrl-C: the old file or the new one, never half
 
 
 def train(
