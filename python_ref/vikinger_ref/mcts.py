@@ -19,9 +19,15 @@ import math
 import threading
 import time
 
-import numpy as np
 
-from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds, check_uint64
+from .arguments import (
+    MAX_SECONDS,
+    check_int,
+    check_not_huge,
+    check_real,
+    check_seconds,
+    check_uint64,
+)
 from .bots import check_decision_node, check_game_and_seed
 from .evaluation import evaluate
 from .playouts import play_random_playout
@@ -96,16 +102,6 @@ class _Search:
         tree.backup(path, value)
 
 
-def _check_number(name, value):
-    """`value` as a float; an int beyond the float range is +-inf, as the C++ takes it."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
-
-
 class MCTSBot:
     """UCT search; see the module docstring and docs/search.md."""
 
@@ -135,7 +131,7 @@ class MCTSBot:
                 "MCTSBot needs a finite budget: iterations, or max_time below 1e9 "
                 f"seconds, not {max_time}"
             )
-        exploration = _check_number("uct_c", uct_c)
+        exploration = check_real("uct_c", uct_c)
         if not exploration >= 0.0:
             raise ValueError(f"uct_c must be >= 0, not {uct_c}")
         if math.isinf(exploration):
