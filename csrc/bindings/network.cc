@@ -96,6 +96,12 @@ its k legal actions (in legal_actions() order) and the values relative to the pl
 features (docs/neural.md "Features") of a decision node for the player to move, by index, as exact
 integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first layer's
 input.)doc")
+      .def(
+          "get_game",
+          [](const vk::Network& network) {
+            return vk::Game{network.NumPlayers(), network.Options()};
+          },
+          R"doc(The game the network plays (the MLP's).)doc")
       .def_property_readonly("shifts", &vk::Network::Shifts,
                              R"doc(The scale exponents s (weights times 2^s) of the hidden
 layers, the policy head and the value head.)doc");

@@ -276,9 +276,9 @@ class PuctSearch:
     def _network(self, network):
         if not isinstance(network, Network):
             raise TypeError(f"network must be a Network, not {type_name(network)}")
-        if network._game != self._game:
+        if network.get_game() != self._game:
             raise ValueError(
-                f"the network plays {network._game!r}, the search plays {self._game!r}"
+                f"the network plays {network.get_game()!r}, the search plays {self._game!r}"
             )
         return network
 

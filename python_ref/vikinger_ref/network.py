@@ -116,6 +116,10 @@ class Network:
         self._policy = _quantize(*mlp.policy, ACT_SHIFT, False, 0, "policy", "policy_w", "policy_b")
         self._value = _quantize(*mlp.value, ACT_SHIFT, False, 0, "value", "value_w", "value_b")
 
+    def get_game(self):
+        """The game the network plays (the MLP's)."""
+        return self._game
+
     @property
     def shifts(self):
         """The scale exponents s of the hidden layers, the policy head and the value head."""

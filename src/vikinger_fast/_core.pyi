@@ -352,6 +352,8 @@ class Network:
         features (docs/neural.md "Features") of a decision node for the player to move, by index, as exact
         integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first layer's
         input."""
+    def get_game(self) -> Game:
+        """The game the network plays (the MLP's)."""
     @property
     def shifts(self) -> List[int]:
         """The scale exponents s (weights times 2^s) of the hidden
