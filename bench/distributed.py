@@ -46,6 +46,10 @@ def nap(seconds):
     time.sleep(seconds)
 
 
+def no_rollouts(game):
+    return vk.rollouts(game, 0, 0)
+
+
 def nap_seconds(executor, repeats):
     """8 shards that sleep 0.25 s each: the executor's own concurrency, apart from the CPUs
     (x2 when two shards run at once, however busy the cores are)."""
@@ -57,7 +61,7 @@ def overhead_seconds(executor, shards):
     """Seconds per shard of `shards` shards that do nothing (rollouts of 0 games)."""
     game = vk.Game(num_players=2)
     empty = [
-        distributed.Shard(distributed._rollouts_shard, (game, 0, i), 0, f"empty {i}")
+        distributed.Shard(no_rollouts, game, 0, f"empty {i}")
         for i in range(shards)
     ]
     distributed.run_shards(empty[:4], executor)  # workers started and warm

@@ -20,41 +20,12 @@
 namespace vikinger {
 namespace {
 
-Policy PolicyOf(py::handle policy) {
-  if (!PyUnicode_Check(policy.ptr())) {
-    throw py::type_error("policy must be a str, not " + TypeName(policy));
-  }
-  std::string policy_name;
-  Utf8(policy, &policy_name);
-  if (policy_name != "random" && policy_name != "random_generic") {
-    throw py::value_error("policy must be one of random, random_generic, not " +
-                          py::repr(policy).cast<std::string>());
-  }
-  return policy_name == "random" ? Policy::kRandom : Policy::kRandomGeneric;
-}
-
 // The position bytes (docs/state.md, without the history) at the end of rollout game `seed`.
-BitSelect BitSelectOf(py::handle bit_select) {
-  if (!PyUnicode_Check(bit_select.ptr())) {
-    throw py::type_error("bit_select must be a str, not " + TypeName(bit_select));
-  }
-  std::string name;
-  Utf8(bit_select, &name);
-  if (name == "auto") return BitSelect::kAuto;
-  if (name == "table") return BitSelect::kTable;
-  if (name == "pdep") {
-    if (!PdepIsAvailable()) throw py::value_error("bit_select 'pdep' needs a CPU with BMI2");
-    return BitSelect::kPdep;
-  }
-  throw py::value_error("bit_select must be one of auto, table, pdep, not " +
-                        py::repr(bit_select).cast<std::string>());
-}
-
 py::bytes RolloutPosition(const Game& game, py::handle seed, py::handle policy,
                           py::handle bit_select) {
   RequireInts({{"seed", seed}});
-  const Policy how = PolicyOf(policy);
-  const BitSelect select = BitSelectOf(bit_select);
+  const Policy how = PolicyArg(policy);
+  const BitSelect select = BitSelectArg(bit_select);
   Position final_position;
   PlayRandomGame(game.num_players, game.options, Seed(seed), how, &final_position, select);
   uint8_t bytes[kMaxPositionBytes];
@@ -69,7 +40,7 @@ py::dict Rollouts(const Game& game, py::handle num_games, py::handle seed, py::h
   // More threads than games (or than 256: ThreadsArg) only add start-up cost.
   const int thread_count =
       static_cast<int>(std::min<int64_t>(ThreadsArg(threads), std::max<int64_t>(count, 1)));
-  const Policy how = PolicyOf(policy);
+  const Policy how = PolicyArg(policy);
   const uint64_t first_seed = Seed(seed);  // docs/api.md: (seed + i) mod 2**64
   const int64_t n = game.num_players;
   py::array_t<int32_t> scores({count, n});
@@ -93,8 +64,7 @@ py::dict Rollouts(const Game& game, py::handle num_games, py::handle seed, py::h
 
 std::unique_ptr<VectorGame> MakeVectorGame(py::handle game, py::handle batch_size,
                                            py::handle seed) {
-  if (!py::isinstance<Game>(game))
-    throw py::type_error("game must be a Game, not " + TypeName(game));
+  const Game g = GameArg(game);
   RequireInts({{"batch_size", batch_size}, {"seed", seed}});
   bool huge;
   const int64_t batch = IndexValue(batch_size, "batch_size", &huge);
@@ -102,7 +72,6 @@ std::unique_ptr<VectorGame> MakeVectorGame(py::handle game, py::handle batch_siz
   // own message would show the saturated -1).
   if (huge && batch > 0) throw py::value_error("batch_size " + Text(batch_size) + " is too large");
   if (huge) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
-  const Game g = game.cast<const Game&>();
   const uint64_t first_seed = Seed(seed);
   Interrupt interrupt(PythonSignalPoll());
   std::unique_ptr<VectorGame> env;
@@ -293,19 +262,10 @@ void CopyArray(py::handle value, const char* name, VectorGame& env, T* (VectorGa
   std::copy_n(array.data(), array.size(), (env.*data)());
 }
 
-// A pickled tuple of the rebuild data.
-py::tuple TupleArg(py::handle value, const char* name) {
-  if (!PyTuple_Check(value.ptr())) {
-    throw py::type_error(std::string(name) + " must be a tuple, not " + TypeName(value));
-  }
-  return py::reinterpret_borrow<py::tuple>(value);
-}
-
 std::unique_ptr<VectorGame> VectorGameFromData(py::handle game, py::handle positions_arg,
                                                py::handle streams_arg, py::handle lengths_arg,
                                                py::args arrays) {
-  if (!py::isinstance<Game>(game))
-    throw py::type_error("game must be a Game, not " + TypeName(game));
+  const Game g = GameArg(game);
   const py::tuple positions = TupleArg(positions_arg, "positions");
   const py::tuple streams = TupleArg(streams_arg, "streams");
   const py::tuple lengths = TupleArg(lengths_arg, "lengths");
@@ -317,7 +277,6 @@ std::unique_ptr<VectorGame> VectorGameFromData(py::handle game, py::handle posit
     throw py::type_error("a VectorGame is rebuilt from " + std::to_string(std::size(kArrayNames)) +
                          " arrays, not " + std::to_string(arrays.size()));
   }
-  const Game g = game.cast<const Game&>();
   auto env = std::make_unique<VectorGame>(g, b, 0);
   for (py::ssize_t i = 0; i < b; ++i) {
     py::handle bytes = positions[i];

@@ -1,10 +1,13 @@
 // Argument checks and conversions of the Python module (see helpers.h).
 #include "bindings/helpers.h"
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cmath>
+#include <limits>
 #include <string>
+#include <vector>
 
 #include "api/game.h"
 #include "rules/actions.h"
@@ -277,6 +280,207 @@ int ThreadsArg(py::handle threads) {
   const int64_t workers = IndexValue(threads, "threads", &huge);
   if (workers < 1) throw py::value_error("threads must be >= 1, not " + Text(threads));
   return static_cast<int>(huge || workers > 256 ? 256 : workers);
+}
+
+double RealArg(py::handle value, const char* what) {
+  if (IsBool(value) || !(PyFloat_Check(value.ptr()) || IsInteger(value))) {
+    throw py::type_error(std::string(what) + " must be a number, not " + TypeName(value));
+  }
+  const double number = PyFloat_AsDouble(value.ptr());
+  if (number == -1.0 && PyErr_Occurred()) {  // an int beyond the double range: +-inf
+    PyErr_Clear();
+    return PyObject_RichCompareBool(value.ptr(), py::int_(0).ptr(), Py_GT) == 1
+               ? std::numeric_limits<double>::infinity()
+               : -std::numeric_limits<double>::infinity();
+  }
+  return number;
+}
+
+int64_t IntArg(py::handle value, const char* what) {
+  RequireInts({{what, value}});
+  bool huge;
+  const int64_t v = IndexValue(value, what, &huge);
+  if (huge) throw py::value_error(std::string(what) + " " + Text(value) + " is too large");
+  return v;
+}
+
+py::tuple TupleArg(py::handle value, const char* what) {
+  if (!PyTuple_Check(value.ptr())) {
+    throw py::type_error(std::string(what) + " must be a tuple, not " + TypeName(value));
+  }
+  return py::reinterpret_borrow<py::tuple>(value);
+}
+
+int PlayerArg(const State& state, py::handle player) {
+  if (!IsInteger(player)) throw py::type_error("player must be an int, not " + TypeName(player));
+  bool huge;
+  const int64_t p = IndexValue(player, "player", &huge);
+  if (huge) {
+    throw py::value_error("player " + Text(player) + " is outside 0.." +
+                          std::to_string(state.position.num_players - 1));
+  }
+  return CheckPlayer(state, p);
+}
+
+Policy PolicyArg(py::handle policy) {
+  if (!PyUnicode_Check(policy.ptr())) {
+    throw py::type_error("policy must be a str, not " + TypeName(policy));
+  }
+  std::string policy_name;
+  Utf8(policy, &policy_name);
+  if (policy_name != "random" && policy_name != "random_generic") {
+    throw py::value_error("policy must be one of random, random_generic, not " +
+                          py::repr(policy).cast<std::string>());
+  }
+  return policy_name == "random" ? Policy::kRandom : Policy::kRandomGeneric;
+}
+
+BitSelect BitSelectArg(py::handle bit_select) {
+  if (!PyUnicode_Check(bit_select.ptr())) {
+    throw py::type_error("bit_select must be a str, not " + TypeName(bit_select));
+  }
+  std::string name;
+  Utf8(bit_select, &name);
+  if (name == "auto") return BitSelect::kAuto;
+  if (name == "table") return BitSelect::kTable;
+  if (name == "pdep") {
+    if (!PdepIsAvailable()) throw py::value_error("bit_select 'pdep' needs a CPU with BMI2");
+    return BitSelect::kPdep;
+  }
+  throw py::value_error("bit_select must be one of auto, table, pdep, not " +
+                        py::repr(bit_select).cast<std::string>());
+}
+
+// --- PuctSearch and Network -----------------------------------------------------------------
+
+std::vector<Position> RootsArg(py::handle states, Game* game) {
+  if (!py::isinstance<py::sequence>(states) || py::isinstance<py::str>(states)) {
+    throw py::type_error("states must be a sequence of State, not " + TypeName(states));
+  }
+  std::vector<Position> roots;
+  for (py::handle item : py::reinterpret_borrow<py::sequence>(states)) {
+    if (!py::isinstance<State>(item)) {
+      throw py::type_error("every item of states must be a State, not " + TypeName(item));
+    }
+    const Position& p = item.cast<const State&>().position;
+    if (!roots.empty() &&
+        (p.num_players != roots[0].num_players || p.options != roots[0].options)) {
+      throw py::value_error("states must all be of one game");
+    }
+    const std::string which =
+        "PuctSearch needs decision nodes, states[" + std::to_string(roots.size()) + "] is ";
+    if (IsTerminal(p)) throw py::value_error(which + "a terminal state");
+    if (IsChanceNode(p)) throw py::value_error(which + "a chance node");
+    roots.push_back(p);
+  }
+  if (roots.empty()) throw py::value_error("states must not be empty");
+  *game = Game{roots[0].num_players, roots[0].options};
+  return roots;
+}
+
+GumbelConfig GumbelArg(py::handle gumbel) {
+  GumbelConfig config;
+  if (IsBool(gumbel)) {
+    config.enabled = PyObject_IsTrue(gumbel.ptr()) == 1;
+    return config;
+  }
+  if (!py::isinstance<py::dict>(gumbel)) {
+    throw py::type_error("gumbel must be a bool or a dict of settings, not " + TypeName(gumbel));
+  }
+  py::dict settings = py::reinterpret_borrow<py::dict>(gumbel);
+  for (auto item : settings) {
+    const bool known = PyUnicode_Check(item.first.ptr()) &&
+                       (py::str(item.first).cast<std::string>() == "max_considered" ||
+                        py::str(item.first).cast<std::string>() == "c_visit" ||
+                        py::str(item.first).cast<std::string>() == "c_scale");
+    if (!known) {
+      throw py::value_error("gumbel has no setting " + py::repr(item.first).cast<std::string>() +
+                            " (max_considered, c_visit, c_scale)");
+    }
+  }
+  config.enabled = true;
+  if (settings.contains("max_considered")) {
+    config.max_considered = IntArg(settings["max_considered"], "max_considered");
+  }
+  if (settings.contains("c_visit")) config.c_visit = RealArg(settings["c_visit"], "c_visit");
+  if (settings.contains("c_scale")) config.c_scale = RealArg(settings["c_scale"], "c_scale");
+  return config;
+}
+
+PlayoutMix MixArg(py::handle playouts, py::handle playout_weight, py::handle playout_seed) {
+  PlayoutMix mix;
+  mix.count = IntArg(playouts, "playouts");
+  if (mix.count < 0 || mix.count > kMaxPlayoutValues) {
+    throw py::value_error("playouts must be in 0.." + std::to_string(kMaxPlayoutValues) + ", not " +
+                          Text(playouts));
+  }
+  const double weight = RealArg(playout_weight, "playout_weight");
+  if (!(weight >= 0.0 && weight <= 1.0)) {
+    throw py::value_error("playout_weight must be in [0, 1], not " + Text(playout_weight));
+  }
+  mix.weight = static_cast<float>(weight);
+  RequireInts({{"playout_seed", playout_seed}});
+  mix.seed = Seed(playout_seed);
+  return mix;
+}
+
+py::array_t<float, py::array::c_style> OutputArg(py::handle value, const char* what, int64_t rows,
+                                                 int64_t columns) {
+  py::module_ numpy = py::module_::import("numpy");
+  if (!py::isinstance(value, numpy.attr("ndarray"))) {
+    throw py::type_error(std::string(what) + " must be a numpy.ndarray, not " + TypeName(value));
+  }
+  py::array array = py::reinterpret_borrow<py::array>(value);
+  if (!array.dtype().is(py::dtype::of<float>())) {
+    throw py::type_error(std::string(what) + " must be float32, not " +
+                         py::str(array.dtype()).cast<std::string>());
+  }
+  if (array.ndim() != 2 || array.shape(0) != rows || array.shape(1) != columns) {
+    throw py::value_error(std::string(what) + " must have shape (" + std::to_string(rows) + ", " +
+                          std::to_string(columns) + "), not " +
+                          py::str(array.attr("shape")).cast<std::string>());
+  }
+  return py::array_t<float, py::array::c_style>::ensure(array);
+}
+
+const Network& NetworkArg(py::handle network, const Game& game) {
+  if (!py::isinstance<Network>(network)) {
+    throw py::type_error("network must be a Network, not " + TypeName(network));
+  }
+  const Network& net = network.cast<const Network&>();
+  const Game plays{net.NumPlayers(), net.Options()};
+  if (!(plays == game)) {
+    throw py::value_error("the network plays " + GameRepr(plays) + ", the search plays " +
+                          GameRepr(game));
+  }
+  return net;
+}
+
+// The MLP's shapes were checked by the MLP before (check_weights).
+FloatLayer LayerArg(py::handle pair, std::vector<FloatArray>* keep) {
+  FloatArray w = FloatArray::ensure(pair[py::int_(0)]);
+  FloatArray b = FloatArray::ensure(pair[py::int_(1)]);
+  if (!w || !b || w.ndim() != 2 || b.ndim() != 1 || b.shape(0) != w.shape(1)) {
+    throw py::value_error("the MLP's arrays are not a layer's (w [in, out], b [out])");
+  }
+  keep->push_back(w);
+  keep->push_back(b);
+  return {w.data(), b.data(), static_cast<int>(w.shape(0)), static_cast<int>(w.shape(1))};
+}
+
+// The errors of docs/neural.md "The integer network".
+const Position& NodeArg(const Network& network, py::handle state, const char* method) {
+  const Position& p = StateArg(state).position;
+  const Game game{p.num_players, p.options};
+  const Game own{network.NumPlayers(), network.Options()};
+  if (!(game == own)) {
+    throw py::value_error(std::string(method) + " got a state of " + GameRepr(game) +
+                          ", the network plays " + GameRepr(own));
+  }
+  if (IsTerminal(p) || IsChanceNode(p)) {
+    throw py::value_error(std::string(method) + " needs a decision node");
+  }
+  return p;
 }
 
 }  // namespace vikinger

@@ -4,6 +4,7 @@
 #ifndef VIKINGER_BINDINGS_H_
 #define VIKINGER_BINDINGS_H_
 
+#include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
 #include <cstdint>
@@ -12,12 +13,17 @@
 #include <mutex>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "api/game.h"
 #include "api/vector_game.h"
 #include "base/interrupt.h"
 #include "base/value.h"
+#include "play/playout.h"
+#include "play/rollout.h"
 #include "rules/state.h"
+#include "search/batched_search.h"
+#include "search/gumbel.h"
 #include "search/network.h"
 
 namespace vikinger {
@@ -62,6 +68,44 @@ int ThreadsArg(py::handle threads);
 // A time budget in seconds: any real number > 0 (numpy floats too), an int beyond the double
 // range as +inf (the reference's arguments.check_seconds).
 double SecondsArg(py::handle value, const char* what);
+// A real number: an int or a float (bool refused), an int beyond the double range as +-inf
+// (the reference's arguments.check_real).
+double RealArg(py::handle value, const char* what);
+// An int within int64: TypeError for a non-int, ValueError "<what> <value> is too large" beyond
+// (the reference's arguments.check_int64).
+int64_t IntArg(py::handle value, const char* what);
+// A tuple (the data of a pickle), or a TypeError naming `what`.
+py::tuple TupleArg(py::handle value, const char* what);
+// The player argument of a state's method: an int in 0..num_players-1.
+int PlayerArg(const State& state, py::handle player);
+
+// rollouts' policy= ("random", "random_generic") and _rollout_position's bit_select= ("auto",
+// "table", "pdep").
+Policy PolicyArg(py::handle policy);
+BitSelect BitSelectArg(py::handle bit_select);
+
+// --- PuctSearch and Network (bindings/neural.cc, bindings/network.cc) ---
+
+// Playouts per leaf at most in playout_values and run's playouts=: a bound, so that no call can
+// run for hours.
+constexpr int64_t kMaxPlayoutValues = 4096;
+using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+// PuctSearch's states: a sequence of decision nodes of one game, not empty; `*game` set to it.
+std::vector<Position> RootsArg(py::handle states, Game* game);
+// gumbel=: False/True (off, or on with the defaults), or a dict of some of its settings (on).
+GumbelConfig GumbelArg(py::handle gumbel);
+// The checked playouts, playout_weight and playout_seed of run / run_batch.
+PlayoutMix MixArg(py::handle playouts, py::handle playout_weight, py::handle playout_seed);
+// An evaluator output: a float32 ndarray of shape (rows, columns), C-contiguous (copied if not).
+py::array_t<float, py::array::c_style> OutputArg(py::handle value, const char* what, int64_t rows,
+                                                 int64_t columns);
+// The network of run / run_batch, of the search's game `game`.
+const Network& NetworkArg(py::handle network, const Game& game);
+// A (w, b) pair of an MLP as float32 arrays of its shapes, kept alive in `keep`.
+FloatLayer LayerArg(py::handle pair, std::vector<FloatArray>* keep);
+// A decision node of the network's game for its method `method`.
+const Position& NodeArg(const Network& network, py::handle state, const char* method);
 
 // State.apply_action / action_to_string with any Python argument (docs/api.md "Errors").
 void ApplyAction(State& state, py::handle action);

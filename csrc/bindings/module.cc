@@ -85,26 +85,15 @@ int ApplyRandomChance(State& state, py::handle rng) {
   return state.ApplyRandomChance(u);
 }
 
-int PlayerArgument(const State& state, py::handle player) {
-  if (!IsInteger(player)) throw py::type_error("player must be an int, not " + TypeName(player));
-  bool huge;
-  const int64_t p = IndexValue(player, "player", &huge);
-  if (huge) {
-    throw py::value_error("player " + Text(player) + " is outside 0.." +
-                          std::to_string(state.position.num_players - 1));
-  }
-  return CheckPlayer(state, p);
-}
-
 py::array_t<float> Observation(const State& state, py::handle player) {
-  const int p = PlayerArgument(state, player);
+  const int p = PlayerArg(state, player);
   py::array_t<float> out(ObservationSize(state.position.num_players));
   ObservationTensor(state.position, p, out.mutable_data());
   return out;
 }
 
 py::array_t<bool> ThreatenedMask(const State& state, py::handle player) {
-  const int p = PlayerArgument(state, player);
+  const int p = PlayerArg(state, player);
   py::array_t<bool> mask({kNumRows, kNumColumns});
   ThreatenedCells(state, p, mask.mutable_data());
   return mask;

@@ -21,27 +21,13 @@
 namespace vikinger {
 namespace {
 
-using FloatArray = py::array_t<float, py::array::c_style | py::array::forcecast>;
-
-// A (w, b) pair of the MLP as float32 arrays of its shapes (checked by the MLP before).
-FloatLayer LayerArg(py::handle pair, std::vector<FloatArray>* keep) {
-  FloatArray w = FloatArray::ensure(pair[py::int_(0)]);
-  FloatArray b = FloatArray::ensure(pair[py::int_(1)]);
-  if (!w || !b || w.ndim() != 2 || b.ndim() != 1 || b.shape(0) != w.shape(1)) {
-    throw py::value_error("the MLP's arrays are not a layer's (w [in, out], b [out])");
-  }
-  keep->push_back(w);
-  keep->push_back(b);
-  return {w.data(), b.data(), static_cast<int>(w.shape(0)), static_cast<int>(w.shape(1))};
-}
-
 Network NetworkFromMlp(py::handle mlp) {
   for (const char* name : {"num_players", "options", "features", "layers", "policy", "value"}) {
     if (!py::hasattr(mlp, name)) {
       throw py::type_error("mlp must be an MLPEvaluator, not " + TypeName(mlp));
     }
   }
-  mlp.attr("_check_shapes")();  // the MLP's checks and messages (finite, shapes)
+  mlp.attr("check_weights")();  // the MLP's checks and messages (finite, shapes, range)
   int options = 0;
   for (py::handle name : mlp.attr("options")) {
     for (int i = 0; i < kNumOptions; ++i) {
@@ -65,21 +51,6 @@ Network NetworkFromMlp(py::handle mlp) {
   } catch (const std::invalid_argument& error) {
     throw py::value_error(error.what());
   }
-}
-
-// A decision node of the network's game, or the errors of docs/neural.md.
-const Position& NodeArg(const Network& network, py::handle state, const char* method) {
-  const Position& p = StateArg(state).position;
-  const Game game{p.num_players, p.options};
-  const Game own{network.NumPlayers(), network.Options()};
-  if (!(game == own)) {
-    throw py::value_error(std::string(method) + " got a state of " + GameRepr(game) +
-                          ", the network plays " + GameRepr(own));
-  }
-  if (IsTerminal(p) || IsChanceNode(p)) {
-    throw py::value_error(std::string(method) + " needs a decision node");
-  }
-  return p;
 }
 
 py::tuple Evaluate(const Network& network, py::handle state) {
@@ -146,6 +117,12 @@ values"). ValueError for weights without a score head.)doc")
 features (docs/neural.md "Features") of a decision node for the player to move, by index, as exact
 integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first layer's
 input.)doc")
+      .def(
+          "get_game",
+          [](const vk::Network& network) {
+            return vk::Game{network.NumPlayers(), network.Options()};
+          },
+          R"doc(The game the network plays (the MLP's).)doc")
       .def_property_readonly("shifts", &vk::Network::Shifts,
                              R"doc(The scale exponents s (weights times 2^s) of the hidden
 layers, the policy head, the value head and, when the network has one, the score head.)doc")

@@ -26,9 +26,6 @@
 namespace vikinger {
 namespace {
 
-// Playouts per leaf at most in playout_values: a bound, so that no call can run for hours.
-constexpr int64_t kMaxPlayoutValues = 4096;
-
 struct PySearch {
   std::unique_ptr<BatchedSearch> search;
   Game game;
@@ -38,66 +35,6 @@ struct PySearch {
   py::array_t<float> observations;
   py::array_t<bool> legal;
 };
-
-double RealArg(py::handle value, const char* what) {
-  if (IsBool(value) || !(PyFloat_Check(value.ptr()) || IsInteger(value))) {
-    throw py::type_error(std::string(what) + " must be a number, not " + TypeName(value));
-  }
-  return PyFloat_AsDouble(value.ptr());
-}
-
-int64_t IntArg(py::handle value, const char* what) {
-  RequireInts({{what, value}});
-  bool huge;
-  const int64_t v = IndexValue(value, what, &huge);
-  if (huge) throw py::value_error(std::string(what) + " " + Text(value) + " is too large");
-  return v;
-}
-
-std::vector<Position> RootsArg(py::handle states, Game* game) {
-  if (!py::isinstance<py::sequence>(states) || py::isinstance<py::str>(states)) {
-    throw py::type_error("states must be a sequence of State, not " + TypeName(states));
-  }
-  std::vector<Position> roots;
-  for (py::handle item : py::reinterpret_borrow<py::sequence>(states)) {
-    if (!py::isinstance<State>(item)) {
-      throw py::type_error("every item of states must be a State, not " + TypeName(item));
-    }
-    const Position& p = item.cast<const State&>().position;
-    if (!roots.empty() &&
-        (p.num_players != roots[0].num_players || p.options != roots[0].options)) {
-      throw py::value_error("states must all be of one game");
-    }
-    const std::string which =
-        "PuctSearch needs decision nodes, states[" + std::to_string(roots.size()) + "] is ";
-    if (IsTerminal(p)) throw py::value_error(which + "a terminal state");
-    if (IsChanceNode(p)) throw py::value_error(which + "a chance node");
-    roots.push_back(p);
-  }
-  if (roots.empty()) throw py::value_error("states must not be empty");
-  *game = Game{roots[0].num_players, roots[0].options};
-  return roots;
-}
-
-// An evaluator output: a float32 ndarray of shape (rows, columns), C-contiguous (copied if not).
-py::array_t<float, py::array::c_style> OutputArg(py::handle value, const char* what, int64_t rows,
-                                                 int64_t columns) {
-  py::module_ numpy = py::module_::import("numpy");
-  if (!py::isinstance(value, numpy.attr("ndarray"))) {
-    throw py::type_error(std::string(what) + " must be a numpy.ndarray, not " + TypeName(value));
-  }
-  py::array array = py::reinterpret_borrow<py::array>(value);
-  if (!array.dtype().is(py::dtype::of<float>())) {
-    throw py::type_error(std::string(what) + " must be float32, not " +
-                         py::str(array.dtype()).cast<std::string>());
-  }
-  if (array.ndim() != 2 || array.shape(0) != rows || array.shape(1) != columns) {
-    throw py::value_error(std::string(what) + " must have shape (" + std::to_string(rows) + ", " +
-                          std::to_string(columns) + "), not " +
-                          py::str(array.attr("shape")).cast<std::string>());
-  }
-  return py::array_t<float, py::array::c_style>::ensure(array);
-}
 
 void Backup(PySearch& self, py::handle logits_arg, py::handle values_arg) {
   ObjectLock lock(self.mutex);
@@ -159,17 +96,10 @@ py::tuple Gather(py::object self_object, py::handle max_batch_arg) {
   return py::make_tuple(self.observations[first], self.legal[first]);
 }
 
-// The network of run / run_batch, of the search's game.
-const Network& NetworkArg(const PySearch& self, py::handle network) {
-  if (!py::isinstance<Network>(network)) {
-    throw py::type_error("network must be a Network, not " + TypeName(network));
-  }
-  const Network& net = network.cast<const Network&>();
-  const Game game{net.NumPlayers(), net.Options()};
-  if (!(game == self.game)) {
-    throw py::value_error("the network plays " + GameRepr(game) + ", the search plays " +
-                          GameRepr(self.game));
-  }
+// The network of run / run_batch (helpers' NetworkArg: of the search's game), with a score
+// head when the search blends one in.
+const Network& SearchNetworkArg(const PySearch& self, py::handle network) {
+  const Network& net = NetworkArg(network, self.game);
   if (self.search->config().score_utility > 0.0 && !net.HasScoreHead()) {
     throw py::value_error(
         "score_utility > 0 needs a network with a score head (score_w, score_b in its weights "
@@ -226,27 +156,9 @@ py::array_t<float> MeanPlayoutValues(PySearch& self, int64_t count, uint64_t see
   });
 }
 
-// The checked playouts, playout_weight and playout_seed of run / run_batch.
-PlayoutMix MixArg(py::handle playouts, py::handle playout_weight, py::handle playout_seed) {
-  PlayoutMix mix;
-  mix.count = IntArg(playouts, "playouts");
-  if (mix.count < 0 || mix.count > kMaxPlayoutValues) {
-    throw py::value_error("playouts must be in 0.." + std::to_string(kMaxPlayoutValues) + ", not " +
-                          Text(playouts));
-  }
-  const double weight = RealArg(playout_weight, "playout_weight");
-  if (!(weight >= 0.0 && weight <= 1.0)) {
-    throw py::value_error("playout_weight must be in [0, 1], not " + Text(playout_weight));
-  }
-  mix.weight = static_cast<float>(weight);
-  RequireInts({{"playout_seed", playout_seed}});
-  mix.seed = Seed(playout_seed);
-  return mix;
-}
-
 int RunBatch(PySearch& self, py::handle network_arg, py::handle batch_size, py::handle playouts,
              py::handle playout_weight, py::handle playout_seed) {
-  const Network& network = NetworkArg(self, network_arg);
+  const Network& network = SearchNetworkArg(self, network_arg);
   const int64_t max_batch = IntArg(batch_size, "batch_size");
   if (max_batch < 1) throw py::value_error("batch_size must be >= 1, not " + Text(batch_size));
   return NetworkBatch(self, network, max_batch, MixArg(playouts, playout_weight, playout_seed));
@@ -292,7 +204,7 @@ void Run(py::object self_object, py::object evaluator, py::handle batch_size, py
   PySearch& self = self_object.cast<PySearch&>();
   const bool network = py::isinstance<Network>(evaluator);
   if (network) {
-    NetworkArg(self, evaluator);
+    SearchNetworkArg(self, evaluator);
   } else if (!PyCallable_Check(evaluator.ptr())) {
     throw py::type_error("evaluator must be callable, not " + TypeName(evaluator));
   }
@@ -385,36 +297,6 @@ py::list Results(PySearch& self) {
   return out;
 }
 
-// gumbel=: False/True (off, or on with the defaults), or a dict of some of its settings (on).
-GumbelConfig GumbelArg(py::handle gumbel) {
-  GumbelConfig config;
-  if (IsBool(gumbel)) {
-    config.enabled = PyObject_IsTrue(gumbel.ptr()) == 1;
-    return config;
-  }
-  if (!py::isinstance<py::dict>(gumbel)) {
-    throw py::type_error("gumbel must be a bool or a dict of settings, not " + TypeName(gumbel));
-  }
-  py::dict settings = py::reinterpret_borrow<py::dict>(gumbel);
-  for (auto item : settings) {
-    const bool known = PyUnicode_Check(item.first.ptr()) &&
-                       (py::str(item.first).cast<std::string>() == "max_considered" ||
-                        py::str(item.first).cast<std::string>() == "c_visit" ||
-                        py::str(item.first).cast<std::string>() == "c_scale");
-    if (!known) {
-      throw py::value_error("gumbel has no setting " + py::repr(item.first).cast<std::string>() +
-                            " (max_considered, c_visit, c_scale)");
-    }
-  }
-  config.enabled = true;
-  if (settings.contains("max_considered")) {
-    config.max_considered = IntArg(settings["max_considered"], "max_considered");
-  }
-  if (settings.contains("c_visit")) config.c_visit = RealArg(settings["c_visit"], "c_visit");
-  if (settings.contains("c_scale")) config.c_scale = RealArg(settings["c_scale"], "c_scale");
-  return config;
-}
-
 bool Advance(PySearch& self, py::handle index_arg, py::handle state) {
   const int64_t index = IntArg(index_arg, "index");
   ObjectLock lock(self.mutex);
@@ -423,10 +305,7 @@ bool Advance(PySearch& self, py::handle index_arg, py::handle state) {
     throw py::value_error("index " + Text(index_arg) + " is outside 0.." +
                           std::to_string(count - 1));
   }
-  if (!py::isinstance<State>(state)) {
-    throw py::type_error("state must be a State, not " + TypeName(state));
-  }
-  const Position& p = state.cast<const State&>().position;
+  const Position& p = StateArg(state).position;
   if (!(Game{p.num_players, p.options} == self.game)) {
     throw py::value_error("advance got a state of " + GameRepr({p.num_players, p.options}) +
                           ", the search plays " + GameRepr(self.game));

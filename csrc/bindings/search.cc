@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <iterator>
-#include <limits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -177,19 +176,6 @@ MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle u
     }
     if (huge) throw py::value_error("iterations " + Text(iterations) + " is too large");
   }
-  auto real = [](py::handle value, const char* what) {
-    if (IsBool(value) || !(PyFloat_Check(value.ptr()) || IsInteger(value))) {
-      throw py::type_error(std::string(what) + " must be a number, not " + TypeName(value));
-    }
-    const double number = PyFloat_AsDouble(value.ptr());
-    if (number == -1.0 && PyErr_Occurred()) {  // an int beyond the double range: +-inf
-      PyErr_Clear();
-      return PyObject_RichCompareBool(value.ptr(), py::int_(0).ptr(), Py_GT) == 1
-                 ? std::numeric_limits<double>::infinity()
-                 : -std::numeric_limits<double>::infinity();
-    }
-    return number;
-  };
   if (!max_time.is_none()) config.max_time = SecondsArg(max_time, "max_time");
   if (iterations.is_none() && max_time.is_none()) {
     throw py::value_error("MCTSBot needs a budget: iterations or max_time");
@@ -199,7 +185,7 @@ MctsConfig MctsConfigOf(py::handle iterations, py::handle max_time, py::handle u
         "MCTSBot needs a finite budget: iterations, or max_time below 1e9 seconds, not " +
         Text(max_time));
   }
-  config.uct_c = real(uct_c, "uct_c");
+  config.uct_c = RealArg(uct_c, "uct_c");
   if (!(config.uct_c >= 0.0)) throw py::value_error("uct_c must be >= 0, not " + Text(uct_c));
   if (std::isinf(config.uct_c)) throw py::value_error("uct_c must be finite, not " + Text(uct_c));
   if (!PyUnicode_Check(leaf.ptr())) {

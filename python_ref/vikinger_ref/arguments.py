@@ -61,6 +61,26 @@ def check_not_huge(name, value):
     return value
 
 
+def check_int64(name, value):
+    """`value` as an int within int64: TypeError for a non-int, ValueError beyond, as the C++
+    module's IntArg."""
+    value = check_int(name, value)
+    if not -(1 << 63) <= value <= INT64_MAX:
+        raise ValueError(f"{name} {value} is too large")
+    return value
+
+
+def check_real(name, value):
+    """`value` as a float: an int or a float (bool refused); an int beyond the float range is
+    +-inf, as the C++ module's RealArg takes it."""
+    if isinstance(value, (bool, np.bool_)) or not (isinstance(value, float) or is_integer(value)):
+        raise TypeError(f"{name} must be a number, not {type_name(value)}")
+    try:
+        return float(value)
+    except OverflowError:
+        return float("inf") if value > 0 else float("-inf")
+
+
 def check_count_seed_threads(count_name, count, seed, threads):
     """The arguments of the calls that play many games on threads (rollouts, playouts): three
     ints, a count >= 0 within int64 and threads >= 1, in the order the C++ module checks them."""

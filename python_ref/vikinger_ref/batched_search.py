@@ -16,7 +16,14 @@ import time
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
-from .arguments import MAX_SECONDS, check_int, check_seconds, type_name
+from .arguments import (
+    MAX_SECONDS,
+    check_int,
+    check_int64,
+    check_real,
+    check_seconds,
+    type_name,
+)
 from .evaluation import evaluate
 from .observation import observation_size
 from .playouts import play_random_playout
@@ -31,19 +38,6 @@ from .state import State
 # Playouts per leaf at most in playout_values: a bound, so that no call can run for hours.
 MAX_PLAYOUT_VALUES = 4096
 _PENDING = "the leaves of the last gather wait for backup (or cancel)"
-
-
-def _real(name, value):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer)):
-        raise TypeError(f"{name} must be a number, not {type_name(value)}")
-    return float(value)
-
-
-def _int(name, value):
-    value = check_int(name, value)
-    if not -(1 << 63) <= value < (1 << 63):
-        raise ValueError(f"{name} {value} is too large")
-    return value
 
 
 def _roots(states):
@@ -73,10 +67,10 @@ def _roots(states):
 
 def _playout_mix(playouts, playout_weight, playout_seed):
     """(count, weight, seed) of the mixed leaf values, checked."""
-    count = _int("playouts", playouts)
+    count = check_int64("playouts", playouts)
     if not 0 <= count <= MAX_PLAYOUT_VALUES:
         raise ValueError(f"playouts must be in 0..{MAX_PLAYOUT_VALUES}, not {playouts}")
-    if not 0.0 <= _real("playout_weight", playout_weight) <= 1.0:
+    if not 0.0 <= check_real("playout_weight", playout_weight) <= 1.0:
         raise ValueError(f"playout_weight must be in [0, 1], not {playout_weight}")
     return count, float(playout_weight), check_int("playout_seed", playout_seed) & MASK64
 
@@ -101,11 +95,11 @@ def _gumbel(value):
             raise ValueError(f"gumbel has no setting {key!r} ({', '.join(GUMBEL_SETTINGS)})")
     config = GumbelConfig(True)
     if "max_considered" in value:
-        config.max_considered = _int("max_considered", value["max_considered"])
+        config.max_considered = check_int64("max_considered", value["max_considered"])
     if "c_visit" in value:
-        config.c_visit = _real("c_visit", value["c_visit"])
+        config.c_visit = check_real("c_visit", value["c_visit"])
     if "c_scale" in value:
-        config.c_scale = _real("c_scale", value["c_scale"])
+        config.c_scale = check_real("c_scale", value["c_scale"])
     return config
 
 
@@ -158,16 +152,16 @@ class PuctSearch:
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
         config = PuctConfig(
-            _int("simulations", simulations),
-            _real("c_init", c_init),
-            _real("c_base", c_base),
-            _real("dirichlet_alpha", dirichlet_alpha),
-            _real("dirichlet_fraction", dirichlet_fraction),
-            _int("virtual_loss", virtual_loss),
+            check_int64("simulations", simulations),
+            check_real("c_init", c_init),
+            check_real("c_base", c_base),
+            check_real("dirichlet_alpha", dirichlet_alpha),
+            check_real("dirichlet_fraction", dirichlet_fraction),
+            check_int64("virtual_loss", virtual_loss),
         )
         config.gumbel = _gumbel(gumbel)
-        config.solver_nodes = _int("solver_nodes", solver_nodes)
-        config.score_utility = _real("score_utility", score_utility)
+        config.solver_nodes = check_int64("solver_nodes", solver_nodes)
+        config.score_utility = check_real("score_utility", score_utility)
         config.check()
         self._game = roots[0].get_game()
         self._n = self._game.num_players
@@ -192,7 +186,7 @@ class PuctSearch:
         return all(tree.search_done() for tree in self._trees)
 
     def gather(self, max_batch=256):
-        max_batch = _int("max_batch", max_batch)
+        max_batch = check_int64("max_batch", max_batch)
         if max_batch < 1:
             raise ValueError(f"max_batch must be >= 1, not {max_batch}")
         with self._lock:
@@ -293,9 +287,9 @@ class PuctSearch:
     def _network(self, network):
         if not isinstance(network, Network):
             raise TypeError(f"network must be a Network, not {type_name(network)}")
-        if network._game != self._game:
+        if network.get_game() != self._game:
             raise ValueError(
-                f"the network plays {network._game!r}, the search plays {self._game!r}"
+                f"the network plays {network.get_game()!r}, the search plays {self._game!r}"
             )
         if self._score_utility > 0.0 and not network.has_score_head:
             raise ValueError(SCORE_HEAD_NEEDED)
@@ -309,7 +303,7 @@ class PuctSearch:
         are first the score utility of its value and score heads (it must have a score head):
         float32((1 - w) * win share + w * (score + 1) / 2), computed in double."""
         network = self._network(network)
-        max_batch = _int("batch_size", batch_size)
+        max_batch = check_int64("batch_size", batch_size)
         if max_batch < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
         count, weight, seed = _playout_mix(playouts, playout_weight, playout_seed)
@@ -324,19 +318,17 @@ class PuctSearch:
             # Row by row, as batched_search.cc: evaluated, mixed, expanded.
             lam = self._score_utility
             for r, ((t, index), state) in enumerate(zip(self._rows, leaves)):
-                legal = state.legal_actions()
+                logits, values = network.evaluate(state)  # of state.legal_actions(), in order
                 if lam > 0.0:
-                    logits, values, scores = network._evaluate(state, legal, with_scores=True)
+                    scores = network.scores(state)
                     values = np.array(
                         [score_utility(float(v), float(s), lam) for v, s in zip(values, scores)],
                         np.float32,
                     )
-                else:
-                    logits, values = network._evaluate(state, legal)
                 if count > 0:
                     played = _mean_playout_returns(state, count, seed + r * count, lam)
                     values = _mixed(values, played, weight)
-                self._trees[t].expand(index, dict(zip(legal, logits)), values)
+                self._trees[t].expand(index, dict(zip(state.legal_actions(), logits)), values)
             for t, _ in self._rows:
                 self._trees[t].pending = []
             self._rows = []
@@ -363,7 +355,7 @@ class PuctSearch:
             self._network(evaluator)
         elif not callable(evaluator):
             raise TypeError(f"evaluator must be callable, not {type_name(evaluator)}")
-        if _int("batch_size", batch_size) < 1:
+        if check_int64("batch_size", batch_size) < 1:
             raise ValueError(f"batch_size must be >= 1, not {batch_size}")
         seconds = float("inf") if max_time is None else check_seconds("max_time", max_time)
         count, weight, seed = _playout_mix(playouts, playout_weight, playout_seed)
@@ -442,7 +434,7 @@ class PuctSearch:
                 tree.begin_search()
 
     def advance(self, index, state):
-        index = _int("index", index)
+        index = check_int64("index", index)
         with self._lock:
             if not 0 <= index < len(self._trees):
                 raise ValueError(f"index {index} is outside 0..{len(self._trees) - 1}")

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from .arguments import check_uint64
-from .evaluation import _evaluate
+from .evaluation import evaluate
 from .game import Game
 from .rng import MASK64
 from .rng import SplitMix64
@@ -75,7 +75,7 @@ class GreedyBot:
         for action in legal:
             after = state.clone()
             after.apply_action(action)
-            value = _evaluate(after)[mover]
+            value = evaluate(after)[mover]
             if value > best_value:
                 best, best_value = [], value
             if value == best_value:

@@ -70,7 +70,11 @@ def projected_boards(state):
     return boards
 
 
-def _evaluate(state):
+def evaluate(state):
+    """The heuristic value per player: returns once terminal, else with s_i = projected Fame +
+    0.01 * projected gold, v_i = exp((s_i - max s) / T) / sum_j exp((s_j - max s) / T)."""
+    if not isinstance(state, State):
+        raise TypeError(f"state must be a State, not {type(state).__name__}")
     if state.is_terminal():
         return state.returns()
     scores = [board.fame + GOLD_WEIGHT * board.gold for board in projected_boards(state)]
@@ -81,14 +85,6 @@ def _evaluate(state):
     for term in terms:  # in player order, as the C++ sum
         total += term
     return [term / total for term in terms]
-
-
-def evaluate(state):
-    """The heuristic value per player: returns once terminal, else with s_i = projected Fame +
-    0.01 * projected gold, v_i = exp((s_i - max s) / T) / sum_j exp((s_j - max s) / T)."""
-    if not isinstance(state, State):
-        raise TypeError(f"state must be a State, not {type(state).__name__}")
-    return _evaluate(state)
 
 
 State.final_scoring_gains = final_scoring_gains  # type: ignore[attr-defined]

@@ -19,11 +19,17 @@ import math
 import threading
 import time
 
-import numpy as np
 
-from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds, check_uint64
+from .arguments import (
+    MAX_SECONDS,
+    check_int,
+    check_not_huge,
+    check_real,
+    check_seconds,
+    check_uint64,
+)
 from .bots import check_decision_node, check_game_and_seed
-from .evaluation import _evaluate
+from .evaluation import evaluate
 from .playouts import play_random_playout
 from .rng import GOLDEN, MASK64, mix
 from .rng import SplitMix64
@@ -70,7 +76,7 @@ class _Search:
         if state.is_terminal():
             return state.returns()
         if self.leaf == "evaluation":
-            return _evaluate(state)
+            return evaluate(state)
         final, _ = play_random_playout(state, self.rng.next_bits())
         return final.returns()
 
@@ -94,16 +100,6 @@ class _Search:
             value = self._leaf_value(state)
             break
         tree.backup(path, value)
-
-
-def _check_number(name, value):
-    """`value` as a float; an int beyond the float range is +-inf, as the C++ takes it."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer)):
-        raise TypeError(f"{name} must be a number, not {type(value).__name__}")
-    try:
-        return float(value)
-    except OverflowError:
-        return math.inf if value > 0 else -math.inf
 
 
 class MCTSBot:
@@ -135,7 +131,7 @@ class MCTSBot:
                 "MCTSBot needs a finite budget: iterations, or max_time below 1e9 "
                 f"seconds, not {max_time}"
             )
-        exploration = _check_number("uct_c", uct_c)
+        exploration = check_real("uct_c", uct_c)
         if not exploration >= 0.0:
             raise ValueError(f"uct_c must be >= 0, not {uct_c}")
         if math.isinf(exploration):

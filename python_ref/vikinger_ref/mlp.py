@@ -159,7 +159,7 @@ class MLPEvaluator:
         self.policy = tuple(_real(a) for a in policy)
         self.value = tuple(_real(a) for a in value)
         self.score = None if score is None else tuple(_real(a) for a in score)
-        self._check_shapes()
+        self.check_weights()
 
     def cover(self, sets):
         """The module sets the weights play (modules_covered: spellings of ALL_SETS), the game's
@@ -192,7 +192,10 @@ class MLPEvaluator:
         heads = (rng.standard_normal((h, n)) * 0.1, np.zeros(n)) if score else None
         return cls(game, layers, policy, value, features, heads)
 
-    def _check_shapes(self):
+    def check_weights(self):
+        """ValueError unless the arrays are finite, of the layers' shapes for the features and
+        the players, and within what the integer network can hold (both engines' Network(mlp)
+        call it, so a bad MLP gets the same message from each)."""
         arrays = [a for layer in self.layers for a in layer] + [*self.policy, *self.value]
         arrays += [*self.score] if self.score is not None else []
         for array in arrays:
@@ -258,7 +261,8 @@ class MLPEvaluator:
         return logits.astype(np.float32, copy=False), values
 
     def save(self, path):
-        """Writes the weights file (the module's format)."""
+        """Writes the weights file (the module's format) to `path` (a str or os.PathLike), or
+        into a binary file object (as np.savez: an io.BytesIO for the bytes alone)."""
         arrays = {
             "format": np.array(FORMAT),
             "num_players": np.array(self.num_players),
@@ -277,6 +281,9 @@ class MLPEvaluator:
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         if self.score is not None:
             arrays["score_w"], arrays["score_b"] = self.score
+        if hasattr(path, "write"):
+            np.savez(path, **arrays)
+            return
         with open(path, "wb") as f:
             np.savez(f, **arrays)
 

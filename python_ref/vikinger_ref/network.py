@@ -102,7 +102,7 @@ class Network:
         for name in ("num_players", "options", "features", "layers", "policy", "value"):
             if not hasattr(mlp, name):
                 raise TypeError(f"mlp must be an MLPEvaluator, not {type_name(mlp)}")
-        mlp._check_shapes()  # the MLP's checks and messages (finite, shapes)
+        mlp.check_weights()  # the MLP's checks and messages (finite, shapes, range)
         self._game = Game(mlp.num_players, **{str(name): True for name in mlp.options})
         self._features_name = check_features(mlp.features)
         if not mlp.layers:
@@ -122,6 +122,10 @@ class Network:
             if score is None
             else _quantize(*score, ACT_SHIFT, False, 0, "score", "score_w", "score_b")
         )
+
+    def get_game(self):
+        """The game the network plays (the MLP's)."""
+        return self._game
 
     @property
     def shifts(self):
@@ -167,9 +171,12 @@ class Network:
             act = np.clip(((acc >> (t - 1)) + 1) >> 1, 0, ACT_MAX)
         return act
 
-    def _evaluate(self, state, legal, with_scores=False):
-        """(logits float32[len(legal)], values float32[n]) of decision node `state`; with_scores:
-        (logits, values, scores float32[n]) (the network must have a score head)."""
+    def evaluate(self, state):
+        """(logits float32[k], values float32[num_players]) of a decision node: the logits of its
+        k legal actions (in legal_actions() order) and the values relative to the player to
+        move."""
+        self._node(state, "evaluate")
+        legal = state.legal_actions()
         act = self._hidden(state)
         w, b, s = self._policy
         scale = 2.0 ** -(s + ACT_SHIFT)
@@ -183,9 +190,7 @@ class Network:
         for share in shares:
             total += share
         values = np.array([share / total for share in shares], np.float32)
-        if not with_scores:
-            return logits, values
-        return logits, values, self._scores(act)
+        return logits, values
 
     def _scores(self, act):
         """The score head: tanh of the raw outputs, in double (math.tanh, the C library's, as
@@ -193,13 +198,6 @@ class Network:
         w, b, s = self._score
         scale = 2.0 ** -(s + ACT_SHIFT)
         return np.array([math.tanh(float(q) * scale) for q in act @ w + b], np.float32)
-
-    def evaluate(self, state):
-        """(logits float32[k], values float32[num_players]) of a decision node: the logits of its
-        k legal actions (in legal_actions() order) and the values relative to the player to
-        move."""
-        self._node(state, "evaluate")
-        return self._evaluate(state, state.legal_actions())
 
     def scores(self, state):
         """The score head's outputs float32[num_players] of a decision node, in [-1, 1],

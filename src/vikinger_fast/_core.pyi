@@ -356,6 +356,8 @@ class Network:
         """The score head's outputs float32[num_players] of a decision node, in [-1, 1],
         relative to the player to move: each seat's squashed final margin (docs/learning.md "Score-aware
         values"). ValueError for weights without a score head."""
+    def get_game(self) -> Game:
+        """The game the network plays (the MLP's)."""
     @property
     def shifts(self) -> List[int]:
         """The scale exponents s (weights times 2^s) of the hidden

@@ -58,7 +58,7 @@ def player_entry(spec: Union[str, dict[str, Any]]) -> dict[str, Any]:
         key, sep, value = item.partition("=")
         if not sep or not key:
             raise ValueError(f"player spec {spec!r}: {item!r} is not key=value")
-        params[key.strip()] = _number_or_text(value.strip())
+        params[key.strip()] = number_or_text(value.strip())
     entry = {"name": name.strip(), "params": params}
     _check_player(entry, "players")
     return entry
@@ -74,7 +74,9 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _number_or_text(text: str) -> Union[int, float, str]:
+def number_or_text(text: str) -> Union[int, float, str]:
+    """A spec's value as an int, else a finite float, else the text itself (a player's and a
+    bot spec's key=value pairs)."""
     for convert in (int, float):
         try:
             value = convert(text)

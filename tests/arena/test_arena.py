@@ -220,6 +220,19 @@ def test_progress_with_and_without_tqdm(monkeypatch, capsys):
     assert capsys.readouterr().err.splitlines() == [f"  {n}/4 games" for n in (1, 2, 3, 4)]
 
 
+def test_progress_bars_count_their_unit_and_are_off_when_disabled(monkeypatch, capsys):
+    # The one progress bar of arena, ladder, self-play, training (steps) and sharded work.
+    from vikinger_fast.progress import progress_bar
+
+    assert progress_bar(3, False) is None
+    monkeypatch.setitem(sys.modules, "tqdm", None)  # import tqdm fails: the line printer
+    bar = progress_bar(3, True, unit="step")
+    for _ in range(3):
+        bar.update(1)
+    bar.close()
+    assert capsys.readouterr().err.splitlines() == [f"  {n}/3 steps" for n in (1, 2, 3)]
+
+
 def test_worker_processes_get_one_blas_thread_unless_the_user_chose(monkeypatch):
     # A worker plays on one core; BLAS threads of several workers would spin against each other.
     from vikinger_fast.arena import BLAS_THREAD_VARIABLES, one_blas_thread, worker_pool

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import vikinger_fast
-from vikinger_fast import arena, neural
+from vikinger_fast import NUM_DISTINCT_ACTIONS, arena, neural
 from vikinger_fast.neural import ConstantEvaluator, MLPEvaluator, PuctBot
 
 from sigint import interrupt_child
@@ -174,19 +174,71 @@ def test_a_bot_shared_by_threads_gives_the_same_answers():
     assert sorted(answers) == sorted(sequential)
 
 
-def test_high_level_search(engines):
+@pytest.mark.parametrize("gumbel", [False, {"max_considered": 4}])
+def test_high_level_search(engines, gumbel):
     outs = []
     for engine in engines:
-        states = [opening(engine), opening(engine, 3)]
+        later = opening(engine, 2)
+        later.apply_action(later.legal_actions()[-1])
+        while later.is_chance_node():
+            later.apply_random_chance(3)
+        states = [opening(engine, 2), later]
         outs.append(
             neural.search(
-                states, "heuristic", simulations=10, batch_size=4, engine=engine, temperature=0.0
+                states,
+                "heuristic",
+                simulations=10,
+                batch_size=4,
+                gumbel=gumbel,
+                engine=engine,
+                temperature=0.0,
             )
         )
-    assert outs[0] == outs[1]
-    assert outs[0][0]["policy"].count(1.0) == 1
+    assert sorted(outs[0]) == sorted(outs[1])
+    for key in outs[0]:
+        np.testing.assert_array_equal(outs[0][key], outs[1][key], err_msg=key)
+    out, rows = outs[1], np.arange(2)
+    assert out["visits"].shape == out["policy"].shape == (2, NUM_DISTINCT_ACTIONS)
+    assert out["value"].shape == (2, 2) and out["selected"].shape == (2,)
+    assert (out["visits"].sum(axis=1) == 10).all()
+    assert ((out["policy"] == 1.0).sum(axis=1) == 1).all()  # temperature 0: the most visited
+    assert out["legal"][rows, out["selected"]].all()
+    if gumbel:  # Gumbel-top-k: at most max_considered actions visited, pi' the target
+        assert ((out["visits"] > 0).sum(axis=1) <= 4).all()
+        np.testing.assert_allclose(out["improved_policy"].sum(axis=1), 1.0)
+    else:
+        assert (out["selected"] == out["visits"].argmax(axis=1)).all()
     const = neural.search([opening(vikinger_fast)], ConstantEvaluator(3), simulations=6)
-    assert sum(const[0]["visits"]) == 6
+    assert const["visits"].sum() == 6
+    np.testing.assert_allclose(const["policy"][0], const["visits"][0] / 6)
+
+
+@pytest.mark.parametrize("max_time", [0.02, 1e-9])
+def test_high_level_search_with_a_time_budget(engine, max_time):
+    # A time budget alone, as the bots' time=: whatever the clock allowed (even no batch at
+    # all), every root has a policy over its legal actions and a legal choice.
+    states = [opening(engine), opening(engine)]
+    out = neural.search(states, "heuristic", max_time=max_time, gumbel=True, engine=engine)
+    legal = out["legal"]
+    np.testing.assert_allclose(out["policy"].sum(axis=1), 1.0)
+    assert not out["policy"][~legal].any() and not out["visits"][~legal].any()
+    assert legal[np.arange(2), out["selected"]].all()
+
+
+def test_high_level_search_checks_its_budget(engine):
+    states = [opening(engine)]
+    with pytest.raises(ValueError, match=r"^search needs a budget: simulations or max_time$"):
+        neural.search(states, "heuristic", engine=engine)
+    with pytest.raises(ValueError, match=r"^search needs a finite budget: .* not inf$"):
+        neural.search(states, "heuristic", max_time=float("inf"), engine=engine)
+    with pytest.raises(TypeError, match=r"^max_time must be a number, not str$"):
+        neural.search(states, "heuristic", simulations=4, max_time="1", engine=engine)
+    with pytest.raises(ValueError, match=r"^max_time must be > 0, not 0$"):
+        neural.search(states, "heuristic", simulations=4, max_time=0, engine=engine)
+    with pytest.raises(ValueError, match=r"^gumbel has no setting 'k'"):
+        neural.search(states, "heuristic", simulations=4, gumbel={"k": 1}, engine=engine)
+    with pytest.raises(ValueError, match=r"^temperature must be >= 0, not -1$"):
+        neural.search(states, "heuristic", simulations=4, temperature=-1, engine=engine)
 
 
 def test_visit_policy():

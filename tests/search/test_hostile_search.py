@@ -197,3 +197,28 @@ def test_threads_refused_alike(threads):
 def test_huge_threads_capped_alike():
     ref, fast = _both(_mcts_search({"iterations": 4, "threads": 2**70}))
     assert ref == fast and ref[0] == "ok" and ref[1][0] == 4
+
+
+PUCT_SETTINGS = [
+    {"c_init": 10**400},
+    {"c_base": -(10**400)},
+    {"dirichlet_alpha": np.timedelta64(1)},
+    {"dirichlet_fraction": np.float32(0.5)},
+    {"virtual_loss": 2**63},
+    {"simulations": -(2**70)},
+    {"gumbel": {"c_visit": 10**400}},
+    {"gumbel": {"c_scale": True}},
+    {"gumbel": {"max_considered": 2**64}},
+]
+
+
+@pytest.mark.parametrize("setting", PUCT_SETTINGS, ids=repr)
+def test_puct_search_settings_refused_alike(setting):
+    # The settings' checks are the bindings' RealArg and IntArg (bindings/helpers.cc) and the
+    # reference's arguments.check_real and check_int64: an int beyond the float range is +-inf
+    # for both, a numpy float32 or a timedelta64 no number for either.
+    def make(vk):
+        return vk.PuctSearch([_decision(vk)], **{"simulations": 2, **setting})
+
+    ref, fast = _both(make)
+    assert ref[0] != "ok" and ref == fast

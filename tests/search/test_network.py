@@ -285,6 +285,13 @@ def test_bots_use_the_network_by_default_and_numpy_on_request(engine):
         arena.check_spec(text, engine)
 
 
+def test_a_network_plays_the_game_of_its_mlp_in_both_engines(engines):
+    mlp = MLPEvaluator.random(engines[0].Game(3, auction=True), hidden=(8,))
+    games = [engine.Network(mlp).get_game() for engine in engines]
+    assert [repr(game) for game in games] == [repr(engines[0].Game(3, auction=True))] * 2
+    assert all(game == engine.Game(3, auction=True) for game, engine in zip(games, engines))
+
+
 def test_bad_networks_and_calls_give_the_same_errors_in_both_engines(engines):
     mlps = {
         "huge": MLPEvaluator.random(engines[0].Game(2), hidden=(8,)),

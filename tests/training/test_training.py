@@ -159,6 +159,28 @@ def test_the_score_head_trains_and_exports_load(tiny_run):
     assert len(mlp.layers) == 1 and mlp.score[0].shape == (16, 2)
 
 
+def test_an_interrupted_export_leaves_the_old_file_and_nothing_else(tmp_path, monkeypatch):
+    # The export goes through the one atomic writer (safety/outputs.write_atomic): a Ctrl-C at
+    # its rename leaves the file before it whole and no temporary file beside it.
+    import vikinger_ref
+    from vikinger_ref.mlp import MLPEvaluator
+
+    path = str(tmp_path / "iter-00000.npz")
+    loop.export(init_params(2, (8,), 0), tiny(), path)
+    before = (tmp_path / "iter-00000.npz").read_bytes()
+    mlp = MLPEvaluator.load(path, vikinger_ref.Game())
+    np.testing.assert_array_equal(mlp.layers[0][0], init_params(2, (8,), 0)["w0"])
+
+    def interrupted(source, target):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        loop.export(init_params(2, (8,), 1), tiny(), path)
+    assert os.listdir(tmp_path) == ["iter-00000.npz"]
+    assert (tmp_path / "iter-00000.npz").read_bytes() == before
+
+
 def test_round_6_samples_are_rescored_by_the_solver(tiny_run):
     run, checkpoint = tiny_run
     assert checkpoint.config.rescore_nodes == 2000

@@ -24,12 +24,13 @@ import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from types import ModuleType
-from typing import Any, NoReturn, Optional, Protocol, Union, cast
+from typing import Any, NoReturn, Optional, Union, cast
 
 import numpy as np
 
 from .. import module_sets, records
 from ..bot_registry import BOTS, Bot, BotEntry
+from ..progress import progress_bar
 from ..safety import interrupts
 
 ENGINES = {"fast": "vikinger_fast", "ref": "vikinger_ref"}
@@ -61,20 +62,12 @@ BUILTIN: Mapping[str, str] = _RegistryView(lambda entry: entry.class_name)
 DESCRIPTIONS: Mapping[str, str] = _RegistryView(lambda entry: entry.description)
 SEED_MASK = (1 << 63) - 1
 
-# A spec's key=value pairs: numbers converted, the rest text (records._number_or_text).
+# A spec's key=value pairs: numbers converted, the rest text (records.number_or_text).
 SpecParams = dict[str, Union[int, float, str]]
 # A game of the schedule: (table, deal, seats), seats[s] the entrant in seat s.
 Task = tuple[int, int, list[int]]
 # What play_game plays: (engine name, spec texts, players, seed, task, module set).
 Job = tuple[str, list[str], int, int, Task, module_sets.ModuleSet]
-
-
-class ProgressBar(Protocol):
-    """What _progress returns: a tqdm bar, or the line printer without tqdm."""
-
-    def update(self, n: int, /) -> object: ...
-
-    def close(self) -> object: ...
 
 
 def bots_help() -> str:
@@ -142,7 +135,7 @@ def _parse_params(text: str, part: str) -> SpecParams:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             _fail(text, f"{item!r} is not key=value")
-        params[key.strip()] = records._number_or_text(value.strip())
+        params[key.strip()] = records.number_or_text(value.strip())
     return params
 
 
@@ -367,32 +360,6 @@ def play_game(job: Job) -> dict[str, Any]:
     return summary(job, record)
 
 
-def _progress(total: int, enabled: bool) -> Optional[ProgressBar]:
-    """A tqdm bar on stderr when tqdm is installed (the extra `arena`), else a line at every
-    tenth of the games; None when disabled."""
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return _Lines(total)
-    return tqdm(total=total, unit="game", file=sys.stderr, dynamic_ncols=True)
-
-
-class _Lines:
-    def __init__(self, total: int) -> None:
-        self.total, self.done, self.next = total, 0, 0
-
-    def update(self, count: int) -> None:
-        self.done += count
-        if self.done >= self.next:
-            print(f"  {self.done}/{self.total} games", file=sys.stderr, flush=True)
-            self.next = self.done + max(1, self.total // 10)
-
-    def close(self) -> None:
-        pass
-
-
 def _ignore_interrupts() -> None:
     # Ctrl-C reaches the whole process group: the main process alone answers it (it cancels the
     # games not started, and ends the workers: safety/interrupts.py).
@@ -494,7 +461,7 @@ def run(
         if bar:
             bar.update(1)
 
-    bar = _progress(len(todo), progress)
+    bar = progress_bar(len(todo), progress)
     try:
         if jobs <= 1:
             for number in todo:

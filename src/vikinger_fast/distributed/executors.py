@@ -17,6 +17,7 @@ from vikinger_ref.arguments import is_integer
 
 from .. import arena as arena_module
 from ..extras import install_hint
+from ..progress import progress_bar
 from ..safety import interrupts, outputs
 
 RETRIES = 3  # a shard whose worker process died is run again this many times
@@ -298,7 +299,7 @@ def run_shards(
     is called as each shard ends, in the order they end."""
     executor = executor or LocalProcesses(1)
     results: list[Any] = [None] * len(shards)
-    bar = arena_module._progress(sum(s.games for s in shards), progress)
+    bar = progress_bar(sum(s.games for s in shards), progress)
     try:
         for number, result in executor.run(shards):
             results[number] = result

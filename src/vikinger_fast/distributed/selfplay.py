@@ -26,6 +26,7 @@ import numpy as np
 from vikinger_ref.arguments import is_integer
 
 from .. import arena, distributed, selfplay_data
+from ..progress import progress_bar
 
 MCTS_KEYS = ("iterations", "uct_c", "leaf", "threads", "solver_nodes")
 
@@ -141,7 +142,7 @@ def generate(
         for first, count in parts
     ]
     executor = executor or distributed.LocalProcesses(1)
-    bar = arena._progress(games, progress)
+    bar = progress_bar(games, progress)
     try:
         entries = selfplay_data.write_shards(out, executor, shards, parts, bar)
     finally:

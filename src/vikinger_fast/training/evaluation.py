@@ -82,7 +82,7 @@ def _play_game(
     }
 
 
-def _play(
+def play_schedule(
     engine: str,
     factories: List[Factory],
     players: int,
@@ -91,6 +91,9 @@ def _play(
     jobs: int,
     options: Callable[[int], Dict[str, bool]],
 ) -> List[Dict[str, Any]]:
+    """The games of arena's schedule between the entrants `factories` (`deals` deals in every
+    seating, arena's seeds from `seed`), on `jobs` processes; `options(deal)`: the Game keywords
+    of the deal's table."""
     tasks = [  # options(deal): the Game keywords of the deal's table
         (engine, factories, players, seed, task, options(task[1]))
         for task in arena.schedule(len(factories), players, deals)
@@ -124,7 +127,9 @@ def share_of(
     entrants = [player] + [opponent] * (config.players - 1)
     texts = [label for label, _ in entrants]
     factories = [make for _, make in entrants]
-    played = _play(engine, factories, config.players, seed, deals, jobs, config.eval_options)
+    played = play_schedule(
+        engine, factories, config.players, seed, deals, jobs, config.eval_options
+    )
     summary = arena_report.summarize(
         {
             "engine": engine,

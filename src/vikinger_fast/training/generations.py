@@ -213,7 +213,7 @@ def play(
             config.players - 1
         )
         generation = [iteration] + [opponent] * (config.players - 1)
-        played = evaluation._play(
+        played = evaluation.play_schedule(
             engine,
             [make for _, make in entrants],
             config.players,

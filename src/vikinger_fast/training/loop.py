@@ -12,7 +12,7 @@ most the stage in flight: the self-play shards not yet written, the steps since 
 checkpoint, an unfinished evaluation; `resume` repeats exactly those.
 """
 
-import contextlib
+import io
 import json
 import os
 import time
@@ -22,6 +22,7 @@ import numpy as np
 
 from .. import arena
 from ..distributed.executors import Executor
+from ..progress import progress_bar
 from ..safety import files, interrupts, outputs
 from ..safety.json_limits import loads_limited
 from . import curves, evaluation, generations, replay
@@ -160,14 +161,9 @@ def export(params: Dict[str, np.ndarray], config: TrainConfig, path: str) -> Non
     import vikinger_ref
 
     game = vikinger_ref.Game(num_players=config.players, **config.game_options())
-    temporary = f"{path}.tmp-{os.getpid()}.npz"
-    try:
-        network_evaluator(params, game, config.features).cover(config.covered()).save(temporary)
-        os.replace(temporary, path)
-    except BaseException:  # Ctrl-C included: no half-written file left beside the exports
-        with contextlib.suppress(OSError):
-            os.remove(temporary)
-        raise
+    data = io.BytesIO()
+    network_evaluator(params, game, config.features).cover(config.covered()).save(data)
+    outputs.write_atomic(path, data.getvalue())  # Ctrl-C: the old file or the new one, never half
 
 
 def train(
@@ -198,7 +194,7 @@ def train(
         # Self-play (skipped when the iteration's folder is finished).
         weights = None if iteration < config.warm_iterations else trainer.numpy_params()
         started = time.perf_counter()
-        bar = arena._progress(config.games, progress)
+        bar = progress_bar(config.games, progress)
         try:
             manifest = replay.generate(run, config, weights, iteration, executor, bar, engine)
         finally:
@@ -217,7 +213,7 @@ def train(
         end = (iteration + 1) * config.steps
         started = time.perf_counter()
         losses = []
-        bar = arena._progress(end - step, progress) if step < end else None
+        bar = progress_bar(end - step, progress, unit="step") if step < end else None
         try:
             while step < end:
                 losses.append(trainer.step(data.batch(step)))

@@ -23,6 +23,7 @@ from vikinger_ref.network_features import NUM_MODULE_FLAGS, OBSERVATION_V1, dens
 
 from .. import arena, distributed, selfplay_data
 from ..distributed.executors import Executor
+from ..progress import ProgressBar
 from ..safety import files
 from . import selfplay, targets
 from .config import TrainConfig
@@ -40,7 +41,7 @@ def generate(
     weights: Optional[Dict[str, np.ndarray]],
     iteration: int,
     executor: Optional[Executor] = None,
-    bar: Optional[arena.ProgressBar] = None,
+    bar: Optional[ProgressBar] = None,
     engine: str = "fast",
 ) -> Dict[str, Any]:
     """Plays iteration `iteration`'s games into its folder (shards as they finish, the manifest
