@@ -6,7 +6,7 @@ state's bytes) goes through the same checks.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NoReturn
+from typing import Any, Callable, Mapping, NoReturn, Protocol
 
 from . import actions as A
 from .arguments import check_int, type_name
@@ -15,6 +15,19 @@ from .state import State
 from .components import OPTION_NAMES
 from .serialization import bytes_to_dict
 from .validation import from_dict
+
+
+class GameLike(Protocol):
+    """Either engine's Game, as the code both engines share (the search's evaluators and bots,
+    vikinger_fast.neural) reads it."""
+
+    @property
+    def num_players(self) -> int: ...
+
+    @property
+    def options(self) -> dict[str, bool]: ...
+
+    def new_initial_state(self) -> Any: ...
 
 
 class Game:
