@@ -96,7 +96,7 @@ class Game:
     def state_from_dict(self, d: Mapping[str, Any]) -> State:
         return from_dict(self, d)
 
-    def deserialize_state(self, data: bytes) -> State:
+    def deserialize_state(self, data: bytes | bytearray | memoryview) -> State:
         return from_dict(self, bytes_to_dict(data))
 
     def __eq__(self, other: object) -> bool:
