@@ -26,7 +26,10 @@ import sysconfig
 PACKAGE = "vikinger_ref_cy"
 
 # Runs in a fresh interpreter inside the build directory: setuptools' build_ext --inplace puts
-# every extension next to its source, named after the package path.
+# every extension next to its source, named after the package path. annotation_typing=False: the
+# reference's annotations are for the type checker; read by Cython, `x: float` would be a C double
+# and `x: list` or `x: str` would refuse what the Python accepts (a tuple, numpy.str_), so the
+# compiled modules would no longer be the same API.
 _BUILD_SCRIPT = """
 import sys
 from Cython.Build import cythonize
@@ -34,7 +37,8 @@ from setuptools import setup
 modules = sys.argv[1:]
 setup(script_args=["build_ext", "--inplace", "-j", "2"],
       ext_modules=cythonize(modules, nthreads=2, quiet=True,
-                            compiler_directives={"language_level": 3}))
+                            compiler_directives={"language_level": 3,
+                                                 "annotation_typing": False}))
 """
 
 
