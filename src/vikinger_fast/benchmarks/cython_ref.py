@@ -22,6 +22,8 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from types import ModuleType
+from typing import List, Optional, Sequence, Union
 
 PACKAGE = "vikinger_ref_cy"
 
@@ -42,12 +44,12 @@ setup(script_args=["build_ext", "--inplace", "-j", "2"],
 """
 
 
-def available():
+def available() -> bool:
     """True when Cython can be imported (the `bench` extra)."""
     return importlib.util.find_spec("Cython") is not None
 
 
-def _reference_sources():
+def _reference_sources() -> List[pathlib.Path]:
     spec = importlib.util.find_spec("vikinger_ref")
     if spec is None or not spec.submodule_search_locations:
         raise ImportError("vikinger_ref is not installed")
@@ -55,14 +57,14 @@ def _reference_sources():
     return sorted(directory.glob("*.py"))
 
 
-def default_cache_dir():
+def default_cache_dir() -> pathlib.Path:
     root = os.environ.get("VIKINGER_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vikinger_fast"
     )
     return pathlib.Path(root) / "cython-ref"
 
 
-def _build_key(sources):
+def _build_key(sources: Sequence[pathlib.Path]) -> str:
     import Cython
 
     digest = hashlib.sha256()
@@ -72,7 +74,7 @@ def _build_key(sources):
     return digest.hexdigest()[:16]
 
 
-def _build(sources, root):
+def _build(sources: Sequence[pathlib.Path], root: pathlib.Path) -> None:
     """Compiles every module but __init__.py (which only re-exports) into root/PACKAGE."""
     staging = root.with_name(root.name + ".tmp")
     shutil.rmtree(staging, ignore_errors=True)
@@ -103,7 +105,7 @@ def _build(sources, root):
     staging.rename(root)
 
 
-def load(cache_dir=None):
+def load(cache_dir: Optional[Union[str, pathlib.Path]] = None) -> ModuleType:
     """The compiled reference as a module (built first when the cache has no build of it)."""
     if PACKAGE in sys.modules:
         return sys.modules[PACKAGE]
