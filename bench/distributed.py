@@ -60,10 +60,7 @@ def nap_seconds(executor, repeats):
 def overhead_seconds(executor, shards):
     """Seconds per shard of `shards` shards that do nothing (rollouts of 0 games)."""
     game = vk.Game(num_players=2)
-    empty = [
-        distributed.Shard(no_rollouts, game, 0, f"empty {i}")
-        for i in range(shards)
-    ]
+    empty = [distributed.Shard(no_rollouts, game, 0, f"empty {i}") for i in range(shards)]
     distributed.run_shards(empty[:4], executor)  # workers started and warm
     start = time.perf_counter()
     distributed.run_shards(empty, executor)

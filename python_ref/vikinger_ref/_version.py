@@ -5,12 +5,14 @@ A source checkout used without an install (python_ref/ on the path) has no metad
 is then "0+unknown" (a valid version that sorts below every release).
 """
 
+from __future__ import annotations
+
 from importlib import metadata
 
 DISTRIBUTION = "vikinger-fast"
 
 
-def version():
+def version() -> str:
     """The installed distribution's version, or "0+unknown" when it is not installed."""
     try:
         return metadata.version(DISTRIBUTION)

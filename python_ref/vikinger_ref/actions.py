@@ -4,6 +4,10 @@ Two id spaces, as in OpenSpiel: decision ids (0..NUM_DISTINCT_ACTIONS-1) and cha
 (0..MAX_CHANCE_OUTCOMES-1). Every id has one fixed string; strings of the two spaces never collide.
 """
 
+from __future__ import annotations
+
+from typing import Mapping
+
 from .components import COLOURS, NUM_COLUMNS, NUM_ROWS, SPECIAL_KINDS, TILE_KINDS
 
 CHANCE = -1  # current_player() at chance nodes
@@ -33,7 +37,7 @@ BUYER_PHASES = ("buy", "start_row", "ship_column", "island_cell", "viking")
 SCORER_PHASES = ("trip", "trip_target")
 
 
-def vikings_before_tiles(options):
+def vikings_before_tiles(options: Mapping[str, bool]) -> bool:
     """A0: with the auction (A1) or the draw of 13 (A2) a round draws its Vikings first, then
     holds the auction and the removal, and reveals the tiles last; else tiles first (B4.1, B4.2)."""
     return bool(options["auction"] or options["draw13"])
@@ -70,16 +74,16 @@ MAX_CHANCE_OUTCOMES = 30
 CELLS = NUM_ROWS * NUM_COLUMNS  # 320
 
 
-def cell_id(base, row, col):
+def cell_id(base: int, row: int, col: int) -> int:
     return base + (row - 1) * NUM_COLUMNS + (col - 1)
 
 
-def cell_of(offset):
+def cell_of(offset: int) -> tuple[int, int]:
     """(row, column) of an offset 0..319 into a cell block."""
     return offset // NUM_COLUMNS + 1, offset % NUM_COLUMNS + 1
 
 
-def _decision_strings():
+def _decision_strings() -> tuple[str, ...]:
     names = [f"buy:{s}" for s in range(12)]
     names += [f"start:r{r}" for r in range(1, 6)]
     names += [f"ship:c{c}" for c in range(1, 4)]
@@ -100,7 +104,7 @@ def _decision_strings():
     return tuple(names)
 
 
-def _chance_strings():
+def _chance_strings() -> tuple[str, ...]:
     names = [f"reveal:{k}" for k in TILE_KINDS]
     names += [f"draw:{c}" for c in COLOURS]
     names += [f"display:{k}" for k in SPECIAL_KINDS]
@@ -114,19 +118,19 @@ _DECISION_IDS = {name: i for i, name in enumerate(DECISION_STRINGS)}
 _CHANCE_IDS = {name: i for i, name in enumerate(CHANCE_STRINGS)}
 
 
-def decision_to_string(action):
+def decision_to_string(action: int) -> str:
     if not 0 <= action < NUM_DISTINCT_ACTIONS:
         raise ValueError(f"decision id {action} is outside 0..{NUM_DISTINCT_ACTIONS - 1}")
     return DECISION_STRINGS[action]
 
 
-def chance_to_string(outcome):
+def chance_to_string(outcome: int) -> str:
     if not 0 <= outcome < MAX_CHANCE_OUTCOMES:
         raise ValueError(f"chance id {outcome} is outside 0..{MAX_CHANCE_OUTCOMES - 1}")
     return CHANCE_STRINGS[outcome]
 
 
-def string_to_action(text):
+def string_to_action(text: object) -> int:
     """The id of an action string of either space (docs/actions.md)."""
     if not isinstance(text, str):
         raise TypeError(f"an action string must be a str, not {type(text).__name__}")

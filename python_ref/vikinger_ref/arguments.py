@@ -4,17 +4,20 @@ The C++ module's bindings apply the very same rules, so both engines refuse the 
 the same messages.
 """
 
+from __future__ import annotations
+
 import operator
+from typing import Any
 
 import numpy as np
 
 
-def type_name(value):
+def type_name(value: object) -> str:
     """`type(value).__name__`: "int64", "timedelta64", "NoneType"."""
     return type(value).__name__
 
 
-def is_integer(value):
+def is_integer(value: object) -> bool:
     """A Python or numpy integer; bool, numpy.bool_ and numpy.timedelta64 (a duration, although
     numpy files it under np.integer) are not."""
     if isinstance(value, (bool, np.bool_, np.timedelta64)):
@@ -22,14 +25,14 @@ def is_integer(value):
     return isinstance(value, (int, np.integer))
 
 
-def check_int(name, value):
+def check_int(name: str, value: Any) -> int:
     """`value` as an int, TypeError naming `name` unless is_integer(value)."""
     if not is_integer(value):
         raise TypeError(f"{name} must be an int, not {type_name(value)}")
     return int(value)
 
 
-def index_value(name, value):
+def index_value(name: str, value: Any) -> int:
     """An int from anything with __index__ except bool and timedelta64 (actions). An __index__
     that fails is a TypeError, whatever it raised."""
     if isinstance(value, (bool, np.bool_, np.timedelta64)):
@@ -44,7 +47,7 @@ INT64_MAX = (1 << 63) - 1
 UINT64_MAX = (1 << 64) - 1
 
 
-def check_uint64(name, value):
+def check_uint64(name: str, value: Any) -> int:
     """`value` as an int in 0..2**64-1 (the state of a stream in a pickle): TypeError for a
     non-int, ValueError outside, as the C++ module's Uint64Arg."""
     value = check_int(name, value)
@@ -53,7 +56,7 @@ def check_uint64(name, value):
     return value
 
 
-def check_not_huge(name, value):
+def check_not_huge(name: str, value: int) -> int:
     """ValueError for a count beyond int64, as the C++ module refuses it (its counts are
     int64): "iterations 9223372036854775808 is too large"."""
     if value > INT64_MAX:
@@ -61,7 +64,7 @@ def check_not_huge(name, value):
     return value
 
 
-def check_int64(name, value):
+def check_int64(name: str, value: Any) -> int:
     """`value` as an int within int64: TypeError for a non-int, ValueError beyond, as the C++
     module's IntArg."""
     value = check_int(name, value)
@@ -70,7 +73,7 @@ def check_int64(name, value):
     return value
 
 
-def check_real(name, value):
+def check_real(name: str, value: Any) -> float:
     """`value` as a float: an int or a float (bool refused); an int beyond the float range is
     +-inf, as the C++ module's RealArg takes it."""
     if isinstance(value, (bool, np.bool_)) or not (isinstance(value, float) or is_integer(value)):
@@ -81,7 +84,7 @@ def check_real(name, value):
         return float("inf") if value > 0 else float("-inf")
 
 
-def check_count_seed_threads(count_name, count, seed, threads):
+def check_count_seed_threads(count_name: str, count: Any, seed: Any, threads: Any) -> None:
     """The arguments of the calls that play many games on threads (rollouts, playouts): three
     ints, a count >= 0 within int64 and threads >= 1, in the order the C++ module checks them."""
     for name, value in ((count_name, count), ("seed", seed), ("threads", threads)):
@@ -99,7 +102,7 @@ def check_count_seed_threads(count_name, count, seed, threads):
 MAX_SECONDS = 1e9
 
 
-def check_seconds(name, value):
+def check_seconds(name: str, value: Any) -> float:
     """A time budget: an int, float or numpy number > 0 as a float; ints beyond the float range
     are inf. NaN, 0 and negative values are a ValueError, other types a TypeError."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(

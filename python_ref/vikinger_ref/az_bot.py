@@ -4,8 +4,10 @@ and PolicyNetBot, the network's policy alone (no search); both evaluate it as th
 by default. vikinger_fast's classes are these on its own State, Game, PuctSearch and Network.
 """
 
+from __future__ import annotations
+
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,6 +18,10 @@ from .network import Network
 from .puct_bot import PuctBot
 from .state import State
 
+if TYPE_CHECKING:
+    from .game import GameLike
+    from .puct_bot import Model
+
 MODELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "models")
 # The shipped networks, the most specific first: (players, file in MODELS, the module sets it
 # covers, spelled as mlp.ALL_SETS). az-{n}p.npz: the base game; az-{n}p-all.npz: every module
@@ -25,7 +31,7 @@ SHIPPED = tuple((n, f"az-{n}p.npz", (NO_MODULES,)) for n in (2, 3, 4)) + tuple(
 )
 
 
-def shipped_model(game):
+def shipped_model(game: GameLike) -> str:
     """The path of the shipped network for `game`: the first file of SHIPPED in MODELS that
     covers its players and module set (ValueError when none does)."""
     table = set_name([k for k, v in game.options.items() if v])
@@ -50,7 +56,7 @@ LEAF_SOLVER_NODES = 0
 SCORE_UTILITY = 0.0
 
 
-def uniform_priors(mlp, game):
+def uniform_priors(mlp: MLPEvaluator, game: GameLike) -> MLPEvaluator:
     """The MLP with its policy head zeroed: every legal action gets the logit 0, so the search's
     priors are uniform, and the values, the layers and the cost of an evaluation are the
     network's (the ablation of docs/learning.md: the same search without the network's policy)."""
@@ -59,7 +65,7 @@ def uniform_priors(mlp, game):
     return MLPEvaluator(game, mlp.layers, zeros, mlp.value, mlp.features, mlp.score)
 
 
-def _evaluator_choice(evaluator):
+def _evaluator_choice(evaluator: object) -> str:
     if evaluator not in ("network", "numpy"):
         raise ValueError(f"evaluator must be 'network', 'numpy' or a callable, not {evaluator!r}")
     return evaluator
@@ -83,20 +89,20 @@ class AZBot(PuctBot):
 
     def __init__(
         self,
-        game,
-        seed,
+        game: GameLike,
+        seed: int,
         *,
-        model=None,
-        evaluator="network",
-        batch_size=16,
-        playouts=4,
-        playout_weight=0.5,
-        priors="network",
-        solver_nodes=SOLVER_NODES,
-        leaf_solver_nodes=LEAF_SOLVER_NODES,
-        score_utility=SCORE_UTILITY,
-        **options,
-    ):
+        model: Model | None = None,
+        evaluator: Any = "network",
+        batch_size: int = 16,
+        playouts: int = 4,
+        playout_weight: float = 0.5,
+        priors: str = "network",
+        solver_nodes: int = SOLVER_NODES,
+        leaf_solver_nodes: int = LEAF_SOLVER_NODES,
+        score_utility: float = SCORE_UTILITY,
+        **options: Any,
+    ) -> None:
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
@@ -139,7 +145,14 @@ class PolicyNetBot:
     _game_class: Any = Game
     _network_class: Any = Network
 
-    def __init__(self, game, seed=0, *, model=None, evaluator="network"):
+    def __init__(
+        self,
+        game: GameLike,
+        seed: int = 0,
+        *,
+        model: Model | None = None,
+        evaluator: str = "network",
+    ) -> None:
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
         choice = _evaluator_choice(evaluator) if isinstance(evaluator, str) else None
@@ -149,10 +162,10 @@ class PolicyNetBot:
         self._mlp = MLPEvaluator.load(shipped_model(game) if model is None else model, game)
         self._network = self._network_class(self._mlp) if choice == "network" else None
 
-    def restart(self):
+    def restart(self) -> None:
         """Nothing to forget: the bot has no state."""
 
-    def _logits(self, state, method):
+    def _logits(self, state: Any, method: str) -> tuple[list[int], np.ndarray]:
         if not isinstance(state, self._state_class):
             raise TypeError(f"state must be a State, not {type_name(state)}")
         if state.get_game() != self._game:
@@ -171,11 +184,11 @@ class PolicyNetBot:
         logits, _ = self._mlp(observation, mask)
         return legal, logits[0, legal].astype(np.float64)
 
-    def step(self, state):
+    def step(self, state: Any) -> int:
         legal, logits = self._logits(state, "step")
         return legal[int(np.argmax(logits))]
 
-    def policy(self, state):
+    def policy(self, state: Any) -> list[tuple[int, float]]:
         legal, logits = self._logits(state, "policy")
         weights = np.exp(logits - logits.max())
         weights /= weights.sum()

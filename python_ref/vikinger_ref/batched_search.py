@@ -10,8 +10,11 @@ player to move, and its legal-action mask; backup takes (logits, values) for the
 order.
 """
 
+from __future__ import annotations
+
 import threading
 import time
+from typing import Any, Callable, Optional
 
 import numpy as np
 
@@ -40,7 +43,7 @@ MAX_PLAYOUT_VALUES = 4096
 _PENDING = "the leaves of the last gather wait for backup (or cancel)"
 
 
-def _roots(states):
+def _roots(states: Any) -> list[State]:
     # Any sequence, as the C++ takes it (PySequence_Check: __getitem__, not a dict); not a str.
     if (
         isinstance(states, (str, dict))
@@ -48,7 +51,7 @@ def _roots(states):
         or not hasattr(type(states), "__len__")
     ):
         raise TypeError(f"states must be a sequence of State, not {type_name(states)}")
-    roots = []
+    roots: list[State] = []
     for state in states:
         if not isinstance(state, State):
             raise TypeError(f"every item of states must be a State, not {type_name(state)}")
@@ -65,7 +68,7 @@ def _roots(states):
     return roots
 
 
-def _playout_mix(playouts, playout_weight, playout_seed):
+def _playout_mix(playouts: Any, playout_weight: Any, playout_seed: Any) -> tuple[int, float, int]:
     """(count, weight, seed) of the mixed leaf values, checked."""
     count = check_int64("playouts", playouts)
     if not 0 <= count <= MAX_PLAYOUT_VALUES:
@@ -75,7 +78,7 @@ def _playout_mix(playouts, playout_weight, playout_seed):
     return count, float(playout_weight), check_int("playout_seed", playout_seed) & MASK64
 
 
-def _mixed(values, played, weight):
+def _mixed(values: Any, played: np.ndarray, weight: float) -> np.ndarray:
     """(1 - w) * values + w * played in float32, the one rounding of csrc's MixedValue."""
     w = np.float32(weight)
     return (np.float32(1) - w) * np.asarray(values, np.float32) + w * played
@@ -84,7 +87,7 @@ def _mixed(values, played, weight):
 GUMBEL_SETTINGS = ("max_considered", "c_visit", "c_scale")
 
 
-def _gumbel(value):
+def _gumbel(value: Any) -> GumbelConfig:
     """gumbel=: False/True (off, or on with the defaults), or a dict of some of its settings."""
     if isinstance(value, (bool, np.bool_)):
         return GumbelConfig(bool(value))
@@ -103,7 +106,9 @@ def _gumbel(value):
     return config
 
 
-def _mean_playout_returns(state, count, seed, score_utility=0.0):
+def _mean_playout_returns(
+    state: State, count: int, seed: int, score_utility: float = 0.0
+) -> np.ndarray:
     """float32[n]: the mean returns of `count` random playouts from `state` (playout j on stream
     seed + j), relative to its mover; with score_utility > 0 each playout's returns blended with
     its final margins (docs/neural.md "Score-aware values")."""
@@ -120,7 +125,7 @@ def _mean_playout_returns(state, count, seed, score_utility=0.0):
     return np.array([sums[(mover + k) % n] / count for k in range(n)], np.float32)
 
 
-def check_output(value, what, rows, columns):
+def check_output(value: Any, what: str, rows: int, columns: int) -> np.ndarray:
     """An evaluator output: a float32 ndarray of shape (rows, columns), C-contiguous."""
     if not isinstance(value, np.ndarray):
         raise TypeError(f"{what} must be a numpy.ndarray, not {type_name(value)}")
@@ -136,19 +141,19 @@ class PuctSearch:
 
     def __init__(
         self,
-        states,
+        states: Any,
         *,
-        simulations,
-        seed=0,
-        c_init=1.25,
-        c_base=0.0,
-        dirichlet_alpha=0.0,
-        dirichlet_fraction=0.25,
-        virtual_loss=1,
-        gumbel=False,
-        solver_nodes=0,
-        score_utility=0.0,
-    ):
+        simulations: int,
+        seed: int = 0,
+        c_init: float = 1.25,
+        c_base: float = 0.0,
+        dirichlet_alpha: float = 0.0,
+        dirichlet_fraction: float = 0.25,
+        virtual_loss: int = 1,
+        gumbel: Any = False,
+        solver_nodes: int = 0,
+        score_utility: float = 0.0,
+    ) -> None:
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
         config = PuctConfig(
@@ -169,23 +174,23 @@ class PuctSearch:
         self._trees = [
             PuctTree(root, mix((seed + i) & MASK64), config) for i, root in enumerate(roots)
         ]
-        self._rows = []  # (tree, pending index)
-        self._legal = None
+        self._rows: list[tuple[int, int]] = []  # (tree, pending index)
+        self._legal: Any = None  # the legal mask of the last gather
         self._lock = threading.RLock()
 
     @property
-    def observation_size(self):
+    def observation_size(self) -> int:
         return observation_size(self._n)
 
     @property
-    def pending(self):
+    def pending(self) -> int:
         return len(self._rows)
 
     @property
-    def done(self):
+    def done(self) -> bool:
         return all(tree.search_done() for tree in self._trees)
 
-    def gather(self, max_batch=256):
+    def gather(self, max_batch: int = 256) -> tuple[np.ndarray, np.ndarray]:
         max_batch = check_int64("max_batch", max_batch)
         if max_batch < 1:
             raise ValueError(f"max_batch must be >= 1, not {max_batch}")
@@ -207,7 +212,7 @@ class PuctSearch:
             self._legal = legal
             return observations, legal
 
-    def _descend(self, max_batch):
+    def _descend(self, max_batch: int) -> list[State]:
         leaves = []
         blocked = [False] * len(self._trees)
         steps = 0  # leaves and terminal visits: at most max_batch of them
@@ -231,7 +236,7 @@ class PuctSearch:
                     leaves.append(tree.pending[index][1].state)
         return leaves
 
-    def backup(self, logits, values):
+    def backup(self, logits: Any, values: Any) -> None:
         with self._lock:
             rows = len(self._rows)
             if rows == 0:
@@ -250,7 +255,7 @@ class PuctSearch:
                 self._trees[t].pending = []
             self._rows = []
 
-    def heuristic_values(self):
+    def heuristic_values(self) -> np.ndarray:
         """evaluate() of the gathered leaves, float32[B, n], relative to each leaf's mover."""
         with self._lock:
             out = np.zeros((len(self._rows), self._n), dtype=np.float32)
@@ -262,7 +267,7 @@ class PuctSearch:
                     out[r, k] = values[(mover + k) % self._n]
             return out
 
-    def playout_values(self, count, seed):
+    def playout_values(self, count: int, seed: int) -> np.ndarray:
         """The mean returns of `count` (1..4096) random playouts from each gathered leaf,
         float32[B, n], relative to each leaf's mover; playout j of row r uses stream
         seed + r * count + j (docs/neural.md "Mixed leaf values"). With score_utility > 0 each
@@ -278,13 +283,13 @@ class PuctSearch:
                 out[r] = _mean_playout_returns(state, count, seed + r * count, self._score_utility)
             return out
 
-    def cancel(self):
+    def cancel(self) -> None:
         with self._lock:
             for t, _ in self._rows:
                 self._trees[t].cancel_pending()
             self._rows = []
 
-    def _network(self, network):
+    def _network(self, network: object) -> Network:
         if not isinstance(network, Network):
             raise TypeError(f"network must be a Network, not {type_name(network)}")
         if network.get_game() != self._game:
@@ -295,7 +300,15 @@ class PuctSearch:
             raise ValueError(SCORE_HEAD_NEEDED)
         return network
 
-    def run_batch(self, network, batch_size=256, *, playouts=0, playout_weight=0.5, playout_seed=0):
+    def run_batch(
+        self,
+        network: Network,
+        batch_size: int = 256,
+        *,
+        playouts: int = 0,
+        playout_weight: float = 0.5,
+        playout_seed: int = 0,
+    ) -> int:
         """One gather of up to batch_size descents, the Network's evaluation of its leaves and
         their backup; the number of leaves evaluated. With playouts > 0 a leaf's values are
         (1 - playout_weight) * the network's + playout_weight * playout_values(playouts,
@@ -336,14 +349,14 @@ class PuctSearch:
 
     def run(
         self,
-        evaluator,
-        batch_size=256,
-        max_time=None,
+        evaluator: Any,
+        batch_size: int = 256,
+        max_time: Optional[float] = None,
         *,
-        playouts=0,
-        playout_weight=0.5,
-        playout_seed=0,
-    ):
+        playouts: int = 0,
+        playout_weight: float = 0.5,
+        playout_seed: int = 0,
+    ) -> None:
         """gather, evaluate, backup until every search is done; with max_time (seconds), no
         batch is gathered once that time has passed since the call. With playouts > 0 a leaf's
         values are (1 - playout_weight) * the evaluator's + playout_weight * the mean returns of
@@ -372,7 +385,14 @@ class PuctSearch:
                 rows = self._evaluate_batch(evaluator, batch_size, count, weight, seed)
             seed = (seed + rows * count) & MASK64
 
-    def _evaluate_batch(self, evaluator, batch_size, count, weight, seed):
+    def _evaluate_batch(
+        self,
+        evaluator: Callable[[np.ndarray, np.ndarray], Any],
+        batch_size: int,
+        count: int,
+        weight: float,
+        seed: int,
+    ) -> int:
         """One gather, the evaluator's call (its values mixed with `count` playouts per leaf)
         and the backup; the number of leaves evaluated."""
         observations, legal = self.gather(batch_size)
@@ -395,11 +415,11 @@ class PuctSearch:
             raise
         return rows
 
-    def results(self):
+    def results(self) -> list[dict[str, Any]]:
         with self._lock:
             return [tree.root_stats() for tree in self._trees]
 
-    def result_arrays(self):
+    def result_arrays(self) -> dict[str, np.ndarray]:
         """The results of every root as arrays over the action space (0 at the actions not
         legal at a root): visits int64[R, A], priors, q, improved_policy float64[R, A], legal
         bool[R, A], value float64[R, num_players], network_value float64[R], selected
@@ -426,14 +446,14 @@ class PuctSearch:
             out["legal"][i, actions] = True
         return out
 
-    def new_search(self):
+    def new_search(self) -> None:
         with self._lock:
             if self._rows:
                 raise ValueError("new_search: " + _PENDING)
             for tree in self._trees:
                 tree.begin_search()
 
-    def advance(self, index, state):
+    def advance(self, index: int, state: object) -> bool:
         index = check_int64("index", index)
         with self._lock:
             if not 0 <= index < len(self._trees):

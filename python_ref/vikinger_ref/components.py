@@ -4,6 +4,8 @@ Everything countable in the box lives here, in one place, as plain data, so a di
 printing can be loaded by changing this file only (B1.3 ⚖).
 """
 
+from __future__ import annotations
+
 from typing import NamedTuple
 
 # B1.1 Viking colours, in the order used everywhere an order is needed.
@@ -18,12 +20,12 @@ NUM_ROWS = 5
 ROW_NAMES = ("warrior", "noble", "scout", "goldsmith", "fisherman")
 
 
-def row_of_colour(colour):
+def row_of_colour(colour: int) -> int | None:
     """The island row (1..5) of a Viking colour, or None for the boatsman (B2.1)."""
     return None if colour == BOATSMAN else 5 - colour
 
 
-def colour_of_row(row):
+def colour_of_row(row: int) -> int:
     """The Viking colour whose row is `row` (1..5) (B2.1)."""
     return 5 - row
 
@@ -51,16 +53,16 @@ NUM_TILE_KINDS = 10
 SHIPS = (SHIP_RED, SHIP_GREEN, SHIP_YELLOW, SHIP_BLUE)
 
 
-def is_ship(kind):
+def is_ship(kind: int) -> bool:
     return kind >= SHIP_RED
 
 
-def sea_on_left(kind):
+def sea_on_left(kind: int) -> bool:
     """B1.2: left pieces have sea on the left edge, middle and right pieces land."""
     return kind == LEFT
 
 
-def sea_on_right(kind):
+def sea_on_right(kind: int) -> bool:
     """B1.2: right pieces have sea on the right edge, left and middle pieces land."""
     return kind == RIGHT
 
@@ -87,7 +89,7 @@ SHIP_TABLE = (
 )
 
 
-def ship_info(kind):
+def ship_info(kind: int) -> Ship:
     return SHIP_TABLE[kind - SHIP_RED]
 
 
@@ -128,10 +130,10 @@ DISPLAY_SLOTS = 4
 OPTION_NAMES = ("auction", "draw13", "offer_by_colour", "weak_boatsmen", "special_tiles")
 
 
-def is_building(special):
+def is_building(special: int) -> bool:
     return special >= BUILDING1
 
 
-def building_of_middle(kind):
+def building_of_middle(kind: int) -> int:
     """The building picture (1..4) of a middle piece (B1.2)."""
     return kind - MIDDLE1 + 1

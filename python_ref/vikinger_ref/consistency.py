@@ -6,7 +6,10 @@ values fit together: conservation of Vikings and tiles, board shapes, and a phas
 Every refusal is a ValueError naming the problem.
 """
 
+from __future__ import annotations
+
 from collections import deque
+from typing import Any, Mapping, NoReturn
 
 from .actions import BUYER_PHASES, PHASES, SCORER_PHASES, vikings_before_tiles
 from .components import (
@@ -43,14 +46,14 @@ BEFORE_LAYOUT_PHASES = ROUND_START_PHASES + (
 )
 
 
-def empty_wheel_phases(options):
+def empty_wheel_phases(options: Mapping[str, bool]) -> tuple[str, ...]:
     """A0: the phases before the first tile: with the Vikings drawn first also theirs."""
     if vikings_before_tiles(options):
         return ROUND_START_PHASES + ("draw_viking", "remove_viking")
     return ROUND_START_PHASES
 
 
-def drawn_phases(options):
+def drawn_phases(options: Mapping[str, bool]) -> tuple[str, ...]:
     """The phases in which drawn Vikings wait beside the wheel (A0: from the draw to the tiles)."""
     if vikings_before_tiles(options):
         return ("draw_viking", "auction", "remove_viking", "reveal_tile", "offer_colour")
@@ -67,16 +70,16 @@ MODULE_OF_PHASE = {
 }
 
 
-def fail(message):
+def fail(message: str) -> NoReturn:
     raise ValueError(f"invalid state: {message}")
 
 
-def tile_at(player, row, col):
+def tile_at(player: dict[str, Any], row: int, col: int) -> Any:  # a tile kind, or None
     tiles = player["tiles"][row - 1]
     return tiles[col - 1] if 1 <= col <= len(tiles) else None
 
 
-def _check_board(player, where):
+def _check_board(player: dict[str, Any], where: str) -> None:
     """B2.3, B6.0, B6.1, B6.2: start tile, edges, connection to the mainland, ship columns."""
     cells = [
         (r + 1, c + 1)
@@ -117,7 +120,7 @@ def _check_board(player, where):
         fail(f"{where} owns ships or Vikings but has no start tile")
 
 
-def _check_buildings(player, where, placing):
+def _check_buildings(player: dict[str, Any], where: str, placing: bool) -> None:
     """A5: a placed building stands on a middle tile of its picture; a waiting one means the
     player has no such tile yet (except while `placing` it)."""
     if player["specials"][GOLD5]:
@@ -143,7 +146,7 @@ def _check_buildings(player, where, placing):
         fail(f"{where} has two buildings on one cell")
 
 
-def _check_conservation(s, options):
+def _check_conservation(s: dict[str, Any], options: Mapping[str, bool]) -> None:
     """78 Vikings, 13 of each colour; 72 stack tiles, no kind more often than printed; the 25
     special tiles."""
     vikings = [s["bag"][c] + s["drawn"][c] + s["removed"][c] for c in range(6)]
@@ -192,7 +195,7 @@ def _check_conservation(s, options):
         fail("only spent boatsmen leave the game without the draw13 module")
 
 
-def _check_wheel(s, phase, options):
+def _check_wheel(s: dict[str, Any], phase: str, options: Mapping[str, bool]) -> int:
     """B4.1 islands from space 0 up, ships from 11 down, while revealing; B4.2 Vikings sorted
     by colour (A3: colour blocks from space 11 down); returns the tiles on the wheel."""
     tiles = [tile for tile, _ in s["wheel"]]
@@ -229,7 +232,9 @@ def _check_wheel(s, phase, options):
     return count
 
 
-def _check_round_counts(s, phase, options, on_wheel):
+def _check_round_counts(
+    s: dict[str, Any], phase: str, options: Mapping[str, bool], on_wheel: int
+) -> None:
     """The stacks and the bag fit the round and phase (B1.4, B4, A0, A2)."""
     per_round = GROUPS_PER_ROUND + (1 if options["draw13"] else 0)
     first = vikings_before_tiles(options)
@@ -267,7 +272,7 @@ def _check_round_counts(s, phase, options, on_wheel):
         fail(f"phase reveal_tile needs the round's {GROUPS_PER_ROUND} Vikings drawn (A0)")
 
 
-def _check_phase(s, n, options):
+def _check_phase(s: dict[str, Any], n: int, options: Mapping[str, bool]) -> None:
     phase = PHASES[s["phase"]]
     module = MODULE_OF_PHASE.get(phase)
     if module and not options[module]:
@@ -307,7 +312,7 @@ def _check_phase(s, n, options):
         fail("phase special_fill needs an empty display place and special tiles in the stack")
 
 
-def _check_pending(s, n, phase):
+def _check_pending(s: dict[str, Any], n: int, phase: str) -> None:
     buyer = s["players"][(s["start_player"] + s["purchases"]) % n]
     pending = s["pending"]
     placing = phase in ("take_special", "building_replace")
@@ -343,7 +348,7 @@ def _check_pending(s, n, phase):
         fail("phase building_replace needs a building tile to place")
 
 
-def _check_scorer(s, n, phase, options):
+def _check_scorer(s: dict[str, Any], n: int, phase: str, options: Mapping[str, bool]) -> None:
     scorer = s["players"][(s["start_player"] + s["scoring_index"]) % n]
     free = [
         [
@@ -372,7 +377,7 @@ def _check_scorer(s, n, phase, options):
         fail("a later trip.queue entry has too few free tiles")
 
 
-def _check_auction(s, n):
+def _check_auction(s: dict[str, Any], n: int) -> None:
     auction = s["auction"]
     active = [p for p in range(n) if not auction["passed"][p]]
     if len(active) < 2:
@@ -392,7 +397,7 @@ def _check_auction(s, n):
         fail("the auction's high bid is more than its leader can pay (B5.5)")
 
 
-def check_position(s, options):
+def check_position(s: dict[str, Any], options: Mapping[str, bool]) -> None:
     """All consistency checks on a parsed dict `s`; ValueError on the first problem."""
     n = len(s["players"])
     phase = PHASES[s["phase"]]

@@ -4,6 +4,10 @@ csrc/formats/dict_reader.cc). Whether the position can occur is checked next, by
 validation.py builds the state. Writing the dict is dict_writer.py.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NoReturn, Optional, Sequence
+
 from .actions import MAX_BID, PHASES
 from .components import (
     BOATSMAN,
@@ -24,6 +28,9 @@ from .components import (
     WHEEL_SPACES,
 )
 from .serialization import ISLAND_CHARS, SHIP_CHARS, check_format_version
+
+if TYPE_CHECKING:
+    from .game import Game
 
 TOP_KEYS = (
     "version",
@@ -66,11 +73,11 @@ PLAYER_KEYS = (
 MAX_MONEY = (1 << 30) - 1
 
 
-def fail(message):
+def fail(message: str) -> NoReturn:
     raise ValueError(f"invalid state: {message}")
 
 
-def _keys(value, keys, where):
+def _keys(value: Any, keys: Sequence[str], where: str) -> None:
     if not isinstance(value, dict):
         fail(f"{where} must be a dict, not {type(value).__name__}")
     missing = [k for k in keys if k not in value]
@@ -81,7 +88,7 @@ def _keys(value, keys, where):
         fail(f"{where} has unknown key {extra[0]!r}")
 
 
-def _int(value, where, low, high=None):
+def _int(value: Any, where: str, low: int, high: Optional[int] = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         fail(f"{where} must be an int, not {type(value).__name__}")
     if value < low or (high is not None and value > high):
@@ -89,7 +96,7 @@ def _int(value, where, low, high=None):
     return value
 
 
-def _name(value, names, where, allow_none=False):
+def _name(value: Any, names: Sequence[str], where: str, allow_none: bool = False) -> Optional[int]:
     if value is None and allow_none:
         return None
     if not isinstance(value, str) or value not in names:
@@ -97,7 +104,9 @@ def _name(value, names, where, allow_none=False):
     return names.index(value)
 
 
-def _counts(value, names, where, limits=None):
+def _counts(
+    value: Any, names: Sequence[str], where: str, limits: Optional[Sequence[int]] = None
+) -> list[int]:
     _keys(value, names, where)
     return [
         _int(value[name], f"{where}[{name!r}]", 0, None if limits is None else limits[i])
@@ -105,7 +114,7 @@ def _counts(value, names, where, limits=None):
     ]
 
 
-def _cell(value, where):
+def _cell(value: Any, where: str) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
         fail(f"{where} must be a list [row, column]")
     return _int(value[0], f"{where} row", 1, NUM_ROWS), _int(
@@ -113,7 +122,7 @@ def _cell(value, where):
     )
 
 
-def _text(value, alphabet, where):
+def _text(value: Any, alphabet: str, where: str) -> str:
     if not isinstance(value, str):
         fail(f"{where} must be a str, not {type(value).__name__}")
     if len(value) > NUM_COLUMNS:
@@ -126,10 +135,10 @@ def _text(value, alphabet, where):
     return value
 
 
-def _parse_player(d, p, n):
+def _parse_player(d: Any, p: int, n: int) -> dict[str, Any]:
     where = f"players[{p}]"
     _keys(d, PLAYER_KEYS, where)
-    player = {
+    player: dict[str, Any] = {
         "gold": _int(d["gold"], f"{where}.gold", 0, MAX_MONEY),
         "fame": _int(d["fame"], f"{where}.fame", -MAX_MONEY, MAX_MONEY),
         "start_row": None
@@ -174,7 +183,7 @@ def _parse_player(d, p, n):
     return player
 
 
-def _parse_auction(auction, n):
+def _parse_auction(auction: Any, n: int) -> Optional[dict[str, Any]]:
     if auction is None:
         return None
     _keys(auction, ("high", "leader", "passed", "turn"), "auction")
@@ -195,7 +204,7 @@ def _parse_auction(auction, n):
     }
 
 
-def parse(game, d):
+def parse(game: Game, d: Any) -> dict[str, Any]:
     """Types, keys and ranges: a plain description of the state, or ValueError."""
     if not isinstance(d, dict):
         raise TypeError(f"state_from_dict needs a dict, not {type(d).__name__}")
@@ -209,7 +218,7 @@ def parse(game, d):
         fail("options values must be bools")
     if d["options"] != game.options:
         fail("options differ from the game's")
-    s = {
+    s: dict[str, Any] = {
         "round": _int(d["round"], "round", 1, NUM_ROUNDS),
         "phase": _name(d["phase"], PHASES, "phase"),
         "start_player": _int(d["start_player"], "start_player", 0, n - 1),

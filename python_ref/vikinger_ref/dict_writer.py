@@ -1,31 +1,39 @@
 """Writing the canonical dict of docs/state.md: `to_dict`, the one complete description of a
 state (C++: csrc/formats/dict_writer.cc). Reading it back is dict_reader.py."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
 from .components import COLOURS, NUM_ROWS, SPECIAL_KINDS, TILE_KINDS, TILE_SHORT, WHEEL_SPACES
 from .serialization import FORMAT_VERSION, SHIP_CHARS
 
+if TYPE_CHECKING:
+    from .board import PlayerBoard
+    from .state import State
 
-def _colour_counts(counts):
+
+def _colour_counts(counts: Sequence[int]) -> dict[str, int]:
     return {COLOURS[c]: counts[c] for c in range(len(COLOURS))}
 
 
-def _special_counts(counts):
+def _special_counts(counts: Sequence[int]) -> dict[str, int]:
     return {SPECIAL_KINDS[k]: counts[k] for k in range(len(SPECIAL_KINDS))}
 
 
-def _ship_string(board):
+def _ship_string(board: PlayerBoard) -> str:
     chars = [SHIP_CHARS[0] if kind is None else TILE_SHORT[kind] for kind in board.ships[1:]]
     return "".join(chars).rstrip(".")
 
 
-def _row_string(board, row):
+def _row_string(board: PlayerBoard, row: int) -> str:
     chars = [
         "." if kind is None else TILE_SHORT[kind] for kind in board.tiles[row][1 : board.width + 1]
     ]
     return "".join(chars).rstrip(".")
 
 
-def _player_dict(board):
+def _player_dict(board: PlayerBoard) -> dict[str, Any]:
     return {
         "gold": board.gold,
         "fame": board.fame,
@@ -42,7 +50,7 @@ def _player_dict(board):
     }
 
 
-def to_dict(state):
+def to_dict(state: State) -> dict[str, Any]:
     game = state.get_game()
     wheel = state.wheel
     pending = state.pending

@@ -2,8 +2,16 @@
 search finds a tree's child by it when the game moves on, puct.py); the twin of vikinger_fast's
 csrc/rules/equality.cc."""
 
+from __future__ import annotations
 
-def _parts(state):
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .state import State
+
+
+def _parts(state: State) -> tuple[Any, ...]:
     """What docs/state.md's bytes format holds, as comparable values; not the history."""
     auction = state.auction
     return (
@@ -27,7 +35,7 @@ def _parts(state):
     )
 
 
-def same_position(a, b):
+def same_position(a: State, b: State) -> bool:
     """Whether `a` and `b` are the same game position: the game, the round and phase, the supply,
     the wheel, the purchase and trip in progress, the players' boards, the A1 auction and the A5
     tiles are equal (the history is not compared)."""

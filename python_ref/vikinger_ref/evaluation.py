@@ -11,12 +11,18 @@ csrc/bindings/search.cc gives them to the C++ State), so the state does not depe
 search.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 from .actions import SCORER_PHASES
 from .components import BOATSMAN, NUM_ROUNDS
 from .scoring import final_scoring, large_scoring, small_scoring
 from .state import State
+
+if TYPE_CHECKING:
+    from .board import PlayerBoard
 
 # The temperature in Fame: BASE + PER_ROUND * (6 - round); late leads are worth more.
 TEMPERATURE_BASE = 2.0
@@ -25,7 +31,7 @@ TEMPERATURE_PER_ROUND = 3.0
 GOLD_WEIGHT = 0.01
 
 
-def _apply_pending_scoring(state, boards):
+def _apply_pending_scoring(state: State, boards: list[PlayerBoard]) -> None:
     n = len(boards)
     first = state.scoring_index if state.phase in SCORER_PHASES else 0
     for i in range(first, n):
@@ -36,7 +42,7 @@ def _apply_pending_scoring(state, boards):
             large_scoring(board)  # B7.2 steps 2-6
 
 
-def _gains(state, boards):
+def _gains(state: State, boards: list[PlayerBoard]) -> list[tuple[int, int]]:
     if state.is_terminal():
         return [(0, 0)] * len(boards)
     return [
@@ -45,7 +51,7 @@ def _gains(state, boards):
     ]
 
 
-def final_scoring_gains(state):
+def final_scoring_gains(state: State) -> list[tuple[int, int]]:
     """[(Fame, gold)] per player: what the final scoring (B8) would change if the game ended
     now, on the boards as they stand; zeros once the game is over."""
     boards = [board.copy() for board in state.players]
@@ -53,7 +59,7 @@ def final_scoring_gains(state):
     return _gains(state, boards)
 
 
-def pending_scoring_gains(state):
+def pending_scoring_gains(state: State) -> list[tuple[int, int]]:
     """[(Fame, gold)] per player: what the scoring that ends this round would pay the players
     it has not scored yet (B7.1, or B7.2 steps 2-6 without further trips); zeros at the end."""
     boards = [board.copy() for board in state.players]
@@ -61,7 +67,7 @@ def pending_scoring_gains(state):
     return _gains(state, boards)
 
 
-def projected_boards(state):
+def projected_boards(state: State) -> list[PlayerBoard]:
     """The boards after the pending scoring and then B8 (as they are once terminal)."""
     boards = [board.copy() for board in state.players]
     if not state.is_terminal():
@@ -70,7 +76,7 @@ def projected_boards(state):
     return boards
 
 
-def evaluate(state):
+def evaluate(state: object) -> list[float]:
     """The heuristic value per player: returns once terminal, else with s_i = projected Fame +
     0.01 * projected gold, v_i = exp((s_i - max s) / T) / sum_j exp((s_j - max s) / T)."""
     if not isinstance(state, State):

@@ -14,26 +14,40 @@ survivor in rank order with the fewest scheduled; when all are backed up the cei
 g + log pi + sigma(completedQ) stay.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .rng import GOLDEN, MASK64, mix
+
+if TYPE_CHECKING:
+    from .puct import Stream
 
 
 class GumbelConfig:
     __slots__ = ("enabled", "max_considered", "c_visit", "c_scale")
 
-    def __init__(self, enabled=False, max_considered=16, c_visit=50.0, c_scale=1.0):
+    def __init__(
+        self,
+        enabled: bool = False,
+        max_considered: int = 16,
+        c_visit: float = 50.0,
+        c_scale: float = 1.0,
+    ) -> None:
         self.enabled = enabled
         self.max_considered = max_considered
         self.c_visit = c_visit
         self.c_scale = c_scale
 
 
-def sigma(config, max_visits, q):
+def sigma(config: GumbelConfig, max_visits: int, q: float) -> float:
     return (config.c_visit + float(max_visits)) * config.c_scale * q
 
 
-def completed_q(priors, visits, q, v_hat):
+def completed_q(
+    priors: Sequence[float], visits: Sequence[int], q: Sequence[float], v_hat: float
+) -> list[float]:
     sum_n, sum_p, weighted = 0, 0.0, 0.0
     for a in range(len(visits)):
         sum_n += visits[a]
@@ -46,11 +60,17 @@ def completed_q(priors, visits, q, v_hat):
     return [q[a] if visits[a] > 0 else v_mix for a in range(len(visits))]
 
 
-def _log(x):
+def _log(x: float) -> float:
     return math.log(x) if x > 0.0 else -math.inf
 
 
-def improved_policy(config, priors, visits, q, v_hat):
+def improved_policy(
+    config: GumbelConfig,
+    priors: Sequence[float],
+    visits: Sequence[int],
+    q: Sequence[float],
+    v_hat: float,
+) -> list[float]:
     completed = completed_q(priors, visits, q, v_hat)
     most = max(visits) if visits else 0
     policy = [_log(priors[a]) + sigma(config, most, completed[a]) for a in range(len(priors))]
@@ -65,20 +85,22 @@ def improved_policy(config, priors, visits, q, v_hat):
     return [value / total for value in policy]
 
 
-def _by_score(edges, score):
+def _by_score(edges: Iterable[int], score: Sequence[float] | dict[int, float]) -> list[int]:
     return sorted(edges, key=lambda a: (-score[a], a))
 
 
 class GumbelRoot:
-    def __init__(self):
-        self.survivors = []
+    def __init__(self) -> None:
+        self.survivors: list[int] = []
 
-    def start(self, config, priors, simulations, rng):
+    def start(
+        self, config: GumbelConfig, priors: Sequence[float], simulations: int, rng: Stream
+    ) -> None:
         self.config = config
         self.priors = list(priors)
         self.simulations = simulations
         k = len(priors)
-        self.base = []
+        self.base: list[float] = []
         for a in range(k):
             bits = mix(rng.state)
             rng.state = (rng.state + GOLDEN) & MASK64
@@ -94,11 +116,11 @@ class GumbelRoot:
         self.completed = [0] * k
         self._set_per()
 
-    def _set_per(self):
+    def _set_per(self) -> None:
         k = len(self.survivors)
         self.per = self.simulations if k == 1 else max(1, self.simulations // (self.phases * k))
 
-    def next(self):
+    def next(self) -> int:
         best = -1
         for a in self.survivors:
             if self.scheduled[a] < self.per and (
@@ -107,10 +129,12 @@ class GumbelRoot:
                 best = a
         return best
 
-    def _score(self, a, most, completed):
+    def _score(self, a: int, most: int, completed: Sequence[float]) -> float:
         return self.base[a] + sigma(self.config, most, completed[a])
 
-    def completed_edge(self, edge, visits, q, v_hat):
+    def completed_edge(
+        self, edge: int, visits: Sequence[int], q: Sequence[float], v_hat: float
+    ) -> None:
         self.completed[edge] += 1
         if len(self.survivors) <= 1:
             return
@@ -124,7 +148,7 @@ class GumbelRoot:
         self.completed = [0] * len(self.completed)
         self._set_per()
 
-    def selected(self, visits, q, v_hat):
+    def selected(self, visits: Sequence[int], q: Sequence[float], v_hat: float) -> int:
         completed = completed_q(self.priors, visits, q, v_hat)
         most = max(visits)
         best = self.survivors[0]

@@ -15,9 +15,12 @@ iterations (iterations // threads, +1 for the first iterations % threads) and su
 visits. With max_time each of them gets max_time / threads seconds.
 """
 
+from __future__ import annotations
+
 import math
 import threading
 import time
+from typing import TYPE_CHECKING, Any, Callable
 
 
 from .arguments import (
@@ -34,14 +37,18 @@ from .playouts import play_random_playout
 from .rng import GOLDEN, MASK64, mix
 from .rng import SplitMix64
 from .solver import no_chance_ahead, solve
-from .tree import Tree
+from .tree import Node, Tree
+
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import State
 
 LEAVES = ("playout", "evaluation")
 MAX_TREE_NODES = 1_000_000  # once a tree holds this many nodes, leaves are valued, not added
 
 
 class _Stream(SplitMix64):
-    def next_bits(self):
+    def next_bits(self) -> int:
         """The next raw 64-bit number (a playout's seed)."""
         value = mix(self.state)
         self.state = (self.state + GOLDEN) & MASK64
@@ -51,14 +58,14 @@ class _Stream(SplitMix64):
 class _Search:
     """One thread's tree and stream."""
 
-    def __init__(self, root, stream_seed, uct_c, leaf):
+    def __init__(self, root: State, stream_seed: int, uct_c: float, leaf: str) -> None:
         self.root_state = root
         self.rng = _Stream(stream_seed)
         self.uct_c = uct_c
         self.leaf = leaf
         self.tree = Tree(root, keep_states=False)
 
-    def _select(self, node):
+    def _select(self, node: Node) -> int:
         unvisited = [i for i, visits in enumerate(node.edge_visits) if visits == 0]
         if unvisited:
             return unvisited[math.floor(self.rng.next_double() * len(unvisited))]
@@ -72,7 +79,7 @@ class _Search:
                 best, best_score = i, score
         return best
 
-    def _leaf_value(self, state):
+    def _leaf_value(self, state: State) -> list[float]:
         if state.is_terminal():
             return state.returns()
         if self.leaf == "evaluation":
@@ -80,7 +87,7 @@ class _Search:
         final, _ = play_random_playout(state, self.rng.next_bits())
         return final.returns()
 
-    def iterate(self):
+    def iterate(self) -> None:
         tree = self.tree
         state = self.root_state.clone()
         node = tree.root
@@ -107,16 +114,16 @@ class MCTSBot:
 
     def __init__(
         self,
-        game,
-        seed,
+        game: Game,
+        seed: int,
         *,
-        iterations=None,
-        max_time=None,
-        uct_c=1.4,
-        leaf="playout",
-        threads=1,
-        solver_nodes=0,
-    ):
+        iterations: int | None = None,
+        max_time: float | None = None,
+        uct_c: float = 1.4,
+        leaf: str = "playout",
+        threads: int = 1,
+        solver_nodes: int = 0,
+    ) -> None:
         self._seed = check_game_and_seed(game, seed)
         self._game = game
         if iterations is not None:
@@ -126,7 +133,7 @@ class MCTSBot:
         seconds = None if max_time is None else check_seconds("max_time", max_time)
         if iterations is None and max_time is None:
             raise ValueError("MCTSBot needs a budget: iterations or max_time")
-        if iterations is None and seconds >= MAX_SECONDS:
+        if iterations is None and seconds is not None and seconds >= MAX_SECONDS:
             raise ValueError(
                 "MCTSBot needs a finite budget: iterations, or max_time below 1e9 "
                 f"seconds, not {max_time}"
@@ -155,7 +162,7 @@ class MCTSBot:
         self._searches = 0
         self._lock = threading.Lock()
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., MCTSBot], tuple[Game, int, dict[str, Any], int]]:
         """Pickling and deepcopy: the constructor's arguments and the searches done, rebuilt by
         mcts_bot_from_data (checked as the constructor checks them), so the copy goes on with
         the same searches."""
@@ -170,11 +177,11 @@ class MCTSBot:
             }
             return mcts_bot_from_data, (self._game, self._seed, budget, self._searches)
 
-    def _search(self, state, method):
+    def _search(self, state: State, method: str) -> dict[str, Any]:
         with self._lock:
             check_decision_node(self._game, state, method)
             actions = state.legal_actions()
-            result = {
+            result: dict[str, Any] = {
                 "actions": actions,
                 "visits": [0] * len(actions),
                 "iterations": 0,
@@ -201,7 +208,7 @@ class MCTSBot:
             self._searches += 1
             return result
 
-    def _run(self, run, t):
+    def _run(self, run: _Search, t: int) -> int:
         share = None
         if self._iterations is not None:
             share = self._iterations // self._threads + (t < self._iterations % self._threads)
@@ -223,23 +230,23 @@ class MCTSBot:
             done += 1
         return done
 
-    def search(self, state):
+    def search(self, state: State) -> dict[str, Any]:
         """{"actions", "visits" (root visits summed over threads), "iterations", "solved"}."""
         return self._search(state, "search")
 
-    def step(self, state):
+    def step(self, state: State) -> int:
         """The most visited root action, the lowest id on a tie."""
         result = self._search(state, "step")
         visits = result["visits"]
         return result["actions"][visits.index(max(visits))]
 
-    def policy(self, state):
+    def policy(self, state: State) -> list[tuple[int, float]]:
         """[(action, visit share)] over the legal actions."""
         result = self._search(state, "policy")
         total = sum(result["visits"])
         return [(a, v / total) for a, v in zip(result["actions"], result["visits"])]
 
-    def restart(self):
+    def restart(self) -> None:
         with self._lock:
             self._searches = 0
 
@@ -247,7 +254,7 @@ class MCTSBot:
 BUDGET_KEYS = ("iterations", "max_time", "uct_c", "leaf", "threads", "solver_nodes")
 
 
-def mcts_bot_from_data(game, seed, budget, searches):
+def mcts_bot_from_data(game: Any, seed: Any, budget: Any, searches: Any) -> MCTSBot:
     """The MCTSBot of a pickle: MCTSBot(game, seed, **budget) after `searches` searches (in
     0..2**64-1, as the C++ rebuild checks it); the same checks as the constructor's."""
     if not isinstance(budget, dict):

@@ -29,7 +29,10 @@ The file (format "vikinger-mlp/1") holds, all as plain numpy arrays:
                        score_utility > 0 needs one (docs/neural.md "Score-aware values").
 """
 
+from __future__ import annotations
+
 import contextlib
+from typing import TYPE_CHECKING, Any, ContextManager, Iterable, Sequence
 
 import numpy as np
 
@@ -46,6 +49,11 @@ SCORE_HEAD_NEEDED = (
     "score_utility > 0 needs a network with a score head (score_w, score_b in its weights file)"
 )
 
+if TYPE_CHECKING:
+    import os
+
+    from .game import GameLike
+
 FORMAT = "vikinger-mlp/1"
 MAX_HIDDEN_LAYERS = 64
 NO_MODULES = "none"  # the spelling of the base game's set (vikinger_fast.module_sets')
@@ -56,10 +64,10 @@ ALL_SETS = tuple(
 
 
 # threadpoolctl's controller, made on the first call (it scans the loaded libraries).
-_CONTROLLER: list = []
+_CONTROLLER: list[Any] = []
 
 
-def one_blas_thread():
+def one_blas_thread() -> ContextManager[Any]:
     """A context in which numpy's BLAS runs one thread (threadpoolctl, when installed: the
     `web`, `arena` and `train` extras bring it). A batch of a few dozen rows gains nothing from
     more, and a thread per core spins against a search's other work: with one other busy process
@@ -77,16 +85,16 @@ def one_blas_thread():
     return controller.limit(limits=1, user_api="blas")
 
 
-def _game_fields(game):
+def _game_fields(game: GameLike) -> tuple[int, list[str]]:
     return game.num_players, [name for name in OPTION_NAMES if game.options[name]]
 
 
-def set_name(options):
+def set_name(options: Iterable[str]) -> str:
     """The spelling of the set of the modules `options` (names, any order) in modules_covered."""
     return ",".join(name for name in OPTION_NAMES if name in options) or NO_MODULES
 
 
-def covered_sets(names):
+def covered_sets(names: Iterable[object]) -> tuple[str, ...]:
     """The module sets of `names` (modules_covered's spellings, any order), in ALL_SETS order.
     ValueError naming the first bad one: not a set's spelling, a module named twice, a set
     listed twice, or none at all."""
@@ -113,7 +121,7 @@ def covered_sets(names):
     return tuple(name for name in ALL_SETS if name in seen)
 
 
-def _real(array):
+def _real(array: Any) -> np.ndarray:
     """`array` as float32; ValueError for what is not real numbers (complex would lose its
     imaginary part, objects are not numbers)."""
     array = np.asarray(array)
@@ -122,7 +130,15 @@ def _real(array):
     return array.astype(np.float32, copy=False)
 
 
-def _check_layer_shapes(width, num_players, layers, policy, value, prefix="", score=None):
+def _check_layer_shapes(
+    width: int,
+    num_players: int,
+    layers: Sequence[tuple[Sequence[int], Sequence[int]]],
+    policy: tuple[Sequence[int], Sequence[int]],
+    value: tuple[Sequence[int], Sequence[int]],
+    prefix: str = "",
+    score: tuple[Sequence[int], Sequence[int]] | None = None,
+) -> None:
     """ValueError unless the shapes are those of an MLP from `width` inputs: layers [(w, b)],
     then the policy and value heads (w, b) and the optional score head, each a shape tuple."""
     for i, (w, b) in enumerate(layers):
@@ -149,9 +165,17 @@ class MLPEvaluator:
     observation rows become the rows of the network's `features` (network_features.py) for the
     game's modules. `score`: the optional score head (w, b), read by scores() alone."""
 
-    def __init__(self, game, layers, policy, value, features=OBSERVATION_V1, score=None):
+    def __init__(
+        self,
+        game: GameLike,
+        layers: Iterable[tuple[Any, Any]],
+        policy: Iterable[Any],
+        value: Iterable[Any],
+        features: str = OBSERVATION_V1,
+        score: Iterable[Any] | None = None,
+    ) -> None:
         self.num_players, self.options = _game_fields(game)
-        self.modules_covered = (set_name(self.options),)  # cover() widens it
+        self.modules_covered: tuple[str, ...] = (set_name(self.options),)  # cover() widens it
         self.observation_size = observation_size(self.num_players)
         self.features = check_features(features)
         self._flags = module_flags(self.options)
@@ -161,7 +185,7 @@ class MLPEvaluator:
         self.score = None if score is None else tuple(_real(a) for a in score)
         self.check_weights()
 
-    def cover(self, sets):
+    def cover(self, sets: Iterable[object]) -> MLPEvaluator:
         """The module sets the weights play (modules_covered: spellings of ALL_SETS), the game's
         among them; what save writes. ValueError naming a bad list."""
         covers = covered_sets(sets)
@@ -173,7 +197,14 @@ class MLPEvaluator:
         return self
 
     @classmethod
-    def random(cls, game, hidden=(64,), seed=0, features=OBSERVATION_V1, score=False):
+    def random(
+        cls,
+        game: GameLike,
+        hidden: Sequence[int] = (64,),
+        seed: int = 0,
+        features: str = OBSERVATION_V1,
+        score: bool = False,
+    ) -> MLPEvaluator:
         """Small random weights (He initialisation) for tests and benchmarks; score=True adds a
         score head (drawn after the other arrays, so these are the same with or without it)."""
         rng = np.random.default_rng(seed)
@@ -192,7 +223,7 @@ class MLPEvaluator:
         heads = (rng.standard_normal((h, n)) * 0.1, np.zeros(n)) if score else None
         return cls(game, layers, policy, value, features, heads)
 
-    def check_weights(self):
+    def check_weights(self) -> None:
         """ValueError unless the arrays are finite, of the layers' shapes for the features and
         the players, and within what the integer network can hold (both engines' Network(mlp)
         call it, so a bad MLP gets the same message from each)."""
@@ -213,17 +244,19 @@ class MLPEvaluator:
         # is scaled: a file beyond it is refused at load, by both engines alike.
         heads = [("policy", self.policy), ("value", self.value)]
         heads += [("score", self.score)] if self.score is not None else []
-        named = [(f"w{i}", f"b{i}", w, b) for i, (w, b) in enumerate(self.layers)]
+        named: list[tuple[Any, ...]] = [
+            (f"w{i}", f"b{i}", w, b) for i, (w, b) in enumerate(self.layers)
+        ]
         named += [(f"{head}_w", f"{head}_b", *pair) for head, pair in heads]
         for w_name, b_name, w, b in named:
             check_range(w_name, w, WEIGHT_LIMIT)
             check_range(b_name, b, BIAS_LIMIT)
 
-    def __call__(self, observations, legal):
+    def __call__(self, observations: Any, legal: Any) -> tuple[np.ndarray, np.ndarray]:
         with one_blas_thread():
             return self._forward(observations)
 
-    def scores(self, observations):
+    def scores(self, observations: Any) -> np.ndarray:
         """The score head's outputs, float32 (N, n) in (-1, 1), relative to the mover; a
         ValueError for weights without a score head."""
         if self.score is None:
@@ -232,7 +265,7 @@ class MLPEvaluator:
             x = self._hidden(observations)
             return np.tanh(x @ self.score[0] + self.score[1]).astype(np.float32, copy=False)
 
-    def with_score_utility(self, weight):
+    def with_score_utility(self, weight: float) -> ScoreUtilityEvaluator:
         """The evaluator of the score utility (docs/neural.md "Score-aware values"): its values
         are (1 - weight) * win share + weight * (score + 1) / 2 per seat, computed in float64
         from the heads' float32 outputs and rounded to float32. ValueError for weights without a
@@ -241,13 +274,13 @@ class MLPEvaluator:
             raise ValueError(SCORE_HEAD_NEEDED)
         return ScoreUtilityEvaluator(self, weight)
 
-    def _hidden(self, observations):
+    def _hidden(self, observations: Any) -> np.ndarray:
         x = dense(self.features, observations, self._flags)
         for w, b in self.layers:
             x = np.maximum(x @ w + b, np.float32(0))
         return x
 
-    def _forward(self, observations, weight=0.0):
+    def _forward(self, observations: Any, weight: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
         x = self._hidden(observations)
         logits = x @ self.policy[0] + self.policy[1]
         raw = x @ self.value[0] + self.value[1]
@@ -255,15 +288,16 @@ class MLPEvaluator:
         values /= values.sum(axis=1, keepdims=True)
         values = values.astype(np.float32, copy=False)
         if weight > 0.0:
+            assert self.score is not None  # with_score_utility checked it
             score = np.tanh(x @ self.score[0] + self.score[1]).astype(np.float32, copy=False)
             utility = score_utility(values.astype(np.float64), score.astype(np.float64), weight)
             values = utility.astype(np.float32)
         return logits.astype(np.float32, copy=False), values
 
-    def save(self, path):
+    def save(self, path: Any) -> None:
         """Writes the weights file (the module's format) to `path` (a str or os.PathLike), or
         into a binary file object (as np.savez: an io.BytesIO for the bytes alone)."""
-        arrays = {
+        arrays: dict[str, Any] = {
             "format": np.array(FORMAT),
             "num_players": np.array(self.num_players),
             "options": np.array(self.options, dtype=str),
@@ -288,7 +322,7 @@ class MLPEvaluator:
             np.savez(f, **arrays)
 
     @classmethod
-    def load(cls, path, game):
+    def load(cls, path: str | os.PathLike[str], game: GameLike) -> MLPEvaluator:
         """The evaluator of a weights file (str or os.PathLike), checked against `game`.
 
         Read through npz.Archive: only a regular .npz file whose declared sizes, dtypes and
@@ -303,7 +337,7 @@ class MLPEvaluator:
                 )
             stored_options = _meta(archive, "options", "U", size=len(OPTION_NAMES))
             stored = (int(_meta(archive, "num_players", "iu")), sorted(map(str, stored_options)))
-            covers = [set_name(stored[1])]
+            covers: Sequence[str] = [set_name(stored[1])]
             if "modules_covered" in archive.names:
                 listed = _meta(archive, "modules_covered", "U", size=len(ALL_SETS))
                 try:
@@ -387,15 +421,15 @@ class ScoreUtilityEvaluator:
     """MLPEvaluator.with_score_utility(weight): the MLP's logits, and as values the score
     utility of its win shares and scores."""
 
-    def __init__(self, mlp, weight):
+    def __init__(self, mlp: MLPEvaluator, weight: float) -> None:
         self.mlp, self.weight = mlp, float(weight)
 
-    def __call__(self, observations, legal):
+    def __call__(self, observations: Any, legal: Any) -> tuple[np.ndarray, np.ndarray]:
         with one_blas_thread():
             return self.mlp._forward(observations, self.weight)
 
 
-def _meta(archive, key, kinds, size=1):
+def _meta(archive: Archive, key: str, kinds: str, size: int = 1) -> Any:
     """A metadata array of the weights file: present, of a dtype kind in `kinds`, at most
     `size` elements (one value: returned as a scalar)."""
     if key not in archive.names:

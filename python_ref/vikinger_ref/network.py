@@ -34,13 +34,19 @@ above keep from overflowing (the first layer in int64 when the features' L1 norm
 beyond int32: gold or Fame near 2^30), so both give the same integers.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .arguments import type_name
 from .game import Game
 from .network_features import check_features, sparse
+
+if TYPE_CHECKING:
+    from .state import State
 
 ACT_SHIFT = 10  # activations: 10 fraction bits, in [0, 32)
 ACT_MAX = 32767  # the clamp of an activation (ReLU's top), int16
@@ -54,7 +60,7 @@ WEIGHT_LIMIT = WEIGHT_MAX
 BIAS_LIMIT = 1 << 21
 
 
-def check_range(name, array, limit):
+def check_range(name: str, array: Any, limit: float) -> None:
     """ValueError naming the array unless every value lies within [-limit, limit] (NaN does
     not), compared in double."""
     if not (np.abs(np.asarray(array, np.float64)) <= limit).all():
@@ -63,13 +69,22 @@ def check_range(name, array, limit):
         )
 
 
-def _scaled(x, s):
+def _scaled(x: Any, s: int) -> np.ndarray:
     """round(x * 2^s), half away from zero, as int64 (exact in double: float32 times 2^s)."""
     scaled = np.asarray(x, np.float64) * 2.0**s
     return (np.sign(scaled) * np.floor(np.abs(scaled) + 0.5)).astype(np.int64)
 
 
-def _quantize(w, b, fraction_bits, first, min_shift, name, w_name, b_name):
+def _quantize(
+    w: Any,
+    b: Any,
+    fraction_bits: int,
+    first: bool,
+    min_shift: int,
+    name: str,
+    w_name: str,
+    b_name: str,
+) -> tuple[np.ndarray, np.ndarray, int]:
     """(W_q, b_q, s) with the largest s of the module's rule; the predicate only gets harder as s
     grows, so the scan goes down from the first s whose largest weight fits. The arrays are taken
     as float32, as the C++ takes them."""
@@ -98,7 +113,7 @@ class Network:
     module docstring). PuctSearch.run(network) and run_batch(network) evaluate their leaves with
     it."""
 
-    def __init__(self, mlp):
+    def __init__(self, mlp: Any) -> None:  # a loaded MLPEvaluator (its fields are checked)
         for name in ("num_players", "options", "features", "layers", "policy", "value"):
             if not hasattr(mlp, name):
                 raise TypeError(f"mlp must be an MLPEvaluator, not {type_name(mlp)}")
@@ -114,21 +129,21 @@ class Network:
             min_shift = ACT_SHIFT + 1 - fraction_bits
             names = (f"layer {i}", f"w{i}", f"b{i}")
             self._layers.append(_quantize(w, b, fraction_bits, i == 0, min_shift, *names))
-        self._policy = _quantize(*mlp.policy, ACT_SHIFT, False, 0, "policy", "policy_w", "policy_b")
-        self._value = _quantize(*mlp.value, ACT_SHIFT, False, 0, "value", "value_w", "value_b")
+        self._policy = _quantize(*mlp.policy, ACT_SHIFT, False, 0, "policy", "policy_w", "policy_b")  # type: ignore[call-arg]
+        self._value = _quantize(*mlp.value, ACT_SHIFT, False, 0, "value", "value_w", "value_b")  # type: ignore[call-arg]
         score = getattr(mlp, "score", None)
         self._score = (
             None
             if score is None
-            else _quantize(*score, ACT_SHIFT, False, 0, "score", "score_w", "score_b")
+            else _quantize(*score, ACT_SHIFT, False, 0, "score", "score_w", "score_b")  # type: ignore[call-arg]
         )
 
-    def get_game(self):
+    def get_game(self) -> Any:
         """The game the network plays (the MLP's)."""
         return self._game
 
     @property
-    def shifts(self):
+    def shifts(self) -> list[int]:
         """The scale exponents s of the hidden layers, the policy head, the value head and,
         when the network has one, the score head."""
         heads = [self._policy[2], self._value[2]]
@@ -136,11 +151,11 @@ class Network:
         return [s for _, _, s in self._layers] + heads
 
     @property
-    def has_score_head(self):
+    def has_score_head(self) -> bool:
         """Whether the weights have a score head (score_w, score_b)."""
         return self._score is not None
 
-    def _node(self, state, method):
+    def _node(self, state: State, method: str) -> None:
         if state.get_game() != self._game:
             raise ValueError(
                 f"{method} got a state of {state.get_game()!r}, the network plays {self._game!r}"
@@ -148,10 +163,10 @@ class Network:
         if state.is_terminal() or state.is_chance_node():
             raise ValueError(f"{method} needs a decision node")
 
-    def _features(self, state):
+    def _features(self, state: State) -> tuple[np.ndarray, np.ndarray]:
         return sparse(self._features_name, state)
 
-    def features(self, state):
+    def features(self, state: State) -> tuple[np.ndarray, np.ndarray]:
         """(indices int32[m], values int32[m]): the non-zero entries of the network's features
         (network_features.py) of a decision node for the player to move, by index, as exact
         integers (the observation tensor's float32 rounds gold and Fame above 2^24): the first
@@ -159,7 +174,7 @@ class Network:
         self._node(state, "features")
         return self._features(state)
 
-    def _hidden(self, state):
+    def _hidden(self, state: State) -> Any:
         index, value = self._features(state)
         act = None
         for i, (w, b, s) in enumerate(self._layers):
@@ -171,7 +186,7 @@ class Network:
             act = np.clip(((acc >> (t - 1)) + 1) >> 1, 0, ACT_MAX)
         return act
 
-    def evaluate(self, state):
+    def evaluate(self, state: State) -> tuple[np.ndarray, np.ndarray]:
         """(logits float32[k], values float32[num_players]) of a decision node: the logits of its
         k legal actions (in legal_actions() order) and the values relative to the player to
         move."""
@@ -192,14 +207,15 @@ class Network:
         values = np.array([share / total for share in shares], np.float32)
         return logits, values
 
-    def _scores(self, act):
+    def _scores(self, act: np.ndarray) -> np.ndarray:
         """The score head: tanh of the raw outputs, in double (math.tanh, the C library's, as
         std::tanh), each rounded to float32."""
+        assert self._score is not None
         w, b, s = self._score
         scale = 2.0 ** -(s + ACT_SHIFT)
         return np.array([math.tanh(float(q) * scale) for q in act @ w + b], np.float32)
 
-    def scores(self, state):
+    def scores(self, state: State) -> np.ndarray:
         """The score head's outputs float32[num_players] of a decision node, in [-1, 1],
         relative to the player to move: each seat's squashed final margin (docs/learning.md
         "Score-aware values"). ValueError for weights without a score head."""

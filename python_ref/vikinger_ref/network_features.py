@@ -17,6 +17,10 @@ Every entry is an integer. The integer network (network.py) reads a position's n
 (`dense`), the same numbers.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
+
 import numpy as np
 
 from .components import OPTION_NAMES
@@ -27,22 +31,25 @@ OBSERVATION_MODULES_V2 = "observation-modules-v2"
 FEATURE_SETS = (OBSERVATION_V1, OBSERVATION_MODULES_V2)
 NUM_MODULE_FLAGS = len(OPTION_NAMES)
 
+if TYPE_CHECKING:
+    from .state import State
 
-def check_features(name):
+
+def check_features(name: object) -> str:
     """`name` if it is a feature set's; ValueError naming `features` otherwise."""
     if not isinstance(name, str) or name not in FEATURE_SETS:
         raise ValueError(f"features {name!r} is unknown (known: {', '.join(FEATURE_SETS)})")
     return name
 
 
-def feature_width(name, num_players):
+def feature_width(name: object, num_players: int) -> int:
     """The number of features of set `name` for a game of `num_players`: a network's input
     width."""
     width = observation_size(num_players)
     return width + NUM_MODULE_FLAGS if check_features(name) == OBSERVATION_MODULES_V2 else width
 
 
-def module_flags(options):
+def module_flags(options: Union[Mapping[str, bool], Iterable[str]]) -> np.ndarray:
     """float32[5]: 1 for each module of `options` (names, or a Game's {name: on} dict), in
     OPTION_NAMES order."""
     on = (
@@ -51,7 +58,7 @@ def module_flags(options):
     return np.array([name in on for name in OPTION_NAMES], np.float32)
 
 
-def dense(name, observations, flags):
+def dense(name: object, observations: Any, flags: Any) -> np.ndarray:
     """float32[B, feature_width]: the features of set `name` of observation rows
     float32[B, observation_size] and their games' module flags (float32[5], or [B, 5] per row).
     observation-v1 returns the rows themselves."""
@@ -62,7 +69,7 @@ def dense(name, observations, flags):
     return np.concatenate([observations, flags], axis=1)
 
 
-def sparse(name, state):
+def sparse(name: object, state: State) -> tuple[np.ndarray, np.ndarray]:
     """(indices int32[m], values int32[m]): the non-zero features of set `name` of a decision
     node for the player to move, by index, as exact integers (the observation tensor's float32
     rounds gold and Fame above 2^24)."""

@@ -30,6 +30,8 @@ Traceback (most recent call last):
 ValueError: ...: not a regular file (a folder)
 """
 
+from __future__ import annotations
+
 import os
 import stat
 import zipfile
@@ -54,7 +56,7 @@ _FILE_KINDS = {
 }
 
 
-def fspath(path, what):
+def fspath(path: object, what: str) -> str:
     """`path` as a str: a str or an os.PathLike naming a str path (TypeError otherwise)."""
     if isinstance(path, os.PathLike):
         path = os.fspath(path)
@@ -67,7 +69,7 @@ class Archive:
     """An `.npz` file checked as the module says; `names`, `shape(name)` and `dtype(name)` come
     from the headers, `read(name)` inflates one array. Use it in a `with` block (or close())."""
 
-    def __init__(self, path, what="file", max_bytes=MAX_BYTES):
+    def __init__(self, path: object, what: str = "file", max_bytes: int = MAX_BYTES) -> None:
         self.path = fspath(path, what)
         try:
             fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
@@ -88,10 +90,10 @@ class Archive:
             self._file.close()
             raise
 
-    def _fail(self, problem):
+    def _fail(self, problem: str) -> ValueError:
         return ValueError(f"{self.path}: {problem}")
 
-    def _check_file(self, status, max_bytes):
+    def _check_file(self, status: os.stat_result, max_bytes: int) -> None:
         if not stat.S_ISREG(status.st_mode):
             kind = _FILE_KINDS.get(stat.S_IFMT(status.st_mode), "not a file")
             raise self._fail(f"not a regular file ({kind})")
@@ -100,7 +102,7 @@ class Archive:
         if status.st_size > max_bytes:
             raise self._fail(f"{status.st_size:,} bytes; at most {max_bytes:,} are read")
 
-    def _open(self, max_bytes, what):
+    def _open(self, max_bytes: int, what: str) -> zipfile.ZipFile:
         if self._file.read(len(_NPY_MAGIC)) == _NPY_MAGIC:
             raise self._fail("a plain .npy array, not an .npz archive")
         self._file.seek(0)
@@ -131,7 +133,7 @@ class Archive:
             )
         return archive
 
-    def _header(self, info):
+    def _header(self, info: zipfile.ZipInfo) -> tuple[tuple[int, ...], np.dtype]:
         """(shape, dtype) of a member, from its .npy header, checked against its zip size."""
         name = info.filename
         try:
@@ -159,17 +161,17 @@ class Archive:
         return tuple(shape), dtype
 
     @property
-    def names(self):
+    def names(self) -> list[str]:
         """The arrays' names, in the archive's order."""
         return list(self._headers)
 
-    def shape(self, name):
+    def shape(self, name: str) -> tuple[int, ...]:
         return self._headers[name][1]
 
-    def dtype(self, name):
+    def dtype(self, name: str) -> np.dtype:
         return self._headers[name][2]
 
-    def read(self, name):
+    def read(self, name: str) -> np.ndarray:
         """The array `name` (KeyError for a name the archive lacks)."""
         info = self._headers[name][0]
         try:
@@ -178,12 +180,12 @@ class Archive:
         except (ValueError, EOFError, OSError, zipfile.BadZipFile, zlib.error) as error:
             raise self._fail(f"member {info.filename!r} is damaged ({error})") from None
 
-    def close(self):
+    def close(self) -> None:
         self._zip.close()
         self._file.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Archive:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

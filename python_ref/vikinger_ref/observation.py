@@ -4,6 +4,10 @@ Everything in Wikinger is public except the order of the stacks and of the bag, 
 tensor leaves out (it shows only their counts).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
 import numpy as np
 
 from .actions import PHASES
@@ -19,6 +23,9 @@ from .components import (
     SHIP_RED,
     WHEEL_SPACES,
 )
+
+if TYPE_CHECKING:
+    from .state import State
 
 GLOBAL_SIZE = 294
 PLAYER_SIZE = 1545
@@ -44,13 +51,13 @@ PLAYER_ADVANCED_SIZE = 22
 BUILDINGS = 14
 
 
-def observation_size(num_players):
+def observation_size(num_players: int) -> int:
     return (
         GLOBAL_SIZE + PLAYER_SIZE * num_players + ADVANCED_SIZE + PLAYER_ADVANCED_SIZE * num_players
     )
 
 
-def check_player(state, player):
+def check_player(state: State, player: Any) -> int:
     """`player` as an int in 0..n-1: TypeError for a non-int, ValueError out of range."""
     player = check_int("player", player)
     n = state.get_game().num_players
@@ -59,7 +66,7 @@ def check_player(state, player):
     return player
 
 
-def observation_tensor(state, player):
+def observation_tensor(state: State, player: Any) -> np.ndarray:
     player = check_player(state, player)
     n = state.get_game().num_players
     obs = np.zeros(observation_size(n), dtype=np.float32)
@@ -107,7 +114,7 @@ def observation_tensor(state, player):
     return obs
 
 
-def _advanced_features(state, obs, slot, n):
+def _advanced_features(state: State, obs: np.ndarray, slot: Callable[[int], int], n: int) -> None:
     """A1 auction and A5 special tiles (docs/advanced.md)."""
     base = GLOBAL_SIZE + PLAYER_SIZE * n
     auction = state.auction

@@ -6,7 +6,12 @@ with `seed + i`, with the rule of `rollouts`: one uniform per node, the chance o
 playout i is rollout game `seed + i`.
 """
 
+from __future__ import annotations
+
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from .arguments import check_count_seed_threads
 from .rng import MASK64
@@ -14,19 +19,21 @@ from .rollout import play_out, result_arrays, store_result
 from .state import State
 
 
-def play_random_playout(state, seed):
+def play_random_playout(state: State, seed: int) -> tuple[State, int]:
     """One random playout from a copy of `state`; returns (final state, actions applied)."""
     state = state.clone()
     return state, play_out(state, seed)
 
 
-def check_state(state, what="state"):
+def check_state(state: object, what: str = "state") -> State:
     if not isinstance(state, State):
         raise TypeError(f"{what} must be a State, not {type(state).__name__}")
     return state
 
 
-def _play(starts, num_playouts, seed, shape):
+def _play(
+    starts: list[State], num_playouts: int, seed: int, shape: tuple[int, ...]
+) -> dict[str, np.ndarray]:
     rows = len(starts) * num_playouts
     out = result_arrays(rows, starts[0].get_game().num_players)
     for row in range(rows):
@@ -35,7 +42,7 @@ def _play(starts, num_playouts, seed, shape):
     return {key: value.reshape(shape + value.shape[1:]) for key, value in out.items()}
 
 
-def playouts(state, num_playouts, seed, threads=1):
+def playouts(state: State, num_playouts: int, seed: int, threads: int = 1) -> dict[str, np.ndarray]:
     """`num_playouts` random playouts from `state`; playout i uses stream `seed + i`.
 
     Returns a dict of numpy arrays: "scores", "gold" (num_playouts, n) int32, "returns"
@@ -47,7 +54,9 @@ def playouts(state, num_playouts, seed, threads=1):
     return _play([state], num_playouts, seed, (num_playouts,))
 
 
-def playouts_batch(states, num_playouts, seed, threads=1):
+def playouts_batch(
+    states: Any, num_playouts: int, seed: int, threads: int = 1
+) -> dict[str, np.ndarray]:
     """`playouts` for each state of a list (one game): playout i of states[j] uses stream
     `seed + j * num_playouts + i`; arrays of shape (len(states), num_playouts, ...)."""
     if not isinstance(states, Sequence) or isinstance(states, str):

@@ -15,13 +15,19 @@ score_utility = w > 0 a terminal node and a solved leaf back up (1 - w) * their 
 values").
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any, Optional
 
 from .actions import TERMINAL
 from .gumbel import GumbelConfig, GumbelRoot, improved_policy
 from .rng import GOLDEN, MASK64, mix, unit_double
 from .solver import final_margins, margin_returns, margin_utilities, no_chance_ahead, solve
-from .tree import EXPANDED, NEW, PENDING, SOLVED, Tree
+from .tree import EXPANDED, NEW, PENDING, SOLVED, Node, Tree
+
+if TYPE_CHECKING:
+    from .state import State
 
 LEAF, TERMINAL_LEAF, COLLISION = "leaf", "terminal", "collision"
 
@@ -31,23 +37,23 @@ class Stream:
 
     __slots__ = ("state",)
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         self.state = seed & MASK64
 
-    def uniform(self):
+    def uniform(self) -> float:
         value = mix(self.state)
         self.state = (self.state + GOLDEN) & MASK64
         return unit_double(value)
 
 
-def sample_normal(rng):
+def sample_normal(rng: Stream) -> float:
     """Box-Muller, one normal from two uniforms (puct.cc's SampleNormal)."""
     u1 = 1.0 - rng.uniform()
     u2 = rng.uniform()
     return math.sqrt(-2.0 * math.log(u1)) * math.cos(2.0 * math.pi * u2)
 
 
-def sample_gamma(alpha, rng):
+def sample_gamma(alpha: float, rng: Stream) -> float:
     """Gamma(alpha, 1): Marsaglia and Tsang (2000); alpha < 1 via Gamma(alpha + 1) U^(1/alpha)."""
     if alpha < 1.0:
         g = sample_gamma(alpha + 1.0, rng)
@@ -81,16 +87,16 @@ class PuctConfig:
 
     def __init__(
         self,
-        simulations,
-        c_init,
-        c_base,
-        dirichlet_alpha,
-        dirichlet_fraction,
-        virtual_loss,
-        gumbel=None,
-        solver_nodes=0,
-        score_utility=0.0,
-    ):
+        simulations: int,
+        c_init: float,
+        c_base: float,
+        dirichlet_alpha: float,
+        dirichlet_fraction: float,
+        virtual_loss: int,
+        gumbel: Optional[GumbelConfig] = None,
+        solver_nodes: int = 0,
+        score_utility: float = 0.0,
+    ) -> None:
         self.gumbel = GumbelConfig() if gumbel is None else gumbel
         self.solver_nodes = solver_nodes
         self.score_utility = score_utility
@@ -101,7 +107,7 @@ class PuctConfig:
         self.dirichlet_fraction = dirichlet_fraction
         self.virtual_loss = virtual_loss
 
-    def check(self):
+    def check(self) -> None:
         """ValueError naming the first bad field (puct.cc's CheckPuctConfig)."""
         if self.simulations < 1:
             raise ValueError("simulations must be >= 1")
@@ -134,7 +140,7 @@ class PuctConfig:
 class PuctTree:
     """See the module docstring; the methods are puct.h's."""
 
-    def __init__(self, root, seed, config):
+    def __init__(self, root: State, seed: int, config: PuctConfig) -> None:
         self.config = config
         self.rng = Stream(seed)
         self.num_players = root.get_game().num_players
@@ -142,16 +148,17 @@ class PuctTree:
         self._reset(root)
 
     @property
-    def root(self):
+    def root(self) -> Node:
         return self.tree.root
 
-    def _reset(self, root):
+    def _reset(self, root: State) -> None:
         self.tree = Tree(root.clone(), keep_states=True)
-        self.pending = []  # (path [(node, edge)], leaf node)
-        self.root_priors = None
+        # (path [(node, edge)], leaf node)
+        self.pending: list[tuple[list[tuple[Node, int]], Node]] = []
+        self.root_priors: Optional[list[float]] = None
         self.done = 0
 
-    def begin_search(self):
+    def begin_search(self) -> None:
         self.done = 0
         if self.root.status != EXPANDED:
             return
@@ -160,15 +167,15 @@ class PuctTree:
         if self.config.gumbel.enabled:
             self._start_gumbel()
 
-    def _start_gumbel(self):
+    def _start_gumbel(self) -> None:
         self.gumbel.start(
             self.config.gumbel, self._network_priors(), self.config.simulations, self.rng
         )
 
-    def _network_priors(self):
+    def _network_priors(self) -> list[float]:
         return list(self.root_priors if self.root_priors is not None else self.root.priors)
 
-    def _root_arrays(self):
+    def _root_arrays(self) -> tuple[list[int], list[float]]:
         root = self.root
         q = [
             root.edge_values[i][root.player] / float(v) if v > 0 else 0.0
@@ -176,7 +183,7 @@ class PuctTree:
         ]
         return list(root.edge_visits), q
 
-    def wants_descent(self):
+    def wants_descent(self) -> bool:
         if self.root.status == NEW:
             return True
         if self.root.status == PENDING:
@@ -185,10 +192,10 @@ class PuctTree:
             return False
         return self.done + len(self.pending) < self.config.simulations
 
-    def search_done(self):
+    def search_done(self) -> bool:
         return self.done >= self.config.simulations and not self.pending
 
-    def _select(self, node):
+    def _select(self, node: Node) -> int:
         total = float(node.visits + node.virtual)
         c = self.config.c_init
         if self.config.c_base > 0.0:
@@ -206,10 +213,10 @@ class PuctTree:
                 best, best_score = i, score
         return best
 
-    def descend(self):
+    def descend(self) -> str:
         """LEAF (appended to pending), TERMINAL_LEAF (backed up) or COLLISION (undone)."""
         loss = self.config.virtual_loss
-        path = []
+        path: list[tuple[Node, int]] = []
         node = self.root
         while True:
             if node.player == TERMINAL:
@@ -243,7 +250,7 @@ class PuctTree:
                 child = self.tree.add_child(node, edge, key, state)
             node = child
 
-    def _solve(self, node):
+    def _solve(self, node: Node) -> bool:
         """Solves the new leaf `node` when the solver is on and may take it (puct.cc's Solve)."""
         if self.config.solver_nodes == 0 or not no_chance_ahead(node.state):
             return False
@@ -260,7 +267,7 @@ class PuctTree:
             node.solved = margin_utilities(node.solved, solved["margins"], weight)
         return True
 
-    def _final_value(self, state):
+    def _final_value(self, state: State) -> Any:
         """The value of terminal `state`: its returns, blended with its margins by the score
         utility when it is on."""
         weight = self.config.score_utility
@@ -268,7 +275,13 @@ class PuctTree:
             return margin_utilities(state.returns(), final_margins(state), weight)
         return state.returns()
 
-    def _backup(self, path, leaf, value, real):
+    def _backup(
+        self,
+        path: list[tuple[Node, int]],
+        leaf: Node,
+        value: Any,  # the leaf's values when real, else None
+        real: bool,
+    ) -> None:
         loss = self.config.virtual_loss
         for node, edge in path:
             node.virtual -= loss
@@ -284,7 +297,7 @@ class PuctTree:
             visits, q = self._root_arrays()
             self.gumbel.completed_edge(edge, visits, q, self.root.value)
 
-    def expand(self, index, logits, values):
+    def expand(self, index: int, logits: Any, values: Any) -> None:
         """Pending leaf `index`: logits over all decision ids (a float32 row; only the legal ones
         read), values relative to the leaf's mover."""
         path, node = self.pending[index]
@@ -315,13 +328,13 @@ class PuctTree:
         else:
             self.done += 1
 
-    def cancel_pending(self):
+    def cancel_pending(self) -> None:
         for path, node in self.pending:
             self._backup(path, node, None, False)
             node.status = NEW
         self.pending = []
 
-    def _add_noise(self):
+    def _add_noise(self) -> None:
         """P = (1 - fraction) * P_net + fraction * eta, eta ~ Dirichlet(alpha) in action order."""
         root = self.root
         if self.root_priors is None:
@@ -336,7 +349,7 @@ class PuctTree:
             share = eta[i] / total if total > 0.0 else 1.0 / len(root.actions)
             root.priors[i] = (1.0 - f) * self.root_priors[i] + f * share
 
-    def advance(self, state):
+    def advance(self, state: State) -> bool:
         """The root moves to the child whose position is `state` (True), else a new tree."""
         child = self.tree.find_root_child(state)
         # A solved node is no root: the search would never expand it.
@@ -348,7 +361,7 @@ class PuctTree:
         self.begin_search()
         return True
 
-    def root_stats(self):
+    def root_stats(self) -> dict[str, Any]:
         root = self.root
         n = self.num_players
         value = [0.0] * n
@@ -362,7 +375,7 @@ class PuctTree:
             total += visits
         if total > 0:
             value = [v / float(total) for v in value]
-        result = {
+        result: dict[str, Any] = {
             "actions": list(root.actions),
             "visits": list(root.edge_visits),
             "priors": list(root.priors),

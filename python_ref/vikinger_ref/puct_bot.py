@@ -30,9 +30,11 @@ the end of a playout. It needs a network with a score head (a Network, an MLPEva
 weights file of `model`): anything else is a ValueError at construction.
 """
 
+from __future__ import annotations
+
 import threading
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 import numpy as np
 
@@ -46,10 +48,17 @@ from .rng import MASK64, mix
 from .solver import no_chance_ahead, solve_endgame
 from .state import State
 
+if TYPE_CHECKING:
+    import os
+
+    from .game import GameLike
+
+    Model = Union[str, os.PathLike[str]]
+
 UNLIMITED = 1 << 62  # the simulations of a search bounded by time alone
 
 
-def _check_number(name, value):
+def _check_number(name: str, value: Any) -> None:
     """TypeError unless `value` is an int or float (numpy's included), bools refused."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(
         value, (int, float, np.integer, np.floating)
@@ -57,7 +66,7 @@ def _check_number(name, value):
         raise TypeError(f"{name} must be a number, not {type_name(value)}")
 
 
-def _check_nodes(name, value):
+def _check_nodes(name: str, value: Any) -> int:
     """A node budget: an int in 0..2**63-1 (0: off), as MCTSBot(solver_nodes=)."""
     if check_int(name, value) < 0:
         raise ValueError(f"{name} must be >= 0, not {value}")
@@ -77,23 +86,23 @@ class PuctBot:
 
     def __init__(
         self,
-        game,
-        seed,
+        game: GameLike,
+        seed: int,
         *,
-        simulations=None,
-        max_time=None,
-        model=None,
-        evaluator=None,
-        c_init=1.25,
-        c_base=0.0,
-        batch_size=32,
-        reuse=True,
-        playouts=0,
-        playout_weight=0.5,
-        solver_nodes=0,
-        leaf_solver_nodes=0,
-        score_utility=0.0,
-    ):
+        simulations: int | None = None,
+        max_time: float | None = None,
+        model: Model | None = None,
+        evaluator: Any = None,
+        c_init: float = 1.25,
+        c_base: float = 0.0,
+        batch_size: int = 32,
+        reuse: bool = True,
+        playouts: int = 0,
+        playout_weight: float = 0.5,
+        solver_nodes: int = 0,
+        leaf_solver_nodes: int = 0,
+        score_utility: float = 0.0,
+    ) -> None:
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
         self._seed = check_int("seed", seed) & MASK64
@@ -103,7 +112,7 @@ class PuctBot:
         seconds = None if max_time is None else check_seconds("max_time", max_time)
         if simulations is None and max_time is None:
             raise ValueError("PuctBot needs a budget: simulations or max_time")
-        if simulations is None and seconds >= MAX_SECONDS:
+        if simulations is None and seconds is not None and seconds >= MAX_SECONDS:
             # A search bounded by nothing would never return (docs/search.md "Budgets").
             raise ValueError(
                 "PuctBot needs a finite budget: simulations, or max_time below 1e9 "
@@ -150,7 +159,7 @@ class PuctBot:
         self._lock = threading.Lock()
         self.restart()
 
-    def _score_evaluator(self, evaluator, weight):
+    def _score_evaluator(self, evaluator: Any, weight: float) -> Any:
         """The evaluator of the score utility `weight`: a Network as it is (the search blends its
         heads), an MLPEvaluator's with_score_utility; ValueError for anything without a score
         head."""
@@ -160,18 +169,18 @@ class PuctBot:
             return evaluator.with_score_utility(weight)
         raise ValueError(SCORE_HEAD_NEEDED)
 
-    def _some_decision_node(self):
+    def _some_decision_node(self) -> Any:
         state = self._game.new_initial_state()
         while state.is_chance_node():
             state.apply_random_chance(0)
         return state
 
-    def restart(self):
+    def restart(self) -> None:
         """Back to the first search's seed, no tree kept."""
         self._searches = 0
-        self._search = None
+        self._search: Any = None
 
-    def _check(self, state, method):
+    def _check(self, state: Any, method: str) -> None:
         if not isinstance(state, self._state_class):
             raise TypeError(f"state must be a State, not {type_name(state)}")
         if state.get_game() != self._game:
@@ -183,19 +192,19 @@ class PuctBot:
         if state.is_chance_node():
             raise ValueError(f"{method} needs a decision node, not a chance node")
 
-    def _evaluator_of(self, search):
+    def _evaluator_of(self, search: Any) -> Callable[..., Any]:
         """The evaluator `search.run` calls: the bot's, else the heuristic values with uniform
         priors (zero logits) of the search's own leaves."""
         if self._evaluator is not None:
             return self._evaluator
 
-        def heuristic(observations, legal):
+        def heuristic(observations: Any, legal: Any) -> tuple[np.ndarray, np.ndarray]:
             zeros = np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32)
             return zeros, search.heuristic_values()
 
         return heuristic
 
-    def search(self, state, method="search"):
+    def search(self, state: Any, method: str = "search") -> dict[str, Any]:
         """The root's results after a search from `state` (PuctSearch.results()[0])."""
         with self._lock:
             self._check(state, method)
@@ -222,7 +231,7 @@ class PuctBot:
             self._search = search
             return search.results()[0]
 
-    def solved_action(self, state):
+    def solved_action(self, state: Any) -> int | None:
         """The solver's action at a round-6 decision node with no chance ahead when it finishes
         within solver_nodes nodes; None otherwise (solver off, too many nodes, or the table's
         memory bound reached, which is giving up as in MCTSBot)."""
@@ -234,7 +243,7 @@ class PuctBot:
             return None
         return None if solved is None else solved["action"]
 
-    def step(self, state):
+    def step(self, state: Any) -> int:
         """The solver's action where it finishes, else the most visited root action (the lowest
         id on a tie)."""
         self._check(state, "step")
@@ -248,7 +257,7 @@ class PuctBot:
         visits = result["visits"]
         return result["actions"][visits.index(max(visits))]
 
-    def policy(self, state):
+    def policy(self, state: Any) -> list[tuple[int, float]]:
         """[(action, visit share)] over the legal actions (1 for the solver's action where it
         finishes, 0 elsewhere)."""
         self._check(state, "policy")

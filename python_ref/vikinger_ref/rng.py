@@ -5,6 +5,10 @@ one uniform double; a numpy Generator gives `rng.random()`. `SplitMix64` is the 
 rollouts, playouts and bots (C++: csrc/base/rng.h).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 import numpy as np
 
 from .arguments import is_integer, type_name
@@ -13,7 +17,7 @@ MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
 
-def mix(x):
+def mix(x: int) -> int:
     """splitmix64: a well-mixed 64-bit value from any 64-bit value."""
     x = (x + GOLDEN) & MASK64
     x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
@@ -21,12 +25,12 @@ def mix(x):
     return x ^ (x >> 31)
 
 
-def unit_double(bits):
+def unit_double(bits: int) -> float:
     """The top 53 bits of a 64-bit value as a double in [0, 1)."""
     return (bits >> 11) * (1.0 / (1 << 53))
 
 
-def uniform_from(rng):
+def uniform_from(rng: Any) -> float:
     """A uniform double in [0, 1) from an int seed or a numpy Generator.
 
     A Generator subclass may override random(): what it gives must be a float in [0, 1), or the
@@ -49,10 +53,10 @@ def uniform_from(rng):
 class SplitMix64:
     """The splitmix64 generator: one 64-bit state, advanced by the golden gamma."""
 
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         self.state = seed & MASK64
 
-    def next_double(self):
+    def next_double(self) -> float:
         value = mix(self.state)
         self.state = (self.state + GOLDEN) & MASK64
         return unit_double(value)

@@ -5,7 +5,10 @@ Game i is driven by the splitmix64 stream seeded with `seed + i`: the k-th numbe
 `apply_random_chance` does; at a decision node they pick `legal[floor(u * len(legal))]`.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -13,8 +16,11 @@ from .arguments import check_count_seed_threads
 from .game import Game
 from .rng import SplitMix64
 
+if TYPE_CHECKING:
+    from .state import State
 
-def play_out(state, seed):
+
+def play_out(state: State, seed: int) -> int:
     """Plays `state` to the end in place with the stream seeded `seed`; returns the actions
     applied. One uniform per node: the chance outcome it selects, or legal[floor(u * len)]."""
     rng = SplitMix64(seed)
@@ -30,14 +36,14 @@ def play_out(state, seed):
     return length
 
 
-def play_random_game(game, seed):
+def play_random_game(game: Game, seed: int) -> State:
     """One game to the end with uniformly random decisions; returns the final state."""
     state = game.new_initial_state()
     play_out(state, seed)
     return state
 
 
-def result_arrays(rows, n):
+def result_arrays(rows: int, n: int) -> dict[str, np.ndarray]:
     """The arrays of a rollouts or playouts result, zeroed, for `rows` games of `n` players."""
     return {
         "scores": np.zeros((rows, n), np.int32),
@@ -47,7 +53,7 @@ def result_arrays(rows, n):
     }
 
 
-def store_result(out, row, state, length):
+def store_result(out: dict[str, np.ndarray], row: int, state: State, length: int) -> None:
     """Row `row` of `result_arrays`: the final `state` and its number of actions applied."""
     out["scores"][row] = state.scores()
     out["gold"][row] = state.gold()
@@ -61,7 +67,9 @@ def store_result(out, row, state, length):
 POLICIES = ("random", "random_generic")
 
 
-def _check_rollout_args(game, num_games, seed, threads, policy):
+def _check_rollout_args(
+    game: object, num_games: Any, seed: Any, threads: Any, policy: object
+) -> None:
     if not isinstance(game, Game):
         raise TypeError(f"game must be a Game, not {type(game).__name__}")
     check_count_seed_threads("num_games", num_games, seed, threads)
@@ -71,7 +79,9 @@ def _check_rollout_args(game, num_games, seed, threads, policy):
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
 
 
-def rollouts(game, num_games, seed, threads=1, policy="random"):
+def rollouts(
+    game: Game, num_games: int, seed: int, threads: int = 1, policy: str = "random"
+) -> dict[str, np.ndarray]:
     """Play `num_games` random games; game i uses seed `seed + i`.
 
     Returns a dict of numpy arrays: "scores" (num_games, n) int32 final Fame, "gold" (num_games,

@@ -4,6 +4,10 @@ The boatsman trips of the large scoring (B7.2 step 1) are decisions and live in 
 functions here are the parts without decisions.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from .components import (
     FISH,
     FISHERMAN,
@@ -20,6 +24,9 @@ from .components import (
     ship_info,
 )
 
+if TYPE_CHECKING:
+    from .board import PlayerBoard
+
 GOLDSMITH_GOLD = 3  # B7.1, B7.2.5
 NOBLE_FAME = 2  # B7.2.3
 BOATSMEN_BONUS = 10  # B8.3
@@ -32,17 +39,17 @@ TREASURY_GOLD_PER_FAME = 3  # A5 treasury
 FISH_SURPLUS_FAME = 3  # A5 fish
 
 
-def goldsmith_gold(board):
+def goldsmith_gold(board: PlayerBoard) -> int:
     """B7.1/B7.2.5: 3 gold per goldsmith, plus the A5 goldsmith tiles (+1, +2; they add up)."""
     return GOLDSMITH_GOLD + board.specials[GOLDSMITH1] + 2 * board.specials[GOLDSMITH2]
 
 
-def small_scoring(board):
+def small_scoring(board: PlayerBoard) -> None:
     """B7.1: 3 gold per unthreatened goldsmith on an island tile."""
     board.gold += goldsmith_gold(board) * len(board.unthreatened_vikings(GOLDSMITH))
 
 
-def large_scoring(board):
+def large_scoring(board: PlayerBoard) -> None:
     """B7.2 steps 2-6, after the player's boatsman trips."""
     # 2. Each repelled ship pays its value to its owner.
     for col, kind in board.ship_list():
@@ -66,7 +73,7 @@ def large_scoring(board):
     board.fame += board.specials[FISHERMAN1] * len(board.unthreatened_vikings(FISHERMAN))
 
 
-def pay_for_unrepelled_ships(board):
+def pay_for_unrepelled_ships(board: PlayerBoard) -> None:
     """B8.1: a Fame ship costs its value in Fame; a gold ship costs gold, and each gold that
     cannot be paid costs 1 Fame (B8.8: Fame may go below 0)."""
     for col, kind in board.ship_list():
@@ -81,7 +88,7 @@ def pay_for_unrepelled_ships(board):
             board.fame -= ship.value - paid
 
 
-def award_majority(boards, counts, bonus):
+def award_majority(boards: Sequence[PlayerBoard], counts: Sequence[int], bonus: int) -> None:
     """B8.7: the bonus goes to every player with the highest count, unless that count is 0."""
     best = max(counts)
     if best == 0:
@@ -91,7 +98,7 @@ def award_majority(boards, counts, bonus):
             board.fame += bonus
 
 
-def feeding(board):
+def feeding(board: PlayerBoard) -> None:
     """B8.6: each unthreatened fisherman feeds 5 Vikings; +2 Fame per spare meal, -1 per
     hungry Viking."""
     fed = FED_PER_FISHERMAN * len(board.unthreatened_vikings(FISHERMAN))
@@ -104,7 +111,7 @@ def feeding(board):
         board.fame -= vikings - fed
 
 
-def building_fame(board):
+def building_fame(board: PlayerBoard) -> int:
     """A5: 1 Fame per Viking on a placed building tile and its 8 neighbours, unless the
     building's own cell is threatened (B7.0)."""
     fame = 0
@@ -118,7 +125,7 @@ def building_fame(board):
     return fame
 
 
-def final_scoring(boards, boatsman):
+def final_scoring(boards: Sequence[PlayerBoard], boatsman: int) -> None:
     """B8.1-B8.6, in the rulebook's order, for all players; then the A5 buildings (⚖)."""
     for board in boards:
         pay_for_unrepelled_ships(board)
@@ -139,7 +146,7 @@ def final_scoring(boards, boatsman):
         board.fame += building_fame(board)
 
 
-def win_shares(boards):
+def win_shares(boards: Sequence[PlayerBoard]) -> list[float]:
     """B8.9: most Fame wins; ties broken by gold; a remaining tie shares the win."""
     best = max((board.fame, board.gold) for board in boards)
     winners = [(board.fame, board.gold) == best for board in boards]

@@ -5,8 +5,10 @@ packed position (history excluded). Reading bytes unpacks to a dict and goes thr
 of dict_reader.py and validation.py.
 """
 
+from __future__ import annotations
+
 import struct
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from .actions import PHASES
 from .components import (
@@ -21,6 +23,9 @@ from .components import (
 )
 from .consistency import fail
 from .rng import MASK64, mix
+
+if TYPE_CHECKING:
+    from .state import State
 
 # 2: A0, the Vikings of a round with the auction or the draw of 13 are drawn before its tiles,
 # so a version-1 position of those games means something else and is refused.
@@ -48,7 +53,7 @@ SHIP_BYTE: dict[Optional[int], int] = {None: 0, **{kind: kind - 5 for kind in ra
 # --- bytes ---------------------------------------------------------------------------------
 
 
-def _position_bytes(state):
+def _position_bytes(state: State) -> bytes:
     game = state.get_game()
     options = sum(1 << i for i, name in enumerate(OPTION_NAMES) if game.options[name])
     out = bytearray(
@@ -93,7 +98,7 @@ def _position_bytes(state):
     return bytes(out)
 
 
-def _advanced_bytes(state):
+def _advanced_bytes(state: State) -> bytes:
     """docs/advanced.md: the A1 auction and the A5 tiles, after the players."""
     auction = state.auction
     if auction is None:
@@ -115,7 +120,7 @@ def _advanced_bytes(state):
     return bytes(out)
 
 
-def to_bytes(state, with_history=True):
+def to_bytes(state: State, with_history: bool = True) -> bytes:
     """The bytes of docs/state.md; without the history (an empty one) they hold the position
     alone, as a pickled VectorGame keeps its environments."""
     history = state.history() if with_history else []
@@ -132,24 +137,24 @@ def to_bytes(state, with_history=True):
 
 
 class _Reader:
-    def __init__(self, data):
+    def __init__(self, data: bytes) -> None:
         self.data, self.at = data, 0
 
-    def take(self, count):
+    def take(self, count: int) -> bytes:
         if self.at + count > len(self.data):
             fail(f"bytes end at {len(self.data)}, {self.at + count} needed (truncated)")
         chunk = self.data[self.at : self.at + count]
         self.at += count
         return chunk
 
-    def u8(self):
+    def u8(self) -> int:
         return self.take(1)[0]
 
-    def unpack(self, fmt):
+    def unpack(self, fmt: str) -> tuple[Any, ...]:
         return struct.unpack(fmt, self.take(struct.calcsize(fmt)))
 
 
-def _name_or_none(names, value, where):
+def _name_or_none(names: Sequence[str], value: int, where: str) -> str | None:
     if value == NONE_BYTE:
         return None
     if value >= len(names):
@@ -157,7 +162,7 @@ def _name_or_none(names, value, where):
     return names[value]
 
 
-def check_format_version(version, what):
+def check_format_version(version: int, what: str) -> None:
     """ValueError unless `version` is FORMAT_VERSION, with a reason for the older version 1."""
     if version == 1:
         fail(
@@ -168,7 +173,7 @@ def check_format_version(version, what):
         fail(f"{what} {version} is not {FORMAT_VERSION}")
 
 
-def bytes_to_dict(data):
+def bytes_to_dict(data: object) -> dict[str, Any]:
     """The dict that the bytes of docs/state.md describe (checked later by from_dict)."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"deserialize_state needs bytes, not {type(data).__name__}")
@@ -182,7 +187,7 @@ def bytes_to_dict(data):
         fail(f"num_players {n} is outside 2..4")
     if phase >= len(PHASES):
         fail(f"phase byte {phase} is out of range")
-    d = {
+    d: dict[str, Any] = {
         "version": version,
         "num_players": n,
         "options": {name: bool(options >> i & 1) for i, name in enumerate(OPTION_NAMES)},
@@ -199,7 +204,7 @@ def bytes_to_dict(data):
     }
     if options >> len(OPTION_NAMES):
         fail(f"options byte {options} has unknown bits")
-    wheel = []
+    wheel: list[dict[str, Any] | None] = []
     for s in range(WHEEL_SPACES):
         tile, viking = r.take(2)
         if tile == NONE_BYTE and viking == NONE_BYTE:
@@ -278,7 +283,7 @@ def bytes_to_dict(data):
     return d
 
 
-def _advanced_from_bytes(r, d):
+def _advanced_from_bytes(r: _Reader, d: dict[str, Any]) -> None:
     present = r.u8()
     (high,) = r.unpack("<H")
     leader, turn, passed = r.take(3)
@@ -309,7 +314,7 @@ def _advanced_from_bytes(r, d):
         ]
 
 
-def hash_key(state):
+def hash_key(state: State) -> int:
     """docs/state.md: splitmix64 folded over the position bytes, 8 at a time."""
     data = _position_bytes(state)
     h = len(data)

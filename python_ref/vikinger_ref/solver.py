@@ -11,13 +11,17 @@ most max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are
 several times their bytes): a new position beyond that is a MemoryError in both engines.
 """
 
+from __future__ import annotations
+
 import math
 import os
 import resource
+from typing import Any, Iterator, Optional
 
 from .arguments import check_int, check_not_huge
 from .components import NUM_ROUNDS
 from .playouts import check_state
+from .state import State
 
 FAME_UNIT = 64
 # The score utility (docs/neural.md "Score-aware values"): a margin u, in units of 1/64 Fame, is
@@ -36,7 +40,7 @@ class _OutOfMemory(Exception):
     pass
 
 
-def default_max_memory():
+def default_max_memory() -> int:
     """A quarter of the physical memory, or of the address-space limit when that is lower (the
     C++ DefaultSolverMemory)."""
     total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
@@ -46,47 +50,49 @@ def default_max_memory():
     return total // 4
 
 
-def no_chance_ahead(state):
+def no_chance_ahead(state: State) -> bool:
     """The cheap test: round 6 and not a chance node (A5 refills may still bring one)."""
     return state.round == NUM_ROUNDS and not state.is_chance_node()
 
 
-def total_margins(totals):
+def total_margins(totals: list[int]) -> list[int]:
     """Each player's total (64 * Fame + gold) minus the best other player's."""
     return [
         total - max(t for j, t in enumerate(totals) if j != i) for i, total in enumerate(totals)
     ]
 
 
-def final_margins(state):
+def final_margins(state: State) -> list[int]:
     return total_margins([FAME_UNIT * board.fame + board.gold for board in state.players])
 
 
 class _Solver:
-    def __init__(self, max_nodes, max_memory):
+    def __init__(self, max_nodes: int, max_memory: int) -> None:
         self.max_nodes = max_nodes
         self.max_entries = max_memory // ENTRY_BYTES
         self.nodes = 0
-        self.table = {}
+        self.table: dict[int, Any] = {}
 
-    def store(self, key, entry):
+    def store(self, key: int, entry: Any) -> None:
         """table[key] = entry, unless a new position would pass max_entries."""
         if key not in self.table and len(self.table) >= self.max_entries:
             raise _OutOfMemory
         self.table[key] = entry
 
-    def enter(self, state):
+    def enter(self, state: State) -> None:
         self.nodes += 1
         if self.nodes > self.max_nodes or state.is_chance_node():
             raise _GiveUp
 
-    def children(self, state):
+    def children(self, state: State) -> Iterator[tuple[int, State]]:
         for action in state.legal_actions():
             child = state.clone()
             child.apply_action(action)
             yield action, child
 
-    def alpha_beta(self, state, alpha, beta, root=False):
+    def alpha_beta(
+        self, state: State, alpha: int, beta: int, root: bool = False
+    ) -> tuple[int, Optional[int]]:
         """(u_0, best action) under best play."""
         self.enter(state)
         if state.is_terminal():
@@ -118,7 +124,7 @@ class _Solver:
         self.store(key, (best_value, bound))
         return best_value, best_action
 
-    def max_n(self, state, root=False):
+    def max_n(self, state: State, root: bool = False) -> tuple[list[int], Optional[int]]:
         """(margins, best action) under max^n."""
         self.enter(state)
         if state.is_terminal():
@@ -133,42 +139,44 @@ class _Solver:
             if best is None or margins[mover] > best[mover]:
                 best, best_action = margins, action
         self.store(key, best)
-        return best, best_action
+        return best, best_action  # type: ignore[return-value]  # set: there is an action
 
 
-def margin_returns(margins):
+def margin_returns(margins: list[int]) -> list[float]:
     """The B8.9 returns of the final position the margins belong to: the players whose margin is
     >= 0 (the one with u > 0, or those tied at the top with u = 0) share 1 equally."""
     winners = sum(1 for u in margins if u >= 0)
     return [1.0 / winners if u >= 0 else 0.0 for u in margins]
 
 
-def squashed_margin(margin):
+def squashed_margin(margin: float) -> float:
     """tanh(margin / (64 * SCORE_SCALE)) in double: a margin of 64 * Fame + gold as the score
     head predicts it, in (-1, 1) (the division by a power of two is exact)."""
     return math.tanh(float(margin) / (FAME_UNIT * SCORE_SCALE))
 
 
-def score_utility(win_share, score, weight):
+def score_utility(win_share: Any, score: Any, weight: float) -> Any:
     """(1 - weight) * win_share + weight * (score + 1) / 2: a win share and a squashed margin on
     one scale, [0, 1], in double (numpy float64 arrays too), the operations of solver.cc's
     ScoreUtility in its order."""
     return (1.0 - weight) * win_share + weight * (0.5 * (score + 1.0))
 
 
-def margin_utilities(values, margins, weight):
+def margin_utilities(values: Any, margins: Any, weight: float) -> list[Any]:
     """The win shares `values` of a final position blended with its `margins` (per player)."""
     return [score_utility(v, squashed_margin(u), weight) for v, u in zip(values, margins)]
 
 
-def out_of_memory_message(max_memory):
+def out_of_memory_message(max_memory: int) -> str:
     return (
         f"solve_endgame: the table reached max_memory ({max_memory} bytes, "
         f"{max_memory // ENTRY_BYTES} positions); give a larger max_memory or a smaller max_nodes"
     )
 
 
-def solve(state, max_nodes, max_memory=None):
+def solve(
+    state: State, max_nodes: int, max_memory: Optional[int] = None
+) -> Optional[dict[str, Any]]:
     """{"action", "margins", "nodes"} under best play, or None past max_nodes; MemoryError
     past max_memory (default_max_memory() when None)."""
     if max_memory is None:
@@ -187,7 +195,9 @@ def solve(state, max_nodes, max_memory=None):
     return {"action": action, "margins": list(margins), "nodes": solver.nodes}
 
 
-def solve_endgame(state, max_nodes, max_memory=None):
+def solve_endgame(
+    state: State, max_nodes: int, max_memory: Optional[int] = None
+) -> Optional[dict[str, Any]]:
     """The checked entry point of docs/search.md (same errors as vikinger_fast.solve_endgame)."""
     check_state(state)
     # Python and numpy ints, as everywhere in the API (arguments.py).

@@ -8,7 +8,10 @@ follow, the tiles come last (A0). Phases and the action layout are those of docs
 docs/advanced.md; forced decisions are applied automatically.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
@@ -36,8 +39,11 @@ from .scoring import final_scoring, large_scoring, small_scoring, win_shares
 from .specials import Display
 from .wheel import Wheel
 
+if TYPE_CHECKING:
+    from .game import Game
 
-def as_action_id(action):
+
+def as_action_id(action: Any) -> int:
     """An action id from a Python or numpy integer; bool, float, str and None are refused."""
     return index_value("an action", action)
 
@@ -45,7 +51,7 @@ def as_action_id(action):
 class State:
     """One position of a game, with its history."""
 
-    def __init__(self, game):
+    def __init__(self, game: Game) -> None:
         self._game = game
         n = game.num_players
         self.round = 1
@@ -59,20 +65,20 @@ class State:
         self.removed = [0] * NUM_COLOURS
         self.discarded_tiles = 0
         self.wheel = Wheel()
-        self.pending = None  # {"tile", "viking", "cell"} during a purchase
-        self.trip = None  # {"queue": [[colour, k], ...], "last_col"} during trip targets
+        self.pending: Any = None  # {"tile", "viking", "cell"} during a purchase
+        self.trip: Any = None  # {"queue": [[colour, k], ...], "last_col"} during trip targets
         self.players = [PlayerBoard(START_GOLD[n], START_FAME) for _ in range(n)]  # B1.5
         self.display = Display()  # A5
-        self.auction = None  # A1, while bidding
-        self._history = []
+        self.auction: Any = None  # A1, while bidding
+        self._history: list[int] = []
         self._start_round()
 
     # --- who is to move ----------------------------------------------------------------------
 
-    def get_game(self):
+    def get_game(self) -> Game:
         return self._game
 
-    def current_player(self):
+    def current_player(self) -> int:
         if self.phase in CHANCE_PHASES:
             return CHANCE
         if self.phase == "game_over":
@@ -88,18 +94,18 @@ class State:
             return (self.start_player + self.wheel.colours_placed()) % n
         return (self.start_player + self.purchases) % n  # B5.1
 
-    def is_chance_node(self):
+    def is_chance_node(self) -> bool:
         return self.phase in CHANCE_PHASES
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.phase == "game_over"
 
-    def _player(self):
+    def _player(self) -> PlayerBoard:
         return self.players[self.current_player()]
 
     # --- chance ------------------------------------------------------------------------------
 
-    def _chance_counts(self):
+    def _chance_counts(self) -> list[tuple[int, int]]:
         if self.phase == "reveal_tile":
             return [(A.REVEAL + kind, count) for kind, count in enumerate(self.stacks) if count]
         if self.phase == "special_fill":
@@ -108,7 +114,7 @@ class State:
             ]
         return [(A.DRAW + colour, count) for colour, count in enumerate(self.bag) if count]
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         """[(chance id, count / total)] sorted by id; [] at decision nodes."""
         if not self.is_chance_node():
             return []
@@ -116,7 +122,7 @@ class State:
         total = sum(count for _, count in counts)
         return [(outcome, count / total) for outcome, count in counts]
 
-    def apply_random_chance(self, rng):
+    def apply_random_chance(self, rng: Any) -> int:
         """Apply one chance outcome sampled with `rng` (docs/api.md); returns its id."""
         if not self.is_chance_node():
             raise ValueError("apply_random_chance needs a chance node")
@@ -124,7 +130,7 @@ class State:
         self.apply_action(outcome)
         return outcome
 
-    def _outcome_at(self, u):
+    def _outcome_at(self, u: float) -> int:
         """The chance outcome that a uniform u in [0, 1) selects: counts laid end to end."""
         counts = self._chance_counts()
         x = math.floor(u * sum(count for _, count in counts))
@@ -136,7 +142,7 @@ class State:
 
     # --- legal decisions ---------------------------------------------------------------------
 
-    def legal_actions(self):
+    def legal_actions(self) -> list[int]:
         if self.is_chance_node():
             return [outcome for outcome, _ in self._chance_counts()]
         if self.is_terminal():
@@ -174,14 +180,14 @@ class State:
             for row, col in specials.building_candidates(board, building)
         )
 
-    def legal_actions_mask(self):
+    def legal_actions_mask(self) -> np.ndarray:
         mask = np.zeros(A.NUM_DISTINCT_ACTIONS, dtype=bool)
         mask[self.legal_actions()] = True
         return mask
 
     # --- applying ----------------------------------------------------------------------------
 
-    def apply_action(self, action):
+    def apply_action(self, action: Any) -> None:
         """Apply a legal decision or chance id, then every forced decision (docs/actions.md)."""
         action = as_action_id(action)
         if self.is_terminal():
@@ -193,14 +199,14 @@ class State:
         self._history.append(action)
         self._apply_forced_decisions()
 
-    def _apply_forced_decisions(self):
+    def _apply_forced_decisions(self) -> None:
         while not self.is_chance_node() and not self.is_terminal():
             legal = self.legal_actions()
             if len(legal) != 1:
                 return
             self._apply(legal[0])
 
-    def _apply(self, action):
+    def _apply(self, action: int) -> None:
         phase = self.phase
         if phase == "reveal_tile":
             self._reveal_tile(action - A.REVEAL)
@@ -243,22 +249,22 @@ class State:
 
     # --- the start of a round and the offer (A0, A1, A2, B4, A3) ------------------------------
 
-    def _start_round(self):
+    def _start_round(self) -> None:
         if self._game.options["special_tiles"] and self.display.needs_fill():
             self.phase = "special_fill"  # A5 fill empty display places
         else:
             self._after_special_fill()
 
-    def _vikings_first(self):
+    def _vikings_first(self) -> bool:
         return A.vikings_before_tiles(self._game.options)  # A0
 
-    def _after_special_fill(self):
+    def _after_special_fill(self) -> None:
         self.phase = "draw_viking" if self._vikings_first() else "reveal_tile"
 
-    def _vikings_to_draw(self):
+    def _vikings_to_draw(self) -> int:
         return GROUPS_PER_ROUND + (1 if self._game.options["draw13"] else 0)  # A2 draws 13
 
-    def _draw_viking(self, colour):
+    def _draw_viking(self, colour: int) -> None:
         self.bag[colour] -= 1
         self.drawn[colour] += 1
         if sum(self.drawn) < self._vikings_to_draw():
@@ -271,7 +277,7 @@ class State:
         else:
             self._after_auction()
 
-    def _bid(self, action):
+    def _bid(self, action: int) -> None:
         if not self.auction.apply(action):
             return
         winner = self.auction.leader
@@ -280,16 +286,16 @@ class State:
         self.auction = None
         self._after_auction()
 
-    def _after_auction(self):
+    def _after_auction(self) -> None:
         """A0 (4) the removal of A2, else (5) the tiles."""
         self.phase = "remove_viking" if self._game.options["draw13"] else "reveal_tile"
 
-    def _remove_viking(self, colour):
+    def _remove_viking(self, colour: int) -> None:
         self.drawn[colour] -= 1  # A2 out of the game
         self.removed[colour] += 1
         self.phase = "reveal_tile"  # A0 (5) the tiles after the removal
 
-    def _reveal_tile(self, kind):
+    def _reveal_tile(self, kind: int) -> None:
         self.stacks[kind] -= 1
         self.wheel.reveal(kind)
         if len(self.wheel.occupied()) < GROUPS_PER_ROUND:
@@ -299,7 +305,7 @@ class State:
         else:
             self.phase = "draw_viking"  # B4.2 the Vikings after the tiles
 
-    def _lay_out_vikings(self):
+    def _lay_out_vikings(self) -> None:
         if self._game.options["offer_by_colour"]:
             self.phase = "offer_colour"  # A3
             return
@@ -307,7 +313,7 @@ class State:
         self.drawn = [0] * NUM_COLOURS
         self.phase = "buy"
 
-    def _offer_colour(self, colour):
+    def _offer_colour(self, colour: int) -> None:
         """A3: all drawn Vikings of the colour on the highest free spaces, from 11 down."""
         self.wheel.place_from_top(colour, self.drawn[colour])
         self.drawn[colour] = 0
@@ -317,12 +323,12 @@ class State:
     # --- a purchase (B5, B6, A5) -------------------------------------------------------------
 
     @staticmethod
-    def _pay(board, price):
+    def _pay(board: PlayerBoard, price: int) -> None:
         from_gold = min(board.gold, price)  # B5.5 gold first, then Fame
         board.gold -= from_gold
         board.fame -= price - from_gold
 
-    def _buy(self, space):
+    def _buy(self, space: int) -> None:
         board = self._player()
         may_take_special = (
             self._game.options["special_tiles"]
@@ -338,7 +344,7 @@ class State:
         else:
             self._after_special_choice()
 
-    def _take_special(self, action):
+    def _take_special(self, action: int) -> None:
         if action != A.DECLINE_SPECIAL:
             board = self._player()
             slot = action - A.TAKE_SPECIAL
@@ -347,7 +353,7 @@ class State:
                 return
         self._after_special_choice()
 
-    def _building_to_place(self, board):
+    def _building_to_place(self, board: PlayerBoard) -> int:
         """The building tile just taken: the one held, not placed, with candidates."""
         for building in range(1, 5):
             if specials.waiting_building(board, building) and specials.building_candidates(
@@ -356,19 +362,19 @@ class State:
                 return building
         raise AssertionError("building_replace without a building to place")
 
-    def _replace_middle_tile(self, row, col):
+    def _replace_middle_tile(self, row: int, col: int) -> None:
         board = self._player()
         specials.place_building(board, self._building_to_place(board), row, col)
         self.discarded_tiles += 1  # the replaced middle tile leaves
         self._after_special_choice()
 
-    def _after_special_choice(self):
+    def _after_special_choice(self) -> None:
         if self._player().start_row is None:
             self.phase = "start_row"  # B6.0 start tile first
         else:
             self._place_pending_tile()
 
-    def _place_pending_tile(self):
+    def _place_pending_tile(self) -> None:
         board = self._player()
         tile = self.pending["tile"]
         if is_ship(tile):  # B6.1
@@ -383,7 +389,7 @@ class State:
             self.discarded_tiles += 1
             self._viking_to_mainland()
 
-    def _place_island_tile(self, row, col):
+    def _place_island_tile(self, row: int, col: int) -> None:
         board = self._player()
         board.place_island_tile(self.pending["tile"], row, col)
         if specials.building_for_placed_tile(board, self.pending["tile"], row, col):
@@ -394,11 +400,11 @@ class State:
         else:
             self._viking_to_mainland()
 
-    def _viking_to_mainland(self):
+    def _viking_to_mainland(self) -> None:
         self._player().mainland[self.pending["viking"]] += 1  # B6.4
         self._end_purchase()
 
-    def _end_purchase(self):
+    def _end_purchase(self) -> None:
         self.pending = None
         self.purchases += 1
         if self.purchases < GROUPS_PER_ROUND:
@@ -408,7 +414,7 @@ class State:
 
     # --- scoring (B7, B8) --------------------------------------------------------------------
 
-    def _score_round(self):
+    def _score_round(self) -> None:
         if self.round % 2 == 1:  # B7.1 after rounds 1, 3, 5
             for board in self.players:
                 small_scoring(board)
@@ -417,7 +423,7 @@ class State:
             self.scoring_index = 0
             self._continue_large_scoring()
 
-    def _continue_large_scoring(self):
+    def _continue_large_scoring(self) -> None:
         n = self._game.num_players
         while self.scoring_index < n:
             board = self.players[(self.start_player + self.scoring_index) % n]
@@ -433,19 +439,19 @@ class State:
         else:
             self._next_round()
 
-    def _next_round(self):
+    def _next_round(self) -> None:
         self.round += 1
         if not self._game.options["auction"]:  # ⚖ A1 replaces B3.3
             self.start_player = (self.start_player + 1) % self._game.num_players  # B3.3
         self.purchases = 0
         self._start_round()
 
-    def _finish_scorer(self, board):
+    def _finish_scorer(self, board: PlayerBoard) -> None:
         large_scoring(board)
         self.scoring_index += 1
         self._continue_large_scoring()
 
-    def _trip(self, action):
+    def _trip(self, action: int) -> None:
         board = self._player()
         if action == A.TRIP_STOP:
             self._finish_scorer(board)
@@ -456,7 +462,7 @@ class State:
         self.trip = {"queue": queue, "last_col": 0}
         self.phase = "trip_target"
 
-    def _move_to_target(self, row, col):
+    def _move_to_target(self, row: int, col: int) -> None:
         board = self._player()
         if not trips.move_to_target(board, self.trip, row, col):
             return
@@ -468,16 +474,16 @@ class State:
 
     # --- results -----------------------------------------------------------------------------
 
-    def history(self):
+    def history(self) -> list[int]:
         return list(self._history)
 
-    def scores(self):
+    def scores(self) -> list[int]:
         return [board.fame for board in self.players]
 
-    def gold(self):
+    def gold(self) -> list[int]:
         return [board.gold for board in self.players]
 
-    def returns(self):
+    def returns(self) -> list[float]:
         """B8.9: at the end, 1 shared equally by the winners; 0.0 for all before."""
         if not self.is_terminal():
             return [0.0] * self._game.num_players
@@ -485,13 +491,13 @@ class State:
 
     # --- board questions (docs/api.md, "Board questions") ---------------------------------------
 
-    def threatened_mask(self, player):
+    def threatened_mask(self, player: Any) -> np.ndarray:
         """B7.0: numpy bool (5, 64); [r - 1, c - 1] is True when a Viking of `player` on row r,
         column c would be threatened (a ship reaching the row, not repelled)."""
         board = self.players[observation.check_player(self, player)]
         return np.array(board.threatened_cells(), dtype=bool)
 
-    def large_scoring_gains(self):
+    def large_scoring_gains(self) -> list[tuple[int, int]]:
         """B7.2 steps 2-6 (A5 bonuses included): [(Fame, gold)] each player would gain if the
         large scoring were scored now, without further boatsman trips."""
         gains = []
@@ -507,16 +513,16 @@ class State:
 
     # --- strings, copies, formats ------------------------------------------------------------
 
-    def action_to_string(self, action):
+    def action_to_string(self, action: Any) -> str:
         action = as_action_id(action)
         if self.is_chance_node():
             return A.chance_to_string(action)
         return A.decision_to_string(action)
 
-    def string_to_action(self, text):
+    def string_to_action(self, text: object) -> int:
         return A.string_to_action(text)
 
-    def clone(self):
+    def clone(self) -> State:
         other = State.__new__(State)
         other.__dict__.update(self.__dict__)
         other.stacks = list(self.stacks)
@@ -541,37 +547,37 @@ class State:
 
     __copy__ = clone
 
-    def __deepcopy__(self, memo):
+    def __deepcopy__(self, memo: object) -> State:
         return self.clone()
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         return dict_writer.to_dict(self)
 
-    def serialize(self):
+    def serialize(self) -> bytes:
         return serialization.to_bytes(self)
 
-    def hash_key(self):
+    def hash_key(self) -> int:
         return serialization.hash_key(self)
 
-    def observation_tensor(self, player):
+    def observation_tensor(self, player: Any) -> np.ndarray:
         return observation.observation_tensor(self, player)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return text.render(self)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.to_dict() == other.to_dict()
 
     # Mutable: two equal states must not be one dict key.
     __hash__ = None  # type: ignore[assignment]
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[Any, Any], State], tuple[Game, bytes]]:
         # A module-level function, not the bound method game.deserialize_state (which pickles
         # as a call of builtins.getattr, refused by a restricted unpickler).
         return state_from_bytes, (self._game, self.serialize())
 
 
-def state_from_bytes(game, data):
+def state_from_bytes(game: Any, data: Any) -> State:
     """Unpickle a State: `game`'s state of the serialize() bytes `data`, checked as
     Game.deserialize_state checks them."""
     # A Game is what deserializes states: game.py imports this module, so the class is not

@@ -15,7 +15,11 @@ counted is marked for machines too: tiles, Vikings, ships and wheel groups carry
 True
 """
 
+from __future__ import annotations
+
+import os
 import xml.etree.ElementTree as ET
+from typing import Any, Mapping, Sequence, Union
 
 from .state import State
 from .svg_board import board_columns, board_size, draw_board
@@ -45,7 +49,7 @@ CHANCE_WHAT = {
 }
 
 
-def _header(parent, d, width, to_move):
+def _header(parent: ET.Element, d: Mapping[str, Any], width: float, to_move: int | None) -> None:
     phase = d["phase"]
     if phase == "game_over":
         who = "game over"
@@ -105,7 +109,9 @@ def _header(parent, d, width, to_move):
 # --- the whole picture ------------------------------------------------------------------------
 
 
-def _legal_places(legal):
+def _legal_places(
+    legal: Sequence[str] | None,
+) -> tuple[dict[tuple[int, int], str], dict[int, str]]:
     """Where the decisions in `legal` (action strings of docs/actions.md) act: {(row, col):
     action} on the mover's board (row 0 is the ship row) and {space: action} on the wheel.
     Decisions without a place (trips, bids, colours, specials) are not drawn; the Viking's
@@ -125,7 +131,13 @@ def _legal_places(legal):
     return cells, buys
 
 
-def board_svg(d, to_move=None, min_columns=8, returns=None, legal=None):
+def board_svg(
+    d: Mapping[str, Any],
+    to_move: int | None = None,
+    min_columns: int = 8,
+    returns: Sequence[float] | None = None,
+    legal: Sequence[str] | None = None,
+) -> str:
     """The SVG text of a position given as its `to_dict()`; `to_move` is the player to move
     (None at chance and terminal nodes, or when unknown); boards are at least `min_columns`
     wide (the viewer passes a game's widest board, so pictures keep one size); `returns`, at
@@ -183,7 +195,7 @@ def board_svg(d, to_move=None, min_columns=8, returns=None, legal=None):
     return ET.tostring(svg, encoding="unicode")
 
 
-def state_svg(state, min_columns=8, show_legal=True):
+def state_svg(state: Any, min_columns: int = 8, show_legal: bool = True) -> str:
     """The SVG text of a State of either engine; `show_legal` outlines where the legal
     decisions of the player to move act."""
     player = state.current_player()
@@ -199,13 +211,13 @@ def state_svg(state, min_columns=8, show_legal=True):
     )
 
 
-def write_svg(state, path, min_columns=8):
+def write_svg(state: Any, path: Union[str, os.PathLike[str]], min_columns: int = 8) -> None:
     """Write the picture of `state` to `path` (an .svg file)."""
     with open(path, "w", encoding="utf-8") as out:
         out.write(state_svg(state, min_columns=min_columns))
 
 
-def _repr_svg_(state):
+def _repr_svg_(state: Any) -> str:
     return state_svg(state)
 
 

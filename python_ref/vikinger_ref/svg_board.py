@@ -3,6 +3,10 @@ tiles, the mainland, the ship row with each ship's reach (B7.0), the five island
 tiles, Vikings and buildings, the threatened cells and, for the player to move, where the legal
 decisions act. Drawn from the player's part of `to_dict()` alone."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Collection, Mapping, Sequence
+
 from .components import COLOURS, ROW_NAMES, SPECIAL_KINDS, TILE_KINDS, TILE_SHORT
 from .svg_pieces import (
     CELL,
@@ -29,8 +33,13 @@ MAINLAND_W = 86  # the mainland's parking area (B2.3: its edge counts as sea)
 TITLE_H = 28
 BOARD_PAD = 10
 
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
-def _threat(player):
+
+def _threat(
+    player: Mapping[str, Any],
+) -> tuple[dict[int, tuple[int, bool]], set[tuple[int, int]]]:
     """B7.0 from the dict: {column: (reach, repelled)} for every ship, and the threatened
     cells. A ship is repelled by a warrior on the row-1 tile of its column."""
     warriors = set(player["vikings"][0])
@@ -47,18 +56,29 @@ def _threat(player):
     return ships, cells
 
 
-def board_columns(player):
+def board_columns(player: Mapping[str, Any]) -> int:
     """The widest column the player uses (ships or island rows)."""
     return max([len(player["ships"])] + [len(row) for row in player["rows"]])
 
 
-def board_size(columns, special_tiles):
+def board_size(columns: int, special_tiles: bool) -> tuple[int, int]:
     width = BOARD_PAD * 2 + LABEL_W + MAINLAND_W + columns * CELL
     height = TITLE_H + 6 * CELL + 16 + (26 if special_tiles else 0) + BOARD_PAD
     return width, height
 
 
-def draw_board(parent, d, p, x, y, columns, to_move, returns, legal_cells, legal_vikings=()):
+def draw_board(
+    parent: ET.Element,
+    d: Mapping[str, Any],
+    p: int,
+    x: float,
+    y: float,
+    columns: int,
+    to_move: int | None,
+    returns: Sequence[float] | None,
+    legal_cells: Mapping[tuple[int, int], str],
+    legal_vikings: Collection[str] = (),
+) -> tuple[int, int]:
     player = d["players"][p]
     special_tiles = d["options"]["special_tiles"]
     width, height = board_size(columns, special_tiles)
@@ -202,7 +222,14 @@ def draw_board(parent, d, p, x, y, columns, to_move, returns, legal_cells, legal
     return width, height
 
 
-def _viking_choices(board, d, legal_vikings, grid_x, grid_y, mainland_x):
+def _viking_choices(
+    board: ET.Element,
+    d: Mapping[str, Any],
+    legal_vikings: Collection[str],
+    grid_x: float,
+    grid_y: float,
+    mainland_x: float,
+) -> None:
     """B6.4: where the bought Viking may go, outlined like the other choices: a ring on the
     tile just placed (viking:tile) and the mainland (viking:mainland)."""
     cell = (d.get("pending") or {}).get("cell")
@@ -239,7 +266,9 @@ def _viking_choices(board, d, legal_vikings, grid_x, grid_y, mainland_x):
         )
 
 
-def _board_title(board, d, p, x, y, width, moving):
+def _board_title(
+    board: ET.Element, d: Mapping[str, Any], p: int, x: float, y: float, width: float, moving: bool
+) -> None:
     player = d["players"][p]
     accent = PLAYER_ACCENT[p]
     el(
@@ -302,7 +331,7 @@ def _board_title(board, d, p, x, y, width, moving):
         )
 
 
-def _mainland(board, player, x, y):
+def _mainland(board: ET.Element, player: Mapping[str, Any], x: float, y: float) -> None:
     """The mainland and its waiting Vikings, one column of dots per colour (B6.4)."""
     area = el(
         board,
@@ -356,7 +385,9 @@ def _mainland(board, player, x, y):
             text_el(board, cx, y + 6 * CELL - 5, count, size=9, anchor="middle", fill="#2b2415")
 
 
-def _board_ship(board, sail, x, y, col, reach, repelled):
+def _board_ship(
+    board: ET.Element, sail: str, x: float, y: float, col: int, reach: int, repelled: bool
+) -> None:
     value, _ = ship_value(sail)
     mark = draw_ship(
         board,
@@ -387,7 +418,9 @@ def _board_ship(board, sail, x, y, col, reach, repelled):
         )
 
 
-def _board_viking(board, x, y, row, col, threatened):
+def _board_viking(
+    board: ET.Element, x: float, y: float, row: int, col: int, threatened: bool
+) -> None:
     colour = COLOURS[5 - row]
     mark = draw_viking(
         board,
@@ -415,7 +448,7 @@ def _board_viking(board, x, y, row, col, threatened):
     tooltip(mark, f"{colour} on row {row}, column {col}" + (", threatened" if threatened else ""))
 
 
-def _building(board, x, y, b):
+def _building(board: ET.Element, x: float, y: float, b: int) -> None:
     """A5: a building tile placed over a middle piece."""
     el(
         board,
@@ -433,7 +466,7 @@ def _building(board, x, y, b):
     )
 
 
-def _held_specials(board, player, x, y):
+def _held_specials(board: ET.Element, player: Mapping[str, Any], x: float, y: float) -> None:
     """A5: the special tiles a player holds (placed and waiting buildings included)."""
     text_el(board, x, y + 14, "specials", size=10, fill="#666")
     cx = x + 52

@@ -2,7 +2,10 @@
 top, with the groups the player to move may buy; the supply (bag, Vikings, tiles) and, with A5,
 the displayed special tiles."""
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any, Mapping
 
 from .components import COLOURS, TILE_KINDS
 from .svg_pieces import (
@@ -17,8 +20,18 @@ from .svg_pieces import (
     tooltip,
 )
 
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
-def draw_wheel(parent, d, cx, cy, radius, legal_buys):
+
+def draw_wheel(
+    parent: ET.Element,
+    d: Mapping[str, Any],
+    cx: float,
+    cy: float,
+    radius: float,
+    legal_buys: Mapping[int, str],
+) -> None:
     """B4: twelve spaces; the wheel is turned so that the group at price 0 is at the top and
     prices grow clockwise (B4.3: price = space - lowest occupied space)."""
     wheel = d["wheel"]
@@ -118,7 +131,14 @@ def draw_wheel(parent, d, cx, cy, radius, legal_buys):
     text_el(parent, cx, cy + 13, "of 6", size=10, anchor="middle", fill="#666")
 
 
-def _counts_row(parent, x, y, label, counts, attrs_class):
+def _counts_row(
+    parent: ET.Element,
+    x: float,
+    y: float,
+    label: str,
+    counts: Mapping[str, int],
+    attrs_class: str,
+) -> None:
     text_el(parent, x, y + 4, label, size=10, fill="#666")
     for c, colour in enumerate(COLOURS):
         cx = x + 62 + c * 36
@@ -134,7 +154,7 @@ def _counts_row(parent, x, y, label, counts, attrs_class):
         )
 
 
-def draw_supply(parent, d, x, y):
+def draw_supply(parent: ET.Element, d: Mapping[str, Any], x: float, y: float) -> float:
     """The stacks, the bag, the Vikings drawn this round (A0: beside the wheel), the group
     being placed, a boatsman trip and the A1 auction; returns the y below."""
     text_el(parent, x, y, "stacks", size=10, fill="#666")
@@ -191,7 +211,7 @@ def draw_supply(parent, d, x, y):
     return y
 
 
-def _display(parent, d, x, y):
+def _display(parent: ET.Element, d: Mapping[str, Any], x: float, y: float) -> float:
     """A5: the four display places and the special stack."""
     text_el(parent, x, y + 4, "specials", size=10, fill="#666")
     cx = x + 56

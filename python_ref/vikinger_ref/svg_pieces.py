@@ -2,7 +2,10 @@
 of a legal place, and the small drawings of island tiles, ships and Vikings, at any size.
 Standard library only."""
 
+from __future__ import annotations
+
 import xml.etree.ElementTree as ET
+from typing import Any
 
 from .components import SHIP_TABLE, TILE_KINDS, TILE_SHORT
 
@@ -42,7 +45,7 @@ SPECIAL_LABEL = {
 }
 
 
-def legal_outline(opacity):
+def legal_outline(opacity: float) -> dict[str, Any]:
     """The dashed outline of every place a legal action acts on (the legend explains it)."""
     return {
         "fill": LEGAL,
@@ -53,7 +56,7 @@ def legal_outline(opacity):
     }
 
 
-def el(parent, tag, text=None, **attrs):
+def el(parent: ET.Element, tag: str, text: object = None, **attrs: Any) -> ET.Element:
     """A child element; `class_` and `data_x` keywords become `class` and `data-x`."""
     clean = {}
     for key, value in attrs.items():
@@ -67,7 +70,17 @@ def el(parent, tag, text=None, **attrs):
     return node
 
 
-def text_el(parent, x, y, text, size=12, anchor="start", weight=None, fill="#222", **attrs):
+def text_el(
+    parent: ET.Element,
+    x: float,
+    y: float,
+    text: object,
+    size: float = 12,
+    anchor: str = "start",
+    weight: str | None = None,
+    fill: str = "#222",
+    **attrs: Any,
+) -> ET.Element:
     return el(
         parent,
         "text",
@@ -82,13 +95,15 @@ def text_el(parent, x, y, text, size=12, anchor="start", weight=None, fill="#222
     )
 
 
-def tooltip(node, text):
+def tooltip(node: ET.Element, text: str) -> ET.Element:
     """A tooltip (browsers show it on hover)."""
     el(node, "title", text)
     return node
 
 
-def draw_land(parent, x, y, short, size=CELL, **attrs):
+def draw_land(
+    parent: ET.Element, x: float, y: float, short: str, size: float = CELL, **attrs: Any
+) -> ET.Element:
     """An island tile: land with sea on top and bottom; the sea side (left of L, right of R) is
     rounded so that neighbouring pieces read as one island (B1.2)."""
     inset, r = size * 0.08, size * 0.3
@@ -114,7 +129,9 @@ def draw_land(parent, x, y, short, size=CELL, **attrs):
     return node
 
 
-def draw_house(parent, cx, cy, half, number, fill="#f7f1e1"):
+def draw_house(
+    parent: ET.Element, cx: float, cy: float, half: float, number: int | str, fill: str = "#f7f1e1"
+) -> None:
     """A middle piece's building picture (1-4), drawn as a numbered house (B1.2)."""
     h = half
     el(
@@ -129,7 +146,9 @@ def draw_house(parent, cx, cy, half, number, fill="#f7f1e1"):
     text_el(parent, cx, cy + h * 0.85, number, size=h * 1.35, anchor="middle", fill="#5b4a2e")
 
 
-def draw_ship(parent, x, y, sail, size=CELL, **attrs):
+def draw_ship(
+    parent: ET.Element, x: float, y: float, sail: str, size: float = CELL, **attrs: Any
+) -> ET.Element:
     """A ship tile: hull and a sail of its colour, which sets how deep it threatens (B1.3)."""
     group = el(parent, "g", **attrs)
     s = size
@@ -158,12 +177,20 @@ def draw_ship(parent, x, y, sail, size=CELL, **attrs):
     return group
 
 
-def ship_value(sail):
+def ship_value(sail: str) -> tuple[str, int]:
     info = SHIP_TABLE["rgyb".index(sail)]
     return f"{info.value} {'Fame' if info.pays_fame else 'gold'}", info.reach
 
 
-def draw_viking(parent, cx, cy, colour, r=8.5, stroke_width=1.5, **attrs):
+def draw_viking(
+    parent: ET.Element,
+    cx: float,
+    cy: float,
+    colour: str,
+    r: float = 8.5,
+    stroke_width: float = 1.5,
+    **attrs: Any,
+) -> ET.Element:
     return el(
         parent,
         "circle",
@@ -177,7 +204,7 @@ def draw_viking(parent, cx, cy, colour, r=8.5, stroke_width=1.5, **attrs):
     )
 
 
-def draw_tile(parent, x, y, kind, size):
+def draw_tile(parent: ET.Element, x: float, y: float, kind: str, size: float) -> None:
     """A tile kind (docs/actions.md names) at any size: island piece or ship."""
     short = TILE_SHORT[TILE_KINDS.index(kind)]
     if short in "rgyb":
@@ -186,7 +213,15 @@ def draw_tile(parent, x, y, kind, size):
         draw_land(parent, x, y, short, size=size)
 
 
-def draw_chip(parent, x, y, label, hint, fill="#fff4cf", **attrs):
+def draw_chip(
+    parent: ET.Element,
+    x: float,
+    y: float,
+    label: str,
+    hint: str,
+    fill: str = "#fff4cf",
+    **attrs: Any,
+) -> float:
     width = 8 + 6.2 * len(label)
     chip = el(parent, "g", **attrs)
     el(chip, "rect", x=x, y=y, width=width, height=19, rx=9.5, fill=fill, stroke="#c99a06")

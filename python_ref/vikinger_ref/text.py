@@ -1,5 +1,9 @@
 """str(state): the readable text board of docs/state.md."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Sequence
+
 from .actions import CHANCE, TERMINAL
 from .components import (
     BUILDING1,
@@ -12,12 +16,16 @@ from .components import (
     TILE_SHORT,
 )
 
+if TYPE_CHECKING:
+    from .board import PlayerBoard
+    from .state import State
 
-def _counts(counts):
+
+def _counts(counts: Sequence[int]) -> str:
     return " ".join(f"{COLOUR_SHORT[c]}={counts[c]}" for c in range(len(counts)))
 
 
-def _header(state):
+def _header(state: State) -> str:
     player = state.current_player()
     to_move = (
         "chance"
@@ -32,7 +40,7 @@ def _header(state):
     )
 
 
-def _wheel(state):
+def _wheel(state: State) -> str:
     wheel = state.wheel
     occupied = wheel.occupied()
     if not occupied:
@@ -44,7 +52,7 @@ def _wheel(state):
     return "Wheel: " + " ".join(groups)
 
 
-def _board_lines(board, p):
+def _board_lines(board: PlayerBoard, p: int) -> list[str]:
     lines = [
         f"Player {p}: gold {board.gold}, fame {board.fame}, mainland {_counts(board.mainland)}"
     ]
@@ -71,7 +79,7 @@ def _board_lines(board, p):
     return lines
 
 
-def _specials(board):
+def _specials(board: PlayerBoard) -> str:
     """A5: `kind=count` for held tiles; placed buildings as `building2@r3c4`."""
     parts = []
     for kind, count in enumerate(board.specials):
@@ -86,7 +94,7 @@ def _specials(board):
     return " ".join(parts)
 
 
-def _advanced_lines(state):
+def _advanced_lines(state: State) -> list[str]:
     lines = []
     auction = state.auction
     if auction is not None:
@@ -103,7 +111,7 @@ def _advanced_lines(state):
     return lines
 
 
-def render(state):
+def render(state: State) -> str:
     lines = [
         _header(state),
         _wheel(state),

@@ -10,9 +10,16 @@ backup adds one visit and the leaf's value vector to every node and edge of the 
 only PUCT reads (status, solved, value, priors, virtual visits) keep their defaults in an MCTS tree.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+
 from .actions import TERMINAL
 from .equality import same_position
 from .rng import mix
+
+if TYPE_CHECKING:
+    from .state import State
 
 # Node.status (PUCT): not evaluated, waiting, expanded, or solved (its exact returns in `solved`)
 NEW, PENDING, EXPANDED, SOLVED = 0, 1, 2, 3
@@ -35,12 +42,12 @@ class Node:
         "children",
     )
 
-    def __init__(self, state, keep_state):
-        self.state = state if keep_state else None
+    def __init__(self, state: State, keep_state: bool) -> None:
+        self.state: Any = state if keep_state else None  # a State where the tree keeps them
         terminal = state.is_terminal()
         self.player = TERMINAL if terminal else state.current_player()
         self.status = NEW
-        self.solved = None  # PUCT: the exact returns once solved (puct.py)
+        self.solved: Optional[list[float]] = None  # PUCT: the exact returns once solved (puct.py)
         self.value = 0.0  # PUCT: the evaluator's value for the mover, once expanded
         self.visits = 0
         self.virtual = 0  # PUCT: descents through it not yet backed up, times the loss
@@ -50,24 +57,27 @@ class Node:
         self.edge_visits = [0] * k
         self.edge_virtual = [0] * k
         self.edge_values = [[0.0] * n for _ in range(k)]
-        self.children = [{} for _ in range(k)]  # chance key -> Node, the oldest first
+        # chance key -> Node, the oldest first
+        self.children: list[dict[int, Node]] = [{} for _ in range(k)]
 
 
 class Tree:
     """See the module docstring; the methods are tree.h's."""
 
-    def __init__(self, root, keep_states):
+    def __init__(self, root: State, keep_states: bool) -> None:
         """keep_states: every node keeps its state (PUCT reads its leaves and re-roots by them);
         `root` is then kept as it is."""
         self.keep_states = keep_states
         self.reset(root)
 
-    def reset(self, root):
+    def reset(self, root: State) -> None:
         """Starts anew with the single node `root`."""
         self.root = Node(root, self.keep_states)
         self.size = 1  # nodes added since the reset (MCTS bounds it)
 
-    def follow(self, node, edge, state, uniform):
+    def follow(
+        self, node: Node, edge: int, state: State, uniform: Callable[[], float]
+    ) -> tuple[Optional[Node], int]:
         """Applies edge `edge` of `node` to `state` (in place), then samples the chance nodes on
         the way with `uniform()`. Returns (the child kept for this chance history or None, the
         history's key)."""
@@ -79,13 +89,13 @@ class Tree:
             key = mix(key ^ outcome)
         return node.children[edge].get(key), key
 
-    def add_child(self, node, edge, key, state):
+    def add_child(self, node: Node, edge: int, key: int, state: State) -> Node:
         """A new node of `state` (after follow found none), the child of the edge for `key`."""
         child = node.children[edge][key] = Node(state, self.keep_states)
         self.size += 1
         return child
 
-    def backup(self, path, value):
+    def backup(self, path: Sequence[tuple[Node, int]], value: Sequence[float]) -> None:
         """One visit with `value` (one entry per player) on every node and edge of `path`."""
         for node, edge in path:
             node.visits += 1
@@ -94,7 +104,7 @@ class Tree:
             for i, v in enumerate(value):
                 sums[i] += v
 
-    def find_root_child(self, state):
+    def find_root_child(self, state: State) -> Optional[Node]:
         """The first child of the root (edges in action order, each one's children the newest
         first, as tree.cc lists them) whose position is `state`'s, or None."""
         for children in self.root.children:
@@ -103,7 +113,7 @@ class Tree:
                     return child
         return None
 
-    def reroot(self, node):
+    def reroot(self, node: Node) -> None:
         """`node` becomes the root; the rest of the tree is dropped (`size` is not recounted:
         only MCTS reads it, and it never re-roots)."""
         self.root = node

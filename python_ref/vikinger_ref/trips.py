@@ -8,13 +8,20 @@ the player can move stays reachable after it. Under A4 a trip moves one Viking, 
 tile is spent with the boatsman.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from . import actions as A
 from .components import BOAT, BOATSMAN, NUM_ROUNDS, row_of_colour
+
+if TYPE_CHECKING:
+    from .board import PlayerBoard
 
 TRIP_COLOURS = range(BOATSMAN)  # every colour with an island row
 
 
-def movable_colours(board):
+def movable_colours(board: PlayerBoard) -> list[int]:
     """Colours with a Viking on the mainland and a free tile in their row."""
     return [
         colour
@@ -23,11 +30,11 @@ def movable_colours(board):
     ]
 
 
-def trip_possible(board):
+def trip_possible(board: PlayerBoard) -> bool:
     return board.mainland[BOATSMAN] > 0 and bool(movable_colours(board))
 
 
-def legal_trips(board, round_, weak_boatsmen):
+def legal_trips(board: PlayerBoard, round_: int, weak_boatsmen: bool) -> list[int]:
     movable = movable_colours(board)
     legal = [] if round_ == NUM_ROUNDS else [A.TRIP_STOP]  # ⚖ the round-6 obligation
     if not weak_boatsmen or board.specials[BOAT]:  # A4: strong trips need a boat
@@ -45,7 +52,7 @@ def legal_trips(board, round_, weak_boatsmen):
 # row), and every moved Viking lowers both by one, wherever it lands.
 
 
-def carriable_counts(board):
+def carriable_counts(board: PlayerBoard) -> list[int]:
     """Per colour with a row (TRIP_COLOURS): how many of its mainland Vikings trips could move."""
     return [
         min(board.mainland[colour], len(board.free_tiles(row_of_colour(colour))))
@@ -53,7 +60,7 @@ def carriable_counts(board):
     ]
 
 
-def full_trips_carry(counts, trips):
+def full_trips_carry(counts: list[int], trips: int) -> int:
     """The most Vikings `trips` full B7.2 trips move. A colour given an "all of one colour" trip
     moves all its count, any other colour one per "one of each" trip; so with k "one of each"
     trips, the other trips - k go to the colours those leave the most of."""
@@ -65,7 +72,7 @@ def full_trips_carry(counts, trips):
     return best
 
 
-def most_movable(counts, boatsmen, boats, weak_boatsmen):
+def most_movable(counts: list[int], boatsmen: int, boats: int, weak_boatsmen: bool) -> int:
     """B7.2.1a: the most Vikings `boatsmen` boatsmen (and, under A4, `boats` boat tiles) can
     move. Under A4 a trip with a boat is full and one without moves one Viking: the one-Viking
     trips do best after the full ones, on whatever those leave."""
@@ -79,7 +86,7 @@ def most_movable(counts, boatsmen, boats, weak_boatsmen):
     return best
 
 
-def trip_result(counts, action):
+def trip_result(counts: list[int], action: int) -> tuple[list[int], int]:
     """The carriable counts after trip `action`, and how many Vikings it moves."""
     after = list(counts)
     if action == A.TRIP_EACH:
@@ -91,7 +98,7 @@ def trip_result(counts, action):
     return after, sum(counts) - sum(after)
 
 
-def keeps_most_movable(board, action, weak_boatsmen):
+def keeps_most_movable(board: PlayerBoard, action: int, weak_boatsmen: bool) -> bool:
     """B7.2.1a: whether trip `action` leaves the player's most movable Vikings reachable."""
     counts = carriable_counts(board)
     boatsmen, boats = board.mainland[BOATSMAN], board.specials[BOAT]
@@ -102,7 +109,7 @@ def keeps_most_movable(board, action, weak_boatsmen):
     ) == most_movable(counts, boatsmen, boats, weak_boatsmen)
 
 
-def start_trip(board, action, weak_boatsmen):
+def start_trip(board: PlayerBoard, action: int, weak_boatsmen: bool) -> tuple[list[list[int]], int]:
     """Spend the boatsman (and under A4 the boat of a strong trip); returns the trip queue and
     what left the game as (boatsmen, boats)."""
     board.mainland[BOATSMAN] -= 1
@@ -121,20 +128,20 @@ def start_trip(board, action, weak_boatsmen):
     return queue, boats
 
 
-def legal_targets(board, trip):
+def legal_targets(board: PlayerBoard, trip: dict[str, Any]) -> list[int]:
     """Targets are taken left to right, leaving room for the Vikings still to place, so every
     set of target tiles is chosen in exactly one way."""
     colour, still = trip["queue"][0]
     row = row_of_colour(colour)
     free = board.free_tiles(row)
     return [
-        A.cell_id(A.TARGET, row, col)
+        A.cell_id(A.TARGET, row, col)  # type: ignore[arg-type]  # a trip colour has a row
         for i, col in enumerate(free)
         if col > trip["last_col"] and len(free) - i - 1 >= still - 1
     ]
 
 
-def move_to_target(board, trip, row, col):
+def move_to_target(board: PlayerBoard, trip: dict[str, Any], row: int, col: int) -> bool:
     """Move the queue's next Viking onto (row, col); returns True when the queue is done."""
     head = trip["queue"][0]
     board.mainland[head[0]] -= 1

@@ -6,14 +6,22 @@ dict_reader.py checks keys, types and ranges, consistency.py whether the positio
 Every refusal is a ValueError naming the first problem found (TypeError for a non-dict).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .actions import PHASES
 from .auction import Auction
 from .components import NUM_ROWS
 from .consistency import check_position
 from .dict_reader import fail, parse
 
+if TYPE_CHECKING:
+    from .game import Game
+    from .state import State
 
-def from_dict(game, d):
+
+def from_dict(game: Game, d: Any) -> State:
     """A new state from a dict of docs/state.md, checked completely first."""
     s = parse(game, d)
     check_position(s, game.options)

@@ -19,9 +19,12 @@ nothing (it plays on copies and puts the results in place at the end, with Ctrl-
 those few lines).
 """
 
+from __future__ import annotations
+
 import contextlib
 import signal
 import threading
+from typing import Any, Callable, Iterator
 
 import numpy as np
 
@@ -30,13 +33,13 @@ from .arguments import check_int, check_uint64, type_name
 from .game import Game
 from .rng import SplitMix64
 from .serialization import to_bytes
-from .state import as_action_id
+from .state import State, as_action_id
 
 MAX_BATCH_SIZE = 1 << 24  # as the C++ engine: far beyond memory for the observation arrays
 
 
 @contextlib.contextmanager
-def _ctrl_c_held_back():
+def _ctrl_c_held_back() -> Iterator[None]:
     """Runs the block to its end and only then raises a KeyboardInterrupt that came during it.
     Python delivers SIGINT to the main thread only, so elsewhere there is nothing to hold back."""
     if threading.current_thread() is not threading.main_thread():
@@ -55,7 +58,7 @@ def _ctrl_c_held_back():
 class VectorGame:
     """`batch_size` games of `game`, stepped by one call; environment i uses seed `seed + i`."""
 
-    def __init__(self, game, batch_size, seed):
+    def __init__(self, game: Game, batch_size: int, seed: int) -> None:
         if not isinstance(game, Game):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
         batch_size = check_int("batch_size", batch_size)
@@ -70,7 +73,7 @@ class VectorGame:
         self._game = game
         self.batch_size = batch_size
         self._rngs = [SplitMix64(seed + i) for i in range(batch_size)]
-        self._states = [None] * batch_size
+        self._states: list[State] = [None] * batch_size  # type: ignore[list-item]  # set below
         self._lengths = [0] * batch_size  # actions applied in each environment's current game
         self._mask = np.zeros((batch_size, NUM_DISTINCT_ACTIONS), dtype=bool)
         self._observation = np.zeros((batch_size, obs_size), dtype=np.float32)
@@ -84,11 +87,11 @@ class VectorGame:
         for i in range(batch_size):
             self._new_game(i)
 
-    def get_game(self):
+    def get_game(self) -> Game:
         return self._game
 
     @staticmethod
-    def _sample_chance(state, rng):
+    def _sample_chance(state: State, rng: SplitMix64) -> int:
         """Chance nodes of one environment, sampled until a decision node or the end; returns
         how many."""
         count = 0
@@ -97,11 +100,11 @@ class VectorGame:
             count += 1
         return count
 
-    def _new_game(self, i):
+    def _new_game(self, i: int) -> None:
         self._states[i] = self._game.new_initial_state()
         self._lengths[i] = self._sample_chance(self._states[i], self._rngs[i])
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., VectorGame], tuple[Any, ...]]:
         with self._lock:
             arrays = tuple(getattr(self, name).copy() for name in ARRAY_NAMES)
             return vector_game_from_data, (
@@ -112,14 +115,14 @@ class VectorGame:
                 *arrays,
             )
 
-    def current_player(self):
+    def current_player(self) -> np.ndarray:
         """(batch,) int32: the player to move in each environment."""
         with self._lock:
             for i, state in enumerate(self._states):
                 self._players[i] = state.current_player()
             return self._players
 
-    def legal_actions_mask(self):
+    def legal_actions_mask(self) -> np.ndarray:
         """(batch, num_distinct_actions) bool: the legal decisions of each environment."""
         with self._lock:
             # Made aside and stored by one numpy call: a view held by another thread never
@@ -130,14 +133,14 @@ class VectorGame:
             self._mask[...] = mask
             return self._mask
 
-    def observation_tensor(self):
+    def observation_tensor(self) -> np.ndarray:
         """(batch, observation size) float32: each environment seen by its player to move."""
         with self._lock:
             for i, state in enumerate(self._states):
                 self._observation[i] = state.observation_tensor(state.current_player())
             return self._observation
 
-    def state(self, env):
+    def state(self, env: int) -> State:
         """A copy of environment `env`'s state (a decision node; no history): for bots that play
         some seats of the batch."""
         with self._lock:
@@ -146,7 +149,7 @@ class VectorGame:
                 raise ValueError(f"env must be in 0..{self.batch_size - 1}, not {env}")
             return self._game.deserialize_state(to_bytes(self._states[env], with_history=False))
 
-    def _where(self, where):
+    def _where(self, where: Any) -> list[bool]:
         if where is None:
             return [True] * self.batch_size
         where = np.asarray(where)
@@ -156,7 +159,7 @@ class VectorGame:
             raise ValueError(f"where must have shape ({self.batch_size},), not {where.shape}")
         return [bool(w) for w in where]
 
-    def _actions(self, actions, where):
+    def _actions(self, actions: Any, where: list[bool]) -> list[int]:
         actions = np.asarray(actions)
         if actions.dtype == np.bool_ or actions.dtype.kind not in "iu":
             raise TypeError(f"actions must be integers, not {actions.dtype}")
@@ -170,7 +173,7 @@ class VectorGame:
                 )
         return actions
 
-    def play_random(self, where, streams, observer=None):
+    def play_random(self, where: Any, streams: np.ndarray, observer: Any = None) -> np.ndarray:
         """RandomBot's move in the environments where `where` is True: legal[floor(u *
         len(legal))], u the next uniform of the splitmix64 stream whose state is streams[i] (a
         uint64 array, advanced in place once the step is done), then chance as in `step`.
@@ -203,7 +206,7 @@ class VectorGame:
             )
             return self.done
 
-    def _observers(self, observer):
+    def _observers(self, observer: Any) -> list[int] | None:
         if observer is None:
             return None
         seats = np.asarray(observer)
@@ -217,7 +220,7 @@ class VectorGame:
                 raise ValueError(f"observer must be players 0..{n - 1}, not {seat}")
         return [int(seat) for seat in seats]
 
-    def step(self, actions, where=None):
+    def step(self, actions: Any, where: Any = None) -> np.ndarray:
         """Applies actions[i] in environment i (all are checked first: an illegal one raises
         ValueError and changes nothing), then samples chance; finished games are recorded in
         the final_* arrays and restarted. Returns `done`. KeyboardInterrupt changes nothing.
@@ -228,7 +231,13 @@ class VectorGame:
             self._step(self._actions(actions, where), where, None)
             return self.done
 
-    def _step(self, actions, where, observers, commit=lambda: None):
+    def _step(
+        self,
+        actions: list[int],
+        where: list[bool],
+        observers: list[int] | None,
+        commit: Callable[[], None] = lambda: None,
+    ) -> None:
         """Step's work on checked arguments, under the lock; `commit` runs as the results are
         put in place (Ctrl-C held back)."""
         states = [state.clone() for state in self._states]
@@ -278,7 +287,9 @@ ARRAY_NAMES = (
 )
 
 
-def vector_game_from_data(game, positions, streams, lengths, *arrays):
+def vector_game_from_data(
+    game: object, positions: Any, streams: Any, lengths: Any, *arrays: Any
+) -> VectorGame:
     """The VectorGame a pickle holds (the data of `VectorGame.__reduce__`), checked completely."""
     if not isinstance(game, Game):
         raise TypeError(f"game must be a Game, not {type_name(game)}")

@@ -9,6 +9,7 @@ The rules it plays, with their ids (B1-B9, A0-A5) and rulings, are docs/rules.md
 True
 """
 
+import typing as _typing
 from importlib import metadata as _metadata
 
 from ._core import (
@@ -58,7 +59,7 @@ __all__ = [
 __version__ = _metadata.version("vikinger-fast")
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> _typing.Any:
     # The bots' classes, from the registry: the C++ ones, and the network bots whose logic is
     # shared with the reference (vikinger_ref.puct_bot, az_bot), imported on first use so that
     # `import vikinger_fast` does not load the reference engine.

@@ -13,7 +13,7 @@ Used by `vikinger serve` (the page's log and end screen), `vikinger play` and th
 """
 
 from collections import Counter
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from vikinger_ref import Game as RefGame
 from vikinger_ref.actions import SCORER_PHASES
@@ -102,7 +102,14 @@ def large_items(board: Any) -> List[Dict[str, Any]]:
     return items
 
 
-def _majority(boards: List[Any], items: List[List[Dict[str, Any]]], counts, rule, what, bonus):
+def _majority(
+    boards: List[Any],
+    items: List[List[Dict[str, Any]]],
+    counts: Sequence[int],
+    rule: str,
+    what: str,
+    bonus: int,
+) -> None:
     """B8.7: every player with the highest count scores, unless that count is 0."""
     best = max(counts)
     for board, count, lines in zip(boards, counts, items):
@@ -154,7 +161,14 @@ def final_items(boards: List[Any]) -> List[List[Dict[str, Any]]]:
     return items
 
 
-def _scoring_event(kind, round_, players, boards, before, items) -> Dict[str, Any]:
+def _scoring_event(
+    kind: str,
+    round_: int,
+    players: Iterable[int],
+    boards: List[Any],
+    before: List[Tuple[int, int]],
+    items: List[List[Dict[str, Any]]],
+) -> Dict[str, Any]:
     return {
         "kind": "scoring",
         "scoring": kind,

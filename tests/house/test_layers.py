@@ -111,11 +111,29 @@ def layer_faults(root, may_use=MAY_USE):
     return faults
 
 
+def _type_checking_only(tree):
+    """The statements under `if TYPE_CHECKING:`: names for the type checker, never imported when
+    the code runs, so no dependency (a formats function may name the State it is handed)."""
+    return {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If)
+        and isinstance(node.test, ast.Name)
+        and node.test.id == "TYPE_CHECKING"
+        for statement in node.body
+        for inner in ast.walk(statement)
+    }
+
+
 def module_imports(path):
-    """The sibling modules `path` imports (relative imports, at any depth of the file), and
-    whether it imports vikinger_fast."""
+    """The sibling modules `path` imports (relative imports, at any depth of the file, but for
+    the type checker only), and whether it imports vikinger_fast."""
     siblings, fast = set(), False
-    for node in ast.walk(ast.parse(path.read_text())):
+    tree = ast.parse(path.read_text())
+    skip = _type_checking_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             if node.module:
                 siblings.add(node.module.split(".")[0])
@@ -229,4 +247,15 @@ def test_a_forbidden_reference_import_and_a_loop_are_found(tmp_path):
         "loose.py: in no layer",
         "state.py: imports svg (pictures), a layer state may not use",
         "import loop: state -> svg -> state",
+    ]
+
+
+def test_an_import_for_the_type_checker_only_is_no_dependency(tmp_path):
+    (tmp_path / "observation.py").write_text(
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .state import State\n"
+    )
+    (tmp_path / "state.py").write_text("from . import observation\n")
+    (tmp_path / "text.py").write_text("if True:\n    from .state import State\n")
+    assert reference_faults(tmp_path) == [
+        "text.py: imports state (state), a layer formats may not use"
     ]

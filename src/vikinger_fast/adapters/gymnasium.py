@@ -32,6 +32,11 @@ seeded by `reset(seed=)` (one number per chance node, running on across episodes
 i of a `VectorGame` with seed s - i does: the single-env twin of the SB3 vector env (sb3.py).
 """
 
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, SupportsFloat
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -58,7 +63,7 @@ ILLEGAL_ACTIONS = ("replace", "raise", "penalize")
 GOLDEN = 0x9E3779B97F4A7C15  # the splitmix64 increment (docs/api.md)
 
 
-def _opponent_list(opponents, game):
+def _opponent_list(opponents: Any, game: Any) -> list[Any]:
     """A bot per other seat (None: the uniform random policy) from the forms of
     spec.opponent_forms; a bot class is made as make(game, k) for the k-th other seat."""
     return [
@@ -72,24 +77,24 @@ class VikingerEnv(gymnasium.Env):
 
     def __init__(
         self,
-        num_players=2,
-        seat=0,
-        opponents=None,
-        engine=vikinger_fast,
-        reward="win_share",
-        illegal_action="replace",
-        illegal_reward=-1.0,
-        render_mode=None,
-        chance="generator",
-        **modules,
-    ):
+        num_players: int = 2,
+        seat: int | str = 0,
+        opponents: Any = None,
+        engine: ModuleType = vikinger_fast,
+        reward: str = "win_share",
+        illegal_action: str = "replace",
+        illegal_reward: float = -1.0,
+        render_mode: str | None = None,
+        chance: str = "generator",
+        **modules: bool,
+    ) -> None:
         check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         check_choice("chance", chance, CHANCE_MODES)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.game = engine.Game(num_players=num_players, **modules)
         self.seat_mode = check_seat(seat, self.game.num_players)
-        self.seat = 0 if self.seat_mode in SEAT_MODES else self.seat_mode
+        self.seat: Any = 0 if self.seat_mode in SEAT_MODES else self.seat_mode
         opponents = _opponent_list(opponents, self.game)
         # Bot k (None: the uniform random policy) plays the k-th seat other than the agent's.
         self.opponents = opponents
@@ -100,16 +105,18 @@ class VikingerEnv(gymnasium.Env):
         low, high = observation_bounds(self.game)
         self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_distinct_actions())
-        self.state = None
+        self.state: Any = None
         self.episode = 0  # episodes since the last seeded reset (seat "alternate")
-        self._stream = None  # chance "splitmix64": the stream's state
+        self._stream: Any = None  # chance "splitmix64": the stream's state
 
-    def _seat_bots(self):
+    def _seat_bots(self) -> dict[int, Any]:
         """Seat -> bot for the current seat; the agent's own seat has none."""
         others = [p for p in range(self.game.num_players) if p != self.seat]
         return dict(zip(others, self.opponents))
 
-    def reset(self, *, seed=None, options=None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self.episode = 0
@@ -125,7 +132,7 @@ class VikingerEnv(gymnasium.Env):
         self._play_others()
         return self._observation(), self._info()
 
-    def _episode_seat(self, options):
+    def _episode_seat(self, options: dict[str, Any] | None) -> Any:
         if options is not None and "seat" in options:
             seat = check_seat(options["seat"], self.game.num_players)
             if seat not in SEAT_MODES:
@@ -140,13 +147,13 @@ class VikingerEnv(gymnasium.Env):
         """The legal actions as a bool array over the 2036 ids (sb3-contrib's convention)."""
         return self.state.legal_actions_mask().astype(bool)
 
-    def step(self, action):
+    def step(self, action: Any) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         action = action_id(action)
         if self.state is None:
             raise RuntimeError("call reset() before step()")
         if self.state.is_terminal():
             raise ValueError("the game is over: call reset()")
-        info = {}
+        info: dict[str, Any] = {}
         reward = 0.0
         mask = self.state.legal_actions_mask()
         if not (0 <= action < mask.size and mask[action]):
@@ -171,7 +178,7 @@ class VikingerEnv(gymnasium.Env):
             reward = final_rewards(self.state, self.reward)[self.seat]
         return self._observation(), reward, terminated, False, self._info(**info)
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
@@ -180,7 +187,7 @@ class VikingerEnv(gymnasium.Env):
             return None
         return str(self.state)
 
-    def _play_others(self):
+    def _play_others(self) -> None:
         """Chance and the opponents, until the agent is to move or the game is over."""
         state = self.state
         while not state.is_terminal() and state.current_player() != self.seat:
@@ -194,14 +201,14 @@ class VikingerEnv(gymnasium.Env):
             bot = self.bots[state.current_player()]
             state.apply_action(self._random_action() if bot is None else bot.step(state))
 
-    def _random_action(self):
+    def _random_action(self) -> int:
         legal = self.state.legal_actions()
         return legal[self.np_random.integers(len(legal))]
 
-    def _observation(self):
+    def _observation(self) -> np.ndarray:
         return self.state.observation_tensor(self.seat)
 
-    def _info(self, **extra):
+    def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": self.state.legal_actions_mask().astype(np.int8), **extra}
 
 
@@ -219,7 +226,13 @@ class VikingerVectorEnv(VectorEnv):
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
-    def __init__(self, num_envs=1, num_players=2, engine=vikinger_fast, **modules):
+    def __init__(
+        self,
+        num_envs: int = 1,
+        num_players: int = 2,
+        engine: ModuleType = vikinger_fast,
+        **modules: bool,
+    ) -> None:
         self.game = engine.Game(num_players=num_players, **modules)
         self.engine, self.num_envs = engine, num_envs
         low, high = observation_bounds(self.game)
@@ -227,12 +240,14 @@ class VikingerVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.game.num_distinct_actions())
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.vector_game = None
+        self.vector_game: Any = None
         self._rewards = np.zeros(num_envs)
-        self._movers = None
+        self._movers: Any = None
         self._truncations = np.zeros(num_envs, bool)  # games never end early
 
-    def reset(self, *, seed=None, options=None):
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         if seed is not None and not isinstance(seed, (int, np.integer)):
             raise TypeError(
                 f"seed must be an int (one stream per environment follows from "
@@ -244,7 +259,9 @@ class VikingerVectorEnv(VectorEnv):
         self.vector_game = self.engine.VectorGame(self.game, self.num_envs, stream)
         return self.vector_game.observation_tensor(), self._infos()
 
-    def step(self, actions):
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         env = self.vector_game
         if env is None:
             raise RuntimeError("call reset() before step()")
@@ -271,7 +288,7 @@ class VikingerVectorEnv(VectorEnv):
             )
         return env.observation_tensor(), rewards, done, self._truncations, infos
 
-    def _infos(self):
+    def _infos(self) -> dict[str, Any]:
         env = self.vector_game
         # Kept for the next step's rewards, which go to the players who move now.
         self._movers = env.current_player().copy()

@@ -18,11 +18,15 @@ adapters.md "Serialization and untrusted text").
 `pyspiel.Bot`, so OpenSpiel's `evaluate_bots` can play the package's own bots.
 """
 
+from __future__ import annotations
+
 import base64
 import binascii
 import importlib
 import pickle
 import re
+from types import ModuleType
+from typing import Any, Callable
 
 import numpy as np
 import pyspiel
@@ -35,7 +39,7 @@ from .spec import action_id, max_chance_nodes, max_decisions
 PARAMETERS = {"players": 2, **dict.fromkeys(vikinger_fast.OPTION_NAMES, False)}
 
 
-def register(engine=vikinger_fast, name=None):
+def register(engine: ModuleType = vikinger_fast, name: str | None = None) -> str:
     """Registers the game of `engine` (vikinger_fast or vikinger_ref) under `name`
     (default `python_<engine name>`) and returns the name. Registering again is a no-op."""
     name = name or f"python_{engine.__name__}"
@@ -71,9 +75,9 @@ class VikingerGame(pyspiel.Game):
     makes a subclass that sets the engine module and the game type."""
 
     engine = vikinger_fast
-    game_type = None
+    game_type: Any = None
 
-    def __init__(self, params=None):
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**PARAMETERS, **(params or {})}
         self.engine_game = self.engine.Game(
             num_players=params["players"],
@@ -93,14 +97,14 @@ class VikingerGame(pyspiel.Game):
         super().__init__(self.game_type, info, params)
         self._max_chance_nodes = max_chance_nodes(options)
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., Any], tuple[str, str, dict[str, Any]]]:
         # The class is made by register(): a new process registers it again, then loads.
         return _load_game, (self.engine.__name__, self.game_type.short_name, self.get_parameters())
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> VikingerState:
         return VikingerState(self, self.engine_game.new_initial_state())
 
-    def deserialize_state(self, text):
+    def deserialize_state(self, text: object) -> Any:
         """The state of `text` as written by `state.serialize()`: the engine's checked loader
         reads its bytes; nothing is unpickled, so untrusted text at worst raises ValueError
         (TypeError for a non-str). Not reached by OpenSpiel's C++ deserialization (see the
@@ -112,10 +116,10 @@ class VikingerGame(pyspiel.Game):
         state.engine_state = engine_state
         return state
 
-    def max_chance_nodes_in_history(self):
+    def max_chance_nodes_in_history(self) -> int:
         return self._max_chance_nodes
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
         # Everything but the order of the stacks and the bag is public: an observation without
         # perfect recall is the position; with perfect recall it is the history.
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
@@ -123,10 +127,10 @@ class VikingerGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-_ACTION_NAMES: dict = {}
+_ACTION_NAMES: dict[type, tuple[list[str], list[str]]] = {}
 
 
-def action_names(engine_game):
+def action_names(engine_game: Any) -> tuple[list[str], list[str]]:
     """(decision strings, chance strings) of the engine, indexed by id. The engine names an id
     in the space of the node it is asked at; OpenSpiel asks for any player's actions at any
     node, so both tables are read once, at a chance node and at a decision node."""
@@ -143,11 +147,11 @@ def action_names(engine_game):
     return _ACTION_NAMES[key]
 
 
-def _load_game(engine_name, name, params):
+def _load_game(engine_name: str, name: str, params: dict[str, Any]) -> Any:
     return pyspiel.load_game(register(importlib.import_module(engine_name), name), params)
 
 
-def _load_state(game, data):
+def _load_state(game: Any, data: str) -> Any:
     return game.deserialize_state(data)
 
 
@@ -159,13 +163,13 @@ _HISTORY = re.compile(r"(?:-?[0-9]{1,2}:[0-9]{1,5}(?:,-?[0-9]{1,2}:[0-9]{1,5})*)
 EMPTY_DICT = base64.b64encode(pickle.dumps({})).decode("ascii")  # a constant: safe to load
 
 
-def _state_text(state):
+def _state_text(state: VikingerState) -> str:
     history = ",".join(f"{h.player}:{h.action}" for h in state.full_history())
     data = base64.b64encode(state.engine_state.serialize()).decode("ascii")
     return f"{TEXT_HEADER}\nhistory={history}\nstate={data}"
 
 
-def _parse_state_text(game, text):
+def _parse_state_text(game: VikingerGame, text: object) -> tuple[Any, list[tuple[int, ...]]]:
     """(engine state, [(player, action)]) of a serialize() text, every part checked."""
     if not isinstance(text, str):
         raise TypeError(f"a serialized state must be a str, not {type(text).__name__}")
@@ -201,7 +205,7 @@ def _parse_state_text(game, text):
     return engine_state, history
 
 
-def _spiel_text(history):
+def _spiel_text(history: list[tuple[int, ...]]) -> str:
     pairs = ",".join(f"{p}:{a}" for p, a in history)
     return f"history={pairs}\nmove_number={len(history)}\n__dict__={EMPTY_DICT}"
 
@@ -210,36 +214,36 @@ class VikingerState(pyspiel.State):
     """An OpenSpiel state around one engine state (the only Python attribute, so that
     OpenSpiel's clone and serialization copy and pickle exactly that)."""
 
-    def __init__(self, game, engine_state):
+    def __init__(self, game: VikingerGame, engine_state: Any) -> None:
         super().__init__(game)
         self.engine_state = engine_state
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[[Any, str], Any], tuple[Any, str]]:
         # Through the game's own pickle, so that a new process registers the game first.
         return _load_state, (self.get_game(), self.serialize())
 
-    def serialize(self):
+    def serialize(self) -> str:
         """The engine's bytes (base64) and the OpenSpiel history, read back by
         `game.deserialize_state` without unpickling (safe on untrusted text)."""
         return _state_text(self)
 
-    def current_player(self):
+    def current_player(self) -> int:
         # The engine's CHANCE (-1) and TERMINAL (-4) are OpenSpiel's PlayerId values.
         return self.engine_state.current_player()
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.engine_state.is_terminal()
 
-    def _legal_actions(self, player):
+    def _legal_actions(self, player: int) -> list[int]:
         return self.engine_state.legal_actions()
 
-    def chance_outcomes(self):
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         return self.engine_state.chance_outcomes()
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: Any) -> None:
         self.engine_state.apply_action(action_id(action))
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: Any) -> str:
         action = action_id(action)
         decisions, chances = action_names(self.engine_state.get_game())
         chance = player == pyspiel.PlayerId.CHANCE
@@ -250,10 +254,10 @@ class VikingerState(pyspiel.State):
             )
         return f"chance {names[action]}" if chance else f"p{player} {names[action]}"
 
-    def returns(self):
+    def returns(self) -> list[float]:
         return self.engine_state.returns()
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.engine_state)
 
 
@@ -261,46 +265,46 @@ class VikingerObserver:
     """OpenSpiel's observer protocol: `tensor` is the buffer OpenSpiel reads; `set_from`
     copies the engine's observation tensor (docs/state.md) into it."""
 
-    def __init__(self, engine_game, params):
+    def __init__(self, engine_game: Any, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported, got {params}")
         self.tensor = np.zeros(engine_game.observation_shape(), np.float32)
         self.dict = {"observation": self.tensor}
 
-    def set_from(self, state, player):
+    def set_from(self, state: VikingerState, player: int) -> None:
         np.copyto(self.tensor, state.engine_state.observation_tensor(player))
 
-    def string_from(self, state, player):
+    def string_from(self, state: VikingerState, player: int) -> str:
         return str(state.engine_state)
 
 
 class SpielBot(pyspiel.Bot):
     """A `pyspiel.Bot` playing with `bot.step(engine_state)`; see `as_spiel_bot`."""
 
-    def __init__(self, bot):
+    def __init__(self, bot: Any) -> None:
         super().__init__()
         self.bot = bot
 
-    def step(self, state):
+    def step(self, state: VikingerState) -> int:
         return self.bot.step(state.engine_state)
 
-    def restart_at(self, state):
+    def restart_at(self, state: VikingerState) -> None:
         self.bot.restart()
 
-    def restart(self):
+    def restart(self) -> None:
         self.bot.restart()
 
-    def inform_action(self, state, player, action):
+    def inform_action(self, state: VikingerState, player: int, action: int) -> None:
         pass  # the bot reads the whole state at every step: nothing to keep track of
 
-    def provides_force_action(self):
+    def provides_force_action(self) -> bool:
         return False
 
-    def provides_policy(self):
+    def provides_policy(self) -> bool:
         return False
 
 
-def as_spiel_bot(bot):
+def as_spiel_bot(bot: Any) -> SpielBot:
     """Wraps a bot of this package (`step(state) -> action`, `restart()`, on engine states)
     as a `pyspiel.Bot` for states of a game registered by `register()`."""
     return SpielBot(bot)

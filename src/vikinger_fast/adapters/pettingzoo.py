@@ -9,6 +9,11 @@ seeds. Rewards come once, at the end of the game: the win share (B8.9) by defaul
 `reward="fame_margin"` the agent's final Fame minus the best Fame of the other players.
 """
 
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -21,7 +26,7 @@ import vikinger_fast
 from .spec import action_id, check_reward, final_rewards, observation_bounds
 
 
-def env(**kwargs):
+def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's usual wrappers: an illegal move ends the game with
     reward -1 for its player; actions outside the space and calls out of order raise."""
     wrapped = wrappers.TerminateIllegalWrapper(raw_env(**kwargs), illegal_reward=-1)
@@ -31,7 +36,7 @@ def env(**kwargs):
 class raw_env(AECEnv):
     """The unwrapped AEC environment; the keyword flags are the engine's advanced modules."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human"],
         "name": "vikinger_v0",
         "is_parallelizable": False,
@@ -39,8 +44,13 @@ class raw_env(AECEnv):
     }
 
     def __init__(
-        self, num_players=2, engine=vikinger_fast, reward="win_share", render_mode=None, **modules
-    ):
+        self,
+        num_players: int = 2,
+        engine: ModuleType = vikinger_fast,
+        reward: str = "win_share",
+        render_mode: str | None = None,
+        **modules: bool,
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
@@ -57,16 +67,16 @@ class raw_env(AECEnv):
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation_space)
         self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
-        self.np_random = None
-        self.state = None
+        self.np_random: Any = None
+        self.state: Any = None
 
-    def observation_space(self, agent):
+    def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent):
+    def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
-    def reset(self, seed=None, options=None):
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
         self.state = self.game.new_initial_state()
@@ -76,10 +86,10 @@ class raw_env(AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_player()]
 
-    def observe(self, agent):
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.possible_agents.index(agent)
         if agent == self.agent_selection and not self.state.is_terminal():
             mask = self.state.legal_actions_mask().astype(np.int8)
@@ -87,7 +97,7 @@ class raw_env(AECEnv):
             mask = np.zeros(self.game.num_distinct_actions(), np.int8)
         return {"observation": self.state.observation_tensor(player), "action_mask": mask}
 
-    def step(self, action):
+    def step(self, action: Any) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -103,11 +113,11 @@ class raw_env(AECEnv):
             self.agent_selection = self.possible_agents[self.state.current_player()]
         self._accumulate_rewards()
 
-    def _sample_chance(self):
+    def _sample_chance(self) -> None:
         while self.state.is_chance_node():
             self.state.apply_random_chance(self.np_random)
 
-    def render(self):
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without a render_mode")
             return None
@@ -117,5 +127,5 @@ class raw_env(AECEnv):
             return None
         return text
 
-    def close(self):
+    def close(self) -> None:
         self.state = None

@@ -46,7 +46,7 @@ ILLEGAL_ACTIONS = ("replace", "raise")
 _MIX = (np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB))
 
 
-def _uniforms(streams):
+def _uniforms(streams: np.ndarray) -> np.ndarray:
     """The next uniform of each splitmix64 stream (uint64 array, advanced in place): the top 53
     bits of mix(state), as the engines' SplitMix64."""
     x = streams + np.uint64(GOLDEN)
@@ -57,7 +57,7 @@ def _uniforms(streams):
     return (x >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53))
 
 
-def _pick(masks, uniforms):
+def _pick(masks: np.ndarray, uniforms: np.ndarray) -> np.ndarray:
     """Per row, legal[floor(u * len(legal))] of the legal ids in ascending order."""
     _, ids = np.nonzero(masks)  # row by row, ascending
     counts = np.count_nonzero(masks, axis=1)
@@ -146,7 +146,7 @@ class VikingerSB3VecEnv(VecEnv):
             self.seats[i] = self.seat_mode
         self.episodes[i] += 1
 
-    def _slots(self, rows, players):
+    def _slots(self, rows: np.ndarray, players: np.ndarray) -> np.ndarray:
         """The opponent slot k of each (row, player): the k-th seat other than the agent's."""
         return players - (players > self.seats[rows])
 
@@ -208,7 +208,14 @@ class VikingerSB3VecEnv(VecEnv):
         self._play_opponents(rewards, dones, infos)
         return self.vector_game.observation_tensor().copy(), rewards, dones, infos
 
-    def _finish(self, finished, rewards, dones, infos, terminal_obs=None):
+    def _finish(
+        self,
+        finished: Any,
+        rewards: np.ndarray,
+        dones: np.ndarray,
+        infos: List[Dict[str, Any]],
+        terminal_obs: Optional[Dict[Any, np.ndarray]] = None,
+    ) -> None:
         """The rows that finished a game: their final reward and infos, the next episode.
         `terminal_obs`: the agent's view of the end where final_observation is not (a bot moved
         last)."""
@@ -228,13 +235,15 @@ class VikingerSB3VecEnv(VecEnv):
             infos[i]["seat"] = int(seat)
             self._new_episode(i)
 
-    def _final_reward(self, returns, scores, seat):
+    def _final_reward(self, returns: np.ndarray, scores: np.ndarray, seat: int) -> float:
         if self.reward == "win_share":
             return float(returns[seat])
         fame = list(scores)
         return float(fame[seat] - max(fame[:seat] + fame[seat + 1 :]))
 
-    def _play_opponents(self, rewards, dones, infos):
+    def _play_opponents(
+        self, rewards: np.ndarray, dones: np.ndarray, infos: List[Dict[str, Any]]
+    ) -> None:
         """Plies of the opponents, in the rows where one is to move, until the agent is to move
         in every row. Random opponents move inside C++ (VectorGame.play_random, one stream per
         row and opponent slot); bots get a copy of the row's state."""
@@ -262,7 +271,14 @@ class VikingerSB3VecEnv(VecEnv):
             if by_bots.any():
                 self._play_bots(rows[by_bots], slots[by_bots], rewards, dones, infos)
 
-    def _play_bots(self, rows, slots, rewards, dones, infos):
+    def _play_bots(
+        self,
+        rows: np.ndarray,
+        slots: np.ndarray,
+        rewards: np.ndarray,
+        dones: np.ndarray,
+        infos: List[Dict[str, Any]],
+    ) -> None:
         """One ply of the bots of `slots` in `rows`, each on a copy of its row's state."""
         vg = self.vector_game
         actions = np.zeros(self.num_envs, np.int64)
@@ -287,7 +303,7 @@ class VikingerSB3VecEnv(VecEnv):
     def close(self) -> None:
         self.vector_game = None
 
-    def _indices(self, indices):
+    def _indices(self, indices: Any) -> Union[range, List[int]]:
         if indices is None:
             return range(self.num_envs)
         if isinstance(indices, (int, np.integer)):

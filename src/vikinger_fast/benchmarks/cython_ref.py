@@ -22,11 +22,16 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from types import ModuleType
+from typing import List, Optional, Sequence, Union
 
 PACKAGE = "vikinger_ref_cy"
 
 # Runs in a fresh interpreter inside the build directory: setuptools' build_ext --inplace puts
-# every extension next to its source, named after the package path.
+# every extension next to its source, named after the package path. annotation_typing=False: the
+# reference's annotations are for the type checker; read by Cython, `x: float` would be a C double
+# and `x: list` or `x: str` would refuse what the Python accepts (a tuple, numpy.str_), so the
+# compiled modules would no longer be the same API.
 _BUILD_SCRIPT = """
 import sys
 from Cython.Build import cythonize
@@ -34,16 +39,17 @@ from setuptools import setup
 modules = sys.argv[1:]
 setup(script_args=["build_ext", "--inplace", "-j", "2"],
       ext_modules=cythonize(modules, nthreads=2, quiet=True,
-                            compiler_directives={"language_level": 3}))
+                            compiler_directives={"language_level": 3,
+                                                 "annotation_typing": False}))
 """
 
 
-def available():
+def available() -> bool:
     """True when Cython can be imported (the `bench` extra)."""
     return importlib.util.find_spec("Cython") is not None
 
 
-def _reference_sources():
+def _reference_sources() -> List[pathlib.Path]:
     spec = importlib.util.find_spec("vikinger_ref")
     if spec is None or not spec.submodule_search_locations:
         raise ImportError("vikinger_ref is not installed")
@@ -51,14 +57,14 @@ def _reference_sources():
     return sorted(directory.glob("*.py"))
 
 
-def default_cache_dir():
+def default_cache_dir() -> pathlib.Path:
     root = os.environ.get("VIKINGER_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "vikinger_fast"
     )
     return pathlib.Path(root) / "cython-ref"
 
 
-def _build_key(sources):
+def _build_key(sources: Sequence[pathlib.Path]) -> str:
     import Cython
 
     digest = hashlib.sha256()
@@ -68,7 +74,7 @@ def _build_key(sources):
     return digest.hexdigest()[:16]
 
 
-def _build(sources, root):
+def _build(sources: Sequence[pathlib.Path], root: pathlib.Path) -> None:
     """Compiles every module but __init__.py (which only re-exports) into root/PACKAGE."""
     staging = root.with_name(root.name + ".tmp")
     shutil.rmtree(staging, ignore_errors=True)
@@ -99,7 +105,7 @@ def _build(sources, root):
     staging.rename(root)
 
 
-def load(cache_dir=None):
+def load(cache_dir: Optional[Union[str, pathlib.Path]] = None) -> ModuleType:
     """The compiled reference as a module (built first when the cache has no build of it)."""
     if PACKAGE in sys.modules:
         return sys.modules[PACKAGE]

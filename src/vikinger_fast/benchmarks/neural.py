@@ -187,7 +187,7 @@ def neural_steps(
     def shipped_network() -> None:
         game = fast.Game(2)
         mlp = MLPEvaluator.load(shipped_model(game), game)
-        evaluators = {"network": fast.Network(mlp), "numpy": mlp}
+        evaluators: Dict[str, Any] = {"network": fast.Network(mlp), "numpy": mlp}
         results["numpy_blas_one_thread"] = blas_held_to_one_thread()
         for batch in NETWORK_BATCHES:
             best = dict.fromkeys(evaluators, math.inf)

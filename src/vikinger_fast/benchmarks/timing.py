@@ -2,9 +2,12 @@
 several runs, since a noisy host only ever makes a run slower."""
 
 import time
+from typing import Any, Callable
 
 
-def best_seconds(repeats, run, clock=time.perf_counter):
+def best_seconds(
+    repeats: int, run: Callable[[], Any], clock: Callable[[], float] = time.perf_counter
+) -> float:
     """The shortest of `repeats` runs of `run()`, in seconds of `clock`."""
     best = float("inf")
     for _ in range(repeats):

@@ -3,12 +3,14 @@ below; `vikinger COMMAND --help` for each)."""
 
 import argparse
 import sys
+from types import ModuleType
+from typing import Optional, Sequence, Tuple
 
 from .. import __version__
 from ..safety import interrupts
 
 
-def _commands():
+def _commands() -> Tuple[ModuleType, ...]:
     # Imported when the parser is built, inside main's interrupt handling: a Ctrl-C during
     # these imports (half a second) stops the command as one at any later moment does.
     from . import arena, bench, endgame, ladder, play, render, replay, selfplay, serve, simulate
@@ -31,7 +33,7 @@ def _commands():
 
 
 # One module per subcommand, each with add_parser(commands), which registers its flags and run.
-def build_parser():
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="vikinger",
         description=__doc__,
@@ -44,7 +46,7 @@ def build_parser():
     return parser
 
 
-def main(argv=None):
+def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs one command; returns its exit status. Ctrl-C and SIGTERM (`kill`, a scheduler's or
     a container's stop) stop every command the same way (safety/interrupts.py): its worker
     processes ended, its files whole or absent (or in the journal --resume reads), no

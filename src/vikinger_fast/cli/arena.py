@@ -1,9 +1,11 @@
 """`vikinger arena`: a duplicate-format tournament between bot specs (docs/arena.md)."""
 
+import argparse
 import math
 import os
 import sys
 import time
+from typing import Any
 
 from .. import arena, distributed, module_sets
 from ..arena import journal
@@ -22,7 +24,7 @@ each game as it ends: a run stopped at any point finishes with the same command 
 """
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = common.add_bots_command(
         commands, "arena", "a tournament between bots (duplicate format)", DESCRIPTION
     )
@@ -61,7 +63,7 @@ def add_parser(commands):
     return parser
 
 
-def run(args, parser):
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     players = args.players or min(len(args.bots), 4)
     if len(args.bots) < 2:
         parser.error("arena needs at least two bot specs (repeat one to play it against itself)")

@@ -1,9 +1,11 @@
 """`vikinger bench`: one fixed workload, measured in one run, printed as a table
 (docs/benchmarks.md; the rows are vikinger_fast.benchmarks)."""
 
+import argparse
 import os
 import sys
 import time
+from typing import Any
 
 from .. import module_sets
 from ..benchmarks import SIZES, build_info, hardware, measure, table
@@ -12,7 +14,7 @@ from ..safety import flags, json_limits, outputs
 from . import common
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     if args.plot and not plots.available():
         print(f"vikinger bench: {plots.PLOT_HINT}", file=sys.stderr)
         return 3
@@ -76,7 +78,7 @@ def run(args):
 _positive_int = flags.int_in(1, 1000)
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> None:
     bench = commands.add_parser(
         "bench",
         help="measure both engines (and peers) in one run",

@@ -1,9 +1,11 @@
 """`vikinger endgame`: bots against the exact values of solved round-6 positions (docs/learning.md
 "The endgame benchmark"; the positions and scores are vikinger_fast.benchmarks.endgame)."""
 
+import argparse
 import os
 import sys
 import time
+from typing import Any
 
 from .. import arena
 from ..benchmarks import endgame
@@ -23,7 +25,7 @@ def _players(text: str) -> list[int]:
     return chosen
 
 
-def make(args):
+def make(args: argparse.Namespace) -> int:
     """--make PATH: the positions file rebuilt from --seed with the fast engine."""
     try:
         outputs.check_output_file(args.make, what="--make")
@@ -32,7 +34,7 @@ def make(args):
         return 2
     start = time.perf_counter()
 
-    def progress(players, kept):
+    def progress(players: int, kept: int) -> None:
         print(f"\r{players} players: {kept} of {args.per_count}", end="", flush=True)
 
     data = endgame.make_positions(
@@ -46,7 +48,7 @@ def make(args):
     return 0
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     try:
         args.players = _players(args.players)
     except ValueError as error:
@@ -85,7 +87,7 @@ def run(args):
     return 0
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = common.add_bots_command(
         commands,
         "endgame",

@@ -7,6 +7,7 @@ table), and so are the ratings (arena/report.py); this command only picks the fi
 the pages. The committed ladder, docs/ladder/, is this command's output.
 """
 
+import argparse
 import csv
 import html
 import io
@@ -15,6 +16,7 @@ import re
 import shlex
 import sys
 import time
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from .. import arena, module_sets
 from ..arena import report
@@ -44,7 +46,7 @@ shipped network covers the set). The built-in bots:
 """
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = common.add_bots_command(
         commands,
         "ladder",
@@ -75,7 +77,7 @@ def add_parser(commands):
     return parser
 
 
-def run(args, parser):
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from ..pictures import plots
 
     bots = list(args.bots or default_field(args.modules))
@@ -141,7 +143,7 @@ def run(args, parser):
     return 0
 
 
-def default_field(modules):
+def default_field(modules: Sequence[str]) -> List[str]:
     """DEFAULT_BOTS, without the learned players when no shipped network covers `modules` at
     two players (they would refuse the table)."""
     if shipped_network_covers(2, modules):
@@ -149,7 +151,7 @@ def default_field(modules):
     return [text for text in DEFAULT_BOTS if text.partition(":")[0] not in LEARNED]
 
 
-def _argv(args, bots):
+def _argv(args: argparse.Namespace, bots: Iterable[str]) -> List[str]:
     """The flags that change the result (not --jobs, --out, --force), to print the command."""
     words = [] if list(bots) == default_field(args.modules) else list(bots)
     if args.modules:
@@ -158,34 +160,34 @@ def _argv(args, bots):
     return words + ([] if args.engine == "fast" else ["--engine", args.engine])
 
 
-def _ranked(results):
+def _ranked(results: dict[str, Any]) -> List[dict[str, Any]]:
     return sorted(results["entries"], key=lambda e: -e["rating"])
 
 
-def ranks(results):
+def ranks(results: dict[str, Any]) -> List[Tuple[int, bool]]:
     """(rank, shared) per entry of _ranked(results): the standard competition ranking of the
     Elo as the tables show it (whole points), so equal Elos share a rank (1, 1, 3)."""
     shown = [f"{e['rating']:+.0f}" for e in _ranked(results)]
     return [(shown.index(elo) + 1, shown.count(elo) > 1) for elo in shown]
 
 
-def _rank_label(rank, shared):
+def _rank_label(rank: int, shared: bool) -> str:
     """A rank as the markdown and HTML tables write it: `1`, or `1=` when shared."""
     return f"{rank}=" if shared else str(rank)
 
 
-def _ranked_rows(results):
+def _ranked_rows(results: dict[str, Any]) -> Iterator[Tuple[str, dict[str, Any], Any, Any]]:
     """(rank label, entry, Elo interval, win-share interval), best first: a row of the tables."""
     for (rank, shared), e in zip(ranks(results), _ranked(results)):
         yield _rank_label(rank, shared), e, e["rating_interval"], e["win_share_interval"]
 
 
-def _describe(spec):
+def _describe(spec: str) -> str:
     entry = BOTS.get(spec.partition(":")[0])
     return entry.description if entry else "a user's bot"
 
 
-def md_code(text, cell=True):
+def md_code(text: str, cell: bool = True) -> str:
     """`text` as a markdown code span that no spec can break: a fence longer than any run of
     backticks in it, line breaks as spaces, and in a table cell `|` written `\\|` (GFM splits cells
     on every unescaped `|`, inside code spans too)."""
@@ -198,7 +200,7 @@ def md_code(text, cell=True):
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-def markdown_table(results):
+def markdown_table(results: dict[str, Any]) -> str:
     lines = [
         "| rank | bot | Elo (Bradley-Terry) [95 %] | win share [95 %] | games | mean Fame |",
         "|---:|---|---|---|---:|---:|",
@@ -212,7 +214,9 @@ def markdown_table(results):
     return "\n".join(lines)
 
 
-def _head_to_head(results):
+def _head_to_head(
+    results: dict[str, Any],
+) -> Tuple[List[List[Optional[float]]], List[str]]:
     """[[row's score share against column, or None]] in ranked order, and the ranked names."""
     order = [results["entries"].index(e) for e in _ranked(results)]
     score, meetings = results["head_to_head"]["score"], results["head_to_head"]["meetings"]
@@ -222,7 +226,7 @@ def _head_to_head(results):
     return grid, [results["entries"][i]["spec"] for i in order]
 
 
-def write_ladder(folder, results, command, seconds):
+def write_ladder(folder: str, results: dict[str, Any], command: str, seconds: float) -> None:
     """ladder.md, ladder.csv, index.html and results.json into `folder`."""
     grid, names = _head_to_head(results)
     rows = ["| against: | " + " | ".join(md_code(n) for n in names) + " |"]
@@ -254,7 +258,7 @@ def write_ladder(folder, results, command, seconds):
     outputs.write_atomic(os.path.join(folder, "index.html"), ladder_html(results, command, grid))
 
 
-def _module_words(results):
+def _module_words(results: dict[str, Any]) -> str:
     """The sentence of the pages that names the module set of every game."""
     modules = results.get("modules", module_sets.NONE)
     if modules == module_sets.NONE:
@@ -262,7 +266,7 @@ def _module_words(results):
     return f"Modules: {modules} (docs/advanced.md)."
 
 
-def ladder_html(results, command, grid):
+def ladder_html(results: dict[str, Any], command: str, grid: List[List[Optional[float]]]) -> str:
     esc = html.escape
     body = []
     for rank, e, (low, high), (s_low, s_high) in _ranked_rows(results):

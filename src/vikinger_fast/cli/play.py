@@ -10,9 +10,12 @@ by rule id; the chance of a round is one line. At the end the final scores and t
 printed and the program exits (--save FILE keeps the game as a record).
 """
 
+import argparse
 import copy
 import re
 import sys
+from types import ModuleType
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -61,7 +64,7 @@ def named_rows(line: str) -> str:
     )
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> None:
     parser = common.add_bots_command(
         commands,
         "play",
@@ -108,7 +111,7 @@ def add_parser(commands):
     parser.set_defaults(run=lambda args: run(args, parser))
 
 
-def run(args, parser):
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if not 0 <= args.seat < args.players:
         parser.error(f"--seat must be in 0..{args.players - 1}, not {args.seat}")
     if len(args.bots) not in (1, args.players - 1):
@@ -143,13 +146,13 @@ def run(args, parser):
         return 1
 
 
-def _most_visited(result):
+def _most_visited(result: Dict[str, Any]) -> int:
     """The index of the most visited action of a search() result (the first of a tie)."""
     visits = result["visits"]
     return visits.index(max(visits))
 
 
-def _visit_share(result):
+def _visit_share(result: Dict[str, Any]) -> str:
     """The most visited action's share of a search() result's visits, as the hint says it."""
     visits = result["visits"]
     return f"{visits[_most_visited(result)] / sum(visits):.0%} of the visits"
@@ -159,16 +162,19 @@ class Session:
     """One game: the state, the chance stream, and a snapshot before each of the person's moves
     (for undo)."""
 
-    def __init__(self, engine, args, specs):
+    def __init__(
+        self, engine: ModuleType, args: argparse.Namespace, specs: Sequence[arena.BotSpec]
+    ) -> None:
         self.engine, self.args = engine, args
         self.game = engine.Game(num_players=args.players, **module_sets.game_options(args.modules))
         self.seat = args.seat
         self.state = self.game.new_initial_state()
         self.rng = np.random.default_rng(args.seed)
-        self.snapshots = []
+        self.snapshots: List[Tuple[Any, Mapping[str, Any], Narrator]] = []
         self.narrator = Narrator(self.state)
-        self.chance = []  # this round's chance strings, printed as one line
-        self.bots, self.players = {}, []
+        self.chance: List[str] = []  # this round's chance strings, printed as one line
+        self.bots: Dict[int, Tuple[arena.BotSpec, arena.Bot]] = {}
+        self.players: List[Any] = []
         others = iter(specs)
         for seat in range(args.players):
             if seat == self.seat:
@@ -181,7 +187,7 @@ class Session:
             )
             self.players.append(spec.player_entry())
 
-    def advance(self):
+    def advance(self) -> None:
         """Chance and the bots' moves, up to the person's decision or the end."""
         while not self.state.is_terminal() and self.state.current_player() != self.seat:
             if self.state.is_chance_node():
@@ -200,10 +206,10 @@ class Session:
             self.tell(self.narrator.step(action))
         self.flush_chance()
 
-    def name(self, player):
+    def name(self, player: int) -> str:
         return "you" if player == self.seat else f"player {player} ({self.bots[player][0].text})"
 
-    def tell(self, events):
+    def tell(self, events: List[Dict[str, Any]]) -> None:
         """Print what an action set off: its decisions (forced ones marked) and scorings; the
         chance of a round is gathered into one line."""
         for event in events:
@@ -224,13 +230,13 @@ class Session:
             else:
                 print(forced + explain.in_third_person(event["explain"], who))
 
-    def flush_chance(self):
+    def flush_chance(self) -> None:
         if self.chance:
             words = " ".join(self.chance) if self.args.notation else chance_words(self.chance)
             print(f"chance: {words}")
             self.chance = []
 
-    def show(self):
+    def show(self) -> None:
         print()
         print(str(self.state))
         if self.state.is_terminal():
@@ -263,16 +269,16 @@ class Session:
             return
         width = max(len(s) for s in strings) + len(str(len(strings))) + 4
         for start in range(0, len(strings), COLUMNS):
-            row = [
+            cells = [
                 f"{i + 1:>{len(str(len(strings)))}}. {strings[i]}"
                 for i in range(start, min(start + COLUMNS, len(strings)))
             ]
-            print("  " + "".join(cell.ljust(width) for cell in row).rstrip())
+            print("  " + "".join(cell.ljust(width) for cell in cells).rstrip())
 
-    def _moves(self):
+    def _moves(self) -> List[str]:
         return [self.state.action_to_string(a) for a in self.state.legal_actions()]
 
-    def loop(self):
+    def loop(self) -> int:
         self.advance()
         self.show()
         while not self.state.is_terminal():
@@ -288,7 +294,7 @@ class Session:
         print("bye")
         return 0
 
-    def handle(self, line):
+    def handle(self, line: str) -> Optional[str]:
         """Answer one line; "quit" ends the game."""
         word, _, rest = line.partition(" ")
         command = word.lower()
@@ -313,7 +319,7 @@ class Session:
             self.move(line)
         return None
 
-    def move(self, line):
+    def move(self, line: str) -> None:
         legal, strings = self.state.legal_actions(), self._moves()
         # ASCII digits only: "²".isdigit() is True, but int() refuses it.
         if line.isascii() and line.isdigit():
@@ -353,7 +359,7 @@ class Session:
             and not any(text.startswith(kind) for kind in ("reveal:", "draw:", "display:"))
         )
 
-    def undo(self):
+    def undo(self) -> None:
         if not self.snapshots:
             print("nothing to undo: this is your first decision")
             return
@@ -362,10 +368,12 @@ class Session:
         print("undone: back to your previous decision")
         self.show()
 
-    def hint(self):
+    def hint(self) -> None:
         seed = arena.bot_seed(self.args.seed, len(self.snapshots), self.seat)
         if self.args.hint_bot is not None:
-            bot = arena.make_bot(arena.parse_spec(self.args.hint_bot), self.engine, self.game, seed)
+            bot: Any = arena.make_bot(
+                arena.parse_spec(self.args.hint_bot), self.engine, self.game, seed
+            )
             if not callable(getattr(bot, "search", None)):
                 print(f"hint: {self.args.hint_bot} has no search(state)")
                 return
@@ -379,7 +387,7 @@ class Session:
             f"{_visit_share(result)})"
         )
 
-    def _hint_line(self, result):
+    def _hint_line(self, result: Dict[str, Any]) -> str:
         """The words "hint: N. MOVE", with the number and the words (or notation) of the most
         visited action."""
         best = result["actions"][_most_visited(result)]
@@ -389,7 +397,7 @@ class Session:
             string = explain.describe(self.state, string)
         return f"hint: {number}. {string}"
 
-    def save(self, path):
+    def save(self, path: str) -> None:
         if not path:
             print("save needs a file name: save FILE")
             return

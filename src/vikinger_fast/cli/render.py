@@ -1,6 +1,8 @@
 """`vikinger render`: one position as SVG or PNG (docs/pictures.md)."""
 
+import argparse
 import sys
+from typing import Any
 
 from .. import arena
 from ..pictures import render
@@ -8,7 +10,7 @@ from ..safety import flags, outputs
 from . import common
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """One position (record step, dict JSON, bytes or base64) to an SVG or PNG file."""
     engine = arena.engine_module(args.engine)
     try:
@@ -29,7 +31,7 @@ def run(args):
     return 0
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser("render", help="draw a position as SVG or PNG")
     parser.add_argument(
         "input", help="a game record, a to_dict() JSON file, serialize() bytes or their base64 text"

@@ -1,6 +1,7 @@
 """`vikinger replay`: a game record as text boards or as the HTML viewer (docs/records.md,
 docs/pictures.md)."""
 
+import argparse
 import sys
 from typing import Any
 
@@ -10,7 +11,7 @@ from ..safety import flags, outputs
 from . import common
 
 
-def _who(move):
+def _who(move: dict) -> str:
     return "chance" if move["player"] < 0 else f"player {move['player']}"
 
 
@@ -52,7 +53,7 @@ def summary(record: dict, state: Any, name: str) -> str:
     return "\n".join(lines)
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Print a summary of the record (players, modules, seed, length, scores, winner), the
     text board at --step K, or with --boards walk through the whole game (every move and the
     board after it); --html writes the viewer instead."""
@@ -89,7 +90,7 @@ def run(args):
     return 0
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "replay", help="summarize, print or view a game record (docs/records.md)"
     )

@@ -1,9 +1,11 @@
 """`vikinger selfplay`: MCTS self-play games as training data (docs/distributed.md "Self-play
 data")."""
 
+import argparse
 import os
 import sys
 import time
+from typing import Any
 
 from .. import arena, distributed, module_sets
 from .. import selfplay_data
@@ -13,7 +15,7 @@ from . import common
 from .sharding import add_arguments, executor, outcome
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "selfplay",
         help="MCTS self-play games as training data (.npz shards + manifest)",
@@ -50,7 +52,7 @@ def add_parser(commands):
     return parser
 
 
-def run(args, parser):
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if args.games < 1:
         parser.error(f"--games must be >= 1, not {args.games}")
     manifest_path = os.path.join(args.out, selfplay_data.MANIFEST)

@@ -7,8 +7,11 @@ Ctrl-C cancels the remote work and exits with status 130; a failed shard prints 
 naming the shard and its games and seeds, and exits 1.
 """
 
+import argparse
 import contextlib
 import sys
+from types import ModuleType
+from typing import Any, Iterator, Optional
 
 from .. import arena, distributed
 from ..safety import flags
@@ -20,7 +23,7 @@ RAY_HELP = (
 )
 
 
-def add_arguments(parser, shard_size, jobs=True):
+def add_arguments(parser: argparse.ArgumentParser, shard_size: int, jobs: bool = True) -> None:
     """The flags shared by the sharded commands (`jobs`: also add --jobs)."""
     add_ray(parser)
     parser.add_argument(
@@ -37,17 +40,17 @@ def add_arguments(parser, shard_size, jobs=True):
         )
 
 
-def add_ray(parser):
+def add_ray(parser: argparse.ArgumentParser) -> None:
     """--ray [ADDRESS] (`vikinger train` has it too, without shards of its own)."""
     parser.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS", help=RAY_HELP)
 
 
-def add_cpus_per_shard(parser, help):
+def add_cpus_per_shard(parser: argparse.ArgumentParser, help: str) -> None:
     parser.add_argument("--cpus-per-shard", type=flags.CPUS, default=1, metavar="N", help=help)
 
 
 @contextlib.contextmanager
-def executor(args):
+def executor(args: argparse.Namespace) -> Iterator[distributed.Executor]:
     """The executor the flags ask for, closed (a local cluster shut down) afterwards."""
     if args.shard_size < 1:
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
@@ -60,7 +63,7 @@ def executor(args):
         yield cluster
 
 
-def _connect(args):
+def _connect(args: argparse.Namespace) -> distributed.RayCluster:
     """The RayCluster of --ray, or an exit with one line saying why there is none."""
     if args.cpus_per_shard < 1:
         sys.exit(f"--cpus-per-shard must be >= 1, not {args.cpus_per_shard}")
@@ -76,7 +79,7 @@ def _connect(args):
 
 
 @contextlib.contextmanager
-def outcome(unfinished="no results written"):
+def outcome(unfinished: str = "no results written") -> Iterator[None]:
     # What the user sees of an interruption or a failed shard: one line, no traceback.
     try:
         yield
@@ -88,7 +91,7 @@ def outcome(unfinished="no results written"):
         sys.exit(1)
 
 
-def rollouts(engine, game, args):
+def rollouts(engine: ModuleType, game: Any, args: argparse.Namespace) -> dict[str, Any]:
     """`vikinger simulate`'s games: one rollouts call, or shards when --ray or --jobs ask."""
     if args.ray is None and args.jobs == 1:
         return engine.rollouts(game, args.games, args.seed)
@@ -98,7 +101,14 @@ def rollouts(engine, game, args):
         )
 
 
-def arena_games(args, players, deals, progress, done=None, on_game=None):
+def arena_games(
+    args: argparse.Namespace,
+    players: int,
+    deals: int,
+    progress: bool,
+    done: Optional[dict[int, dict[str, Any]]] = None,
+    on_game: Optional[arena.OnGame] = None,
+) -> list[dict[str, Any]]:
     """`vikinger arena`'s games: arena.run in --jobs processes, or shards on Ray (`done` and
     `on_game` as arena.run's)."""
     schedule = (args.engine, args.bots, players, args.seed, deals)

@@ -1,14 +1,16 @@
 """`vikinger simulate`: random games through an engine's rollouts, with outcome statistics."""
 
+import argparse
 import statistics
 import time
+from typing import Any
 
 from .. import arena, distributed, module_sets
 from ..safety import flags
 from . import common, sharding
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Random games through the engine's rollouts; prints outcome statistics."""
     vk = arena.engine_module(args.engine)
     game = vk.Game(num_players=args.players, **module_sets.game_options(args.modules))
@@ -35,7 +37,7 @@ def run(args):
     return 0
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser("simulate", help="play random games and print statistics")
     common.add_players(parser, default=2)
     common.add_modules(parser)

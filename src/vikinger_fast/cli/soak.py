@@ -1,8 +1,10 @@
 """`vikinger soak`: seeded random games through both engines, compared after every action
 (differential.py); stops at the first difference."""
 
+import argparse
 import os
 import time
+from typing import Any
 
 from .. import differential, module_sets
 from ..safety import flags
@@ -11,7 +13,7 @@ from . import common
 ENGINES = {"ref": "vikinger_ref", "fast": "vikinger_fast"}
 
 
-def run(args):
+def run(args: argparse.Namespace) -> int:
     """Exits 1 at the first difference (2 when an engine crashed a worker process)."""
     configs = [
         c
@@ -67,7 +69,7 @@ def run(args):
     return 0
 
 
-def add_parser(commands):
+def add_parser(commands: Any) -> argparse.ArgumentParser:
     parser = commands.add_parser("soak", help="compare the two engines over many seeded games")
     parser.add_argument("--games", type=flags.GAMES, default=1000)
     common.add_seed(parser, help="game i uses seed SEED + i")

@@ -7,12 +7,16 @@ reference engine. `board_svg`, `state_svg` and `write_svg` are those of vikinger
 (docs/pictures.md).
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from .._core import State
 
 _DRAWING = ("board_svg", "state_svg", "write_svg")
 
 
-def _repr_svg_(state):
+def _repr_svg_(state: State) -> str:
     from vikinger_ref.svg import state_svg
 
     return state_svg(state)
@@ -21,7 +25,7 @@ def _repr_svg_(state):
 setattr(State, "_repr_svg_", _repr_svg_)  # a class of the C++ module: typed without it
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     if name in _DRAWING:
         from vikinger_ref import svg
 

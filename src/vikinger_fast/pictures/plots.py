@@ -9,7 +9,14 @@ PLOT_HINT says how to install it); docs/pictures.md.
 Both return the matplotlib Figure (after saving it when `path` is given).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NoReturn
+
 from ..extras import install_hint
+
+if TYPE_CHECKING:
+    from typing import TypeGuard
 
 PLOT_HINT = install_hint("plots need matplotlib", "plot")
 
@@ -54,7 +61,7 @@ BENCH_PEERS = (
 PASS, FAIL, PEER, OURS = "#3c9a4a", "#cc3329", "#9aa5ad", "#2f6fd6"
 
 
-def _pyplot():
+def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
@@ -65,7 +72,7 @@ def _pyplot():
     return plt
 
 
-def available():
+def available() -> bool:
     try:
         _pyplot()
     except ImportError:
@@ -73,17 +80,17 @@ def available():
     return True
 
 
-def _save(fig, path):
+def _save(fig: Any, path: Any) -> Any:
     if path is not None:
         fig.savefig(path, dpi=110, bbox_inches="tight")
     return fig
 
 
-def _amount(value):
+def _amount(value: float) -> str:
     return f"{value:,.0f}" if value >= 100 else f"{value:.3g}"
 
 
-def plot_bench(results, path=None):
+def plot_bench(results: dict[str, Any], path: Any = None) -> Any:
     """Bars of value / target (log scale; 1 = the target met) and, per workload, the engines
     beside their peers (rows missing from `results` are left out)."""
     plt = _pyplot()
@@ -134,15 +141,15 @@ def plot_bench(results, path=None):
 # --- tournaments -----------------------------------------------------------------------------
 
 
-def _fail(field, problem):
+def _fail(field: str, problem: str) -> NoReturn:
     raise ValueError(f"tournament results field {field!r}: {problem}")
 
 
-def _number(value):
+def _number(value: object) -> TypeGuard[float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def check_tournament(results):
+def check_tournament(results: object) -> None:
     """The structure `plot_tournament` draws (docs/pictures.md): {"title": str (optional),
     "players_per_game": int, "rating_name": str (optional), "entries": [{"name": str,
     "games": int, "win_share": x, "win_share_interval": [lo, hi], "rating": x or None,
@@ -178,7 +185,7 @@ def check_tournament(results):
                 _fail(f"{where}.{key}_interval", f"must be [low, high] around {key}")
 
 
-def plot_tournament(results, path=None):
+def plot_tournament(results: dict[str, Any], path: Any = None) -> Any:
     """Win shares with their intervals (the dashed line is the even share 1 / players per
     game) and, when given, ratings with theirs; best entry on top."""
     check_tournament(results)

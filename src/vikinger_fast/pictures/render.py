@@ -5,8 +5,12 @@ file, the bytes of `serialize()`, or those bytes in base64 text. PNG goes throug
 optional extra (`png`; PNG_HINT says how to install it): the SVG itself needs no dependency.
 """
 
+from __future__ import annotations
+
 import base64
 import binascii
+from types import ModuleType
+from typing import Any
 
 from vikinger_ref import OPTION_NAMES
 from vikinger_ref.serialization import MAGIC
@@ -19,7 +23,7 @@ from ..safety import files, json_limits, outputs
 PNG_HINT = install_hint("PNG output needs the optional converter cairosvg", "png")
 
 
-def _game_of_bytes(data, engine):
+def _game_of_bytes(data: bytes, engine: ModuleType) -> Any:
     """The Game a serialized state belongs to: num_players and option bits follow the header
     (docs/state.md)."""
     if len(data) < 7 or data[:4] != MAGIC:
@@ -30,18 +34,18 @@ def _game_of_bytes(data, engine):
     )
 
 
-def state_from_bytes(data, engine):
+def state_from_bytes(data: bytes, engine: ModuleType) -> Any:
     return _game_of_bytes(data, engine).deserialize_state(data)
 
 
-def state_from_dict(d, engine):
+def state_from_dict(d: object, engine: ModuleType) -> Any:
     if not isinstance(d, dict) or not isinstance(d.get("options"), dict):
         raise ValueError("a state dict needs 'num_players' and 'options' (docs/state.md)")
     game = engine.Game(num_players=d.get("num_players"), **d["options"])
     return game.state_from_dict(d)
 
 
-def read_position(path, engine, step=None):
+def read_position(path: files.PathText, engine: ModuleType, step: int | None = None) -> Any:
     """The state stored in `path` in any of the four forms, in `engine`; `step` picks a step of
     a record (default its end) and is refused for the other forms."""
     data = files.read_regular(path, json_limits.MAX_BYTES)  # a regular file, bounded
@@ -69,7 +73,7 @@ def read_position(path, engine, step=None):
     return state
 
 
-def svg_to_png(svg_text, path, scale=1.0):
+def svg_to_png(svg_text: str, path: files.PathText, scale: float = 1.0) -> None:
     """Write the SVG text as a PNG file (needs cairosvg; ImportError with the hint when it is
     missing)."""
     try:
@@ -80,7 +84,7 @@ def svg_to_png(svg_text, path, scale=1.0):
     outputs.write_atomic(str(path), png)
 
 
-def write_picture(state, path, scale=1.0):
+def write_picture(state: Any, path: files.PathText, scale: float = 1.0) -> str:
     """`path` ending in .png: a PNG; anything else: the SVG text."""
     svg_text = state_svg(state)
     if str(path).lower().endswith(".png"):

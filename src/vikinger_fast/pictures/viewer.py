@@ -8,10 +8,14 @@ list to click, and charts of Fame and gold over time whose cursor follows the st
 chart to jump). The address may name the first step shown: `viewer.html#step=120`.
 """
 
+from __future__ import annotations
+
 import base64
 import gzip
 import html
 import json
+from types import ModuleType
+from typing import Any, Iterable, Sequence
 
 from vikinger_ref.svg import state_svg
 from vikinger_ref.svg_board import board_columns
@@ -25,7 +29,7 @@ from .legend import legend_html
 CHART_W, CHART_H, CHART_PAD = 600, 150, 34
 
 
-def game_columns(states):
+def game_columns(states: Iterable[Any]) -> int:
     """The widest board of a game plus one free column (at least 8), so that every picture
     of the game has one size."""
     return max(
@@ -34,7 +38,7 @@ def game_columns(states):
     )
 
 
-def _polyline(values, lo, hi, width, height):
+def _polyline(values: Sequence[float], lo: float, hi: float, width: float, height: float) -> str:
     span = max(hi - lo, 1)
     step = width / max(len(values) - 1, 1)
     return " ".join(
@@ -43,7 +47,7 @@ def _polyline(values, lo, hi, width, height):
     )
 
 
-def chart_svg(series, label, steps):
+def chart_svg(series: Sequence[Sequence[float]], label: str, steps: int) -> str:
     """A line per player over the steps; `series[p]` holds one value per step. The line with
     id `cursor-<label>` marks the step shown (moved by the page's script)."""
     lo = min(min(values) for values in series)
@@ -74,12 +78,12 @@ def chart_svg(series, label, steps):
     return "".join(parts)
 
 
-def _player_name(entry):
+def _player_name(entry: dict[str, Any]) -> str:
     params = ",".join(f"{k}={v}" for k, v in entry["params"].items())
     return html.escape(entry["name"] + (f":{params}" if params else ""))
 
 
-def script_json(value):
+def script_json(value: object) -> str:
     """`value` as JSON that stays inside its `<script type="application/json">` element whatever
     its strings hold (a player's name is free text): `<`, `>` and `&` are written as \\u003c,
     \\u003e, \\u0026, so no `</script>`, `<!--` or `<script` can end the element or put the
@@ -89,7 +93,7 @@ def script_json(value):
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def viewer_html(record, engine, title=None):
+def viewer_html(record: dict[str, Any], engine: ModuleType, title: str | None = None) -> str:
     """The HTML text of the viewer for `record`, replayed (and so checked) in `engine`."""
     states = list(records.states(record, engine))
     columns = game_columns(states)
@@ -141,7 +145,9 @@ def viewer_html(record, engine, title=None):
     )
 
 
-def write_viewer(record, engine, path, title=None):
+def write_viewer(
+    record: dict[str, Any], engine: ModuleType, path: str, title: str | None = None
+) -> int:
     text = viewer_html(record, engine, title=title)
     outputs.write_atomic(path, text)  # the old file or the new one, never half
     return len(text)
