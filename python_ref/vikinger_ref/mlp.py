@@ -121,6 +121,9 @@ def covered_sets(names: Iterable[object]) -> tuple[str, ...]:
     return tuple(name for name in ALL_SETS if name in seen)
 
 
+HALF_MAX = float(np.finfo(np.float16).max)  # 65504: save(half=True) refuses a weight beyond
+
+
 def _real(array: Any) -> np.ndarray:
     """`array` as float32; ValueError for what is not real numbers (complex would lose its
     imaginary part, objects are not numbers)."""
@@ -294,9 +297,13 @@ class MLPEvaluator:
             values = utility.astype(np.float32)
         return logits.astype(np.float32, copy=False), values
 
-    def save(self, path: Any) -> None:
+    def save(self, path: Any, half: bool = False) -> None:
         """Writes the weights file (the module's format) to `path` (a str or os.PathLike), or
-        into a binary file object (as np.savez: an io.BytesIO for the bytes alone)."""
+        into a binary file object (as np.savez: an io.BytesIO for the bytes alone). `half`: the
+        weights rounded to float16, half the bytes (how the networks for every module set ship,
+        docs/neural.md "The weights file"); ValueError for a weight float16 cannot hold."""
+        if not isinstance(half, bool):
+            raise TypeError(f"half must be True or False, not {type(half).__name__}")
         arrays: dict[str, Any] = {
             "format": np.array(FORMAT),
             "num_players": np.array(self.num_players),
@@ -315,6 +322,12 @@ class MLPEvaluator:
             arrays[f"w{i}"], arrays[f"b{i}"] = w, b
         if self.score is not None:
             arrays["score_w"], arrays["score_b"] = self.score
+        if half:
+            for name, array in list(arrays.items()):
+                if array.dtype == np.float32:
+                    if np.abs(array).max(initial=0.0) > HALF_MAX:
+                        raise ValueError(f"{name} has a weight beyond float16's {HALF_MAX:g}")
+                    arrays[name] = array.astype(np.float16)
         if hasattr(path, "write"):
             np.savez(path, **arrays)
             return

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from vikinger_ref import az_bot
+from vikinger_ref.mlp import MLPEvaluator
 from vikinger_fast import arena
 
 
@@ -66,7 +67,10 @@ def test_the_policy_alone_plays_the_same_in_both_engines(engines):
     assert moves[0] == moves[1]
 
 
-def test_the_shipped_network_is_checked_against_the_game(engine):
+def test_the_shipped_network_is_checked_against_the_game(engine, tmp_path, monkeypatch):
+    # A models folder with one base-game network (2 players): the tables it does not cover.
+    MLPEvaluator.random(az_bot.Game(2), hidden=(8,), seed=1).save(str(tmp_path / "az-2p.npz"))
+    monkeypatch.setattr(az_bot, "MODELS", str(tmp_path))
     with pytest.raises(ValueError, match="no shipped network for 3 players with modules"):
         engine.AZBot(engine.Game(3, draw13=True), 0, simulations=4)
     with pytest.raises(
