@@ -51,10 +51,9 @@ PRIORS = ("network", "uniform")
 # root, and at a new round-6 leaf of the search (off: measured there not to pay for its time).
 SOLVER_NODES = 100_000
 LEAF_SOLVER_NODES = 0
-# The weight of the score utility (docs/neural.md "Score-aware values") of a network with a score
-# head (the networks for every module set have one; the base-game ones none: 0 for them), chosen
-# on endgame positions and games of seeds never reported (docs/learning.md "Score-aware values").
-SCORE_UTILITY = 0.3
+# The weight of the score utility (docs/neural.md "Score-aware values"): 0, the win share alone,
+# until a network with a score head is measured with it; the shipped networks have none.
+SCORE_UTILITY = 0.0
 
 
 def uniform_priors(mlp: MLPEvaluator, game: GameLike) -> MLPEvaluator:
@@ -86,8 +85,7 @@ class AZBot(PuctBot):
     leaf_solver_nodes > 0 the search also backs up the exact returns of the round-6 leaves it
     solves within that many nodes (PuctBot's keywords); solver_nodes=0 turns both off.
     score_utility=w > 0 backs up (1 - w) * win share + w * (score + 1) / 2 per seat, the score
-    from the network's score head (PuctBot's keyword; a network without one is a ValueError);
-    None (the default): SCORE_UTILITY when the model has a score head, else 0."""
+    from the network's score head (PuctBot's keyword; a network without one is a ValueError)."""
 
     def __init__(
         self,
@@ -102,7 +100,7 @@ class AZBot(PuctBot):
         priors: str = "network",
         solver_nodes: int = SOLVER_NODES,
         leaf_solver_nodes: int = LEAF_SOLVER_NODES,
-        score_utility: float | None = None,
+        score_utility: float = SCORE_UTILITY,
         **options: Any,
     ) -> None:
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
@@ -119,8 +117,6 @@ class AZBot(PuctBot):
             if priors == "uniform":
                 mlp = uniform_priors(mlp, game)
             evaluator = mlp if choice == "numpy" else self._network_class(mlp)
-            if score_utility is None:
-                score_utility = SCORE_UTILITY if mlp.score is not None else 0.0
         elif model is not None:
             raise ValueError("AZBot takes model or evaluator, not both")
         elif priors != "network":
@@ -134,7 +130,7 @@ class AZBot(PuctBot):
             playout_weight=playout_weight,
             solver_nodes=solver_nodes,
             leaf_solver_nodes=leaf_solver_nodes,
-            score_utility=0.0 if score_utility is None else score_utility,
+            score_utility=score_utility,
             **options,
         )
 

@@ -75,13 +75,7 @@ def test_a_zero_weight_is_the_bot_of_before(engine, models, evaluator):
     results = []
     for name, options in (("plain", {}), ("scored", {"score_utility": 0.0})):
         bot = engine.AZBot(
-            engine.Game(2),
-            7,
-            model=models[name],
-            evaluator=evaluator,
-            simulations=24,
-            score_utility=0.0,
-            **FAST,
+            engine.Game(2), 7, model=models[name], evaluator=evaluator, simulations=24, **FAST
         )
         bot_with = engine.AZBot(
             engine.Game(2),
@@ -94,18 +88,7 @@ def test_a_zero_weight_is_the_bot_of_before(engine, models, evaluator):
         )
         results += [bot.search(opening(engine)), bot_with.search(opening(engine))]
     assert all(result == results[0] for result in results)
-
-
-def test_the_default_weight_follows_the_network(engine, models):
-    """score_utility=None (the default): SCORE_UTILITY for a network with a score head, 0 for
-    one without (the base-game networks), so every shipped network plays with its default."""
-    assert 0.0 < az_bot.SCORE_UTILITY <= 1.0
-    for name, weight in (("scored", az_bot.SCORE_UTILITY), ("plain", 0.0)):
-        default = engine.AZBot(engine.Game(2), 5, model=models[name], simulations=24, **FAST)
-        given = engine.AZBot(
-            engine.Game(2), 5, model=models[name], simulations=24, score_utility=weight, **FAST
-        )
-        assert default.search(opening(engine)) == given.search(opening(engine))
+    assert az_bot.SCORE_UTILITY == 0.0
 
 
 def test_the_numpy_evaluator_returns_the_blend_of_its_heads():
