@@ -64,3 +64,18 @@ def engine_name(request):
     """The engine's module name, for a test that imports it in a child process."""
     load_engine("ref" if request.param == "vikinger_ref" else "fast")  # fails if not importable
     return request.param
+
+
+@pytest.fixture
+def base_models(tmp_path_factory, monkeypatch):
+    """A models folder with the package's base-game networks alone (az_bot.MODELS patched): the
+    tables with modules have no shipped network there, as before the networks for every set."""
+    import shutil
+
+    from vikinger_ref import az_bot
+
+    folder = tmp_path_factory.mktemp("base-models")
+    for n in (2, 3, 4):
+        shutil.copy(os.path.join(az_bot.MODELS, f"az-{n}p.npz"), folder / f"az-{n}p.npz")
+    monkeypatch.setattr(az_bot, "MODELS", str(folder))
+    return folder

@@ -118,7 +118,12 @@ def test_the_ladder_names_the_set_on_its_pages(tmp_path, capsys):
     assert "Modules: none (the base game)." in (tmp_path / "base" / "ladder.md").read_text()
 
 
-def test_the_ladders_default_field_at_a_module_table_leaves_out_the_learned_players():
+def test_the_ladders_default_field_has_the_learned_players_at_every_table():
+    for modules in ((), ("auction",), ("draw13", "special_tiles")):
+        assert ladder.default_field(modules) == list(ladder.DEFAULT_BOTS)
+
+
+def test_the_ladders_default_field_leaves_out_the_learned_players_without_a_network(base_models):
     assert ladder.default_field(()) == list(ladder.DEFAULT_BOTS)
     field = ladder.default_field(("auction",))
     assert field == [

@@ -1,15 +1,18 @@
 """`--modules SET` in every command (docs/advanced.md "Module sets"): one spelling, the Game
 keywords comma-separated, or all, or none (module_sets.py); each command plays, measures or
 checks that set and names it in what it prints and writes; a bad name is argparse's one line
-listing the valid ones; a record of another set is refused by name; a learned player at a table
-with modules (no network shipped for it) is one line naming the table."""
+listing the valid ones; a record of another set is refused by name; the learned player sits at
+every table, and a network of another table is one line naming the tables."""
 
 import json
+import os
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+
+from vikinger_ref import az_bot
 
 from cli_runs import exit_code
 from vikinger_fast import module_sets, records
@@ -140,26 +143,41 @@ def test_play_and_replay_keep_the_set_and_replay_refuses_another(tmp_path):
     )
 
 
+BASE_MODEL = os.path.join(az_bot.MODELS, "az-2p.npz")  # the base game's alone
+
+
 @pytest.mark.parametrize(
     "argv, table",
     [
-        (["arena", "az", "random", "--modules", "auction"], "2 players with modules ['auction']"),
+        (["arena", f"az:model={BASE_MODEL}", "random", "--modules", "auction"], "['auction']"),
         (
-            ["play", "--bots", "azpolicy", "--players", "3", "--modules", "special_tiles"],
-            "3 players with modules ['special_tiles']",
+            ["play", "--bots", f"azpolicy:model={BASE_MODEL}", "--modules", "special_tiles"],
+            "['special_tiles']",
         ),
-        (["play", "--hint-bot", "az", "--modules", "draw13"], "2 players with modules ['draw13']"),
-        (["ladder", "azpolicy", "random", "--modules", "all"], "2 players with modules ['auc"),
+        (["play", "--hint-bot", f"az:model={BASE_MODEL}", "--modules", "draw13"], "['draw13']"),
+        (["ladder", f"azpolicy:model={BASE_MODEL}", "random", "--modules", "all"], "['auc"),
     ],
 )
-def test_a_learned_player_at_a_table_with_modules_is_one_line(argv, table, tmp_path):
+def test_a_network_of_another_table_is_one_line(argv, table, tmp_path):
     if argv[0] != "play":
         argv = [*argv, "--out", str(tmp_path / "x")]
     code, out, err = _cli(*argv)
     last = err.strip().splitlines()[-1]
     assert code == 2 and "Traceback" not in err, err
-    assert "no shipped network for " + table in last and "bot spec 'az" in last, err
+    assert "weights for 2 players with modules [], the game has 2 with " + table in last, err
+    assert "bot spec 'az" in last, err
     assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("players, modules", [(2, "auction"), (3, "all"), (4, "special_tiles")])
+def test_the_learned_player_plays_at_a_table_with_modules(players, modules, tmp_path):
+    """53: `az` sits at every table (the shipped networks cover all 32 sets)."""
+    bots = ["az:simulations=4", *["random"] * (players - 1)]
+    argv = ["arena", *bots, "--players", str(players), "--modules", modules, "--games", "1"]
+    code, out, err = _cli(*argv, "--out", str(tmp_path / "x"), "--no-progress")
+    assert code == 0, err
+    results = json.loads((tmp_path / "x" / "results.json").read_text())
+    assert json.dumps(results).count(module_sets.name(module_sets.parse(modules))) >= 1
 
 
 def test_bench_measures_the_set_in_its_module_rows(tmp_path, capsys):

@@ -7,25 +7,14 @@ import os
 import numpy as np
 import pytest
 
+from games import play_game
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import MLPEvaluator
 from vikinger_fast import arena
 
 
 def play_out(engine, bot, seed):
-    game = bot._game
-    state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    moves = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng)
-            continue
-        action = bot.step(state)
-        assert action in state.legal_actions()
-        moves.append(action)
-        state.apply_action(action)
-    return moves
+    return play_game(bot._game, bot, seed)
 
 
 SIZES = {2: 3508, 3: 5075, 4: 6642}  # observation sizes (docs/state.md)

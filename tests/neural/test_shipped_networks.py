@@ -8,6 +8,7 @@ import os
 import numpy as np
 import pytest
 
+from games import play_game
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import ALL_SETS, MLPEvaluator
 
@@ -44,16 +45,7 @@ def test_it_loads_at_every_table_it_covers(players, name, covers):
 def _play(engine, players, table, seed, model=None):
     game = engine.Game(players, **_options(table))
     bot = engine.AZBot(game, seed, simulations=2, batch_size=2, solver_nodes=500, model=model)
-    state = game.new_initial_state()
-    rng = np.random.default_rng(seed)
-    moves = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng)
-            continue
-        moves.append(bot.step(state))
-        state.apply_action(moves[-1])
-    return moves
+    return play_game(game, bot, seed)
 
 
 @pytest.mark.parametrize("players,name,covers", FILES, ids=[name for _, name, _ in FILES])

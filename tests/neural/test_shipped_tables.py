@@ -6,9 +6,9 @@ patched) holding a real base-game network and a small random one covering every 
 
 import shutil
 
-import numpy as np
 import pytest
 
+from games import play_game
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import ALL_SETS, MLPEvaluator
 from vikinger_fast import arena, bot_registry
@@ -49,16 +49,7 @@ def test_without_the_covering_file_a_module_table_has_none(engine, models):
 
 
 def _play(engine, bot, options, seed):
-    state = engine.Game(2, **options).new_initial_state()
-    rng = np.random.default_rng(seed)
-    moves = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng)
-            continue
-        moves.append(bot.step(state))
-        state.apply_action(moves[-1])
-    return moves
+    return play_game(engine.Game(2, **options), bot, seed)
 
 
 def test_the_learned_bots_play_a_module_table_alike_in_both_engines(engines, models):

@@ -314,7 +314,7 @@ def test_three_and_four_players_run_through_the_same_loop(tmp_path, players, eng
         assert state.is_terminal() and len(state.returns()) == players
 
 
-def test_a_run_with_modules_evaluates_at_its_own_table(tmp_path):
+def test_a_run_with_modules_evaluates_at_its_own_table(tmp_path, base_models):
     # The evaluation games are of the run's module set: its exports take that game's
     # observations (a base-game table would refuse them).
     config = tiny(options=("auction", "special_tiles"), games=1, eval_games=2)
@@ -322,7 +322,8 @@ def test_a_run_with_modules_evaluates_at_its_own_table(tmp_path):
     assert checkpoint.config.options == ("auction", "special_tiles")
     best = (tmp_path / "best.json").read_text()
     assert "search_vs_greedy" in best
-    # No shipped network for the module set: the anchor's match is skipped, the reason written.
+    # No shipped network for the module set (a models folder of base-game networks alone): the
+    # anchor's match is skipped, the reason written.
     [row] = loop.curves.read(str(tmp_path))
     assert row["anchor"].startswith("none: no shipped network for 2 players with modules")
     assert row["search_vs_anchor"] == ""

@@ -200,7 +200,7 @@ def test_an_old_run_without_the_ladder_settings_resumes_with_the_defaults(tmp_pa
     assert [r["anchor"] != "" for r in curves.read(run)] == [False, True]
 
 
-def test_the_anchor_falls_back_or_is_refused_by_name(tmp_path):
+def test_the_anchor_falls_back_or_is_refused_by_name(tmp_path, base_models):
     label, make = evaluation.anchor(tiny(options=("auction",)))
     assert make is None and label.startswith("none: no shipped network for 2 players")
     assert "modules auction" in label
@@ -240,6 +240,6 @@ def test_compare_shipped_plays_the_runs_best_and_gives_the_verdict(ladder_run, c
     assert not evaluation.replaces_shipped(0.56, 0.49, 200)
 
 
-def test_compare_shipped_needs_a_shipped_network(tmp_path):
+def test_compare_shipped_needs_a_shipped_network(tmp_path, base_models):
     with pytest.raises(ValueError, match="no shipped network for 2 players with modules auction"):
         evaluation.compare_shipped(tiny(options=("auction",)), "unused.npz", 2, 1)

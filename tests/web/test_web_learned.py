@@ -1,9 +1,11 @@
 """The page offers the learned players exactly at the tables a shipped network covers (docs/web.md
 "What a request may name"): /api/bots lists the covered module sets per player count, and the
-setup's suggestions drop `az` and `azpolicy` elsewhere. Two real servers: one with the package's
-networks (the base game only), one whose models folder also holds a network covering all 32
-sets (random weights, made here), where a game with modules on starts against `azpolicy`."""
+setup's suggestions drop `az` and `azpolicy` elsewhere. Three real servers: one with the
+package's base-game networks alone, one whose models folder also holds a network covering all 32
+sets at 2 players (random weights, made here), where a game with modules on starts against
+`azpolicy`, and one with the package's own networks, which cover every table."""
 
+import os
 import re
 import shutil
 
@@ -20,15 +22,20 @@ pytest.importorskip("uvicorn", reason="the web extra: pip install '.[web]'")
 
 @pytest.fixture(scope="module")
 def servers(tmp_path_factory):
+    base_models = tmp_path_factory.mktemp("base-models")
+    for n in (2, 3, 4):  # the package's base-game networks alone
+        shutil.copy(os.path.join(az_bot.MODELS, f"az-{n}p.npz"), base_models / f"az-{n}p.npz")
     models = tmp_path_factory.mktemp("models")
     game = az_bot.Game(2)
-    shutil.copy(az_bot.shipped_model(game), models / "az-2p.npz")
+    shutil.copy(base_models / "az-2p.npz", models / "az-2p.npz")
     MLPEvaluator.random(game, hidden=(16,), seed=2).cover(ALL_SETS).save(models / "az-2p-all.npz")
-    base = Server(tmp_path_factory.mktemp("base"))
+    base = Server(tmp_path_factory.mktemp("base"), models=base_models)
     every = Server(tmp_path_factory.mktemp("every"), models=models)
-    yield base, every
+    package = Server(tmp_path_factory.mktemp("package"))
+    yield base, every, package
     base.stop()
     every.stop()
+    package.stop()
 
 
 @pytest.fixture(scope="module")
@@ -39,13 +46,15 @@ def browser():
 
 
 def test_the_bots_choices_name_the_covered_sets(servers):
-    base, every = servers
+    base, every, package = servers
     _, choices = base.request("GET", "/api/bots")
     assert choices["shipped_bots"] == ["az", "azpolicy"]
     assert choices["shipped"] == {"2": ["none"], "3": ["none"], "4": ["none"]}
     _, choices = every.request("GET", "/api/bots")
     names = [module_sets.name(s) for s in module_sets.every_set()]
     assert choices["shipped"] == {"2": names, "3": [], "4": []}  # its folder has 2 players only
+    _, choices = package.request("GET", "/api/bots")  # the package's networks: every table
+    assert choices["shipped"] == {"2": names, "3": names, "4": names}
 
 
 def _suggested(driver):
@@ -73,12 +82,18 @@ def _learned(values):
 def test_the_page_offers_the_learned_players_where_a_network_covers_the_table(servers, browser):
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
-    base, every = servers
+    base, every, package = servers
     _setup(browser, base)
     assert _learned(_suggested(browser)) == ["az:simulations=100", "azpolicy"]
     browser.find_element("css selector", "input[name=auction]").click()
-    assert _learned(_suggested(browser)) == []  # no shipped network has modules
+    assert _learned(_suggested(browser)) == []  # no network of that folder has modules
     assert "greedy" in _suggested(browser)
+    _setup(browser, package)  # the package's networks: az whatever modules are on
+    for name in ("auction", "special_tiles", "draw13"):
+        browser.find_element("css selector", f"input[name={name}]").click()
+        assert _learned(_suggested(browser)) == ["az:simulations=100", "azpolicy"]
+    Select(browser.find_element("id", "players")).select_by_value("4")
+    assert _learned(_suggested(browser)) == ["az:simulations=100", "azpolicy"]
 
     _setup(browser, every)
     browser.find_element("css selector", "input[name=auction]").click()
