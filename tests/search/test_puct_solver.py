@@ -2,23 +2,10 @@
 round-6 leaf the solver finishes is never evaluated and backs up the exact B8.9 returns, the same
 trees in both engines, and the errors of a bad solver_nodes."""
 
-import numpy as np
 import pytest
 
 from endgame_positions import shipped
-
-A = 2036
-
-
-def constant(num_players):
-    """Uniform priors and equal values: whatever the search learns beyond them is exact."""
-
-    def evaluate(observations, legal):
-        rows = len(observations)
-        values = np.full((rows, num_players), 1.0 / num_players, np.float32)
-        return np.zeros((rows, A), np.float32), values
-
-    return evaluate
+from evaluators import constant
 
 
 def root_results(engine, state, solver_nodes, simulations=48):

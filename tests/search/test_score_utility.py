@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from endgame_positions import shipped
+from evaluators import constant
 from search_positions import position_pairs, replay
 from vikinger_ref.mlp import SCORE_HEAD_NEEDED, MLPEvaluator
 
-A = 2036
 WEIGHT = 0.3
 
 
@@ -44,17 +44,6 @@ def squashed(fame, gold, seat):
     totals = [64 * f + g for f, g in zip(fame, gold)]
     margin = totals[seat] - max(t for k, t in enumerate(totals) if k != seat)
     return math.tanh(margin / 64 / 8)
-
-
-def constant(num_players):
-    """Uniform priors and equal win shares: what the search learns beyond them is exact."""
-
-    def evaluate(observations, legal):
-        rows = len(observations)
-        values = np.full((rows, num_players), 1.0 / num_players, np.float32)
-        return np.zeros((rows, A), np.float32), values
-
-    return evaluate
 
 
 def test_network_scores_are_the_same_bits_and_close_to_the_float_head(engines):
