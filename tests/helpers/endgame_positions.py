@@ -21,3 +21,18 @@ def shipped(engine, players, count, max_nodes=None):
         if len(found) == count:
             break
     return found
+
+
+def solved_children(engine, state, position, result, nodes):
+    """(action, q, margin) of the root's visited children whose subtree the solver finishes
+    within `nodes` (or that end the game) and whose exact margin is not 0: the children whose
+    every backup is the exact return."""
+    for action, visits, q in zip(result["actions"], result["visits"], result["q"]):
+        margin = position["margins"][position["actions"].index(action)]
+        child = state.clone()
+        child.apply_action(action)
+        solvable = child.is_terminal() or (
+            not child.is_chance_node() and engine.solve_endgame(child, nodes) is not None
+        )
+        if visits and solvable and margin != 0:
+            yield action, q, margin

@@ -4,7 +4,7 @@ trees in both engines, and the errors of a bad solver_nodes."""
 
 import pytest
 
-from endgame_positions import shipped
+from endgame_positions import shipped, solved_children
 from evaluators import constant
 
 
@@ -25,15 +25,7 @@ def test_solved_children_back_up_their_exact_returns_in_both_engines(engines, pl
         result = root_results(fast, fast_state, 20_000)
         assert result == root_results(ref, ref_state, 20_000)
         mover = fast_state.current_player()
-        for action, visits, q in zip(result["actions"], result["visits"], result["q"]):
-            margin = position["margins"][position["actions"].index(action)]
-            child = fast_state.clone()
-            child.apply_action(action)
-            solvable = child.is_terminal() or (
-                not child.is_chance_node() and fast.solve_endgame(child, 20_000) is not None
-            )
-            if visits == 0 or not solvable or margin == 0:
-                continue
+        for action, q, margin in solved_children(fast, fast_state, position, result, 20_000):
             # Every visit backed up the same exact return: 1 for a win, 0 for a loss.
             assert q == (1.0 if margin > 0 else 0.0), (action, margin, q, mover)
             checked += 1

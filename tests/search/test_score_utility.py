@@ -10,7 +10,7 @@ import random
 import numpy as np
 import pytest
 
-from endgame_positions import shipped
+from endgame_positions import shipped, solved_children
 from evaluators import constant
 from search_positions import position_pairs, replay
 from vikinger_ref.mlp import SCORE_HEAD_NEEDED, MLPEvaluator
@@ -147,15 +147,7 @@ def test_a_solved_leaf_backs_up_the_blend_of_its_exact_margin(engines, players):
             search.run(constant(players), 8)
             results.append(search.results()[0])
         assert results[0] == results[1]
-        for action, visits, q in zip(results[1]["actions"], results[1]["visits"], results[1]["q"]):
-            margin = position["margins"][position["actions"].index(action)]
-            child = fast_state.clone()
-            child.apply_action(action)
-            solvable = child.is_terminal() or (
-                not child.is_chance_node() and fast.solve_endgame(child, 20_000) is not None
-            )
-            if visits == 0 or not solvable or margin == 0:
-                continue
+        for action, q, margin in solved_children(fast, fast_state, position, results[1], 20_000):
             expected = utility(1.0 if margin > 0 else 0.0, math.tanh(margin / 512), WEIGHT)
             assert q == pytest.approx(expected, rel=1e-12), (action, margin)
             checked += 1
