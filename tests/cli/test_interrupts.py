@@ -166,6 +166,38 @@ with interrupts.command():
         print("stopped")
 """
 
+SWALLOWED_THEN_ANOTHER = """
+import os, signal, time
+from vikinger_fast.safety import interrupts
+
+put_off = interrupts._raise_later
+sent = []
+
+def put_off_after_a_second_signal():  # runs in the hook: a second signal comes in there
+    if not sent:
+        sent.append(1)
+        os.kill(os.getpid(), signal.SIGTERM)
+        time.sleep(0.05)
+    put_off()
+
+interrupts._raise_later = put_off_after_a_second_signal
+
+class Finalized:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.05)
+
+with interrupts.command():
+    try:
+        Finalized()
+        for _ in range(300):
+            time.sleep(0.01)
+        print("not stopped")
+    except KeyboardInterrupt:
+        print("stopped")
+print(interrupts.received())
+"""
+
 HELD_THEN_LATER = """
 import os, signal, time
 from vikinger_fast.safety import interrupts
@@ -220,6 +252,12 @@ def _python(source, tmp_path):
 def test_a_keyboard_interrupt_the_interpreter_swallows_is_raised_again(tmp_path):
     done = _python(SWALLOWED, tmp_path)
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_signal_during_the_swallowed_ones_hook_is_put_off_too(tmp_path):
+    done = _python(SWALLOWED_THEN_ANOTHER, tmp_path)
+    assert (done.returncode, done.stdout) == (0, "stopped\n2\n"), done.stderr
     assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
 
 

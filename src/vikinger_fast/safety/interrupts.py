@@ -156,6 +156,12 @@ def _unraisable(unraisable: Any) -> None:
     _state.hook(unraisable)
 
 
+# A signal that comes while the hook runs must not raise there: the interpreter would swallow
+# that KeyboardInterrupt too, and print it ("Exception ignored in sys.unraisablehook"). In the
+# hook the handler puts it off instead, as in any code of _UNBREAKABLE.
+_UNBREAKABLE.add(_unraisable.__code__)
+
+
 def _thread_exception(args: Any) -> None:
     # A process pool whose workers a stop ended, and whose futures it had cancelled: Python
     # 3.11's pool thread then fails the cancelled futures too, and dies with InvalidStateError
