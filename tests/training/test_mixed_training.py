@@ -11,6 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
+import tiny_training
 from vikinger_ref import Game
 from vikinger_ref.mlp import ALL_SETS, MLPEvaluator
 from vikinger_ref.network_features import OBSERVATION_MODULES_V2, OBSERVATION_V1, feature_width
@@ -22,17 +23,11 @@ from vikinger_fast.training.config import EVAL_ORDER
 from vikinger_fast.training.network import init_params
 
 TINY = dict(
+    tiny_training.TINY,
     games=3,
     shard_games=3,
-    simulations=4,
-    max_considered=4,
-    hidden=(16,),
     steps=2,
     batch=16,
-    window=2,
-    eval_every=1,
-    eval_games=2,
-    eval_simulations=4,
     mixed=True,
     rescore_nodes=0,  # the solver's rescoring has tests of its own (test_targets.py)
 )
