@@ -109,6 +109,11 @@ class TrainConfig:
     # the exact result of perfect play as its value and score targets; 0 = off (and a
     # config.json without it, of a run from before it).
     rescore_nodes: int = 2000
+    # The solver's move in the policy target (docs/learning.md "Score-aware values"): at a
+    # rescored sample the target is (1 - solver_policy) * the search's improved policy +
+    # solver_policy * 1 on the solver's margin-optimal action; 0 = the search's alone (and a
+    # config.json without it, of a run from before it).
+    solver_policy: float = 1.0
     # The generations' ladder and the gate (docs/learning.md "Generations and the gate"): each
     # export plays at most `ladder_opponents` earlier exports, `ladder_games` games each
     # (`eval_games` against the run's best), replaces the best when it scores at least `gate`
@@ -167,6 +172,7 @@ class TrainConfig:
             ("l2", 0.0, 1.0),
             ("value_mix", 0.0, 1.0),
             ("score_weight", 0.0, 1.0),
+            ("solver_policy", 0.0, 1.0),
             ("gate", 0.5, 1.0),
         ):
             number = getattr(self, name)
@@ -239,6 +245,7 @@ class TrainConfig:
         fields.setdefault("features", OBSERVATION_V1)  # runs from before the field
         fields.setdefault("score_weight", 0.0)  # runs from before the score head
         fields.setdefault("rescore_nodes", 0)  # runs from before the rescoring
+        fields.setdefault("solver_policy", 0.0)  # runs from before the solver's policy target
         fields.setdefault("init", "")  # runs from before --init
         for name in ("options", "hidden"):
             if name in fields:

@@ -39,7 +39,8 @@ from .network import evaluator as network_evaluator
 # value target, and the game's final 64 × Fame + gold per player (absolute seats), the score
 # target's source (targets.score_target), and `exact_margin`: at a sample the endgame solver
 # finished within rescore_nodes nodes, each player's margin (64 × Fame + gold of the seat minus
-# the best other's) under perfect play, NaN elsewhere (targets.py rescores with it).
+# the best other's) under perfect play, NaN elsewhere (targets.py rescores with it). There the
+# policy target leans to the solver's move by solver_policy (policy_target below).
 EXTRA_ARRAYS = ("target", "root_value", "final_score", "exact_margin")
 PER_PLAYER_ARRAYS = ("root_value", "final_score", "exact_margin")
 SAMPLE_ARRAYS = selfplay_data.SAMPLE_ARRAYS + EXTRA_ARRAYS
@@ -119,18 +120,41 @@ def _games(
     return rows
 
 
-def exact_margin(engine: ModuleType, state: Any, nodes: int) -> np.ndarray:
-    """The solver's margins of perfect play at a round-6 decision node with no chance ahead
-    (docs/search.md "Solver") when it finishes within `nodes` nodes (and its memory bound);
-    NaN per player otherwise, or when rescoring is off (nodes 0)."""
-    unsolved = np.full(state.get_game().num_players, np.nan, np.float32)
+def solve(engine: ModuleType, state: Any, nodes: int) -> Optional[Dict[str, Any]]:
+    """solve_endgame's {"action", "margins", "nodes"} at a round-6 decision node with no chance
+    ahead (docs/search.md "Solver") when it finishes within `nodes` nodes (and its memory
+    bound); None otherwise, or when rescoring is off (nodes 0)."""
     if nodes == 0 or state.is_chance_node() or state.to_dict()["round"] != 6:
-        return unsolved
+        return None
     try:
-        solved = engine.solve_endgame(state, nodes)
+        solved: Optional[Dict[str, Any]] = engine.solve_endgame(state, nodes)
     except MemoryError:  # the table's bound reached: giving up, as the bots do
-        return unsolved
-    return unsolved if solved is None else np.asarray(solved["margins"], np.float32)
+        return None
+    return solved
+
+
+def exact_margin(solved: Optional[Dict[str, Any]], players: int) -> np.ndarray:
+    """The margins of perfect play of a solve() result; NaN per player when unsolved."""
+    if solved is None:
+        return np.full(players, np.nan, np.float32)
+    return np.asarray(solved["margins"], np.float32)
+
+
+def policy_target(
+    improved: np.ndarray, solved: Optional[Dict[str, Any]], solver_policy: float
+) -> np.ndarray:
+    """The sample's policy target: the search's improved policy, or where the solver finished
+    (1 - solver_policy) of it + solver_policy on the solver's margin-optimal action (the first
+    in id order on a tie). Why: at a position decided either way the root's values are flat,
+    so the improved policy is the prior again and the policy never learns to care about the
+    margin; the solver's move is the exact answer there (docs/learning.md "Score-aware
+    values")."""
+    target = improved.astype(np.float32)
+    if solved is None or solver_policy == 0:
+        return target
+    target *= np.float32(1.0 - solver_policy)
+    target[int(solved["action"])] += np.float32(solver_policy)
+    return target
 
 
 def final_score(state: Any) -> np.ndarray:
@@ -182,15 +206,18 @@ def _search_games(
             action = int(results["selected"][k])
             if np.count_nonzero(results["legal"][k]) > 1:
                 visits = results["visits"][k].astype(np.float64)
+                solved = solve(engine, state, config.rescore_nodes)
                 rows.add(
                     state,
                     numbers[k],
                     (visits / visits.sum()).astype(np.float32),
                     action,
-                    target=results["improved_policy"][k].astype(np.float32),
+                    target=policy_target(
+                        results["improved_policy"][k], solved, config.solver_policy
+                    ),
                     root_value=results["value"][k].astype(np.float32),
                     final_score=np.zeros(config.players, np.float32),  # set at the end
-                    exact_margin=exact_margin(engine, state, config.rescore_nodes),
+                    exact_margin=exact_margin(solved, config.players),
                 )
             state.apply_action(action)
             while state.is_chance_node():
