@@ -120,3 +120,27 @@ def test_old_configs_have_no_score_head():
 
     assert "score_w" not in init_shapes(old)
     assert init_shapes(TrainConfig())["score_w"] == (128, 2)
+
+
+def test_the_solvers_move_is_the_policy_target_where_the_solver_finished():
+    from vikinger_fast.training import selfplay
+
+    improved = np.zeros(2036, np.float32)
+    improved[[3, 7]] = [0.25, 0.75]
+    unsolved = selfplay.policy_target(improved, None, 1.0)
+    np.testing.assert_array_equal(unsolved, improved)
+    solved = {"action": 3, "margins": [64, -64], "nodes": 5}
+    exact = selfplay.policy_target(improved, solved, 1.0)
+    assert exact[3] == 1.0 and exact.sum() == 1.0  # all on the solver's move
+    half = selfplay.policy_target(improved, solved, 0.5)
+    np.testing.assert_allclose(half[[3, 7]], [0.625, 0.375])
+    np.testing.assert_array_equal(selfplay.policy_target(improved, solved, 0.0), improved)
+    assert improved[3] == 0.25  # the search's array is left as it was
+
+
+def test_old_configs_keep_the_searchs_policy_target():
+    assert TrainConfig.from_json('{"players": 2}').solver_policy == 0.0
+    assert TrainConfig().solver_policy == 1.0
+    for bad in (-0.1, 1.5, float("nan"), True, "1"):
+        with pytest.raises((ValueError, TypeError), match="solver_policy"):
+            TrainConfig(solver_policy=bad)

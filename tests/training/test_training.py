@@ -84,6 +84,26 @@ def test_selfplay_is_the_same_for_the_same_seeds_in_processes_and_both_engines(e
             np.testing.assert_array_equal(here[key], there[key], err_msg=key)
 
 
+def test_where_the_solver_finished_the_policy_target_is_its_move():
+    # The same games with and without the solver's policy target (the moves played are the
+    # search's either way): the targets differ at the rescored samples only, which hold 1 on
+    # one legal action, the solver's (docs/learning.md "Score-aware values").
+    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2, rescore_nodes=300)
+    weights = init_params(2, (8,), 3)
+    exact = selfplay.play(config, weights, 5, 0, 2)
+    search = selfplay.play(
+        TrainConfig(**{**config.__dict__, "solver_policy": 0.0}), weights, 5, 0, 2
+    )
+    np.testing.assert_array_equal(exact["action"], search["action"])
+    solved = np.isfinite(exact["exact_margin"]).all(axis=1)
+    assert solved.any() and not solved.all()
+    np.testing.assert_array_equal(exact["target"][~solved], search["target"][~solved])
+    moves = exact["target"][solved].argmax(axis=1)
+    assert (exact["target"][solved].max(axis=1) == 1.0).all()
+    assert exact["legal_mask"][solved][np.arange(len(moves)), moves].all()
+    assert (exact["target"][solved] != search["target"][solved]).any()
+
+
 def test_the_executor_does_not_change_the_data(tmp_path):
     config = tiny(games=2, shard_games=1, simulations=3, max_considered=2)
     weights = init_params(2, (8,), 4)
