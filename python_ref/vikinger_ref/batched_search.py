@@ -331,13 +331,14 @@ class PuctSearch:
             # Row by row, as batched_search.cc: evaluated, mixed, expanded.
             lam = self._score_utility
             for r, ((t, index), state) in enumerate(zip(self._rows, leaves)):
-                logits, values = network.evaluate(state)  # of state.legal_actions(), in order
-                if lam > 0.0:
-                    scores = network.scores(state)
+                if lam > 0.0:  # both heads of one pass through the hidden layers
+                    logits, values, scores = network._evaluate_scored(state)
                     values = np.array(
                         [score_utility(float(v), float(s), lam) for v, s in zip(values, scores)],
                         np.float32,
                     )
+                else:  # of state.legal_actions(), in order
+                    logits, values = network.evaluate(state)
                 if count > 0:
                     played = _mean_playout_returns(state, count, seed + r * count, lam)
                     values = _mixed(values, played, weight)

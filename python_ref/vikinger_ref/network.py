@@ -191,8 +191,22 @@ class Network:
         k legal actions (in legal_actions() order) and the values relative to the player to
         move."""
         self._node(state, "evaluate")
-        legal = state.legal_actions()
+        return self._heads(state, self._hidden(state))
+
+    def _evaluate_scored(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """evaluate(state) and scores(state) of one pass through the hidden layers: the search
+        with a score utility reads both heads at every leaf. For batched_search only (no public
+        twin: the C++ search computes them together)."""
+        self._node(state, "evaluate")
+        if self._score is None:
+            raise ValueError("these weights have no score head")
         act = self._hidden(state)
+        logits, values = self._heads(state, act)
+        return logits, values, self._scores(act)
+
+    def _heads(self, state: State, act: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The policy logits of the legal actions and the values of hidden activations `act`."""
+        legal = state.legal_actions()
         w, b, s = self._policy
         scale = 2.0 ** -(s + ACT_SHIFT)
         logits = ((act @ w[:, legal] + b[legal]).astype(np.float64) * scale).astype(np.float32)

@@ -264,3 +264,23 @@ def test_a_score_head_too_large_for_integers_is_refused_alike(engines):
             engine.Network(mlp)
         messages.add(str(caught.value))
     assert messages == {"score: the weights are too large for the integer network"}
+
+
+def test_the_reference_reads_both_heads_of_a_leaf_in_one_pass(engines, monkeypatch):
+    # The reference's search with a score utility computes a leaf's hidden layers once for its
+    # values and its score (as the C++ does), not once per head.
+    ref = engines[0]
+    game = ref.Game(num_players=2)
+    network = ref.Network(MLPEvaluator.random(game, score=True, hidden=(16,), seed=3))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    while state.is_chance_node():
+        state.apply_random_chance(rng)
+    search = ref.PuctSearch([state], simulations=8, score_utility=WEIGHT)
+    passes = []
+    hidden = type(network)._hidden
+    monkeypatch.setattr(
+        type(network), "_hidden", lambda self, state: passes.append(1) or hidden(self, state)
+    )
+    leaves = search.run_batch(network, 4)
+    assert leaves > 0 and len(passes) == leaves
