@@ -7,10 +7,13 @@ import pytest
 
 from endgame_positions import shipped
 from vikinger_ref import az_bot
+from vikinger_ref.mlp import MLPEvaluator
 
 # AZBot(Game(2), 7, simulations=16, solver_nodes=0).step on the first 8 shipped 2-player
-# positions, as the bot played them before it had a solver (measured on the commit before it).
-BEFORE = [483, 348, 420, 220, 549, 425, 610, 483]
+# positions with the third shipped network (az-2p.npz since round 4). With the second network
+# the same call gave [483, 348, 420, 220, 549, 425, 610, 483], as on the commit before the
+# solver; the bot before the solver is also rebuilt below from PuctBot.
+BEFORE = [483, 347, 420, 27, 549, 418, 610, 483]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -36,11 +39,20 @@ def test_az_bot_plays_the_solvers_move_in_both_engines(engines, players):
 
 def test_solver_off_plays_as_before_in_both_engines(engines):
     for engine in engines:
-        bot = engine.AZBot(engine.Game(2), 7, simulations=16, solver_nodes=0)
+        game = engine.Game(2)
+        bot = engine.AZBot(game, 7, simulations=16, solver_nodes=0)
+        # The learned player before the solver: PuctBot on the shipped network with AZBot's
+        # leaf settings (batches of 16, half the value from 4 playouts).
+        network = engine.Network(MLPEvaluator.load(az_bot.shipped_model(game), game))
+        before = engine.PuctBot(
+            game, 7, simulations=16, evaluator=network, batch_size=16, playouts=4
+        )
         moves = []
         for state, _ in shipped(engine, 2, 8):
             bot.restart()
+            before.restart()
             moves.append(bot.step(state))
+            assert moves[-1] == before.step(state)
         assert moves == BEFORE
 
 
