@@ -196,10 +196,9 @@ class Network:
     def _evaluate_scored(self, state: State) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """evaluate(state) and scores(state) of one pass through the hidden layers: the search
         with a score utility reads both heads at every leaf. For batched_search only (no public
-        twin: the C++ search computes them together)."""
+        twin: the C++ search computes them together; the search has already refused weights
+        without a score head)."""
         self._node(state, "evaluate")
-        if self._score is None:
-            raise ValueError("these weights have no score head")
         act = self._hidden(state)
         logits, values = self._heads(state, act)
         return logits, values, self._scores(act)
