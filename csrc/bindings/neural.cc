@@ -152,7 +152,8 @@ py::array_t<float> LeafValues(PySearch& self, ValueOf value_of) {
 py::array_t<float> MeanPlayoutValues(PySearch& self, int64_t count, uint64_t seed) {
   return LeafValues(self, [&](int r, const Position& p, double* values) {
     MeanPlayoutReturns(p, count, seed + static_cast<uint64_t>(r * count),
-                       self.search->config().score_utility, values);
+                       self.search->config().score_utility, self.search->RowCentre(r),
+                       self.search->config().score_scale, values);
   });
 }
 
@@ -326,7 +327,8 @@ void DefineNeural(py::module_& m) {
 batched for an evaluator (docs/neural.md).
 
 PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0, score_utility=0.0): one
+dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0, score_utility=0.0,
+score_scale=0.0): one
 tree per state (decision nodes of one game), each searching `simulations` leaves per search.
 gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of
 some of its settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
@@ -334,12 +336,14 @@ solver_nodes > 0 solves every new round-6 leaf (not the root) within that many n
 the exact returns of those solved (docs/neural.md "The solver in the search"). score_utility = w
 in [0, 1] backs up (1 - w) * win share + w * (score + 1) / 2 per seat at terminal nodes, solved
 leaves, playouts and a Network's leaves (which must have a score head); an evaluator's values are
-taken as given (docs/neural.md "Score-aware values"). The same arguments and evaluator outputs give
+taken as given. The score is tanh(margin / 512), or with score_scale = D > 0 (Fame)
+tanh((margin - centre) / (64 * D)), centre the tree root's projected margin, a Network leaf's margin
+read from its score head; such a tree starts anew at advance (docs/neural.md "Score-aware values"). The same arguments and evaluator outputs give
 the same trees as vikinger_ref.PuctSearch.)doc")
       .def(py::init([](py::handle states, py::handle simulations, py::handle seed,
                        py::handle c_init, py::handle c_base, py::handle dirichlet_alpha,
                        py::handle dirichlet_fraction, py::handle virtual_loss, py::handle gumbel,
-                       py::handle solver_nodes, py::handle score_utility) {
+                       py::handle solver_nodes, py::handle score_utility, py::handle score_scale) {
              auto self = std::make_unique<vk::PySearch>();
              const std::vector<vk::Position> roots = vk::RootsArg(states, &self->game);
              vk::RequireInts({{"seed", seed}});
@@ -353,6 +357,7 @@ the same trees as vikinger_ref.PuctSearch.)doc")
              config.gumbel = vk::GumbelArg(gumbel);
              config.solver_nodes = vk::IntArg(solver_nodes, "solver_nodes");
              config.score_utility = vk::RealArg(score_utility, "score_utility");
+             config.score_scale = vk::RealArg(score_scale, "score_scale");
              try {
                vk::CheckPuctConfig(config);
              } catch (const std::invalid_argument& error) {
@@ -364,7 +369,8 @@ the same trees as vikinger_ref.PuctSearch.)doc")
            py::arg("states"), py::kw_only(), py::arg("simulations"), py::arg("seed") = 0,
            py::arg("c_init") = 1.25, py::arg("c_base") = 0.0, py::arg("dirichlet_alpha") = 0.0,
            py::arg("dirichlet_fraction") = 0.25, py::arg("virtual_loss") = 1,
-           py::arg("gumbel") = false, py::arg("solver_nodes") = 0, py::arg("score_utility") = 0.0)
+           py::arg("gumbel") = false, py::arg("solver_nodes") = 0, py::arg("score_utility") = 0.0,
+           py::arg("score_scale") = 0.0)
       .def("gather", &vk::Gather, py::arg("max_batch") = 256,
            R"doc(Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
 terminal node, backed up at once) or no tree can go on; returns (observations float32[B,

@@ -97,8 +97,14 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
     if (weight > 0.0) {
       float scores[kMaxPlayers];
       network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_, scores);
+      const double scale = config_.score_scale;
+      const double* centre = tree.ScoreCentre();
+      const int mover = CurrentPlayer(p);
       for (int k = 0; k < n; ++k) {
-        values[k] = static_cast<float>(ScoreUtility(values[k], scores[k], weight));
+        const double score =
+            scale > 0.0 ? MarginScore(HeadMargin(scores[k]), centre[(mover + k) % n], scale)
+                        : static_cast<double>(scores[k]);
+        values[k] = static_cast<float>(ScoreUtility(values[k], score, weight));
       }
     } else {
       network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_);
@@ -107,7 +113,7 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
     if (mix.count > 0) {
       double played[kMaxPlayers];
       MeanPlayoutReturns(p, mix.count, mix.seed + static_cast<uint64_t>(r * mix.count), weight,
-                         played);
+                         tree.ScoreCentre(), config_.score_scale, played);
       const int mover = CurrentPlayer(p);
       for (int k = 0; k < n; ++k) {
         values[k] = MixedValue(values[k], static_cast<float>(played[(mover + k) % n]), mix.weight);
@@ -120,7 +126,7 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
 }
 
 void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double score_utility,
-                        double* values) {
+                        const double* centre, double score_scale, double* values) {
   const int n = p.num_players;
   for (int k = 0; k < n; ++k) values[k] = 0.0;
   for (int64_t j = 0; j < count; ++j) {
@@ -131,7 +137,7 @@ void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double 
       int64_t totals[kMaxPlayers], margins[kMaxPlayers];
       for (int k = 0; k < n; ++k) totals[k] = kFameUnit * result.scores[k] + result.gold[k];
       TotalMargins(totals, n, margins);
-      MarginUtilities(margins, n, score_utility, returns);
+      MarginUtilities(margins, n, score_utility, centre, score_scale, returns);
     }
     for (int k = 0; k < n; ++k) values[k] += returns[k];
   }

@@ -70,14 +70,17 @@ class BatchedSearch {
   const Position& RowPosition(int r) const {
     return trees_[rows_[r].first].LeafPosition(rows_[r].second);
   }
+  // The score centre of row r's tree (PuctTree::ScoreCentre).
+  const double* RowCentre(int r) const { return trees_[rows_[r].first].ScoreCentre(); }
   // -1 when the legal logits of row r are finite, else the first legal action whose is not.
   int FirstNonFiniteLogit(int r, const float* logits) const {
     return trees_[rows_[r].first].FirstNonFiniteLogit(
         rows_[r].second, logits + static_cast<size_t>(r) * kNumDistinctActions);
   }
   // The rows of the last Gather evaluated by `network` (of this game; with a score head when
-  // config().score_utility > 0, whose score utility is then its value), mixed with playouts by
-  // `mix`, and backed up.
+  // config().score_utility > 0, whose score utility is then its value: the head's score as it is,
+  // or centred on the tree's root as MarginScore(HeadMargin(score), centre, score_scale)), mixed
+  // with playouts by `mix`, and backed up.
   void BackupNetwork(const Network& network, const PlayoutMix& mix);
   // Undoes the pending descents (the evaluator failed).
   void Cancel();
@@ -99,9 +102,10 @@ class BatchedSearch {
 };
 
 // The mean returns of `count` random playouts from `p`, playout j on stream seed + j; with
-// score_utility > 0 each playout's returns blended with its final margins (MarginUtilities).
+// score_utility > 0 each playout's returns blended with its final margins (MarginUtilities, with
+// `centre` and `score_scale`).
 void MeanPlayoutReturns(const Position& p, int64_t count, uint64_t seed, double score_utility,
-                        double* values);
+                        const double* centre, double score_scale, double* values);
 
 }  // namespace vikinger
 

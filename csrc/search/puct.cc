@@ -37,6 +37,9 @@ void CheckPuctConfig(const PuctConfig& c) {
   if (!(c.score_utility >= 0.0 && c.score_utility <= 1.0)) {
     throw std::invalid_argument("score_utility must be in [0, 1]");
   }
+  if (!(c.score_scale >= 0.0) || std::isinf(c.score_scale)) {
+    throw std::invalid_argument("score_scale must be finite and >= 0 (0: not centred)");
+  }
   if (c.gumbel.enabled) {
     if (c.dirichlet_alpha > 0.0) {
       throw std::invalid_argument("gumbel and dirichlet_alpha exclude each other");
@@ -80,10 +83,13 @@ PuctTree::PuctTree(const Position& root, uint64_t seed, const PuctConfig* config
     : config_(config),
       rng_(seed),
       num_players_(root.num_players),
-      tree_(root, /*keep_positions=*/true) {}
+      tree_(root, /*keep_positions=*/true) {
+  if (config_->score_scale > 0.0) ProjectedMargins(root, centre_.data());
+}
 
 void PuctTree::Reset(const Position& root) {
   tree_.Reset(root);
+  if (config_->score_scale > 0.0) ProjectedMargins(root, centre_.data());
   pending_.clear();
   root_priors_.clear();
   solved_.clear();
@@ -168,7 +174,8 @@ Descent PuctTree::Descend() {
       if (config_->score_utility > 0.0) {
         int64_t margins[kMaxPlayers];
         FinalMargins(p, margins);
-        MarginUtilities(margins, num_players_, config_->score_utility, value);
+        MarginUtilities(margins, num_players_, config_->score_utility, centre_.data(),
+                        config_->score_scale, value);
       }
       Backup(path_, node, value, true);
       ++done_;
@@ -217,7 +224,8 @@ bool PuctTree::Solve(int32_t node, const Position& p) {
   std::array<double, kMaxPlayers> returns{};
   MarginReturns(result.margins, num_players_, returns.data());
   if (config_->score_utility > 0.0) {
-    MarginUtilities(result.margins, num_players_, config_->score_utility, returns.data());
+    MarginUtilities(result.margins, num_players_, config_->score_utility, centre_.data(),
+                    config_->score_scale, returns.data());
   }
   solved_.push_back(returns);
   TreeNode& solved = tree_.node(node);
@@ -329,8 +337,10 @@ void PuctTree::AddNoise() {
 
 bool PuctTree::Advance(const Position& p) {
   const int32_t found = tree_.FindRootChild(p);
-  // A solved node is no root: the search would never expand it.
-  if (found < 0 || tree_.node(found).status == kPending || tree_.node(found).status == kSolved) {
+  // A solved node is no root: the search would never expand it. A centred score utility starts
+  // anew: the subtree's values are centred on the old root.
+  if (found < 0 || tree_.node(found).status == kPending || tree_.node(found).status == kSolved ||
+      config_->score_scale > 0.0) {
     Reset(p);
     return false;
   }

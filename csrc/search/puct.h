@@ -21,9 +21,10 @@
 // backs up the B8.9 returns of its exact margins (MarginReturns), as at a terminal node.
 //
 // The score utility (docs/neural.md "Score-aware values"): with score_utility = w > 0 a terminal
-// node and a solved leaf back up (1 - w) * their returns + w * (tanh(margin / 512) + 1) / 2 per
-// player (solver.h's MarginUtilities); the evaluator's values are taken as given (the batched
-// search blends a Network's score head into them).
+// node and a solved leaf back up (1 - w) * their returns + w * (score + 1) / 2 per player, the
+// score tanh(margin / 512), or with score_scale = D > 0 tanh((margin - centre) / (64 * D)), the
+// centre the root's projected margin (solver.h's MarginUtilities); the evaluator's values are
+// taken as given (the batched search blends a Network's score head into them).
 #ifndef VIKINGER_PUCT_H_
 #define VIKINGER_PUCT_H_
 
@@ -47,6 +48,7 @@ struct PuctConfig {
   int64_t virtual_loss = 1;
   int64_t solver_nodes = 0;    // 0: no solver in the tree
   double score_utility = 0.0;  // w of the score utility, in [0, 1]; 0: win shares alone
+  double score_scale = 0.0;    // D (Fame) of the centred score; 0: tanh(margin / 512)
   GumbelConfig gumbel;         // enabled: the root of gumbel.h instead of PUCT and noise
 };
 
@@ -103,8 +105,11 @@ class PuctTree {
   void CancelPending();
   // Moves the root to the child whose position is `p` (found among the root's children, any
   // chance history), keeping its subtree; else starts a new tree at `p`. True when reused.
+  // With score_scale > 0 a tree always starts anew: its values are centred on its root.
   bool Advance(const Position& p);
   RootStats Root() const;
+  // The root's projected margins per player, the centre of the score (score_scale > 0).
+  const double* ScoreCentre() const { return centre_.data(); }
 
  private:
   enum : uint8_t { kNew, kPending, kExpanded, kSolved };  // TreeNode::status
@@ -133,6 +138,7 @@ class PuctTree {
   std::vector<Pending> pending_;
   TreePath path_;
   std::vector<double> root_priors_;  // the network's root priors while noise replaces them
+  std::array<double, kMaxPlayers> centre_{};
   GumbelRoot gumbel_;
   std::vector<std::array<double, kMaxPlayers>> solved_;  // TreeNode::solved indexes it
 };

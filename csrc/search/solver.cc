@@ -13,6 +13,7 @@
 #include "formats/serialization.h"
 #include "rules/components.h"
 #include "rules/legal_set.h"
+#include "search/evaluation.h"
 
 // Bit-identical with solver.py's score utility: no fused multiply-add (GCC's ISO mode already
 // keeps them apart).
@@ -43,17 +44,36 @@ void FinalMargins(const Position& p, int64_t* margins) {
   TotalMargins(totals, p.num_players, margins);
 }
 
-double SquashedMargin(int64_t margin) {
-  return std::tanh(static_cast<double>(margin) / (static_cast<double>(kFameUnit) * kScoreScale));
+double MarginScore(double margin, double centre, double scale) {
+  if (scale == 0.0) return std::tanh(margin / (static_cast<double>(kFameUnit) * kScoreScale));
+  return std::tanh((margin - centre) / (static_cast<double>(kFameUnit) * scale));
+}
+
+double HeadMargin(float score) {
+  const double clipped = std::max(-kHeadClip, std::min(kHeadClip, static_cast<double>(score)));
+  return static_cast<double>(kFameUnit) * kScoreScale * std::atanh(clipped);
+}
+
+void ProjectedMargins(const Position& p, double* margins) {
+  PlayerBoard boards[kMaxPlayers];
+  ProjectedBoards(p, boards);
+  int64_t totals[kMaxPlayers];
+  int64_t exact[kMaxPlayers];
+  for (int i = 0; i < p.num_players; ++i) totals[i] = kFameUnit * boards[i].fame + boards[i].gold;
+  TotalMargins(totals, p.num_players, exact);
+  for (int i = 0; i < p.num_players; ++i) margins[i] = static_cast<double>(exact[i]);
 }
 
 double ScoreUtility(double win_share, double score, double weight) {
   return (1.0 - weight) * win_share + weight * (0.5 * (score + 1.0));
 }
 
-void MarginUtilities(const int64_t* margins, int num_players, double weight, double* values) {
+void MarginUtilities(const int64_t* margins, int num_players, double weight, const double* centre,
+                     double scale, double* values) {
   for (int i = 0; i < num_players; ++i) {
-    values[i] = ScoreUtility(values[i], SquashedMargin(margins[i]), weight);
+    const double score =
+        MarginScore(static_cast<double>(margins[i]), scale > 0.0 ? centre[i] : 0.0, scale);
+    values[i] = ScoreUtility(values[i], score, weight);
   }
 }
 

@@ -57,13 +57,25 @@ constexpr double kScoreScale = 8.0;
 void TotalMargins(const int64_t* totals, int num_players, int64_t* margins);
 // The margins u_i of the (final) position p.
 void FinalMargins(const Position& p, int64_t* margins);
-// tanh(margin / (64 * kScoreScale)) in double, in (-1, 1) (the division by 2^9 is exact).
-double SquashedMargin(int64_t margin);
+// The score of a margin (estimate) in the score utility, in (-1, 1): tanh(margin / (64 *
+// kScoreScale)) when scale == 0 (the division by 2^9 is exact); with a scale D > 0 (Fame), centred
+// on the root's projected margin `centre`: tanh((margin - centre) / (64 * D)) (docs/neural.md
+// "Score-aware values"; solver.py's margin_score, the same operations in the same order).
+double MarginScore(double margin, double centre, double scale);
+// The margin the score head's output `score` stands for: 64 * kScoreScale * atanh(score), score
+// clipped to +-kHeadClip (float32 rounds tanh to 1 past about 8.7, where atanh is infinite).
+constexpr double kHeadClip = 1.0 - 1.0 / (1 << 20);
+double HeadMargin(float score);
+// The margins of the boards the players would finish with if the game ended after this round's
+// scoring (evaluation.h's ProjectedBoards), in double: the centre of a root's score utility.
+void ProjectedMargins(const Position& p, double* margins);
 // (1 - weight) * win_share + weight * (score + 1) / 2 in double: a win share and a squashed margin
 // on one scale, [0, 1]; solver.py's score_utility, the same operations in the same order.
 double ScoreUtility(double win_share, double score, double weight);
-// The win shares `values` of a final position, blended in place with its `margins`.
-void MarginUtilities(const int64_t* margins, int num_players, double weight, double* values);
+// The win shares `values` of a final position, blended in place with its `margins`, scored by
+// MarginScore with `centre` (per player; read only when scale > 0) and `scale`.
+void MarginUtilities(const int64_t* margins, int num_players, double weight, const double* centre,
+                     double scale, double* values);
 
 // kGaveUp when the node budget ran out, a chance node was met or the interrupt stopped it;
 // kOutOfMemory when the table reached max_memory (or an allocation failed).

@@ -54,6 +54,8 @@ LEAF_SOLVER_NODES = 0
 # The weight of the score utility (docs/neural.md "Score-aware values"): 0, the win share alone,
 # until a network with a score head is measured with it; the shipped networks have none.
 SCORE_UTILITY = 0.0
+# Its centred scale in Fame (0: not centred; PuctBot's keyword).
+SCORE_SCALE = 0.0
 
 
 def uniform_priors(mlp: MLPEvaluator, game: GameLike) -> MLPEvaluator:
@@ -85,7 +87,8 @@ class AZBot(PuctBot):
     leaf_solver_nodes > 0 the search also backs up the exact returns of the round-6 leaves it
     solves within that many nodes (PuctBot's keywords); solver_nodes=0 turns both off.
     score_utility=w > 0 backs up (1 - w) * win share + w * (score + 1) / 2 per seat, the score
-    from the network's score head (PuctBot's keyword; a network without one is a ValueError)."""
+    from the network's score head (PuctBot's keyword; a network without one is a ValueError);
+    score_scale=D > 0 centres that score on the root's projected margin (PuctBot's keyword)."""
 
     def __init__(
         self,
@@ -101,6 +104,7 @@ class AZBot(PuctBot):
         solver_nodes: int = SOLVER_NODES,
         leaf_solver_nodes: int = LEAF_SOLVER_NODES,
         score_utility: float = SCORE_UTILITY,
+        score_scale: float = SCORE_SCALE,
         **options: Any,
     ) -> None:
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
@@ -131,6 +135,7 @@ class AZBot(PuctBot):
             solver_nodes=solver_nodes,
             leaf_solver_nodes=leaf_solver_nodes,
             score_utility=score_utility,
+            score_scale=score_scale,
             **options,
         )
 

@@ -35,7 +35,7 @@ from .mlp import SCORE_HEAD_NEEDED
 from .network import Network
 from .puct import COLLISION, LEAF, PuctConfig, PuctTree
 from .rng import MASK64, mix
-from .solver import final_margins, margin_utilities, score_utility
+from .solver import final_margins, head_margin, margin_score, margin_utilities, score_utility
 from .state import State
 
 # Playouts per leaf at most in playout_values: a bound, so that no call can run for hours.
@@ -107,18 +107,26 @@ def _gumbel(value: Any) -> GumbelConfig:
 
 
 def _mean_playout_returns(
-    state: State, count: int, seed: int, score_utility: float = 0.0
+    state: State,
+    count: int,
+    seed: int,
+    score_utility: float = 0.0,
+    centre: Any = None,
+    score_scale: float = 0.0,
 ) -> np.ndarray:
     """float32[n]: the mean returns of `count` random playouts from `state` (playout j on stream
     seed + j), relative to its mover; with score_utility > 0 each playout's returns blended with
-    its final margins (docs/neural.md "Score-aware values")."""
+    its final margins, scored with `centre` and `score_scale` (docs/neural.md "Score-aware
+    values")."""
     n = state.get_game().num_players
     sums = [0.0] * n
     for j in range(count):
         final, _ = play_random_playout(state, (seed + j) & MASK64)
         returns = final.returns()
         if score_utility > 0.0:
-            returns = margin_utilities(returns, final_margins(final), score_utility)
+            returns = margin_utilities(
+                returns, final_margins(final), score_utility, centre, score_scale
+            )
         for k, value in enumerate(returns):
             sums[k] += value
     mover = state.current_player()
@@ -153,6 +161,7 @@ class PuctSearch:
         gumbel: Any = False,
         solver_nodes: int = 0,
         score_utility: float = 0.0,
+        score_scale: float = 0.0,
     ) -> None:
         roots = _roots(states)
         seed = check_int("seed", seed) & MASK64
@@ -167,10 +176,12 @@ class PuctSearch:
         config.gumbel = _gumbel(gumbel)
         config.solver_nodes = check_int64("solver_nodes", solver_nodes)
         config.score_utility = check_real("score_utility", score_utility)
+        config.score_scale = check_real("score_scale", score_scale)
         config.check()
         self._game = roots[0].get_game()
         self._n = self._game.num_players
         self._score_utility = config.score_utility
+        self._score_scale = config.score_scale
         self._trees = [
             PuctTree(root, mix((seed + i) & MASK64), config) for i, root in enumerate(roots)
         ]
@@ -279,8 +290,16 @@ class PuctSearch:
         with self._lock:
             out = np.zeros((len(self._rows), self._n), dtype=np.float32)
             for r, (t, index) in enumerate(self._rows):
-                state = self._trees[t].pending[index][1].state
-                out[r] = _mean_playout_returns(state, count, seed + r * count, self._score_utility)
+                tree = self._trees[t]
+                state = tree.pending[index][1].state
+                out[r] = _mean_playout_returns(
+                    state,
+                    count,
+                    seed + r * count,
+                    self._score_utility,
+                    tree.centre,
+                    self._score_scale,
+                )
             return out
 
     def cancel(self) -> None:
@@ -299,6 +318,14 @@ class PuctSearch:
         if self._score_utility > 0.0 and not network.has_score_head:
             raise ValueError(SCORE_HEAD_NEEDED)
         return network
+
+    def _leaf_score(self, tree: PuctTree, state: State, k: int, score: Any) -> float:
+        """The score of column k (player (mover + k) % n) of a leaf's score head: as it is, or
+        centred on the tree's root (score_scale > 0) from the margin the head stands for."""
+        if self._score_scale == 0.0:
+            return float(score)
+        seat = (state.current_player() + k) % self._n
+        return margin_score(head_margin(score), tree.centre[seat], self._score_scale)
 
     def run_batch(
         self,
@@ -331,16 +358,22 @@ class PuctSearch:
             # Row by row, as batched_search.cc: evaluated, mixed, expanded.
             lam = self._score_utility
             for r, ((t, index), state) in enumerate(zip(self._rows, leaves)):
+                tree = self._trees[t]
                 if lam > 0.0:  # both heads of one pass through the hidden layers
                     logits, values, scores = network._evaluate_scored(state)
                     values = np.array(
-                        [score_utility(float(v), float(s), lam) for v, s in zip(values, scores)],
+                        [
+                            score_utility(float(v), self._leaf_score(tree, state, k, s), lam)
+                            for k, (v, s) in enumerate(zip(values, scores))
+                        ],
                         np.float32,
                     )
                 else:  # of state.legal_actions(), in order
                     logits, values = network.evaluate(state)
                 if count > 0:
-                    played = _mean_playout_returns(state, count, seed + r * count, lam)
+                    played = _mean_playout_returns(
+                        state, count, seed + r * count, lam, tree.centre, self._score_scale
+                    )
                     values = _mixed(values, played, weight)
                 self._trees[t].expand(index, dict(zip(state.legal_actions(), logits)), values)
             for t, _ in self._rows:

@@ -11,8 +11,9 @@ With solver_nodes > 0, a new leaf other than the root that is a round-6 decision
 chance ahead is first solved within that many nodes; a solved leaf is never evaluated and backs up
 the B8.9 returns of its exact margins at every descent, as a terminal node (puct.h). With
 score_utility = w > 0 a terminal node and a solved leaf back up (1 - w) * their returns + w *
-(tanh(margin / 512) + 1) / 2 per player (solver.margin_utilities; docs/neural.md "Score-aware
-values").
+(score + 1) / 2 per player, the score tanh(margin / 512), or with score_scale = D > 0
+tanh((margin - centre) / (64 * D)), the centre the root's projected margin (solver.margin_utilities;
+docs/neural.md "Score-aware values"); such a tree starts anew at advance.
 """
 
 from __future__ import annotations
@@ -23,7 +24,14 @@ from typing import TYPE_CHECKING, Any, Optional
 from .actions import TERMINAL
 from .gumbel import GumbelConfig, GumbelRoot, improved_policy
 from .rng import GOLDEN, MASK64, mix, unit_double
-from .solver import final_margins, margin_returns, margin_utilities, no_chance_ahead, solve
+from .solver import (
+    final_margins,
+    margin_returns,
+    margin_utilities,
+    no_chance_ahead,
+    projected_margins,
+    solve,
+)
 from .tree import EXPANDED, NEW, PENDING, SOLVED, Node, Tree
 
 if TYPE_CHECKING:
@@ -83,6 +91,7 @@ class PuctConfig:
         "gumbel",
         "solver_nodes",
         "score_utility",
+        "score_scale",
     )
 
     def __init__(
@@ -96,10 +105,12 @@ class PuctConfig:
         gumbel: Optional[GumbelConfig] = None,
         solver_nodes: int = 0,
         score_utility: float = 0.0,
+        score_scale: float = 0.0,
     ) -> None:
         self.gumbel = GumbelConfig() if gumbel is None else gumbel
         self.solver_nodes = solver_nodes
         self.score_utility = score_utility
+        self.score_scale = score_scale
         self.simulations = simulations
         self.c_init = c_init
         self.c_base = c_base
@@ -125,6 +136,8 @@ class PuctConfig:
             raise ValueError("solver_nodes must be >= 0")
         if not 0.0 <= self.score_utility <= 1.0:
             raise ValueError("score_utility must be in [0, 1]")
+        if not self.score_scale >= 0.0 or math.isinf(self.score_scale):
+            raise ValueError("score_scale must be finite and >= 0 (0: not centred)")
         g = self.gumbel
         if g.enabled:
             if self.dirichlet_alpha > 0.0:
@@ -157,6 +170,8 @@ class PuctTree:
         self.pending: list[tuple[list[tuple[Node, int]], Node]] = []
         self.root_priors: Optional[list[float]] = None
         self.done = 0
+        # The root's projected margins, the centre of the score (score_scale > 0).
+        self.centre = projected_margins(root) if self.config.score_scale > 0.0 else None
 
     def begin_search(self) -> None:
         self.done = 0
@@ -264,7 +279,9 @@ class PuctTree:
         node.solved = margin_returns(solved["margins"])
         weight = self.config.score_utility
         if weight > 0.0:
-            node.solved = margin_utilities(node.solved, solved["margins"], weight)
+            node.solved = margin_utilities(
+                node.solved, solved["margins"], weight, self.centre, self.config.score_scale
+            )
         return True
 
     def _final_value(self, state: State) -> Any:
@@ -272,7 +289,9 @@ class PuctTree:
         utility when it is on."""
         weight = self.config.score_utility
         if weight > 0.0:
-            return margin_utilities(state.returns(), final_margins(state), weight)
+            return margin_utilities(
+                state.returns(), final_margins(state), weight, self.centre, self.config.score_scale
+            )
         return state.returns()
 
     def _backup(
@@ -352,8 +371,9 @@ class PuctTree:
     def advance(self, state: State) -> bool:
         """The root moves to the child whose position is `state` (True), else a new tree."""
         child = self.tree.find_root_child(state)
-        # A solved node is no root: the search would never expand it.
-        if child is None or child.status in (PENDING, SOLVED):
+        # A solved node is no root: the search would never expand it. A centred score utility
+        # starts anew: the subtree's values are centred on the old root.
+        if child is None or child.status in (PENDING, SOLVED) or self.config.score_scale > 0.0:
             self._reset(state)
             return False
         self.tree.reroot(child)

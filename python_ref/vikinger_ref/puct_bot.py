@@ -3,7 +3,7 @@
 
 PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
 c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5, solver_nodes=0,
-leaf_solver_nodes=0, score_utility=0.0): the evaluator is `evaluator`
+leaf_solver_nodes=0, score_utility=0.0, score_scale=0.0): the evaluator is `evaluator`
 (any callable of the protocol, or a Network, which the search runs itself), else the MLP of the
 weights file `model`, else the heuristic
 evaluation with uniform priors. With `playouts` > 0 a leaf's value is (1 - playout_weight) * the
@@ -27,11 +27,16 @@ The score utility (docs/neural.md "Score-aware values"): with `score_utility` = 
 the search backs up is (1 - w) * win share + w * (score + 1) / 2 per seat, the score being the
 network's score head at a leaf and tanh(margin in Fame / 8) at a terminal node, a solved leaf and
 the end of a playout. It needs a network with a score head (a Network, an MLPEvaluator or the
-weights file of `model`): anything else is a ValueError at construction.
+weights file of `model`): anything else is a ValueError at construction. With `score_scale` = D > 0
+(Fame; it needs score_utility > 0) the score is centred on the root: tanh((margin - centre) / (64 *
+D)), the centre the root's projected margin and a leaf's margin read from the score head, so that
+a margin keeps counting once the winner is known (PuctSearch(score_scale=)); the search itself reads
+the head then, so the evaluator must be a Network (AZBot's default).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 
 from typing import TYPE_CHECKING, Any, Callable, Union
@@ -56,6 +61,10 @@ if TYPE_CHECKING:
     Model = Union[str, os.PathLike[str]]
 
 UNLIMITED = 1 << 62  # the simulations of a search bounded by time alone
+SCORE_SCALE_NEEDS_NETWORK = (
+    "score_scale > 0 needs the integer Network as evaluator (AZBot's default), not the numpy "
+    "MLPEvaluator: the search centres the score head itself"
+)
 
 
 def _check_number(name: str, value: Any) -> None:
@@ -102,6 +111,7 @@ class PuctBot:
         solver_nodes: int = 0,
         leaf_solver_nodes: int = 0,
         score_utility: float = 0.0,
+        score_scale: float = 0.0,
     ) -> None:
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
@@ -136,6 +146,11 @@ class PuctBot:
         _check_number("score_utility", score_utility)
         if not 0.0 <= score_utility <= 1.0:
             raise ValueError(f"score_utility must be in [0, 1], not {score_utility}")
+        _check_number("score_scale", score_scale)
+        if not 0.0 <= score_scale < math.inf:
+            raise ValueError(f"score_scale must be finite and >= 0, not {score_scale}")
+        if score_scale > 0.0 and score_utility == 0.0:
+            raise ValueError("score_scale > 0 needs score_utility > 0 (the score's weight)")
         self._solver_nodes = _check_nodes("solver_nodes", solver_nodes)
         leaf_solver_nodes = _check_nodes("leaf_solver_nodes", leaf_solver_nodes)
         self._playouts = int(playouts)
@@ -148,8 +163,12 @@ class PuctBot:
             self._evaluator = MLPEvaluator.load(model, game)
         self._options = {"c_init": c_init, "c_base": c_base}
         if score_utility > 0.0:
-            self._evaluator = self._score_evaluator(self._evaluator, float(score_utility))
+            self._evaluator = self._score_evaluator(
+                self._evaluator, float(score_utility), float(score_scale)
+            )
             self._options["score_utility"] = float(score_utility)
+        if score_scale > 0.0:
+            self._options["score_scale"] = float(score_scale)
         if self._solver_nodes > 0 and leaf_solver_nodes > 0:
             self._options["solver_nodes"] = leaf_solver_nodes
         self._batch_size = int(batch_size)
@@ -159,13 +178,16 @@ class PuctBot:
         self._lock = threading.Lock()
         self.restart()
 
-    def _score_evaluator(self, evaluator: Any, weight: float) -> Any:
+    def _score_evaluator(self, evaluator: Any, weight: float, scale: float) -> Any:
         """The evaluator of the score utility `weight`: a Network as it is (the search blends its
-        heads), an MLPEvaluator's with_score_utility; ValueError for anything without a score
+        heads), an MLPEvaluator's with_score_utility (not with a centred score: its values would
+        be blended before the search knows the root); ValueError for anything without a score
         head."""
         if isinstance(evaluator, self._network_class) and evaluator.has_score_head:
             return evaluator
         if isinstance(evaluator, MLPEvaluator) and evaluator.score is not None:
+            if scale > 0.0:
+                raise ValueError(SCORE_SCALE_NEEDS_NETWORK)
             return evaluator.with_score_utility(weight)
         raise ValueError(SCORE_HEAD_NEEDED)
 

@@ -20,6 +20,7 @@ from typing import Any, Iterator, Optional
 
 from .arguments import check_int, check_not_huge
 from .components import NUM_ROUNDS
+from .evaluation import projected_boards
 from .playouts import check_state
 from .state import State
 
@@ -27,6 +28,7 @@ FAME_UNIT = 64
 # The score utility (docs/neural.md "Score-aware values"): a margin u, in units of 1/64 Fame, is
 # squashed as tanh(u / 64 / SCORE_SCALE), the score head's target (training/targets.py).
 SCORE_SCALE = 8.0
+HEAD_CLIP = 1.0 - 1.0 / (1 << 20)  # head_margin's bound on a score (solver.h's kHeadClip)
 INFINITY = (1 << 63) // 2
 EXACT, LOWER, UPPER = range(3)
 ENTRY_BYTES = 80  # a table entry of solver.cc (kSolverEntryBytes)
@@ -149,10 +151,28 @@ def margin_returns(margins: list[int]) -> list[float]:
     return [1.0 / winners if u >= 0 else 0.0 for u in margins]
 
 
-def squashed_margin(margin: float) -> float:
-    """tanh(margin / (64 * SCORE_SCALE)) in double: a margin of 64 * Fame + gold as the score
-    head predicts it, in (-1, 1) (the division by a power of two is exact)."""
-    return math.tanh(float(margin) / (FAME_UNIT * SCORE_SCALE))
+def margin_score(margin: float, centre: float, scale: float) -> float:
+    """The score of a margin (estimate) in the score utility, in (-1, 1): tanh(margin / (64 *
+    SCORE_SCALE)) when scale == 0, the score head's target (the division by 2**9 is exact); with a
+    scale D > 0 (Fame), centred on the root's projected margin: tanh((margin - centre) / (64 *
+    D)) (solver.cc's MarginScore, the same operations in the same order)."""
+    if scale == 0.0:
+        return math.tanh(float(margin) / (FAME_UNIT * SCORE_SCALE))
+    return math.tanh((float(margin) - centre) / (FAME_UNIT * scale))
+
+
+def head_margin(score: float) -> float:
+    """The margin the score head's output stands for: 64 * SCORE_SCALE * atanh(score), score
+    clipped to +-HEAD_CLIP (float32 rounds tanh to 1 past about 8.7, where atanh is infinite)."""
+    clipped = max(-HEAD_CLIP, min(HEAD_CLIP, float(score)))
+    return FAME_UNIT * SCORE_SCALE * math.atanh(clipped)
+
+
+def projected_margins(state: State) -> list[float]:
+    """The margins of the boards the players would finish with if the game ended after this
+    round's scoring (evaluation.projected_boards): the centre of a root's score utility."""
+    boards = projected_boards(state)
+    return [float(u) for u in total_margins([FAME_UNIT * b.fame + b.gold for b in boards])]
 
 
 def score_utility(win_share: Any, score: Any, weight: float) -> Any:
@@ -162,9 +182,15 @@ def score_utility(win_share: Any, score: Any, weight: float) -> Any:
     return (1.0 - weight) * win_share + weight * (0.5 * (score + 1.0))
 
 
-def margin_utilities(values: Any, margins: Any, weight: float) -> list[Any]:
-    """The win shares `values` of a final position blended with its `margins` (per player)."""
-    return [score_utility(v, squashed_margin(u), weight) for v, u in zip(values, margins)]
+def margin_utilities(
+    values: Any, margins: Any, weight: float, centre: Any = None, scale: float = 0.0
+) -> list[Any]:
+    """The win shares `values` of a final position blended with its `margins` (per player),
+    scored by margin_score with `centre` (per player; read only when scale > 0) and `scale`."""
+    return [
+        score_utility(v, margin_score(u, centre[i] if scale > 0.0 else 0.0, scale), weight)
+        for i, (v, u) in enumerate(zip(values, margins))
+    ]
 
 
 def out_of_memory_message(max_memory: int) -> str:

@@ -371,7 +371,8 @@ class PuctSearch:
     batched for an evaluator (docs/neural.md).
 
     PuctSearch(states, *, simulations, seed=0, c_init=1.25, c_base=0.0, dirichlet_alpha=0.0,
-    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0, score_utility=0.0): one
+    dirichlet_fraction=0.25, virtual_loss=1, gumbel=False, solver_nodes=0, score_utility=0.0,
+    score_scale=0.0): one
     tree per state (decision nodes of one game), each searching `simulations` leaves per search.
     gumbel=True puts the Gumbel MuZero root (Gumbel-top-k, sequential halving) on every tree; a dict of
     some of its settings, {"max_considered": 16, "c_visit": 50.0, "c_scale": 1.0}, does so with them.
@@ -379,7 +380,9 @@ class PuctSearch:
     the exact returns of those solved (docs/neural.md "The solver in the search"). score_utility = w
     in [0, 1] backs up (1 - w) * win share + w * (score + 1) / 2 per seat at terminal nodes, solved
     leaves, playouts and a Network's leaves (which must have a score head); an evaluator's values are
-    taken as given (docs/neural.md "Score-aware values"). The same arguments and evaluator outputs give
+    taken as given. The score is tanh(margin / 512), or with score_scale = D > 0 (Fame)
+    tanh((margin - centre) / (64 * D)), centre the tree root's projected margin, a Network leaf's margin
+    read from its score head; such a tree starts anew at advance (docs/neural.md "Score-aware values"). The same arguments and evaluator outputs give
     the same trees as vikinger_ref.PuctSearch.
     """
     def __init__(
@@ -396,6 +399,7 @@ class PuctSearch:
         gumbel: Union[bool, Dict[str, float]] = False,
         solver_nodes: _Int = 0,
         score_utility: float = 0.0,
+        score_scale: float = 0.0,
     ) -> None: ...
     def gather(self, max_batch: _Int = 256) -> Tuple[np.ndarray, np.ndarray]:
         """Descend the trees (GIL released) until max_batch descents ended (at a new leaf or a
