@@ -54,8 +54,10 @@ LEAF_SOLVER_NODES = 0
 # The weight of the score utility (docs/neural.md "Score-aware values"): 0, the win share alone,
 # until a network with a score head is measured with it; the shipped networks have none.
 SCORE_UTILITY = 0.0
-# Its centred scale in Fame (0: not centred; PuctBot's keyword).
+# Its centred scale in Fame (0: not centred) and the first round it is used in (PuctBot's
+# keywords).
 SCORE_SCALE = 0.0
+SCORE_ROUND = 1
 
 
 def uniform_priors(mlp: MLPEvaluator, game: GameLike) -> MLPEvaluator:
@@ -88,7 +90,8 @@ class AZBot(PuctBot):
     solves within that many nodes (PuctBot's keywords); solver_nodes=0 turns both off.
     score_utility=w > 0 backs up (1 - w) * win share + w * (score + 1) / 2 per seat, the score
     from the network's score head (PuctBot's keyword; a network without one is a ValueError);
-    score_scale=D > 0 centres that score on the root's projected margin (PuctBot's keyword)."""
+    score_scale=D > 0 centres that score on the root's projected margin, score_round=r uses it
+    from round r on (PuctBot's keywords)."""
 
     def __init__(
         self,
@@ -105,6 +108,7 @@ class AZBot(PuctBot):
         leaf_solver_nodes: int = LEAF_SOLVER_NODES,
         score_utility: float = SCORE_UTILITY,
         score_scale: float = SCORE_SCALE,
+        score_round: int = SCORE_ROUND,
         **options: Any,
     ) -> None:
         # options: PuctBot's other keywords (simulations, max_time, c_init, c_base, reuse).
@@ -136,6 +140,7 @@ class AZBot(PuctBot):
             leaf_solver_nodes=leaf_solver_nodes,
             score_utility=score_utility,
             score_scale=score_scale,
+            score_round=score_round,
             **options,
         )
 

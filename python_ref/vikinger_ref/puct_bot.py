@@ -3,7 +3,8 @@
 
 PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
 c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5, solver_nodes=0,
-leaf_solver_nodes=0, score_utility=0.0, score_scale=0.0): the evaluator is `evaluator`
+leaf_solver_nodes=0, score_utility=0.0, score_scale=0.0, score_round=1): the evaluator is
+`evaluator`
 (any callable of the protocol, or a Network, which the search runs itself), else the MLP of the
 weights file `model`, else the heuristic
 evaluation with uniform priors. With `playouts` > 0 a leaf's value is (1 - playout_weight) * the
@@ -31,7 +32,9 @@ weights file of `model`): anything else is a ValueError at construction. With `s
 (Fame; it needs score_utility > 0) the score is centred on the root: tanh((margin - centre) / (64 *
 D)), the centre the root's projected margin and a leaf's margin read from the score head, so that
 a margin keeps counting once the winner is known (PuctSearch(score_scale=)); the search itself reads
-the head then, so the evaluator must be a Network (AZBot's default).
+the head then, so the evaluator must be a Network (AZBot's default). `score_round` (1 to 6): the
+first round whose searches use the score utility; the searches of earlier rounds use win shares
+alone (a search of another kind than the last one starts a new tree).
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from typing import TYPE_CHECKING, Any, Callable, Union
 import numpy as np
 
 from .actions import NUM_DISTINCT_ACTIONS
+from .components import NUM_ROUNDS
 from .arguments import MAX_SECONDS, check_int, check_not_huge, check_seconds, type_name
 from .batched_search import MAX_PLAYOUT_VALUES, PuctSearch
 from .game import Game
@@ -92,6 +96,7 @@ class PuctBot:
     _network_class: Any = Network
     _solve_endgame: Any = staticmethod(solve_endgame)
     _no_chance_ahead: Any = staticmethod(no_chance_ahead)
+    _round: Any = staticmethod(lambda state: state.round)
 
     def __init__(
         self,
@@ -112,6 +117,7 @@ class PuctBot:
         leaf_solver_nodes: int = 0,
         score_utility: float = 0.0,
         score_scale: float = 0.0,
+        score_round: int = 1,
     ) -> None:
         if not isinstance(game, self._game_class):
             raise TypeError(f"game must be a Game, not {type_name(game)}")
@@ -151,6 +157,9 @@ class PuctBot:
             raise ValueError(f"score_scale must be finite and >= 0, not {score_scale}")
         if score_scale > 0.0 and score_utility == 0.0:
             raise ValueError("score_scale > 0 needs score_utility > 0 (the score's weight)")
+        if not 1 <= check_int("score_round", score_round) <= NUM_ROUNDS:
+            raise ValueError(f"score_round must be in 1..{NUM_ROUNDS}, not {score_round}")
+        self._score_round = int(score_round)
         self._solver_nodes = _check_nodes("solver_nodes", solver_nodes)
         leaf_solver_nodes = _check_nodes("leaf_solver_nodes", leaf_solver_nodes)
         self._playouts = int(playouts)
@@ -162,19 +171,24 @@ class PuctBot:
         if model is not None:  # the one model loader of every bot (mlp.py, npz.py)
             self._evaluator = MLPEvaluator.load(model, game)
         self._options = {"c_init": c_init, "c_base": c_base}
+        # The evaluator and search options of the rounds with the score utility (from
+        # score_round on); the same as the others when it is off.
+        self._scored = (self._evaluator, dict(self._options))
+        self._score_on = score_utility > 0.0
         if score_utility > 0.0:
-            self._evaluator = self._score_evaluator(
+            scored = self._score_evaluator(
                 self._evaluator, float(score_utility), float(score_scale)
             )
-            self._options["score_utility"] = float(score_utility)
+            self._scored = (scored, {**self._options, "score_utility": float(score_utility)})
         if score_scale > 0.0:
-            self._options["score_scale"] = float(score_scale)
+            self._scored[1]["score_scale"] = float(score_scale)
         if self._solver_nodes > 0 and leaf_solver_nodes > 0:
             self._options["solver_nodes"] = leaf_solver_nodes
+            self._scored[1]["solver_nodes"] = leaf_solver_nodes
         self._batch_size = int(batch_size)
         self._reuse = bool(reuse)
         # Checks c_init and c_base now, with the search's messages.
-        self._search_class([self._some_decision_node()], simulations=1, **self._options)
+        self._search_class([self._some_decision_node()], simulations=1, **self._scored[1])
         self._lock = threading.Lock()
         self.restart()
 
@@ -201,6 +215,7 @@ class PuctBot:
         """Back to the first search's seed, no tree kept."""
         self._searches = 0
         self._search: Any = None
+        self._search_scored = False
 
     def _check(self, state: Any, method: str) -> None:
         if not isinstance(state, self._state_class):
@@ -214,11 +229,11 @@ class PuctBot:
         if state.is_chance_node():
             raise ValueError(f"{method} needs a decision node, not a chance node")
 
-    def _evaluator_of(self, search: Any) -> Callable[..., Any]:
-        """The evaluator `search.run` calls: the bot's, else the heuristic values with uniform
-        priors (zero logits) of the search's own leaves."""
-        if self._evaluator is not None:
-            return self._evaluator
+    def _evaluator_of(self, search: Any, evaluator: Any) -> Callable[..., Any]:
+        """The evaluator `search.run` calls: `evaluator` (the bot's), else the heuristic values
+        with uniform priors (zero logits) of the search's own leaves."""
+        if evaluator is not None:
+            return evaluator  # type: ignore[no-any-return]
 
         def heuristic(observations: Any, legal: Any) -> tuple[np.ndarray, np.ndarray]:
             zeros = np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32)
@@ -231,26 +246,33 @@ class PuctBot:
         with self._lock:
             self._check(state, method)
             budget = self._simulations if self._simulations is not None else UNLIMITED
+            scored = self._score_on and self._round(state) >= self._score_round
+            evaluator, options = self._scored if scored else (self._evaluator, self._options)
             search = self._search
-            if search is None or not self._reuse or not search.advance(0, state):
+            if (
+                search is None
+                or not self._reuse
+                or scored != self._search_scored
+                or not search.advance(0, state)
+            ):
                 search = self._search_class(
                     [state],
                     simulations=budget,
                     seed=mix((self._seed + self._searches) & MASK64),
-                    **self._options,
+                    **options,
                 )
             self._searches += 1
             # Mixed leaf values (AlphaGo, Silver et al. 2016): search k's playouts are numbered
             # on from the stream mix(seed + k + 1), as run() counts them.
             search.run(
-                self._evaluator_of(search),
+                self._evaluator_of(search, evaluator),
                 self._batch_size,
                 max_time=self._max_time,
                 playouts=self._playouts,
                 playout_weight=self._playout_weight,
                 playout_seed=mix((self._seed + self._searches) & MASK64),
             )
-            self._search = search
+            self._search, self._search_scored = search, scored
             return search.results()[0]
 
     def solved_action(self, state: Any) -> int | None:

@@ -4,7 +4,7 @@ implementation, docs/learning.md "The shipped player") on the C++ PuctSearch, St
 from vikinger_ref import az_bot
 
 from .._core import Game, Network, PuctSearch, State, solve_endgame
-from .bot import no_chance_ahead
+from .bot import no_chance_ahead, round_of
 
 
 class AZBot(az_bot.AZBot):
@@ -17,6 +17,7 @@ class AZBot(az_bot.AZBot):
     _network_class = Network
     _solve_endgame = staticmethod(solve_endgame)
     _no_chance_ahead = staticmethod(no_chance_ahead)
+    _round = staticmethod(round_of)
 
 
 class PolicyNetBot(az_bot.PolicyNetBot):

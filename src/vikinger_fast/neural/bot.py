@@ -11,6 +11,11 @@ def no_chance_ahead(state: State) -> bool:
     return bool(state.to_dict()["round"] == 6 and not state.is_chance_node())
 
 
+def round_of(state: State) -> int:
+    """The state's round, 1..6 (the score_round test)."""
+    return int(state.to_dict()["round"])
+
+
 class PuctBot(puct_bot.PuctBot):
     """PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None,
     c_init=1.25, c_base=0.0, batch_size=32, reuse=True, ..., solver_nodes=0,
@@ -22,3 +27,4 @@ class PuctBot(puct_bot.PuctBot):
     _network_class = Network
     _solve_endgame = staticmethod(solve_endgame)
     _no_chance_ahead = staticmethod(no_chance_ahead)
+    _round = staticmethod(round_of)
