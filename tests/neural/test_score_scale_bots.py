@@ -49,6 +49,7 @@ def test_azbot_searches_the_same_trees_in_both_engines(engines, scored):
             simulations=40,
             score_utility=0.5,
             score_scale=3.0,
+            score_round=1,
             **FAST,
         )
         results.append(bot.search(late_state(engine)))
@@ -66,6 +67,7 @@ def test_the_scale_changes_the_search(engine, scored):
             simulations=40,
             score_utility=0.5,
             score_scale=scale,
+            score_round=1,
             **FAST,
         )
         values.append(bot.search(late_state(engine))["value"])
@@ -97,7 +99,7 @@ def test_the_scale_changes_the_search(engine, scored):
             "score_scale must be a number, not bool",
         ),
         (
-            {"score_scale": 4.0},
+            {"score_utility": 0.0, "score_scale": 4.0},
             ValueError,
             "score_scale > 0 needs score_utility > 0 (the score's weight)",
         ),
@@ -142,3 +144,43 @@ def test_the_arena_spec_key(engine, scored):
     bot = arena.make_bot(spec, engine, engine.Game(2), 1)
     state = late_state(engine)
     assert bot.step(state) in state.legal_actions()
+
+
+def test_score_round_keeps_earlier_rounds_on_win_shares(engines, scored):
+    """score_round=6: a search before round 6 is the bot's without the score utility, one in
+    round 6 the bot's with it from round 1; the same in both engines."""
+    from endgame_positions import shipped
+
+    common = {"model": scored, "simulations": 30, "score_utility": 0.5, **FAST}
+    for engine in engines:
+        early = late_state(engine)
+        assert early.to_dict()["round"] < 6
+        final = shipped(engine, 2, 1)[0][0]
+        results = {}
+        for name, options in (
+            ("round6", {"score_scale": 16.0, "score_round": 6}),
+            ("always", {"score_scale": 16.0}),
+            ("never", {"score_utility": 0.0}),
+        ):
+            for label, state in (("early", early), ("final", final)):
+                bot = engine.AZBot(engine.Game(2), 3, **{**common, **options})
+                results[name, label] = bot.search(state)
+        assert results["round6", "early"] == results["never", "early"]
+        assert results["round6", "final"] == results["always", "final"]
+        assert results["always", "final"] != results["never", "final"]
+
+
+@pytest.mark.parametrize(
+    "value, error, message",
+    [
+        (0, ValueError, "score_round must be in 1..6, not 0"),
+        (7, ValueError, "score_round must be in 1..6, not 7"),
+        (True, TypeError, "score_round must be an int, not bool"),
+        (6.0, TypeError, "score_round must be an int, not float"),
+    ],
+)
+def test_a_bad_score_round_is_refused_alike(engines, scored, value, error, message):
+    for engine in engines:
+        with pytest.raises(error) as caught:
+            engine.AZBot(engine.Game(2), 0, model=scored, simulations=8, score_round=value)
+        assert str(caught.value) == message

@@ -63,6 +63,8 @@ def test_the_weight_changes_the_search(engine, models):
             model=models["scored"],
             simulations=30,
             score_utility=weight,
+            score_scale=0.0,
+            score_round=1,
             **FAST,
         )
         values.append(bot.search(opening(engine))["value"])
@@ -88,7 +90,38 @@ def test_a_zero_weight_is_the_bot_of_before(engine, models, evaluator):
         )
         results += [bot.search(opening(engine)), bot_with.search(opening(engine))]
     assert all(result == results[0] for result in results)
-    assert az_bot.SCORE_UTILITY == 0.0
+
+
+def test_the_default_is_the_centred_score_of_round_6_with_a_score_head(engine, models):
+    """AZBot without score keywords: on a Network with a score head, az_bot's SCORE_UTILITY,
+    SCORE_SCALE and SCORE_ROUND; without one (or on the numpy MLP), win shares alone."""
+    from endgame_positions import shipped
+
+    final = shipped(engine, 2, 1)[0][0]
+    centred = {
+        "score_utility": az_bot.SCORE_UTILITY,
+        "score_scale": az_bot.SCORE_SCALE,
+        "score_round": az_bot.SCORE_ROUND,
+    }
+    assert centred["score_utility"] > 0 and centred["score_scale"] > 0
+    for name, evaluator, explicit in (
+        ("scored", "network", centred),
+        ("scored", "numpy", {"score_utility": 0.0}),
+        ("plain", "network", {"score_utility": 0.0}),
+    ):
+        results = []
+        for options in ({}, explicit):
+            bot = engine.AZBot(
+                engine.Game(2),
+                5,
+                model=models[name],
+                evaluator=evaluator,
+                simulations=24,
+                **options,
+                **FAST,
+            )
+            results.append(bot.search(final))
+        assert results[0] == results[1], (name, evaluator)
 
 
 def test_the_numpy_evaluator_returns_the_blend_of_its_heads():
