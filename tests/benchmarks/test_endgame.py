@@ -129,3 +129,22 @@ def test_a_file_of_another_format_is_refused(tmp_path):
     path.write_bytes(gzip.compress(json.dumps({"format": "other/1"}).encode()))
     with pytest.raises(ValueError, match="not a vikinger-endgame/1 file"):
         endgame.load_positions(path)
+
+
+def test_each_position_gets_a_bot_of_its_own_seed(data, monkeypatch):
+    """run_bot makes position i's bot with arena.bot_seed(seed, i, 0): one seed for every
+    position made the random bot draw the same first number everywhere."""
+    import vikinger_fast
+    from vikinger_fast import arena
+
+    made = []
+    real = arena.make_bot
+    monkeypatch.setattr(
+        arena,
+        "make_bot",
+        lambda spec, engine, game, seed: made.append(seed) or real(spec, engine, game, seed),
+    )
+    positions = endgame.by_players(data, 2, 6)
+    result = endgame.run_bot("random", positions, vikinger_fast, seed=17)
+    assert made == [arena.bot_seed(17, i, 0) for i in range(6)]
+    assert len(set(made)) == 6 and result["positions"] == 6

@@ -220,16 +220,21 @@ def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> di
 def run_bot(
     spec: str, positions: Sequence[dict[str, Any]], engine: ModuleType, seed: int = 0
 ) -> dict[str, Any]:
-    """`spec`'s moves in `positions` (all of one number of players), one bot restarted before
-    each (as a new bot of `seed`), scored by score_moves, with the mean seconds a move."""
+    """`spec`'s moves in `positions` (all of one number of players), a new bot for each, of
+    seed arena.bot_seed(seed, i, 0) at position i, scored by score_moves, with the mean seconds
+    a move (the step alone). Why a seed per position: with one seed the first random draw would
+    be the same at every position, and a random or tie-breaking bot would pick by the same
+    pattern everywhere instead of at random."""
     players = positions[0]["players"]
-    bot = arena.make_bot(arena.parse_spec(spec), engine, engine.Game(players), seed)
+    parsed, game = arena.parse_spec(spec), engine.Game(players)
     moves = []
-    start = time.perf_counter()
-    for position in positions:
-        bot.restart()
-        moves.append(bot.step(state_of(engine, position)))
-    seconds = time.perf_counter() - start
+    seconds = 0.0
+    for i, position in enumerate(positions):
+        bot = arena.make_bot(parsed, engine, game, arena.bot_seed(seed, i, 0))
+        state = state_of(engine, position)
+        start = time.perf_counter()
+        moves.append(bot.step(state))
+        seconds += time.perf_counter() - start
     result = score_moves(positions, moves)
     result.update(spec=spec, players=players, seconds_per_move=seconds / len(positions))
     return result
