@@ -325,6 +325,7 @@ class PuctSearch:
         if self._score_scale == 0.0:
             return float(score)
         seat = (state.current_player() + k) % self._n
+        assert tree.centre is not None  # set at the root when score_scale > 0
         return margin_score(head_margin(score), tree.centre[seat], self._score_scale)
 
     def run_batch(

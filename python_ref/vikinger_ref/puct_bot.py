@@ -233,7 +233,7 @@ class PuctBot:
         """The evaluator `search.run` calls: `evaluator` (the bot's), else the heuristic values
         with uniform priors (zero logits) of the search's own leaves."""
         if evaluator is not None:
-            return evaluator  # type: ignore[no-any-return]
+            return evaluator
 
         def heuristic(observations: Any, legal: Any) -> tuple[np.ndarray, np.ndarray]:
             zeros = np.zeros((len(observations), NUM_DISTINCT_ACTIONS), np.float32)
