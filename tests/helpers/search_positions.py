@@ -90,3 +90,15 @@ def position_pairs(engines, count, seed=0, decision=False, max_steps=700):
             )
         )
     return pairs
+
+
+def by_game(pairs):
+    """position_pairs grouped by game: {(players, sorted flag items): ([ref states], [fast
+    states])}, for searches of many roots of one game."""
+    groups = {}
+    for (n, flags), ref_state, fast_state in pairs:
+        key = (n, tuple(sorted(flags.items())))
+        groups.setdefault(key, ([], []))
+        groups[key][0].append(ref_state)
+        groups[key][1].append(fast_state)
+    return groups

@@ -12,7 +12,7 @@ import pytest
 
 from conftest import load_engine
 from gil import python_steps_during
-from search_positions import every_configuration, position_pairs, replay
+from search_positions import by_game, every_configuration, position_pairs, replay
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import MLPEvaluator
 from vikinger_ref.network_features import FEATURE_SETS, OBSERVATION_MODULES_V2, feature_width
@@ -28,16 +28,6 @@ def networks(engines, game_args, **random_args):
     """The Network of one random MLP in each engine (the MLP is engine independent)."""
     mlp = MLPEvaluator.random(engines[0].Game(*game_args[:1], **game_args[1]), **random_args)
     return [engine.Network(mlp) for engine in engines]
-
-
-def by_game(pairs):
-    groups = {}
-    for (n, flags), ref_state, fast_state in pairs:
-        key = (n, tuple(sorted(flags.items())))
-        groups.setdefault(key, ([], []))
-        groups[key][0].append(ref_state)
-        groups[key][1].append(fast_state)
-    return groups
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)

@@ -12,7 +12,7 @@ import pytest
 import vikinger_ref
 from endgame_positions import shipped, solved_children
 from evaluators import constant
-from search_positions import position_pairs
+from search_positions import by_game, position_pairs
 from vikinger_ref.evaluation import projected_boards
 from vikinger_ref.mlp import MLPEvaluator
 from vikinger_ref.solver import HEAD_CLIP
@@ -47,13 +47,7 @@ def round6_pairs(engines, players, count):
 @pytest.mark.parametrize("gumbel", [False, True])
 def test_both_engines_build_the_same_trees_with_a_centred_score(engines, gumbel):
     pairs = position_pairs(engines, 12, seed=41, decision=True, max_steps=900)
-    groups = {}
-    for (n, flags), ref_state, fast_state in pairs:
-        key = (n, tuple(sorted(flags.items())))
-        groups.setdefault(key, ([], []))
-        groups[key][0].append(ref_state)
-        groups[key][1].append(fast_state)
-    for (n, flags), states in groups.items():
+    for (n, flags), states in by_game(pairs).items():
         mlp = MLPEvaluator.random(
             engines[0].Game(n, **dict(flags)), hidden=(16,), seed=n, score=True
         )

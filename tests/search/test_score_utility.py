@@ -12,7 +12,7 @@ import pytest
 
 from endgame_positions import shipped, solved_children
 from evaluators import constant
-from search_positions import position_pairs, replay
+from search_positions import by_game, position_pairs, replay
 from vikinger_ref.mlp import SCORE_HEAD_NEEDED, MLPEvaluator
 
 WEIGHT = 0.3
@@ -23,15 +23,6 @@ def score_networks(engines, game_args, **random_args):
     game = engines[0].Game(game_args[0], **game_args[1])
     mlp = MLPEvaluator.random(game, score=True, **random_args)
     return [engine.Network(mlp) for engine in engines], mlp
-
-
-def by_game(pairs):
-    groups = {}
-    for (n, flags), ref_state, fast_state in pairs:
-        groups.setdefault((n, tuple(sorted(flags.items()))), ([], []))
-        groups[(n, tuple(sorted(flags.items())))][0].append(ref_state)
-        groups[(n, tuple(sorted(flags.items())))][1].append(fast_state)
-    return groups
 
 
 def utility(win_share, score, weight):
