@@ -93,7 +93,8 @@ class AZBot(PuctBot):
     score_utility=w > 0 backs up (1 - w) * win share + w * (score + 1) / 2 per seat, the score
     from the network's score head (PuctBot's keyword; a network without one is a ValueError);
     score_scale=D > 0 centres that score on the root's projected margin, score_round=r uses it
-    from round r on (PuctBot's keywords)."""
+    from round r on (PuctBot's keywords). Left out, the three are SCORE_UTILITY, SCORE_SCALE and
+    SCORE_ROUND (the centred score of round 6) on a Network with a score head, else w = 0."""
 
     def __init__(
         self,
