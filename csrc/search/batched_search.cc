@@ -94,12 +94,12 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
     PuctTree& tree = trees_[rows_[r].first];
     const Position& p = tree.LeafPosition(rows_[r].second);
     const int num_legal = tree.LeafActions(rows_[r].second, ids);
+    const int mover = CurrentPlayer(p);  // values[k] is player (mover + k) % n's
     if (weight > 0.0) {
       float scores[kMaxPlayers];
       network.Evaluate(p, ids, num_legal, legal_logits, values, &scratch_, scores);
       const double scale = config_.score_scale;
       const double* centre = tree.ScoreCentre();
-      const int mover = CurrentPlayer(p);
       for (int k = 0; k < n; ++k) {
         const double score =
             scale > 0.0 ? MarginScore(HeadMargin(scores[k]), centre[(mover + k) % n], scale)
@@ -114,7 +114,6 @@ void BatchedSearch::BackupNetwork(const Network& network, const PlayoutMix& mix)
       double played[kMaxPlayers];
       MeanPlayoutReturns(p, mix.count, mix.seed + static_cast<uint64_t>(r * mix.count), weight,
                          tree.ScoreCentre(), config_.score_scale, played);
-      const int mover = CurrentPlayer(p);
       for (int k = 0; k < n; ++k) {
         values[k] = MixedValue(values[k], static_cast<float>(played[(mover + k) % n]), mix.weight);
       }

@@ -171,20 +171,20 @@ class PuctBot:
         if model is not None:  # the one model loader of every bot (mlp.py, npz.py)
             self._evaluator = MLPEvaluator.load(model, game)
         self._options = {"c_init": c_init, "c_base": c_base}
+        if self._solver_nodes > 0 and leaf_solver_nodes > 0:
+            self._options["solver_nodes"] = leaf_solver_nodes
         # The evaluator and search options of the rounds with the score utility (from
-        # score_round on); the same as the others when it is off.
-        self._scored = (self._evaluator, dict(self._options))
+        # score_round on); the others' when it is off.
+        self._scored = (self._evaluator, self._options)
         self._score_on = score_utility > 0.0
-        if score_utility > 0.0:
+        if self._score_on:
             scored = self._score_evaluator(
                 self._evaluator, float(score_utility), float(score_scale)
             )
-            self._scored = (scored, {**self._options, "score_utility": float(score_utility)})
-        if score_scale > 0.0:
-            self._scored[1]["score_scale"] = float(score_scale)
-        if self._solver_nodes > 0 and leaf_solver_nodes > 0:
-            self._options["solver_nodes"] = leaf_solver_nodes
-            self._scored[1]["solver_nodes"] = leaf_solver_nodes
+            options = {**self._options, "score_utility": float(score_utility)}
+            if score_scale > 0.0:
+                options["score_scale"] = float(score_scale)
+            self._scored = (scored, options)
         self._batch_size = int(batch_size)
         self._reuse = bool(reuse)
         # Checks c_init and c_base now, with the search's messages.
