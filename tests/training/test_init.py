@@ -1,7 +1,8 @@
 """`vikinger train --init` (docs/learning.md "Starting from a network"): a run starts from a
-network's weights (the shipped one, or a file of the same layers), a mixed run from a base-game
-network with its module flags' rows at 0, so its first export plays as that network; a file of
-other layers or features is refused by name before the run's folder is made."""
+network's weights (the shipped one, or a file of as many layers, each at most as wide), a mixed
+run from a base-game network with its module flags' rows at 0, so its first export plays as that
+network, and a wider run with its new units' rows out at 0, so it computes what the file does; a
+file of other layers or features is refused by name before the run's folder is made."""
 
 import os
 
@@ -60,11 +61,46 @@ def test_shipped_is_the_shipped_network_of_the_players():
     np.testing.assert_array_equal(network.layers[0][0], shipped.layers[0][0])
 
 
+def _outputs(evaluator, game):
+    """The evaluator's outputs at some decision nodes of a random game of `game`."""
+    rng = np.random.default_rng(3)
+    state, observations = game.new_initial_state(), []
+    while not state.is_terminal() and len(observations) < 40:
+        if not state.is_chance_node():
+            observations.append(state.observation_tensor(state.current_player()))
+        actions = state.legal_actions()
+        state.apply_action(actions[int(rng.integers(len(actions)))])
+    observations = np.asarray(observations, np.float32)
+    legal = np.ones((len(observations), 2036), bool)
+    return evaluator(observations, legal), evaluator.scores(observations)
+
+
+@pytest.mark.parametrize("mixed", [False, True])
+def test_a_wider_run_computes_what_the_file_does(tmp_path, mixed):
+    # The file has a score head; its hidden layers (16, 8) go into a run of (24, 20).
+    path = str(tmp_path / "init.npz")
+    game = vikinger_ref.Game(num_players=2)
+    MLPEvaluator.random(game, hidden=(16, 8), seed=5, score=True).save(path)
+    source = MLPEvaluator.load(path, game)
+    features = OBSERVATION_MODULES_V2 if mixed else "observation-v1"
+    config = TrainConfig(hidden=(24, 20), mixed=mixed, init=path, rescore_nodes=0)
+    params = loop.start(str(tmp_path / "run"), config).params
+    assert params["w0"].shape[1] == 24 and params["policy_w"].shape[0] == 20
+    assert params["w0"][:, 16:].any() and params["w1"][:, 8:].any()  # new units read, drawn
+    assert not params["w1"][16:, :8].any() and not params["policy_w"][8:].any()
+    started = loop.network_evaluator(params, game, features)
+    ours, theirs = _outputs(started, game), _outputs(source, game)
+    for a, b in zip([*ours[0], ours[1]], [*theirs[0], theirs[1]]):
+        np.testing.assert_allclose(a, b, atol=1e-5)
+
+
 def test_a_network_of_other_layers_or_features_is_refused_before_any_file(tmp_path):
-    path = _random_file(tmp_path, hidden=(8,))
+    path = _random_file(tmp_path, hidden=(16,))
     run = str(tmp_path / "run")
-    with pytest.raises(ValueError, match=r"--init .*hidden layers \(8,\), the run's are \(16,\)"):
-        loop.start(run, TrainConfig(hidden=(16,), init=path))
+    with pytest.raises(ValueError, match=r"--init .*hidden layers \(16,\), the run's are \(8,\)"):
+        loop.start(run, TrainConfig(hidden=(8,), init=path))
+    with pytest.raises(ValueError, match=r"hidden layers \(16,\), the run's are \(16, 16\)"):
+        loop.start(run, TrainConfig(hidden=(16, 16), init=path))
     assert not os.path.exists(run)
     v2 = _random_file(tmp_path, features=OBSERVATION_MODULES_V2, name="v2.npz")
     with pytest.raises(ValueError, match="its features are 'observation-modules-v2'"):

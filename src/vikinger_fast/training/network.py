@@ -53,18 +53,25 @@ def init_params(
 def warm_start(
     params: Dict[str, np.ndarray], mlp: MLPEvaluator, features: str, origin: str
 ) -> Dict[str, np.ndarray]:
-    """`params` (init_params' arrays) with `mlp`'s weights over them: the same hidden layers
-    and heads, read from the same features or from the observation alone into a run with module
+    """`params` (init_params' arrays) with `mlp`'s weights over them, so the started network
+    computes what `mlp` computes: the same number of hidden layers, each at least as wide as
+    `mlp`'s, read from the same features or from the observation alone into a run with module
     flags (their rows of the first layer start at 0, so the network first plays as `mlp` at
     every table); a score head `mlp` lacks keeps its drawn weights. ValueError naming `origin`
-    when the layers differ."""
+    when the layers do not fit.
+
+    A wider run (Net2WiderNet's aim, by zeros rather than copies): the file's units keep their
+    weights and read nothing from the new units (those rows 0), and the new units keep their
+    drawn weights into them but nothing out of them (their rows of the next layer and of the
+    heads 0). So the outputs are the file's, and the new units still learn: the gradient of
+    a row out of a unit is its activation times the error, not 0."""
     own = hidden_count(params)
     widths = tuple(int(w.shape[1]) for w, _ in mlp.layers)
     wanted = tuple(int(params[f"w{i}"].shape[1]) for i in range(own))
-    if widths != wanted:
+    if len(widths) != len(wanted) or any(a > b for a, b in zip(widths, wanted)):
         raise ValueError(
             f"--init {origin}: hidden layers {widths}, the run's are {wanted} (give --hidden "
-            f"{','.join(map(str, widths))})"
+            f"{','.join(map(str, widths))}, or as many layers, each at least as wide)"
         )
     if mlp.features != features and not (
         mlp.features == OBSERVATION_V1 and features == OBSERVATION_MODULES_V2
@@ -75,19 +82,24 @@ def warm_start(
             f"{OBSERVATION_V1!r})"
         )
     started = {key: value.copy() for key, value in params.items()}
+    below = 0  # the file's units in the layer below (the observation's rows for the first)
     for i, (w, b) in enumerate(mlp.layers):
         w = np.asarray(w, np.float32)
+        rows, units = w.shape
+        layer = started[f"w{i}"]
         if i == 0:
-            started["w0"] = np.zeros_like(params["w0"])
-            started["w0"][: w.shape[0]] = w  # the observation's rows; the flags' rows 0
+            layer[:, :units] = 0.0  # the flags' rows of the file's units 0
         else:
-            started[f"w{i}"] = w.copy()
-        started[f"b{i}"] = np.asarray(b, np.float32).copy()
+            layer[below:, :units] = 0.0  # the file's units read nothing from new ones
+        layer[:rows, :units] = w
+        started[f"b{i}"][:units] = np.asarray(b, np.float32)
+        below = units
     heads = [("policy", mlp.policy), ("value", mlp.value)]
     if mlp.score is not None and "score_w" in params:
         heads.append(("score", mlp.score))
     for name, (w, b) in heads:
-        started[f"{name}_w"] = np.asarray(w, np.float32).copy()
+        started[f"{name}_w"][:below] = np.asarray(w, np.float32)
+        started[f"{name}_w"][below:] = 0.0  # nothing out of the new units
         started[f"{name}_b"] = np.asarray(b, np.float32).copy()
     return started
 
