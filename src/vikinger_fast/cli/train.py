@@ -105,7 +105,8 @@ def add_parser(commands: Any) -> None:
                 default=None,
                 metavar="MODEL",
                 help="start from these weights instead of drawn ones: shipped (the shipped "
-                "network of --players at the base game) or a weights file of the same layers "
+                "network of --players at the base game) or a weights file of as many layers, "
+                "each at most as wide as --hidden's "
                 '(docs/learning.md "Starting from a network"; default: drawn from --seed)',
             )
         elif name == "hidden":
