@@ -148,3 +148,27 @@ def test_each_position_gets_a_bot_of_its_own_seed(data, monkeypatch):
     result = endgame.run_bot("random", positions, vikinger_fast, seed=17)
     assert made == [arena.bot_seed(17, i, 0) for i in range(6)]
     assert len(set(made)) == 6 and result["positions"] == 6
+
+
+def test_a_critical_file_holds_critical_positions_alone():
+    """--make --critical: every kept position has an action that changes the mover's result,
+    the solver's margins as in the main file, and the file says so."""
+    import vikinger_fast
+
+    made = endgame.make_positions(2, 3, vikinger_fast, players=(2,), only_critical=True)
+    assert made["critical"] is True and len(made["positions"]) == 3
+    for position in made["positions"]:
+        assert endgame.critical(position["margins"])
+        state = endgame.state_of(vikinger_fast, position)
+        assert (
+            endgame.action_margins(vikinger_fast, state, endgame.SOLVER_NODES)
+            == (position["margins"])
+        )
+    # The main file's rebuild is unchanged by the option: no "critical" key there.
+    assert "critical" not in endgame.make_positions(1, 1, vikinger_fast, players=(2,))
+
+
+def test_critical_with_data_is_refused(capsys, tmp_path):
+    argv = ["endgame", "--critical", "--data", str(tmp_path / "x.json.gz")]
+    assert exit_code(argv) == 2
+    assert "--critical chooses the shipped critical positions" in capsys.readouterr().err

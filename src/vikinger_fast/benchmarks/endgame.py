@@ -36,10 +36,14 @@ from ..arena.ratings import wilson
 
 FORMAT = "vikinger-endgame/1"
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "endgame-v1.json.gz"
+# The critical positions alone (`make_positions(critical=True)`): the main file holds few (10, 4
+# and 14 of its 200 per count), too few to tell a blunder rate of 5 % from one of 0 or 20 %.
+CRITICAL_DATA = DATA.with_name("endgame-critical-v1.json.gz")
 # The bots whose games the positions come from, drawn per seat.
 SOURCES = ("az:simulations=50,solver_nodes=0", "mcts:iterations=300", "greedy", "random")
 SOLVER_NODES = 300_000  # per solve while building the file
 TRIES_PER_GAME = 4  # candidate positions tried per game
+CRITICAL_TRIES_PER_GAME = 8  # in a critical file: candidates the mover does not lose, per game
 KEEP_PER_GAME = 3
 FAME = 64  # a margin's units per Fame
 PLAYERS = (2, 3, 4)
@@ -83,10 +87,17 @@ def _candidates(state: Any) -> bool:
     )
 
 
+def critical(margins: Sequence[int]) -> bool:
+    """Whether the mover's result (win, shared win, loss) depends on the action."""
+    return len({_result(m) for m in margins}) > 1
+
+
 def _game_positions(
-    engine: ModuleType, players: int, seed: int, number: int
+    engine: ModuleType, players: int, seed: int, number: int, only_critical: bool = False
 ) -> list[dict[str, Any]]:
-    """The kept positions of game `number` for `players` players."""
+    """The kept positions of game `number` for `players` players; `only_critical`: the critical
+    ones alone, tried among up to CRITICAL_TRIES_PER_GAME candidates the mover does not lose
+    under best play (where the best action loses, no action can do worse: not critical)."""
     rng = np.random.default_rng([seed, players, number])
     game = engine.Game(players)
     specs = [SOURCES[int(rng.integers(len(SOURCES)))] for _ in range(players)]
@@ -105,16 +116,25 @@ def _game_positions(
         state.apply_action(bots[state.current_player()].step(state))
     # The solvable tail: from the last candidate back to the first the solver gives up on (an
     # earlier one has more ahead of it, and seldom solves).
-    solvable = []
+    solvable, values = [], []
     for candidate in reversed(found):
-        if engine.solve_endgame(candidate, SOLVER_NODES) is None:
+        solved = engine.solve_endgame(candidate, SOLVER_NODES)
+        if solved is None:
             break
         solvable.append(candidate)
+        values.append(int(solved["margins"][candidate.current_player()]))
+    order = [int(index) for index in rng.permutation(len(solvable))]
+    if only_critical:
+        order = [i for i in order if values[i] >= 0][:CRITICAL_TRIES_PER_GAME]
+    else:
+        order = order[:TRIES_PER_GAME]
     kept: list[dict[str, Any]] = []
-    for index in rng.permutation(len(solvable))[:TRIES_PER_GAME]:
-        candidate = solvable[int(index)]
+    for index in order:
+        candidate = solvable[index]
         margins = action_margins(engine, candidate, SOLVER_NODES)
         if margins is None or len(set(margins)) == 1:
+            continue
+        if only_critical and not critical(margins):
             continue
         kept.append(
             {
@@ -138,26 +158,32 @@ def make_positions(
     engine: ModuleType,
     players: Sequence[int] = PLAYERS,
     progress: Optional[Callable[[int, int], None]] = None,
+    only_critical: bool = False,
 ) -> dict[str, Any]:
     """The benchmark's file contents: `per_count` positions for each number of players, from
-    games 0, 1, ... until enough were kept (the same for the same seed and engine results)."""
+    games 0, 1, ... until enough were kept (the same for the same seed and engine results);
+    `only_critical`: critical positions alone (the file says "critical": true)."""
     positions: list[dict[str, Any]] = []
     for count in players:
         kept: list[dict[str, Any]] = []
         number = 0
         while len(kept) < per_count:
-            kept.extend(_game_positions(engine, count, seed, number)[: per_count - len(kept)])
+            found = _game_positions(engine, count, seed, number, only_critical)
+            kept.extend(found[: per_count - len(kept)])
             number += 1
             if progress is not None:
                 progress(count, len(kept))
         positions.extend(kept)
-    return {
+    data = {
         "format": FORMAT,
         "seed": seed,
         "sources": list(SOURCES),
         "solver_nodes": SOLVER_NODES,
         "positions": positions,
     }
+    if only_critical:  # the main file as it was: the same bytes from its seed
+        data["critical"] = True
+    return data
 
 
 def save_positions(data: dict[str, Any], path: Any) -> None:
@@ -191,7 +217,7 @@ def _result(margin: int) -> int:
 
 def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> dict[str, Any]:
     """The statistics of `moves` (one per position, in order)."""
-    optimal = blunders = critical = 0
+    optimal = blunders = critical_count = 0
     regret = 0.0
     for position, move in zip(positions, moves):
         margins = position["margins"]
@@ -199,9 +225,8 @@ def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> di
         mine = margins[position["actions"].index(move)]
         optimal += mine == best
         regret += (best - mine) / FAME
-        results = {_result(m) for m in margins}
-        if len(results) > 1:
-            critical += 1
+        if critical(margins):
+            critical_count += 1
             blunders += _result(mine) < _result(best)
     n = len(positions)
     return {
@@ -210,10 +235,12 @@ def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> di
         "optimal_share": optimal / n if n else 0.0,
         "optimal_interval": wilson(optimal / n if n else 0.0, n),
         "mean_regret": regret / n if n else 0.0,
-        "critical": critical,
+        "critical": critical_count,
         "blunders": blunders,
-        "blunder_share": blunders / critical if critical else 0.0,
-        "blunder_interval": wilson(blunders / critical if critical else 0.0, critical),
+        "blunder_share": blunders / critical_count if critical_count else 0.0,
+        "blunder_interval": wilson(
+            blunders / critical_count if critical_count else 0.0, critical_count
+        ),
     }
 
 

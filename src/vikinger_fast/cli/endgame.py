@@ -38,7 +38,12 @@ def make(args: argparse.Namespace) -> int:
         print(f"\r{players} players: {kept} of {args.per_count}", end="", flush=True)
 
     data = endgame.make_positions(
-        args.seed, args.per_count, arena.engine_module("fast"), args.players, progress
+        args.seed,
+        args.per_count,
+        arena.engine_module("fast"),
+        args.players,
+        progress,
+        only_critical=args.critical,
     )
     endgame.save_positions(data, args.make)
     print(
@@ -58,9 +63,13 @@ def run(args: argparse.Namespace) -> int:
         return make(args)
     engine = arena.engine_module(args.engine)
     try:
+        if args.critical and args.data:
+            raise ValueError("--critical chooses the shipped critical positions: give it or --data")
         if args.json:
             outputs.check_output_file(args.json, what="--json")
-        data = endgame.load_positions(args.data or endgame.DATA)
+        data = endgame.load_positions(
+            args.data or (endgame.CRITICAL_DATA if args.critical else endgame.DATA)
+        )
         for spec in args.bots:  # for every game: a model= may fit one number of players only
             for players in args.players:
                 arena.check_spec(spec, engine, players)
@@ -68,8 +77,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"vikinger endgame: {error}", file=sys.stderr)
         return 2
     load = os.getloadavg()[0]
+    shipped = "the shipped critical positions" if args.critical else "the shipped positions"
     print(
-        f"endgame: {args.data or 'the shipped positions'} ({data['format']}, seed "
+        f"endgame: {args.data or shipped} ({data['format']}, seed "
         f"{data['seed']}), engine {arena.ENGINES[args.engine]}, bot seed {args.seed}",
         flush=True,
     )
@@ -110,6 +120,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         "--make",
         metavar="PATH",
         help="rebuild the positions file from --seed (fast engine) into PATH instead",
+    )
+    parser.add_argument(
+        "--critical",
+        action="store_true",
+        help="the shipped critical positions (each has an action that changes the mover's "
+        "result); with --make: build a file of critical positions alone",
     )
     parser.add_argument(
         "--per-count",
