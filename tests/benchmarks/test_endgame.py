@@ -17,6 +17,14 @@ def data():
     return endgame.load_positions()
 
 
+@pytest.fixture(scope="module")
+def critical_data():
+    return endgame.load_positions(endgame.CRITICAL_DATA)
+
+
+FILES = [endgame.DATA, endgame.CRITICAL_DATA]
+
+
 def test_the_shipped_file_is_small_and_has_positions_for_2_3_and_4_players(data):
     assert endgame.DATA.stat().st_size < 2_000_000
     assert data["format"] == endgame.FORMAT and data["sources"] == list(endgame.SOURCES)
@@ -27,9 +35,10 @@ def test_the_shipped_file_is_small_and_has_positions_for_2_3_and_4_players(data)
         assert len({p["state"] for p in positions}) == 200
 
 
+@pytest.mark.parametrize("path", FILES, ids=["main", "critical"])
 @pytest.mark.parametrize("players", endgame.PLAYERS)
-def test_positions_are_round_6_decisions_in_both_engines(engines, data, players):
-    for position in endgame.by_players(data, players, None):
+def test_positions_are_round_6_decisions_in_both_engines(engines, path, players):
+    for position in endgame.by_players(endgame.load_positions(path), players, None):
         states = [endgame.state_of(engine, position) for engine in engines]
         for state in states:
             assert state.to_dict()["round"] == 6 and not state.is_chance_node()
@@ -39,10 +48,11 @@ def test_positions_are_round_6_decisions_in_both_engines(engines, data, players)
         assert len(set(position["margins"])) > 1
 
 
+@pytest.mark.parametrize("path", FILES, ids=["main", "critical"])
 @pytest.mark.parametrize("players", endgame.PLAYERS)
-def test_the_margins_are_the_solvers(engines, data, players):
+def test_the_margins_are_the_solvers(engines, path, players):
     ref, fast = engines
-    position = endgame.by_players(data, players, None)[0]
+    position = endgame.by_players(endgame.load_positions(path), players, None)[0]
     state = endgame.state_of(fast, position)
     assert endgame.action_margins(fast, state, endgame.SOLVER_NODES) == position["margins"]
     # The best margin is the whole position's value for the mover.
@@ -172,3 +182,29 @@ def test_critical_with_data_is_refused(capsys, tmp_path):
     argv = ["endgame", "--critical", "--data", str(tmp_path / "x.json.gz")]
     assert exit_code(argv) == 2
     assert "--critical chooses the shipped critical positions" in capsys.readouterr().err
+
+
+def test_the_shipped_critical_file_holds_200_critical_positions_per_count(critical_data):
+    assert endgame.CRITICAL_DATA.stat().st_size < 2_000_000
+    assert critical_data["critical"] is True and critical_data["sources"] == list(endgame.SOURCES)
+    for players in endgame.PLAYERS:
+        positions = endgame.by_players(critical_data, players, None)
+        assert len(positions) == 200 and len({p["state"] for p in positions}) == 200
+        assert all(endgame.critical(p["margins"]) for p in positions)
+        assert len({p["source"] for p in positions}) >= 3  # games of several bots
+
+
+def test_the_critical_file_is_rebuilt_from_its_seed(critical_data):
+    import vikinger_fast
+
+    made = endgame.make_positions(
+        critical_data["seed"], 2, vikinger_fast, players=(2,), only_critical=True
+    )
+    assert made["positions"] == endgame.by_players(critical_data, 2, 2)
+
+
+def test_critical_runs_on_the_shipped_critical_positions(capsys):
+    assert exit_code(["endgame", "random", "--critical", "--players", "3", "--limit", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "the shipped critical positions" in out and "| `random` | 3 | 4 |" in out
+    assert " / 4 = " in out  # all four critical

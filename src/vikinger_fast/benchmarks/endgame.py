@@ -7,7 +7,8 @@ SOURCES drawn per seat, and from each game up to KEEP_PER_GAME of its round-6 de
 no chance ahead (with more than one legal action) drawn from its solvable tail (back from the end
 to the first node the solver does not finish within SOLVER_NODES nodes) where the solver
 (docs/search.md "Solver") values every legal action within SOLVER_NODES nodes and not all actions
-are worth the same. A position keeps its state in the
+are worth the same. A second file, data/endgame-critical-v1.json.gz (`--critical`), holds
+critical positions alone, drawn the same way from other games. A position keeps its state in the
 engine's own format (`serialize`, base64), the legal actions and the mover's exact margin after
 each: u = 64 * Fame + gold - the best other player's, under best play after the action (two
 players: alpha-beta; three or four: max^n, each player maximizing its own margin).
