@@ -84,8 +84,9 @@ def test_the_curves_carry_the_anchor_the_gate_and_the_elo_panel(ladder_run):
     with open(os.path.join(run, "best.npz"), "rb") as a:
         with open(generations.model_path(run, best["iteration"]), "rb") as b:
             assert a.read() == b.read()
-    # Three panels: losses, shares, the generations' Elo (15 x 4 inches at 100 dpi).
-    assert _png_size(os.path.join(run, "curves.png")) == (1500, 400)
+    # Four panels: losses, shares, the generations' Elo, the exact endgame (20 x 4 inches at 100
+    # dpi).
+    assert _png_size(os.path.join(run, "curves.png")) == (2000, 400)
 
 
 def test_the_opponents_are_bounded_and_keep_the_first_and_the_previous():

@@ -40,6 +40,9 @@ DATA = pathlib.Path(__file__).resolve().parent / "data" / "endgame-v1.json.gz"
 # The critical positions alone (`make_positions(critical=True)`): the main file holds few (10, 4
 # and 14 of its 200 per count), too few to tell a blunder rate of 5 % from one of 0 or 20 %.
 CRITICAL_DATA = DATA.with_name("endgame-critical-v1.json.gz")
+# The training loop's own critical positions (`vikinger train`'s endgame columns), of another
+# seed: what a run is steered by is never the yardstick it is reported on.
+LOOP_DATA = DATA.with_name("endgame-loop-v1.json.gz")
 # The bots whose games the positions come from, drawn per seat.
 SOURCES = ("az:simulations=50,solver_nodes=0", "mcts:iterations=300", "greedy", "random")
 SOLVER_NODES = 300_000  # per solve while building the file

@@ -9,7 +9,7 @@ import os
 from typing import Any, Dict, List, Optional
 
 from ..safety import files, outputs
-from . import generations
+from . import evaluation, generations
 
 MAX_BYTES = 64 * 1024 * 1024  # a row is about 300 bytes
 COLUMNS = (
@@ -40,6 +40,7 @@ COLUMNS = (
     "best",
     "score_loss",  # these two after the columns of runs from before them
     "rescored",
+    *evaluation.ENDGAME,  # after those
 )
 SHARES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy", "search_vs_anchor", "vs_best")
 
@@ -79,7 +80,7 @@ def plot(run: str) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    figure, (losses, shares, ladder) = plt.subplots(1, 3, figsize=(15, 4))
+    figure, (losses, shares, ladder, exact) = plt.subplots(1, 4, figsize=(20, 4))
     x = [int(r["iteration"]) for r in rows]
     for key in ("loss", "policy_loss", "value_loss"):
         losses.plot(x, [float(r[key]) for r in rows], label=key)
@@ -114,6 +115,7 @@ def plot(run: str) -> bool:
         shares.text(0.01, 0.01, f"anchor {anchors[-1]}", fontsize=6, transform=shares.transAxes)
     bests = [int(r["best"]) for r in rows if r.get("best")]
     _plot_ladder(ladder, generations.read_csv(run), bests[-1] if bests else None)
+    _plot_endgame(exact, rows)
     figure.tight_layout()
     png = io.BytesIO()
     figure.savefig(png, format="png", dpi=100)
@@ -139,3 +141,19 @@ def _plot_ladder(axes: Any, rows: List[Dict[str, str]], best: Optional[int]) -> 
     if starred:
         axes.plot(*starred[0], marker="*", markersize=14, color="gold", label="the best")
     axes.legend(fontsize=7)
+
+
+def _plot_endgame(axes: Any, rows: List[Dict[str, str]]) -> None:
+    """The exports on the loop's solved critical positions: margin-optimal and blunder shares
+    of the policy and of the search (evaluation.endgame)."""
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("iteration of the export")
+    axes.set_title("exact endgame: critical positions (solver off)")
+    drawn = False
+    for key in evaluation.ENDGAME:
+        points = [(int(r["iteration"]), float(r[key])) for r in rows if r.get(key)]
+        if points:
+            axes.plot(*zip(*points), marker="o", label=key[len("endgame_") :])
+            drawn = True
+    if drawn:
+        axes.legend(fontsize=7)

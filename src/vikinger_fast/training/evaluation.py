@@ -19,11 +19,19 @@ from vikinger_ref import az_bot
 
 from .. import arena, module_sets
 from ..arena import report as arena_report
+from ..benchmarks import endgame as endgame_positions
 from ..arena.ratings import wilson
 from .config import ANCHOR_NONE, ANCHOR_SHIPPED, TrainConfig
 
 MCTS_OPPONENT = "mcts:iterations=200"
 MATCHES = ("search_vs_greedy", "search_vs_mcts", "policy_vs_greedy")
+# The export on the loop's solved critical positions: (its policy, its search without the solver)
+# × (margin-optimal share, blunder share); curves.csv's columns.
+ENDGAME = tuple(
+    f"endgame_{kind}_{measure}"
+    for kind in ("policy", "search")
+    for measure in ("optimal", "blunders")
+)
 
 # A bot's factory: factory(game, seed) -> bot (a game and a bot of either engine).
 Factory = Callable[[Any, int], Any]
@@ -165,6 +173,34 @@ def evaluate(
         name: share_of(config, player, opponent, seed, config.eval_games, jobs, engine)
         for name, player, opponent in matches(config, model, engine)
     }
+
+
+def endgame(config: TrainConfig, model: str, seed: int, engine: str = "fast") -> Dict[str, float]:
+    """The export against exact values (docs/learning.md "The endgame in the loop"): its policy
+    alone and its search (PuctBot at eval_simulations, no solver: the network's own values) on
+    the loop's solved critical positions of the run's player count (endgame.LOOP_DATA), a bot
+    of seed arena.bot_seed(seed, i, 0) at position i; each one's margin-optimal share and
+    blunder share (ENDGAME's names). Why: the games against greedy and MCTS are all won, and the
+    ladder compares exports only with each other; exact values neither saturate nor drift. {}
+    for a run at a table with modules (the positions are of the base game)."""
+    if config.options and not config.mixed:
+        return {}
+    data = endgame_positions.load_positions(endgame_positions.LOOP_DATA)
+    positions = endgame_positions.by_players(data, config.players, None)
+    engine_module = arena.engine_module(engine)
+    game = engine_module.Game(config.players)
+    result: Dict[str, float] = {}
+    for kind in ("policy", "search"):
+        moves = []
+        for i, position in enumerate(positions):
+            bot = _network_bot(
+                kind, engine, model, config.eval_simulations, game, arena.bot_seed(seed, i, 0)
+            )
+            moves.append(bot.step(endgame_positions.state_of(engine_module, position)))
+        scored = endgame_positions.score_moves(positions, moves)
+        result[f"endgame_{kind}_optimal"] = scored["optimal_share"]
+        result[f"endgame_{kind}_blunders"] = scored["blunder_share"]
+    return result
 
 
 def searcher(config: TrainConfig, model: str, engine: str = "fast") -> Entrant:

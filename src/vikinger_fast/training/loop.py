@@ -262,6 +262,14 @@ def train(
                 ),
                 quiet,
             )
+            exact = evaluation.endgame(config, model, seed, engine=engine)
+            row.update({name: round(share, 4) for name, share in exact.items()})
+            if exact:
+                _log(
+                    f"iteration {iteration}: endgame (critical positions, solver off): "
+                    + ", ".join(f"{name[8:]} {share:.3f}" for name, share in exact.items()),
+                    quiet,
+                )
             best_path = os.path.join(run, "best.json")
             anchor = evaluation.evaluate_anchor(config, model, seed, jobs=jobs, engine=engine)
             best = read_best(run)
