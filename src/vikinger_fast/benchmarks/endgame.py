@@ -248,26 +248,44 @@ def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> di
     }
 
 
-def run_bot(
-    spec: str, positions: Sequence[dict[str, Any]], engine: ModuleType, seed: int = 0
+def score_bot(
+    make: Callable[[Any, int], Any],
+    positions: Sequence[dict[str, Any]],
+    engine: ModuleType,
+    seed: int = 0,
 ) -> dict[str, Any]:
-    """`spec`'s moves in `positions` (all of one number of players), a new bot for each, of
-    seed arena.bot_seed(seed, i, 0) at position i, scored by score_moves, with the mean seconds
-    a move (the step alone). Why a seed per position: with one seed the first random draw would
-    be the same at every position, and a random or tie-breaking bot would pick by the same
-    pattern everywhere instead of at random."""
+    """The moves of the bots `make(game, seed)` makes in `positions` (all of one number of
+    players), a new bot for each, of seed arena.bot_seed(seed, i, 0) at position i, scored by
+    score_moves, with the mean seconds a move (the step alone). Why a seed per position: with
+    one seed the first random draw would be the same at every position, and a random or
+    tie-breaking bot would pick by the same pattern everywhere instead of at random."""
     players = positions[0]["players"]
-    parsed, game = arena.parse_spec(spec), engine.Game(players)
+    game = engine.Game(players)
     moves = []
     seconds = 0.0
     for i, position in enumerate(positions):
-        bot = arena.make_bot(parsed, engine, game, arena.bot_seed(seed, i, 0))
+        bot = make(game, arena.bot_seed(seed, i, 0))
         state = state_of(engine, position)
         start = time.perf_counter()
         moves.append(bot.step(state))
         seconds += time.perf_counter() - start
     result = score_moves(positions, moves)
-    result.update(spec=spec, players=players, seconds_per_move=seconds / len(positions))
+    result.update(players=players, seconds_per_move=seconds / len(positions))
+    return result
+
+
+def run_bot(
+    spec: str, positions: Sequence[dict[str, Any]], engine: ModuleType, seed: int = 0
+) -> dict[str, Any]:
+    """score_bot of the arena bot `spec`, the spec in the result."""
+    parsed = arena.parse_spec(spec)
+    result = score_bot(
+        lambda game, bot_seed: arena.make_bot(parsed, engine, game, bot_seed),
+        positions,
+        engine,
+        seed,
+    )
+    result["spec"] = spec
     return result
 
 

@@ -56,9 +56,7 @@ def matches(
     config: TrainConfig, model: str, engine: str = "fast"
 ) -> List[Tuple[str, Entrant, Entrant]]:
     """(name, player, opponent) of the evaluation; the factories pickle (worker processes)."""
-    sims = config.eval_simulations
-    search = searcher(config, model, engine)
-    policy = ("azpolicy", functools.partial(_network_bot, "policy", engine, model, sims))
+    search, policy = searcher(config, model, engine), policy_player(config, model, engine)
 
     def opponent(text: str) -> Entrant:
         return text, functools.partial(_spec_bot, text, engine)
@@ -183,21 +181,17 @@ def endgame(config: TrainConfig, model: str, seed: int, engine: str = "fast") ->
     blunder share (ENDGAME's names). Why: the games against greedy and MCTS are all won, and the
     ladder compares exports only with each other; exact values neither saturate nor drift. {}
     for a run at a table with modules (the positions are of the base game)."""
-    if config.options and not config.mixed:
+    if config.options:  # () for a mixed run, whose network covers the base game
         return {}
     data = endgame_positions.load_positions(endgame_positions.LOOP_DATA)
     positions = endgame_positions.by_players(data, config.players, None)
     engine_module = arena.engine_module(engine)
-    game = engine_module.Game(config.players)
     result: Dict[str, float] = {}
-    for kind in ("policy", "search"):
-        moves = []
-        for i, position in enumerate(positions):
-            bot = _network_bot(
-                kind, engine, model, config.eval_simulations, game, arena.bot_seed(seed, i, 0)
-            )
-            moves.append(bot.step(endgame_positions.state_of(engine_module, position)))
-        scored = endgame_positions.score_moves(positions, moves)
+    for kind, (_, factory) in (
+        ("policy", policy_player(config, model, engine)),
+        ("search", searcher(config, model, engine)),
+    ):
+        scored = endgame_positions.score_bot(factory, positions, engine_module, seed)
         result[f"endgame_{kind}_optimal"] = scored["optimal_share"]
         result[f"endgame_{kind}_blunders"] = scored["blunder_share"]
     return result
@@ -210,6 +204,12 @@ def searcher(config: TrainConfig, model: str, engine: str = "fast") -> Entrant:
         f"puct:simulations={sims}",
         functools.partial(_network_bot, "search", engine, model, sims),
     )
+
+
+def policy_player(config: TrainConfig, model: str, engine: str = "fast") -> Entrant:
+    """An export's policy alone (PolicyNetBot), as the evaluation plays it."""
+    sims = config.eval_simulations
+    return "azpolicy", functools.partial(_network_bot, "policy", engine, model, sims)
 
 
 def _tables(config: TrainConfig) -> str:
