@@ -38,7 +38,7 @@ def _validator(name: str) -> Callable[[str], Any]:
         return flags.int_in(2, 4)
     if name == "learning_rate":
         return flags.float_in(0.0, 1.0)
-    if name in ("l2", "value_mix", "score_weight", "solver_policy"):
+    if name in ("l2", "value_mix", "score_weight", "solver_policy", "endgame_starts"):
         return flags.float_in(0.0, 1.0, low_open=False)
     if name == "gate":
         return flags.float_in(0.5, 1.0, low_open=False)

@@ -114,6 +114,13 @@ class TrainConfig:
     # solver_policy * 1 on the solver's margin-optimal action; 0 = the search's alone (and a
     # config.json without it, of a run from before it).
     solver_policy: float = 1.0
+    # Endgame starts (docs/learning.md "Endgame starts"): this share of each iteration's games,
+    # spread evenly over the game numbers (selfplay.endgame_start), plays rounds 1-5 by the
+    # network's policy alone, sampled, and is searched and recorded from the first decision of
+    # round 6 on: more round-6 samples, with the solver's targets, per CPU second. Warm
+    # iterations (no network yet) play whole games. 0 = whole games only (and a config.json
+    # without it, of a run from before it).
+    endgame_starts: float = 0.0
     # The generations' ladder and the gate (docs/learning.md "Generations and the gate"): each
     # export plays at most `ladder_opponents` earlier exports, `ladder_games` games each
     # (`eval_games` against the run's best), replaces the best when it scores at least `gate`
@@ -173,6 +180,7 @@ class TrainConfig:
             ("value_mix", 0.0, 1.0),
             ("score_weight", 0.0, 1.0),
             ("solver_policy", 0.0, 1.0),
+            ("endgame_starts", 0.0, 1.0),
             ("gate", 0.5, 1.0),
         ):
             number = getattr(self, name)

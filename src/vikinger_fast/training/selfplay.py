@@ -22,6 +22,7 @@ settings about 6.7 times the games per CPU second of the numpy MLP), or with the
 when the weights do not fit the integer network's range.
 """
 
+import math
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -50,6 +51,9 @@ GAME_ARRAYS = selfplay_data.GAME_ARRAYS
 # quarter of the games, the 31 sets with modules the rest alike (module_sets.every_set order).
 MIXED_BASE_SHARE = 0.25
 MIXED_WEIGHTS = np.array([MIXED_BASE_SHARE] + [(1 - MIXED_BASE_SHARE) / 31] * 31)
+# An endgame start's first searched round (config.endgame_starts): the last of the six (B3.2),
+# the solver's round, where the rescoring and the solver's policy targets are.
+ENDGAME_ROUND = 6
 
 
 def iteration_seed(seed: int, iteration: int) -> int:
@@ -133,6 +137,25 @@ def solve(engine: ModuleType, state: Any, nodes: int) -> Optional[Dict[str, Any]
     return solved
 
 
+def rescore(
+    engine: ModuleType, config: TrainConfig, rows: selfplay_data.Rows, tail: List[Tuple[int, Any]]
+) -> None:
+    """Solver rescoring of a finished game's round-6 samples `tail` ((row, state), in play
+    order): from its last sample back to the first the solver does not finish within
+    rescore_nodes nodes, each gets its exact_margin and its policy target (policy_target). Why
+    backwards: a sample has less of the game ahead of it than the one before, so the solver
+    finishes the last ones and gives up from some point back; the game pays for one unfinished
+    solve instead of one at every sample before that point (at 20,000 nodes most of the
+    solver's time, measured in docs/learning.md "Endgame starts")."""
+    for row, state in reversed(tail):
+        solved = solve(engine, state, config.rescore_nodes)
+        if solved is None:
+            return
+        improved = rows.samples["target"][row]
+        rows.samples["target"][row] = policy_target(improved, solved, config.solver_policy)
+        rows.samples["exact_margin"][row] = exact_margin(solved, config.players)
+
+
 def exact_margin(solved: Optional[Dict[str, Any]], players: int) -> np.ndarray:
     """The margins of perfect play of a solve() result; NaN per player when unsolved."""
     if solved is None:
@@ -157,6 +180,44 @@ def policy_target(
     return target
 
 
+def endgame_start(config: TrainConfig, number: int) -> bool:
+    """Whether game `number` of an iteration is an endgame start (config.endgame_starts): game
+    g is one when floor((g + 1) * share) > floor(g * share), so every run of games, and so every
+    shard, holds its share of them (the last game of each 1 / share), whatever the executor."""
+    share = config.endgame_starts
+    return math.floor((number + 1) * share) > math.floor(number * share)
+
+
+def policy_logits(engine: ModuleType, evaluate: Any, state: Any) -> Tuple[List[int], np.ndarray]:
+    """The legal actions of a decision node and the network's logits for them: from the integer
+    network, or from the numpy MLP when the weights do not fit it (leaf_evaluator)."""
+    legal = state.legal_actions()
+    if isinstance(evaluate, engine.Network):
+        logits, _ = evaluate.evaluate(state)
+        return legal, np.asarray(logits, np.float64)
+    observation = state.observation_tensor(state.current_player())[None, :]
+    logits, _ = evaluate(observation, np.asarray([state.legal_actions_mask()], bool))
+    return legal, np.asarray(logits[0], np.float64)[legal]
+
+
+def play_to_endgame(
+    engine: ModuleType, evaluate: Any, state: Any, chance: np.random.Generator, sampler: Any
+) -> None:
+    """Plays `state` on to the first decision node of round ENDGAME_ROUND: each move drawn by
+    `sampler` from the softmax of the network's logits over the legal actions (the policy alone,
+    no search: about one network evaluation a move), each chance outcome from the game's own
+    generator `chance`, so the game goes on from there as any other."""
+    while True:
+        if state.is_chance_node():
+            state.apply_random_chance(chance)
+            continue
+        if state.is_terminal() or state.to_dict()["round"] >= ENDGAME_ROUND:
+            return
+        legal, logits = policy_logits(engine, evaluate, state)
+        shares = np.exp(logits - logits.max())
+        state.apply_action(legal[int(sampler.choice(len(legal), p=shares / shares.sum()))])
+
+
 def final_score(state: Any) -> np.ndarray:
     """64 × Fame + gold per player of a finished game (B8.9's order: Fame, then gold)."""
     fame = np.asarray(state.scores(), np.float64)
@@ -178,11 +239,15 @@ def _search_games(
     base = iteration_seed(config.seed, iteration)
     first, count = numbers[0], len(numbers)
     chance = [np.random.default_rng(arena.chance_seed(base, g)) for g in numbers]
+    evaluate = None if weights is None else leaf_evaluator(engine, weights, game, config.features)
     states = []
-    for rng in chance:
+    for number, rng in zip(numbers, chance):
         state = game.new_initial_state()
         while state.is_chance_node():
             state.apply_random_chance(rng)
+        if evaluate is not None and endgame_start(config, number):
+            sampler = np.random.default_rng(arena.bot_seed(base, number, 10))
+            play_to_endgame(engine, evaluate, state, rng, sampler)
         states.append(state)
     search = engine.PuctSearch(
         states,
@@ -190,13 +255,13 @@ def _search_games(
         seed=(base + first) & arena.SEED_MASK,
         gumbel={"max_considered": config.max_considered},
     )
-    if weights is None:
+    if evaluate is None:
         from ..neural import heuristic_evaluator
 
         evaluate = heuristic_evaluator(search)
-    else:
-        evaluate = leaf_evaluator(engine, weights, game, config.features)
     searching = list(range(count))  # games whose root waits for a search
+    # Per game, its round-6 samples awaiting the solver (rescore): (row, state).
+    tails: List[List[Tuple[int, Any]]] = [[] for _ in range(count)]
     while searching:
         search.run(evaluate, config.search_batch)
         results = search.result_arrays()
@@ -206,23 +271,24 @@ def _search_games(
             action = int(results["selected"][k])
             if np.count_nonzero(results["legal"][k]) > 1:
                 visits = results["visits"][k].astype(np.float64)
-                solved = solve(engine, state, config.rescore_nodes)
+                if config.rescore_nodes and state.to_dict()["round"] == ENDGAME_ROUND:
+                    tails[k].append((rows.count, state.clone()))
                 rows.add(
                     state,
                     numbers[k],
                     (visits / visits.sum()).astype(np.float32),
                     action,
-                    target=policy_target(
-                        results["improved_policy"][k], solved, config.solver_policy
-                    ),
+                    target=results["improved_policy"][k].astype(np.float32),
                     root_value=results["value"][k].astype(np.float32),
                     final_score=np.zeros(config.players, np.float32),  # set at the end
-                    exact_margin=exact_margin(solved, config.players),
+                    exact_margin=exact_margin(None, config.players),  # rescore sets it
                 )
             state.apply_action(action)
             while state.is_chance_node():
                 state.apply_random_chance(chance[k])
-            if not state.is_terminal():
+            if state.is_terminal():
+                rescore(engine, config, rows, tails[k])
+            else:
                 search.advance(k, state)  # keeps the subtree, starts this tree's next search
                 next_searching.append(k)
         searching = next_searching
