@@ -20,6 +20,10 @@ already plays). Later ones evaluate the leaves with the weights as the integer n
 the search (docs/neural.md "The integer network", what AZBot plays with; at the training
 settings about 6.7 times the games per CPU second of the numpy MLP), or with the numpy MLP
 when the weights do not fit the integer network's range.
+
+With endgame_starts > 0, that share of the games (endgame_start) plays rounds 1-5 by the
+network's policy alone and is searched from round 6 on (play_to_endgame); when a game ends, the
+solver rescores its round-6 samples from the last one back (rescore).
 """
 
 import math
