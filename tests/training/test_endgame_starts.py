@@ -97,7 +97,11 @@ def test_warm_iterations_play_whole_games():
 
 def test_endgame_starts_are_the_same_in_both_engines():
     config = tiny(
-        games=2, shard_games=2, simulations=3, max_considered=2, rescore_nodes=300,
+        games=2,
+        shard_games=2,
+        simulations=3,
+        max_considered=2,
+        rescore_nodes=300,
         endgame_starts=0.5,
     )
     weights = init_params(2, (8,), 3)
