@@ -113,7 +113,9 @@ std::string OutOfMemoryMessage(int64_t max_memory) {
          " positions); give a larger max_memory or a smaller max_nodes";
 }
 
-py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle max_memory) {
+// solve_endgame and solve_endgame_result: the checks, the solve without the GIL, the dict.
+py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_memory,
+                        bool result_only) {
   const State& s = StateArg(state);
   RequireInts({{"max_nodes", max_nodes}});
   const int64_t budget = CountArg(max_nodes, "max_nodes");
@@ -127,9 +129,14 @@ py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle 
                             " (one table entry), not " + Text(max_memory));
     }
   }
+  const char* name = result_only ? "solve_endgame_result" : "solve_endgame";
   if (!NoChanceAhead(s.position) || IsTerminal(s.position)) {
+    throw py::value_error(std::string(name) +
+                          " needs a decision node of round 6 with its offer on the wheel");
+  }
+  if (result_only && s.position.num_players != 2) {
     throw py::value_error(
-        "solve_endgame needs a decision node of round 6 with its offer on the wheel");
+        "solve_endgame_result is for two players (max^n has no window): use solve_endgame");
   }
   const Position p = s.position;
   SolverResult result;
@@ -137,7 +144,7 @@ py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle 
   SolveStatus status;
   {
     py::gil_scoped_release release;
-    status = SolveEndgame(p, budget, memory, &interrupt, &result);
+    status = SolveEndgame(p, budget, memory, &interrupt, &result, result_only);
   }
   ThrowIfInterrupted(interrupt);
   if (status == SolveStatus::kOutOfMemory) {
@@ -147,8 +154,17 @@ py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle 
   if (status == SolveStatus::kGaveUp) return py::none();
   py::list margins;
   for (int i = 0; i < p.num_players; ++i) margins.append(result.margins[i]);
-  return py::dict(py::arg("action") = result.best_action, py::arg("margins") = margins,
+  return py::dict(py::arg("action") = result.best_action,
+                  py::arg(result_only ? "results" : "margins") = margins,
                   py::arg("nodes") = result.nodes);
+}
+
+py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle max_memory) {
+  return SolveChecked(state, max_nodes, max_memory, false);
+}
+
+py::object SolveEndgameResult(py::handle state, py::handle max_nodes, py::handle max_memory) {
+  return SolveChecked(state, max_nodes, max_memory, true);
 }
 
 py::list PolicyList(const ActionPolicy& policy) {
@@ -326,6 +342,14 @@ pending scoring and the final scoring.)doc");
 player's, "nodes": nodes searched}, or None when max_nodes did not suffice. The table holds at
 most max_memory bytes (80 a position; default a quarter of the memory or of RLIMIT_AS): beyond
 it, MemoryError.)doc");
+
+  m.def("solve_endgame_result", &vk::SolveEndgameResult, py::arg("state"), py::arg("max_nodes"),
+        py::arg("max_memory") = py::none(),
+        R"doc(Who wins the endgame under best play, not by how much (two players; docs/search.md):
+{"action": an action of the best result for the player to move, "results": the sign of each
+player's margin (1 a win, 0 a shared win, -1 a loss), "nodes": nodes searched}, or None when
+max_nodes did not suffice. Alpha-beta with the window (-1, 1): often far fewer nodes than
+solve_endgame. max_memory as solve_endgame's.)doc");
 
   auto state_type = py::reinterpret_borrow<py::class_<State>>(m.attr("State"));
   state_type

@@ -240,13 +240,18 @@ int64_t DefaultSolverMemory() {
 }
 
 SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
-                         Interrupt* interrupt, SolverResult* result) {
+                         Interrupt* interrupt, SolverResult* result, bool result_only) {
   Solver solver(max_nodes, max_memory / kSolverEntryBytes, interrupt);
   bool ok;
   result->best_action = -1;
   if (p.num_players == 2) {
+    // The result alone: the window (-1, 1) around a tie; a value past it is a bound of the
+    // right sign (fail-soft), one inside it exactly 0.
+    const int64_t low = result_only ? -1 : -kInfinity;
+    const int64_t high = result_only ? 1 : kInfinity;
     int64_t value = 0;
-    ok = solver.AlphaBeta(p, -kInfinity, kInfinity, &value, &result->best_action);
+    ok = solver.AlphaBeta(p, low, high, &value, &result->best_action);
+    if (result_only) value = (value > 0) - (value < 0);
     result->margins[0] = value;
     result->margins[1] = -value;
   } else {

@@ -78,9 +78,12 @@ void MarginUtilities(const int64_t* margins, int num_players, double weight, con
                      double scale, double* values);
 
 // kGaveUp when the node budget ran out, a chance node was met or the interrupt stopped it;
-// kOutOfMemory when the table reached max_memory (or an allocation failed).
+// kOutOfMemory when the table reached max_memory (or an allocation failed). result_only (two
+// players): who wins, not by how much: alpha-beta with the window (-1, 1) on u_0, far fewer
+// nodes where one action decides it; margins then hold the signs of u_i (-1, 0 or 1) and
+// best_action an action of the best result for the mover (docs/search.md "Solver").
 SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
-                         Interrupt* interrupt, SolverResult* result);
+                         Interrupt* interrupt, SolverResult* result, bool result_only = false);
 
 }  // namespace vikinger
 

@@ -23,7 +23,7 @@ from .network import Network
 from .playouts import playouts, playouts_batch
 from .puct_bot import PuctBot
 from .rollout import rollouts
-from .solver import solve_endgame
+from .solver import solve_endgame, solve_endgame_result
 from .state import State
 from .vector_game import VectorGame
 
@@ -42,6 +42,7 @@ __all__ = [
     "playouts_batch",
     "evaluate",
     "solve_endgame",
+    "solve_endgame_result",
     "RandomBot",
     "GreedyBot",
     "MCTSBot",

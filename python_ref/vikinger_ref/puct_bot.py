@@ -20,9 +20,12 @@ lowest id on a tie); a state with one legal action is answered at once.
 The endgame solver (docs/search.md "Solver"; docs/neural.md "The solver in the search"): with
 `solver_nodes` > 0, step and policy first solve a round-6 decision node with no chance ahead within
 that many nodes; when it finishes, its action is played (policy: 1 for it, 0 elsewhere) and no
-search is run. With `leaf_solver_nodes` > 0 as well, the search solves every new round-6 leaf
-within that many nodes, and a solved leaf backs up its exact returns instead of the evaluator's
-values (PuctSearch(solver_nodes=)). solver_nodes=0 turns both off.
+search is run. Two players: who wins is asked first (solve_endgame_result, the same budget; where
+it does not finish, neither solve is tried further), and where the exact solve then gives up the
+search's move is played only when it keeps the best result the result solve found (else the
+result solve's action). With `leaf_solver_nodes` > 0 as well, the search solves every new
+round-6 leaf within that many nodes, and a solved leaf backs up its exact returns instead of the
+evaluator's values (PuctSearch(solver_nodes=)). solver_nodes=0 turns both off.
 
 The score utility (docs/neural.md "Score-aware values"): with `score_utility` = w > 0 every value
 the search backs up is (1 - w) * win share + w * (score + 1) / 2 per seat, the score being the
@@ -54,7 +57,7 @@ from .game import Game
 from .mlp import SCORE_HEAD_NEEDED, MLPEvaluator
 from .network import Network
 from .rng import MASK64, mix
-from .solver import no_chance_ahead, solve_endgame
+from .solver import no_chance_ahead, solve_endgame, solve_endgame_result
 from .state import State
 
 if TYPE_CHECKING:
@@ -95,6 +98,7 @@ class PuctBot:
     _game_class: Any = Game
     _network_class: Any = Network
     _solve_endgame: Any = staticmethod(solve_endgame)
+    _solve_endgame_result: Any = staticmethod(solve_endgame_result)
     _no_chance_ahead: Any = staticmethod(no_chance_ahead)
     _round: Any = staticmethod(lambda state: state.round)
 
@@ -279,40 +283,89 @@ class PuctBot:
         """The solver's action at a round-6 decision node with no chance ahead when it finishes
         within solver_nodes nodes; None otherwise (solver off, too many nodes, or the table's
         memory bound reached, which is giving up as in MCTSBot)."""
+        return self._solve(state)[0]
+
+    def _solve(self, state: Any) -> tuple[int | None, dict[str, Any] | None]:
+        """(the exact action or None, the result solve or None). Two players: who wins first
+        (solve_endgame_result, often far fewer nodes), then, where that finished, the exact
+        solve; where the result did not finish the exact solve would seldom either, so a hopeless
+        position costs one budget, as before. More players: the exact solve (max^n has no
+        window)."""
         if self._solver_nodes == 0 or not self._no_chance_ahead(state):
-            return None
+            return None, None
+        result = None
         try:
+            if self._game.num_players == 2:
+                result = self._solve_endgame_result(state, self._solver_nodes)
+                if result is None:
+                    return None, None
             solved = self._solve_endgame(state, self._solver_nodes)
         except MemoryError:
+            return None, result
+        return (None, result) if solved is None else (solved["action"], result)
+
+    def _result_of(self, state: Any, action: int, mover: int) -> int | None:
+        """The mover's result (1 win, 0 shared, -1 loss) after `action` under best play, or None
+        where the solver does not finish (or a chance node lies ahead)."""
+        child = state.clone()
+        child.apply_action(action)
+        if child.is_terminal():
+            share = child.returns()[mover]
+            return 1 if share == 1.0 else 0 if share > 0.0 else -1
+        if not self._no_chance_ahead(child):
             return None
-        return None if solved is None else solved["action"]
+        try:
+            solved = self._solve_endgame_result(child, self._solver_nodes)
+        except MemoryError:
+            return None
+        return None if solved is None else int(solved["results"][mover])
+
+    def _keep_result(self, state: Any, chosen: int, result: dict[str, Any] | None) -> int:
+        """The search's `chosen` action, unless the result solve knows it gives away the best
+        result the mover can reach (a result-changing blunder): then the solver's action of that
+        result. Where every action loses, or the check of the chosen action does not finish,
+        the search's margin decides only in the first case; in the second the solver's action is
+        played, its result sure (docs/learning.md "The solver in the learned player")."""
+        if result is None:
+            return chosen
+        mover = state.current_player()
+        best = int(result["results"][mover])
+        if best < 0:
+            return chosen
+        got = self._result_of(state, chosen, mover)
+        return chosen if got is not None and got >= best else int(result["action"])
 
     def step(self, state: Any) -> int:
         """The solver's action where it finishes, else the most visited root action (the lowest
-        id on a tie)."""
+        id on a tie), kept only when it keeps the best result the result solve knows."""
         self._check(state, "step")
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        solved = self.solved_action(state)
+        solved, result = self._solve(state)
         if solved is not None:
             return solved
-        result = self.search(state, "step")
-        visits = result["visits"]
-        return result["actions"][visits.index(max(visits))]
+        searched = self.search(state, "step")
+        visits = searched["visits"]
+        return self._keep_result(state, searched["actions"][visits.index(max(visits))], result)
 
     def policy(self, state: Any) -> list[tuple[int, float]]:
         """[(action, visit share)] over the legal actions (1 for the solver's action where it
-        finishes, 0 elsewhere)."""
+        finishes, or where the result solve replaces the most visited action, 0 elsewhere)."""
         self._check(state, "policy")
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)]
-        solved = self.solved_action(state)
+        solved, solved_result = self._solve(state)
         if solved is not None:
             return [(a, 1.0 if a == solved else 0.0) for a in legal]
         result = self.search(state, "policy")
-        total = sum(result["visits"])
+        visits = result["visits"]
+        chosen = result["actions"][visits.index(max(visits))]  # step's
+        kept = self._keep_result(state, chosen, solved_result)
+        if kept != chosen:
+            return [(a, 1.0 if a == kept else 0.0) for a in legal]
+        total = sum(visits)
         if total == 0:
             # A time budget so small that no child was visited: the priors (uniform before
             # the root was evaluated), never a division by zero.

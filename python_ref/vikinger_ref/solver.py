@@ -201,16 +201,22 @@ def out_of_memory_message(max_memory: int) -> str:
 
 
 def solve(
-    state: State, max_nodes: int, max_memory: Optional[int] = None
+    state: State, max_nodes: int, max_memory: Optional[int] = None, result_only: bool = False
 ) -> Optional[dict[str, Any]]:
     """{"action", "margins", "nodes"} under best play, or None past max_nodes; MemoryError
-    past max_memory (default_max_memory() when None)."""
+    past max_memory (default_max_memory() when None). result_only (two players): who wins, not
+    by how much: the window (-1, 1) around a tie (a value past it is a bound of the right sign,
+    one inside it exactly 0), "margins" the signs of the margins and "action" one of the best
+    result for the mover (solver.cc's result_only)."""
     if max_memory is None:
         max_memory = default_max_memory()
     solver = _Solver(max_nodes, max_memory)
     try:
         if state.get_game().num_players == 2:
-            value, action = solver.alpha_beta(state, -INFINITY, INFINITY, root=True)
+            low, high = (-1, 1) if result_only else (-INFINITY, INFINITY)
+            value, action = solver.alpha_beta(state, low, high, root=True)
+            if result_only:
+                value = (value > 0) - (value < 0)
             margins = [value, -value]
         else:
             margins, action = solver.max_n(state, root=True)
@@ -225,6 +231,21 @@ def solve_endgame(
     state: State, max_nodes: int, max_memory: Optional[int] = None
 ) -> Optional[dict[str, Any]]:
     """The checked entry point of docs/search.md (same errors as vikinger_fast.solve_endgame)."""
+    return _checked(state, max_nodes, max_memory, False)
+
+
+def solve_endgame_result(
+    state: State, max_nodes: int, max_memory: Optional[int] = None
+) -> Optional[dict[str, Any]]:
+    """Who wins under best play, not by how much (two players; docs/search.md "Solver"):
+    {"action": an action of the best result for the mover, "results": the sign of each player's
+    margin, "nodes"}, or None past max_nodes (same errors as vikinger_fast's)."""
+    return _checked(state, max_nodes, max_memory, True)
+
+
+def _checked(
+    state: State, max_nodes: int, max_memory: Optional[int], result_only: bool
+) -> Optional[dict[str, Any]]:
     check_state(state)
     # Python and numpy ints, as everywhere in the API (arguments.py).
     if check_int("max_nodes", max_nodes) < 0:
@@ -242,8 +263,18 @@ def solve_endgame(
                 f"max_memory must be >= {ENTRY_BYTES} (one table entry), not {max_memory}"
             )
         max_memory = int(max_memory)
+    name = "solve_endgame_result" if result_only else "solve_endgame"
     if not no_chance_ahead(state) or state.is_terminal():
+        raise ValueError(f"{name} needs a decision node of round 6 with its offer on the wheel")
+    if result_only and state.get_game().num_players != 2:
         raise ValueError(
-            "solve_endgame needs a decision node of round 6 with its offer on the wheel"
+            "solve_endgame_result is for two players (max^n has no window): use solve_endgame"
         )
-    return solve(state, max_nodes, max_memory)
+    solved = solve(state, max_nodes, max_memory, result_only)
+    if solved is not None and result_only:
+        solved = {
+            "action": solved["action"],
+            "results": solved["margins"],
+            "nodes": solved["nodes"],
+        }
+    return solved

@@ -29,6 +29,7 @@ from ._core import (
     playouts_batch,
     rollouts,
     solve_endgame,
+    solve_endgame_result,
 )
 
 from . import bot_registry as _bot_registry
@@ -49,6 +50,7 @@ __all__ = [
     "playouts_batch",
     "evaluate",
     "solve_endgame",
+    "solve_endgame_result",
     "PuctSearch",
     "Network",
     # the bots, one per entry of the registry (bot_registry.py): RandomBot, GreedyBot, MCTSBot,

@@ -283,6 +283,15 @@ def solve_endgame(
     most max_memory bytes (80 a position; default a quarter of the memory or of RLIMIT_AS): beyond
     it, MemoryError."""
 
+def solve_endgame_result(
+    state: State, max_nodes: _Int, max_memory: Optional[_Int] = None
+) -> Optional[Dict[str, Any]]:
+    """Who wins the endgame under best play, not by how much (two players; docs/search.md):
+    {"action": an action of the best result for the player to move, "results": the sign of each
+    player's margin (1 a win, 0 a shared win, -1 a loss), "nodes": nodes searched}, or None when
+    max_nodes did not suffice. Alpha-beta with the window (-1, 1): often far fewer nodes than
+    solve_endgame. max_memory as solve_endgame's."""
+
 class RandomBot:
     """RandomBot(game, seed): a uniformly random legal
     action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed)."""

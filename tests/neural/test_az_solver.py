@@ -106,3 +106,51 @@ def test_the_solver_in_the_tree_plays_the_same_in_both_engines(engines):
             played.append((bot.step(state), bot.search(state)["visits"]))
         moves.append(played)
     assert moves[0] == moves[1]
+
+
+def _result(margin):
+    return (margin > 0) - (margin < 0)
+
+
+def test_a_result_changing_move_is_replaced_by_the_result_solvers(engines):
+    # On the critical positions of the shipped file: every legal action offered as the search's
+    # choice; one of the best result is kept, any other gives way to the result solver's action,
+    # of the best result (docs/learning.md "The solver in the learned player").
+    from vikinger_fast.benchmarks import endgame as benchmark
+
+    kept = []
+    for engine in engines:
+        bot = engine.AZBot(engine.Game(2), 7, simulations=4)
+        choices = []
+        positions = [p for _, p in shipped(engine, 2, 40, max_nodes=20_000)]
+        for position in [p for p in positions if benchmark.critical(p["margins"])][:3]:
+            state = benchmark.state_of(engine, position)
+            result = engine.solve_endgame_result(state, az_bot.SOLVER_NODES)
+            best = max(_result(m) for m in position["margins"])
+            assert result["results"][position["mover"]] == best
+            for action, margin in zip(position["actions"], position["margins"]):
+                chosen = bot._keep_result(state, action, result)
+                got = position["margins"][position["actions"].index(chosen)]
+                assert _result(got) == best
+                assert chosen == (action if _result(margin) == best else result["action"])
+                choices.append(chosen)
+        kept.append(choices)
+    assert kept[0] == kept[1] and len(kept[0]) > 3
+
+
+def test_a_small_budget_keeps_the_result_in_both_engines(engines):
+    # solver_nodes too small for most exact solves: where the result solve finishes, the move
+    # never gives away the best result; both engines play the same moves.
+    moves = []
+    for engine in engines:
+        bot = engine.AZBot(engine.Game(2), 7, simulations=4, solver_nodes=400)
+        played = []
+        for state, position in shipped(engine, 2, 12, max_nodes=20_000):
+            move = bot.step(state)
+            best = max(_result(m) for m in position["margins"])
+            margin = position["margins"][position["actions"].index(move)]
+            if engine.solve_endgame_result(state, 400) is not None:
+                assert _result(margin) == best
+            played.append(move)
+        moves.append(played)
+    assert moves[0] == moves[1]

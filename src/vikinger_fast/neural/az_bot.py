@@ -3,7 +3,7 @@ implementation, docs/learning.md "The shipped player") on the C++ PuctSearch, St
 
 from vikinger_ref import az_bot
 
-from .._core import Game, Network, PuctSearch, State, solve_endgame
+from .._core import Game, Network, PuctSearch, State, solve_endgame, solve_endgame_result
 from .bot import no_chance_ahead, round_of
 
 
@@ -16,6 +16,7 @@ class AZBot(az_bot.AZBot):
     _game_class = Game
     _network_class = Network
     _solve_endgame = staticmethod(solve_endgame)
+    _solve_endgame_result = staticmethod(solve_endgame_result)
     _no_chance_ahead = staticmethod(no_chance_ahead)
     _round = staticmethod(round_of)
 

@@ -3,7 +3,7 @@ logic, docs/neural.md "Bots") with this package's search, State and Game classes
 
 from vikinger_ref import puct_bot
 
-from .._core import Game, Network, PuctSearch, State, solve_endgame
+from .._core import Game, Network, PuctSearch, State, solve_endgame, solve_endgame_result
 
 
 def no_chance_ahead(state: State) -> bool:
@@ -26,5 +26,6 @@ class PuctBot(puct_bot.PuctBot):
     _game_class = Game
     _network_class = Network
     _solve_endgame = staticmethod(solve_endgame)
+    _solve_endgame_result = staticmethod(solve_endgame_result)
     _no_chance_ahead = staticmethod(no_chance_ahead)
     _round = staticmethod(round_of)
