@@ -12,6 +12,8 @@ from vikinger_fast.training.network import init_params
 
 from tiny_training import tiny
 
+SMALL = dict(games=2, shard_games=2, simulations=3, max_considered=2)  # two games together
+
 
 @pytest.mark.parametrize(
     "share, games, late",
@@ -72,7 +74,7 @@ def test_the_numpy_mlp_samples_as_the_integer_network():
 
 def test_late_games_record_round_6_alone_and_whole_games_are_unchanged():
     weights = init_params(2, (8,), 3)
-    plain = tiny(games=2, shard_games=2, simulations=3, max_considered=2, rescore_nodes=0)
+    plain = tiny(**SMALL, rescore_nodes=0)
     late = tiny(**{**plain.__dict__, "endgame_starts": 0.5})
     whole = selfplay.play(plain, weights, 4, 0, 2)
     mixed = selfplay.play(late, weights, 4, 0, 2)
@@ -90,20 +92,13 @@ def test_late_games_record_round_6_alone_and_whole_games_are_unchanged():
 
 def test_warm_iterations_play_whole_games():
     # No network yet (weights None): the heuristic search plays every game from the start.
-    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2, endgame_starts=1.0)
+    config = tiny(**SMALL, endgame_starts=1.0)
     arrays = selfplay.play(config, None, 0, 0, 2)
     assert arrays["ply"].min() < 60 and set(arrays["game"]) == {0, 1}
 
 
 def test_endgame_starts_are_the_same_in_both_engines():
-    config = tiny(
-        games=2,
-        shard_games=2,
-        simulations=3,
-        max_considered=2,
-        rescore_nodes=300,
-        endgame_starts=0.5,
-    )
+    config = tiny(**SMALL, rescore_nodes=300, endgame_starts=0.5)
     weights = init_params(2, (8,), 3)
     fast = selfplay.play(config, weights, 5, 0, 2, engine="fast")
     ref = selfplay.play(config, weights, 5, 0, 2, engine="ref")
@@ -115,7 +110,7 @@ def test_endgame_starts_are_the_same_in_both_engines():
 def test_the_rescored_samples_are_each_games_solvable_tail():
     # Backwards from a game's end: the rescored samples of a game are its last round-6 ones,
     # each solved, and every round-6 sample before them is one the solver does not finish.
-    config = tiny(games=2, shard_games=2, simulations=3, max_considered=2, rescore_nodes=400)
+    config = tiny(**SMALL, rescore_nodes=400)
     weights = init_params(2, (8,), 6)
     arrays = selfplay.play(config, weights, 2, 0, 2)
     solved = np.isfinite(arrays["exact_margin"]).all(axis=1)
