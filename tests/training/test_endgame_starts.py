@@ -130,3 +130,22 @@ def test_the_setting_is_checked_and_old_runs_have_none():
     for bad in (-0.1, 1.5, float("nan"), True, "0.5"):
         with pytest.raises((ValueError, TypeError), match="endgame_starts"):
             TrainConfig(endgame_starts=bad)
+
+
+def test_the_executor_does_not_change_endgame_starts(tmp_path):
+    # Shards of one game each, in one process or two: the same data (each game's start is its
+    # own number's, its sampling its own seed's).
+    from vikinger_fast import distributed
+    from vikinger_fast.training import replay
+
+    config = tiny(**{**SMALL, "shard_games": 1}, endgame_starts=0.5, rescore_nodes=300)
+    weights = init_params(2, (8,), 4)
+    replay.generate(str(tmp_path / "a"), config, weights, 1, distributed.LocalProcesses(1))
+    replay.generate(str(tmp_path / "b"), config, weights, 1, distributed.LocalProcesses(2))
+    a, b = (
+        replay.load_iteration(str(tmp_path / x), 1, selfplay.SAMPLE_ARRAYS + ("exact_margin",))
+        for x in "ab"
+    )
+    for key in a:
+        np.testing.assert_array_equal(a[key], b[key], err_msg=key)
+    assert (a["game"] == 1).sum() < (a["game"] == 0).sum() / 3  # game 1 started at round 6
