@@ -79,3 +79,16 @@ def base_models(tmp_path_factory, monkeypatch):
         shutil.copy(os.path.join(az_bot.MODELS, f"az-{n}p.npz"), folder / f"az-{n}p.npz")
     monkeypatch.setattr(az_bot, "MODELS", str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _sb3_logs_in_a_test_folder(tmp_path_factory):
+    """Stable-Baselines3's learn() makes a log folder, by default a new SB3-<time> folder in the
+    system's temporary directory that nobody removes: the tests' go under pytest's own."""
+    before = os.environ.get("SB3_LOGDIR")
+    os.environ["SB3_LOGDIR"] = str(tmp_path_factory.mktemp("sb3-logs"))
+    yield
+    if before is None:
+        del os.environ["SB3_LOGDIR"]
+    else:
+        os.environ["SB3_LOGDIR"] = before
