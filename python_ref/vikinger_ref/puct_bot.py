@@ -323,9 +323,10 @@ class PuctBot:
     def _keep_result(self, state: Any, chosen: int, result: dict[str, Any] | None) -> int:
         """The search's `chosen` action, unless the result solve knows it gives away the best
         result the mover can reach (a result-changing blunder): then the solver's action of that
-        result. Where every action loses, or the check of the chosen action does not finish,
-        the search's margin decides only in the first case; in the second the solver's action is
-        played, its result sure (docs/learning.md "The solver in the learned player")."""
+        result. Where every action loses, the search's move stands (only the margin is left to
+        play for); where the check of the chosen action does not finish, the result solve's
+        action is played, its result sure (docs/learning.md "The solver in the learned
+        player")."""
         if result is None:
             return chosen
         mover = state.current_player()

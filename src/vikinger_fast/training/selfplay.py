@@ -150,7 +150,7 @@ def rescore(
     backwards: a sample has less of the game ahead of it than the one before, so the solver
     finishes the last ones and gives up from some point back; the game pays for one unfinished
     solve instead of one at every sample before that point (at 20,000 nodes most of the
-    solver's time, measured in docs/learning.md "Endgame starts")."""
+    solver's time, measured in docs/learning.md "Score-aware values")."""
     for row, state in reversed(tail):
         solved = solve(engine, state, config.rescore_nodes)
         if solved is None:
