@@ -157,6 +157,27 @@ class AZBot(PuctBot):
         )
 
 
+def legal_logits(network: Any, state: Any) -> tuple[list[int], np.ndarray]:
+    """The legal actions of a decision node and the network's logits for them (float64, in
+    legal_actions() order): from an MLPEvaluator in float, or from a Network (either engine's) in
+    integers. PolicyNetBot plays by them; training's endgame starts draw from them."""
+    legal = state.legal_actions()
+    if not isinstance(network, MLPEvaluator):
+        logits, _ = network.evaluate(state)
+        return legal, np.asarray(logits, np.float64)
+    observation = np.asarray(state.observation_tensor(state.current_player()), np.float32)[None]
+    mask = np.zeros((1, network.policy[1].shape[0]), bool)
+    mask[0, legal] = True
+    logits, _ = network(observation, mask)
+    return legal, logits[0, legal].astype(np.float64)
+
+
+def policy_shares(logits: np.ndarray) -> np.ndarray:
+    """The softmax of the logits (float64): the policy's share of each action."""
+    weights = np.exp(logits - logits.max())
+    return weights / weights.sum()
+
+
 class PolicyNetBot:
     """The network's policy alone: step plays the legal action with the highest logit (the
     lowest id on a tie); policy gives the softmax over the legal actions. `seed` is accepted for
@@ -196,15 +217,7 @@ class PolicyNetBot:
             )
         if state.is_terminal() or state.is_chance_node():
             raise ValueError(f"{method} needs a decision node")
-        legal = state.legal_actions()
-        if self._network is not None:
-            logits, _ = self._network.evaluate(state)
-            return legal, logits.astype(np.float64)
-        observation = np.asarray(state.observation_tensor(state.current_player()), np.float32)[None]
-        mask = np.zeros((1, self._mlp.policy[1].shape[0]), bool)
-        mask[0, legal] = True
-        logits, _ = self._mlp(observation, mask)
-        return legal, logits[0, legal].astype(np.float64)
+        return legal_logits(self._mlp if self._network is None else self._network, state)
 
     def step(self, state: Any) -> int:
         legal, logits = self._logits(state, "step")
@@ -212,6 +225,4 @@ class PolicyNetBot:
 
     def policy(self, state: Any) -> list[tuple[int, float]]:
         legal, logits = self._logits(state, "policy")
-        weights = np.exp(logits - logits.max())
-        weights /= weights.sum()
-        return [(a, float(p)) for a, p in zip(legal, weights)]
+        return [(a, float(p)) for a, p in zip(legal, policy_shares(logits))]

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import vikinger_fast
+from vikinger_ref.az_bot import legal_logits
 from vikinger_fast.training import TrainConfig, selfplay
 from vikinger_fast.training.network import init_params
 
@@ -42,7 +43,7 @@ def test_play_to_endgame_stops_at_the_first_decision_of_round_6(engine):
     evaluate = selfplay.leaf_evaluator(engine, weights, game)
     state = game.new_initial_state()
     chance, sampler = np.random.default_rng(5), np.random.default_rng(6)
-    selfplay.play_to_endgame(engine, evaluate, state, chance, sampler)
+    selfplay.play_to_endgame(evaluate, state, chance, sampler)
     assert not state.is_chance_node() and not state.is_terminal()
     assert state.to_dict()["round"] == selfplay.ENDGAME_ROUND
     # The move before it was in round 5 (or a chance node dealing round 6).
@@ -66,8 +67,8 @@ def test_the_numpy_mlp_samples_as_the_integer_network():
     rng = np.random.default_rng(3)
     while state.is_chance_node():
         state.apply_random_chance(rng)
-    legal_a, a = selfplay.policy_logits(vikinger_fast, network, state)
-    legal_b, b = selfplay.policy_logits(vikinger_fast, mlp, state)
+    legal_a, a = legal_logits(network, state)
+    legal_b, b = legal_logits(mlp, state)
     assert legal_a == legal_b and len(a) == len(legal_a)
     np.testing.assert_allclose(a, b, atol=1e-3)
 

@@ -32,6 +32,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from vikinger_ref.az_bot import legal_logits, policy_shares
 from vikinger_ref.network_features import OBSERVATION_V1
 
 from .. import arena, distributed, module_sets, selfplay_data
@@ -192,23 +193,12 @@ def endgame_start(config: TrainConfig, number: int) -> bool:
     return math.floor((number + 1) * share) > math.floor(number * share)
 
 
-def policy_logits(engine: ModuleType, evaluate: Any, state: Any) -> Tuple[List[int], np.ndarray]:
-    """The legal actions of a decision node and the network's logits for them: from the integer
-    network, or from the numpy MLP when the weights do not fit it (leaf_evaluator)."""
-    legal = state.legal_actions()
-    if isinstance(evaluate, engine.Network):
-        logits, _ = evaluate.evaluate(state)
-        return legal, np.asarray(logits, np.float64)
-    observation = state.observation_tensor(state.current_player())[None, :]
-    logits, _ = evaluate(observation, np.asarray([state.legal_actions_mask()], bool))
-    return legal, np.asarray(logits[0], np.float64)[legal]
-
-
 def play_to_endgame(
-    engine: ModuleType, evaluate: Any, state: Any, chance: np.random.Generator, sampler: Any
+    evaluate: Any, state: Any, chance: np.random.Generator, sampler: np.random.Generator
 ) -> None:
     """Plays `state` on to the first decision node of round ENDGAME_ROUND: each move drawn by
-    `sampler` from the softmax of the network's logits over the legal actions (the policy alone,
+    `sampler` from the softmax of the network's logits over the legal actions (az_bot's
+    legal_logits and policy_shares, what PolicyNetBot.policy gives; the policy alone,
     no search: about one network evaluation a move), each chance outcome from the game's own
     generator `chance`, so the game goes on from there as any other."""
     while True:
@@ -217,9 +207,8 @@ def play_to_endgame(
             continue
         if state.is_terminal() or state.to_dict()["round"] >= ENDGAME_ROUND:
             return
-        legal, logits = policy_logits(engine, evaluate, state)
-        shares = np.exp(logits - logits.max())
-        state.apply_action(legal[int(sampler.choice(len(legal), p=shares / shares.sum()))])
+        legal, logits = legal_logits(evaluate, state)
+        state.apply_action(legal[int(sampler.choice(len(legal), p=policy_shares(logits)))])
 
 
 def final_score(state: Any) -> np.ndarray:
@@ -251,7 +240,7 @@ def _search_games(
             state.apply_random_chance(rng)
         if evaluate is not None and endgame_start(config, number):
             sampler = np.random.default_rng(arena.bot_seed(base, number, 10))
-            play_to_endgame(engine, evaluate, state, rng, sampler)
+            play_to_endgame(evaluate, state, rng, sampler)
         states.append(state)
     search = engine.PuctSearch(
         states,
