@@ -37,6 +37,15 @@ def test_the_result_is_the_sign_of_the_exact_margins_in_both_engines(engines):
     assert checked == 6
 
 
+def test_numpy_ints_are_budgets_too(engine):
+    import numpy as np
+
+    state = replay(engine, 2, {}, endgames(2, 1, max_back=1)[0])
+    assert engine.solve_endgame_result(state, np.int64(10**6)) == engine.solve_endgame_result(
+        state, 10**6
+    )
+
+
 def test_it_gives_up_past_its_budget(engine):
     state = replay(engine, 2, {}, endgames(2, 1, max_back=1)[0])
     full = engine.solve_endgame_result(state, 10**6)

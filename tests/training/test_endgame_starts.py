@@ -150,3 +150,23 @@ def test_the_executor_does_not_change_endgame_starts(tmp_path):
     for key in a:
         np.testing.assert_array_equal(a[key], b[key], err_msg=key)
     assert (a["game"] == 1).sum() < (a["game"] == 0).sum() / 3  # game 1 started at round 6
+
+
+def test_a_mixed_run_has_endgame_starts_at_every_table():
+    # Three players, each game its own module set (A1-A5 among them, the special display's
+    # refills bringing chance nodes into round 6): the late games are round 6 alone.
+    from vikinger_ref.network_features import OBSERVATION_MODULES_V2
+
+    config = tiny(
+        **{**SMALL, "games": 4, "shard_games": 4},
+        players=3,
+        mixed=True,
+        hidden=(8,),
+        endgame_starts=0.5,
+        rescore_nodes=300,
+    )
+    weights = init_params(3, (8,), 1, OBSERVATION_MODULES_V2, True)
+    arrays = selfplay.play(config, weights, 2, 0, 4)
+    counts = np.bincount(arrays["game"], minlength=4)
+    assert (counts[1::2] < counts[0::2] / 3).all() and counts.min() > 0
+    assert len({selfplay.game_modules(config, 2, g) for g in range(4)}) > 1
