@@ -5,7 +5,8 @@
 // Every player's final margin: u_i = 64 * Fame_i + gold_i - max over j != i of (64 * Fame_j +
 // gold_j), Fame first and the gold left after B8.2 (below 5, so below 64) as the B8.9 tie-break.
 // Two players: u_0 = -u_1 and the search is alpha-beta on u_0 (player 0 maximizes, player 1
-// minimizes), with a transposition table on hash_key holding exact values and bounds. More
+// minimizes), with a transposition table holding exact values and bounds (keyed by SolverKey in
+// solver.cc, by hash_key in the reference: two 64-bit hashes of the same position bytes). More
 // players: max^n, the mover maximizing its own u (first action in id order on a tie), the table
 // holding exact vectors. Actions are tried in ascending id order. A node is counted each time the
 // search enters one (table hits included); past `max_nodes` the solver gives up.
