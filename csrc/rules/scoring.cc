@@ -11,14 +11,14 @@ constexpr int kGoldsmithRow = 4;
 constexpr int kFishermanRow = 5;
 
 // B8.7: the bonus goes to every player with the highest count, unless that count is 0.
-void AwardMajority(PlayerBoard* boards, int num_players, const int* counts, int bonus) {
+void AwardMajority(const int* counts, int num_players, int bonus, int* fame) {
   int best = 0;
   for (int p = 0; p < num_players; ++p) {
     if (counts[p] > best) best = counts[p];
   }
   if (best == 0) return;
   for (int p = 0; p < num_players; ++p) {
-    if (counts[p] == best) boards[p].fame += bonus;
+    if (counts[p] == best) fame[p] += bonus;
   }
 }
 
@@ -102,29 +102,49 @@ void LargeScoring(PlayerBoard& board) {
   board.fame += board.specials[kFisherman1] * PopCount(board.UnthreatenedVikings(kFishermanRow));
 }
 
+void FinalScoringAlone(PlayerBoard& board) {
+  PayForUnrepelledShips(board);  // B8.1
+  // B8.2: the rest of the gold stays (tie-break). A5 the treasury's rate; each a constant, so
+  // that no division instruction is needed.
+  const int gold = board.gold;
+  const bool treasury = board.specials[kTreasury] != 0;
+  const int fame = treasury ? gold / kTreasuryGoldPerFame : gold / kGoldPerFame;
+  board.fame += fame;
+  board.gold = gold - fame * (treasury ? kTreasuryGoldPerFame : kGoldPerFame);
+  Feeding(board);                     // B8.6
+  board.fame += BuildingFame(board);  // A5 (⚖ after B8.6)
+}
+
+MajorityCounts CountMajorities(const PlayerBoard& board) {
+  MajorityCounts counts{};
+  counts.boatsmen = BoatsmenKept(board);
+  board.CompletedIslands(&counts.islands, &counts.longest);
+  return counts;
+}
+
+void MajorityFame(const MajorityCounts* counts, int num_players, int* fame) {
+  int boatsmen[kMaxPlayers];
+  int islands[kMaxPlayers];
+  int longest[kMaxPlayers];
+  for (int p = 0; p < num_players; ++p) {
+    fame[p] = 0;
+    boatsmen[p] = counts[p].boatsmen;
+    islands[p] = counts[p].islands;
+    longest[p] = counts[p].longest;
+  }
+  AwardMajority(boatsmen, num_players, kBoatsmenBonus, fame);  // B8.3
+  AwardMajority(islands, num_players, kIslandsBonus, fame);    // B8.4
+  AwardMajority(longest, num_players, kLongestBonus, fame);    // B8.5
+}
+
 void FinalScoring(PlayerBoard* boards, int num_players) {
-  for (int p = 0; p < num_players; ++p) PayForUnrepelledShips(boards[p]);
-  for (int p = 0; p < num_players; ++p) {  // B8.2: the rest of the gold stays (tie-break)
-    // A5 the treasury's rate; each a constant, so that no division instruction is needed.
-    const int gold = boards[p].gold;
-    const bool treasury = boards[p].specials[kTreasury] != 0;
-    const int fame = treasury ? gold / kTreasuryGoldPerFame : gold / kGoldPerFame;
-    boards[p].fame += fame;
-    boards[p].gold = gold - fame * (treasury ? kTreasuryGoldPerFame : kGoldPerFame);
-  }
-  int boatsmen[kMaxPlayers] = {};
-  int islands[kMaxPlayers] = {};
-  int longest[kMaxPlayers] = {};
+  MajorityCounts counts[kMaxPlayers];
+  int fame[kMaxPlayers];
+  for (int p = 0; p < num_players; ++p) counts[p] = CountMajorities(boards[p]);
+  MajorityFame(counts, num_players, fame);
   for (int p = 0; p < num_players; ++p) {
-    boatsmen[p] = boards[p].mainland[kBoatsman] + boards[p].specials[kHorn];  // A5 horns
-    boards[p].CompletedIslands(&islands[p], &longest[p]);
-  }
-  AwardMajority(boards, num_players, boatsmen, kBoatsmenBonus);  // B8.3
-  AwardMajority(boards, num_players, islands, kIslandsBonus);    // B8.4
-  AwardMajority(boards, num_players, longest, kLongestBonus);    // B8.5
-  for (int p = 0; p < num_players; ++p) {
-    Feeding(boards[p]);
-    boards[p].fame += BuildingFame(boards[p]);  // A5 (⚖ after B8.6)
+    FinalScoringAlone(boards[p]);
+    boards[p].fame += fame[p];
   }
 }
 

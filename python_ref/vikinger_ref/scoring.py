@@ -88,16 +88,6 @@ def pay_for_unrepelled_ships(board: PlayerBoard) -> None:
             board.fame -= ship.value - paid
 
 
-def award_majority(boards: Sequence[PlayerBoard], counts: Sequence[int], bonus: int) -> None:
-    """B8.7: the bonus goes to every player with the highest count, unless that count is 0."""
-    best = max(counts)
-    if best == 0:
-        return
-    for board, count in zip(boards, counts):
-        if count == best:
-            board.fame += bonus
-
-
 def feeding(board: PlayerBoard) -> None:
     """B8.6: each unthreatened fisherman feeds 5 Vikings; +2 Fame per spare meal, -1 per
     hungry Viking."""
@@ -126,24 +116,50 @@ def building_fame(board: PlayerBoard) -> int:
 
 
 def final_scoring(boards: Sequence[PlayerBoard], boatsman: int) -> None:
-    """B8.1-B8.6, in the rulebook's order, for all players; then the A5 buildings (⚖)."""
-    for board in boards:
-        pay_for_unrepelled_ships(board)
-    for board in boards:  # B8.2 (A5 treasury: 3 gold a Fame)
-        rate = TREASURY_GOLD_PER_FAME if board.specials[TREASURY] else GOLD_PER_FAME
-        board.fame += board.gold // rate
-        board.gold %= rate
-    award_majority(
-        boards,
-        [board.mainland[boatsman] + board.specials[HORN] for board in boards],
-        BOATSMEN_BONUS,
-    )  # B8.3, A5 horns count as boatsmen
-    islands = [board.completed_islands() for board in boards]
-    award_majority(boards, [len(sizes) for sizes in islands], ISLANDS_BONUS)
-    award_majority(boards, [max(sizes, default=0) for sizes in islands], LONGEST_BONUS)
-    for board in boards:
-        feeding(board)
-        board.fame += building_fame(board)
+    """B8.1-B8.6 and the A5 buildings (⚖) for all players: final_scoring_alone of every board,
+    plus majority_fame of their counts. The majorities only add Fame and no step reads Fame, so
+    this is the rulebook's order in effect."""
+    fame = majority_fame([count_majorities(board, boatsman) for board in boards])
+    for board, bonus in zip(boards, fame):
+        final_scoring_alone(board)
+        board.fame += bonus
+
+
+def final_scoring_alone(board: PlayerBoard) -> None:
+    """B8.1, B8.2, B8.6 and the A5 buildings: the steps of the final scoring that read one board
+    alone (the endgame solver scores the boards of the last scoring apart, solver.py)."""
+    pay_for_unrepelled_ships(board)
+    rate = TREASURY_GOLD_PER_FAME if board.specials[TREASURY] else GOLD_PER_FAME  # B8.2
+    board.fame += board.gold // rate
+    board.gold %= rate
+    feeding(board)  # B8.6
+    board.fame += building_fame(board)  # A5 (⚖ after B8.6)
+
+
+def count_majorities(board: PlayerBoard, boatsman: int) -> tuple[int, int, int]:
+    """B8.3-B8.5: the counts the majorities compare: boatsmen on the mainland (A5 horns
+    included), completed islands, tiles of the longest completed island."""
+    sizes = board.completed_islands()
+    return boatsmen_kept(board, boatsman), len(sizes), max(sizes, default=0)
+
+
+def boatsmen_kept(board: PlayerBoard, boatsman: int) -> int:
+    """B8.3's count alone: boatsmen on the mainland, the A5 horns counting as boatsmen."""
+    return board.mainland[boatsman] + board.specials[HORN]
+
+
+def majority_fame(counts: Sequence[tuple[int, int, int]]) -> list[int]:
+    """B8.3-B8.5 with B8.7's ties: the bonus Fame each player's counts earn (the bonus goes to
+    every player with the highest count, unless that count is 0)."""
+    fame = [0] * len(counts)
+    for k, bonus in enumerate((BOATSMEN_BONUS, ISLANDS_BONUS, LONGEST_BONUS)):
+        best = max(count[k] for count in counts)
+        if best == 0:
+            continue
+        for player, count in enumerate(counts):
+            if count[k] == best:
+                fame[player] += bonus
+    return fame
 
 
 def win_shares(boards: Sequence[PlayerBoard]) -> list[float]:
