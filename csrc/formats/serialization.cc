@@ -44,6 +44,17 @@ uint8_t* PutPlayer(uint8_t* out, const PlayerBoard& board) {
   return out;
 }
 
+// A player's part of the position bytes: the board, then its A5 tiles and buildings.
+uint8_t* PutPlayerPart(uint8_t* out, const PlayerBoard& board) {
+  out = PutPlayer(out, board);
+  out = PutBytes(out, board.specials, kNumSpecialKinds);
+  for (int b = 0; b < kNumBuildings; ++b) {
+    *out++ = board.building_row[b];
+    *out++ = board.building_col[b];
+  }
+  return out;
+}
+
 }  // namespace
 
 int PositionBytes(const Position& p, uint8_t* out) {
@@ -114,17 +125,41 @@ std::string Serialize(const State& state) {
   return bytes;
 }
 
-uint64_t HashKey(const Position& p) {
-  uint8_t data[kMaxPositionBytes + 8];
-  const int size = PositionBytes(p, data);
-  std::memset(data + size, 0, 8);  // the last chunk is zero-padded
+uint64_t HashBytes(const uint8_t* data, int size) {
   uint64_t h = static_cast<uint64_t>(size);
   for (int start = 0; start < size; start += 8) {
-    uint64_t chunk = 0;
-    for (int i = 0; i < 8; ++i) chunk |= uint64_t{data[start + i]} << (8 * i);
+    uint64_t chunk = 0;  // the last chunk is zero-padded
+    for (int i = 0; i < 8 && start + i < size; ++i) chunk |= uint64_t{data[start + i]} << (8 * i);
     h = Mix(h ^ chunk);
   }
   return h;
+}
+
+uint64_t HashKey(const Position& p) {
+  uint8_t data[kMaxPositionBytes];
+  return HashBytes(data, PositionBytes(p, data));
+}
+
+int ScorerBytes(const Position& p, int player, uint8_t* out) {
+  uint8_t* const begin = out;
+  *out++ = p.options;
+  *out++ = static_cast<uint8_t>(p.phase);
+  *out++ = p.trip.length > 0 ? 1 : 0;
+  *out++ = p.trip.last_col;
+  *out++ = p.trip.length;
+  for (int i = 0; i < p.trip.length; ++i) {
+    *out++ = p.trip.colour[i];
+    *out++ = p.trip.count[i];
+  }
+  return static_cast<int>(PutPlayerPart(out, p.players[player]) - begin);
+}
+
+int OtherScorerBytes(const Position& p, int player, uint8_t* out) {
+  uint8_t* const begin = out;
+  *out++ = p.options;
+  *out++ = 0xFF;
+  *out++ = p.scoring_index;
+  return static_cast<int>(PutPlayerPart(out, p.players[player]) - begin);
 }
 
 }  // namespace vikinger

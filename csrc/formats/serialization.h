@@ -31,6 +31,16 @@ int PositionBytes(const Position& p, uint8_t* out);
 std::string Serialize(const State& state);
 // docs/state.md: h = len(p); h = mix(h ^ chunk) for each little-endian 8-byte chunk of p.
 uint64_t HashKey(const Position& p);
+// The same fold over any bytes.
+uint64_t HashBytes(const uint8_t* data, int size);
+// The bytes the trips of `player` in a large scoring depend on (the endgame solver's key for a
+// scorer's outcomes): the options, the phase, the trip under way, and the player's part of the
+// position bytes (board, A5 tiles and buildings); writes at most kMaxPositionBytes.
+int ScorerBytes(const Position& p, int player, uint8_t* out);
+// The bytes the outcomes of the other player of a 2-player large scoring depend on, before or
+// after the scorer's trips: the options, 0xFF (no phase: no ScorerBytes begins so), the scoring
+// index (whether the other player has scored) and the player's part of the position bytes.
+int OtherScorerBytes(const Position& p, int player, uint8_t* out);
 // Throws std::invalid_argument unless `version` is kFormatVersion, with a reason for the older
 // version 1; `what` names the field ("format version" of the bytes, "version" of a dict).
 void CheckFormatVersion(int64_t version, const char* what);

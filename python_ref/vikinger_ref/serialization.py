@@ -25,6 +25,7 @@ from .consistency import fail
 from .rng import MASK64, mix
 
 if TYPE_CHECKING:
+    from .board import PlayerBoard
     from .state import State
 
 # 2: A0, the Vikings of a round with the auction or the draw of 13 are drawn before its tiles,
@@ -55,11 +56,10 @@ SHIP_BYTE: dict[Optional[int], int] = {None: 0, **{kind: kind - 5 for kind in ra
 
 def _position_bytes(state: State) -> bytes:
     game = state.get_game()
-    options = sum(1 << i for i, name in enumerate(OPTION_NAMES) if game.options[name])
     out = bytearray(
         [
             game.num_players,
-            options,
+            _options_byte(state),
             state.round,
             PHASES.index(state.phase),
             state.start_player,
@@ -78,24 +78,67 @@ def _position_bytes(state: State) -> bytes:
     else:
         row, col = pending["cell"] or (0, 0)
         out += bytes([pending["tile"], pending["viking"], row, col])
-    if state.trip is None:
-        out += bytes([0, 0, 0])
-    else:
-        queue = state.trip["queue"]
-        out += bytes([1, state.trip["last_col"], len(queue)])
-        for colour, k in queue:
-            out += bytes([colour, k])
+    out += _trip_bytes(state)
     for board in state.players:
-        out += struct.pack("<ii", board.gold, board.fame)
-        out.append(board.start_row or 0)
-        out += bytes(board.mainland)
-        out += bytes(map(SHIP_BYTE.__getitem__, board.ships[1:]))
-        for row in range(1, NUM_ROWS + 1):
-            used = board.width  # the columns beyond are empty
-            cells = zip(board.tiles[row][1 : used + 1], board.vikings[row][1 : used + 1])
-            out += bytes(map(CELL_BYTE.__getitem__, cells)) + bytes(NUM_COLUMNS - used)
+        out += _board_bytes(board)
     out += _advanced_bytes(state)
     return bytes(out)
+
+
+def _options_byte(state: State) -> int:
+    options = state.get_game().options
+    return sum(1 << i for i, name in enumerate(OPTION_NAMES) if options[name])
+
+
+def _trip_bytes(state: State) -> bytes:
+    if state.trip is None:
+        return bytes([0, 0, 0])
+    queue = state.trip["queue"]
+    out = bytearray([1, state.trip["last_col"], len(queue)])
+    for colour, k in queue:
+        out += bytes([colour, k])
+    return bytes(out)
+
+
+def _board_bytes(board: PlayerBoard) -> bytes:
+    out = bytearray(struct.pack("<ii", board.gold, board.fame))
+    out.append(board.start_row or 0)
+    out += bytes(board.mainland)
+    out += bytes(map(SHIP_BYTE.__getitem__, board.ships[1:]))
+    for row in range(1, NUM_ROWS + 1):
+        used = board.width  # the columns beyond are empty
+        cells = zip(board.tiles[row][1 : used + 1], board.vikings[row][1 : used + 1])
+        out += bytes(map(CELL_BYTE.__getitem__, cells)) + bytes(NUM_COLUMNS - used)
+    return bytes(out)
+
+
+def _board_advanced_bytes(board: PlayerBoard) -> bytes:
+    out = bytearray(board.specials)
+    for cell in board.buildings:
+        out += bytes(cell or (0, 0))
+    return bytes(out)
+
+
+def scorer_bytes(state: State, player: int) -> bytes:
+    """The bytes the trips of `player` in a large scoring depend on (the endgame solver's key for
+    a scorer's outcomes; serialization.cc's ScorerBytes): the options, the phase, the trip under
+    way, and the player's part of the position bytes (board, A5 tiles and buildings)."""
+    out = bytearray([_options_byte(state), PHASES.index(state.phase)]) + _trip_bytes(state)
+    return bytes(out) + _player_part(state.players[player])
+
+
+def other_scorer_bytes(state: State, player: int) -> bytes:
+    """The bytes the outcomes of the other player of a 2-player large scoring depend on, before
+    or after the scorer's trips (serialization.cc's OtherScorerBytes): the options, 0xFF (no
+    phase: no scorer_bytes begin so), the scoring index (whether the other player has scored)
+    and the player's part of the position bytes."""
+    head = bytes([_options_byte(state), 0xFF, state.scoring_index])
+    return head + _player_part(state.players[player])
+
+
+def _player_part(board: PlayerBoard) -> bytes:
+    """A player's part of the position bytes: the board, then its A5 tiles and buildings."""
+    return _board_bytes(board) + _board_advanced_bytes(board)
 
 
 def _advanced_bytes(state: State) -> bytes:
@@ -114,9 +157,7 @@ def _advanced_bytes(state: State) -> bytes:
     out += bytes(NONE_BYTE if kind is None else kind for kind in display.slots)
     out += bytes(display.removed)
     for board in state.players:
-        out += bytes(board.specials)
-        for cell in board.buildings:
-            out += bytes(cell or (0, 0))
+        out += _board_advanced_bytes(board)
     return bytes(out)
 
 
@@ -316,7 +357,11 @@ def _advanced_from_bytes(r: _Reader, d: dict[str, Any]) -> None:
 
 def hash_key(state: State) -> int:
     """docs/state.md: splitmix64 folded over the position bytes, 8 at a time."""
-    data = _position_bytes(state)
+    return hash_bytes(_position_bytes(state))
+
+
+def hash_bytes(data: bytes) -> int:
+    """The fold of hash_key over any bytes (serialization.cc's HashBytes)."""
     h = len(data)
     for start in range(0, len(data), 8):
         chunk = int.from_bytes(data[start : start + 8].ljust(8, b"\0"), "little")
