@@ -9,12 +9,15 @@
 #include <cstring>
 #include <new>
 #include <unordered_map>
+#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "base/rng.h"
 #include "formats/serialization.h"
 #include "rules/components.h"
 #include "rules/legal_set.h"
+#include "rules/scoring.h"
 #include "search/evaluation.h"
 
 // Bit-identical with solver.py's score utility: no fused multiply-add (GCC's ISO mode already
@@ -81,16 +84,13 @@ void MarginUtilities(const int64_t* margins, int num_players, double weight, con
 
 namespace {
 
-// The table's key: the position bytes of HashKey folded into four splitmix64 chains, the k-th
-// 8-byte chunk into chain k % 4, then the chains into one. HashKey's single chain of dependent
-// multiplications was half of the solver's time; four independent ones run side by side in the
-// CPU. Like hash_key (which the reference's table uses), a 64-bit hash of the same bytes: both
-// tables meet the same transpositions, so both engines count the same nodes.
-uint64_t SolverKey(const Position& p) {
-  uint8_t data[kMaxPositionBytes + 32];
-  const int size = PositionBytes(p, data);
-  std::memset(data + size, 0, 32);  // the last chunk is zero-padded
-  const auto chunk = [&data](int start) {
+// Bytes folded into four splitmix64 chains, the k-th 8-byte chunk into chain k % 4, then the
+// chains into one; `data` has room for 32 bytes past `size` (the last chunk is zero-padded there).
+// HashKey's single chain of dependent multiplications was half of the solver's time; four
+// independent ones run side by side in the CPU.
+uint64_t LaneHash(uint8_t* data, int size) {
+  std::memset(data + size, 0, 32);
+  const auto chunk = [data](int start) {
     uint64_t value;
     std::memcpy(&value, data + start, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -111,7 +111,49 @@ uint64_t SolverKey(const Position& p) {
   return Mix(Mix(Mix(Mix(lane[0]) ^ lane[1]) ^ lane[2]) ^ lane[3]);
 }
 
+// The table's key: LaneHash of the position bytes. Like hash_key (which the reference's table
+// uses), a 64-bit hash of the same bytes: both tables meet the same transpositions, so both
+// engines count the same nodes.
+uint64_t SolverKey(const Position& p) {
+  uint8_t data[kMaxPositionBytes + 32];
+  return LaneHash(data, PositionBytes(p, data));
+}
+
+// The most boatsmen a board can keep for B8.3 (13, and the A5 horns), and more.
+constexpr int kCounts = 64;
+constexpr int64_t kUnreached = INT64_MIN;
+
 enum class Bound : uint8_t { kExact, kLower, kUpper };
+
+// Round 6's large scoring (B7.2 step 1): a scorer's trips, the last decisions of the game.
+bool InLastScoring(const Position& p) {
+  return p.round == kNumRounds && (p.phase == Phase::kTrip || p.phase == Phase::kTripTarget);
+}
+
+// A player's total (kFameUnit * Fame + gold) at the end, without the majorities of B8.3-B8.5:
+// from a final position, the total less the majorities' Fame; from a position where the player
+// has scored and the other has not, the board's own final scoring (FinalScoringAlone). `fixed`:
+// both players' counts, of which the islands cannot change in the large scoring.
+int64_t OwnTotal(const Position& end, int player, const MajorityCounts* fixed) {
+  if (IsTerminal(end)) {
+    MajorityCounts counts[2] = {fixed[0], fixed[1]};
+    for (int i = 0; i < 2; ++i) counts[i].boatsmen = BoatsmenKept(end.players[i]);
+    int fame[2];
+    MajorityFame(counts, 2, fame);
+    const PlayerBoard& board = end.players[player];
+    return kFameUnit * (board.fame - fame[player]) + board.gold;
+  }
+  PlayerBoard board = end.players[player];
+  FinalScoringAlone(board);
+  return kFameUnit * board.fame + board.gold;
+}
+
+// What a scorer's trips can reach: the best own total for each count of boatsmen kept (in
+// ascending count), and the actions of the first path to an end (depth first, in id order).
+struct Outcomes {
+  std::vector<std::pair<int, int64_t>> best;
+  std::vector<int> first_path;
+};
 
 struct Entry {
   int64_t margins[kMaxPlayers];
@@ -142,6 +184,15 @@ class Solver {
         *value = stored;
         return true;
       }
+    }
+    if (best == nullptr && InLastScoring(p)) {
+      Entry entry{};
+      if (!LastScoring(p, &entry.margins[0])) return false;
+      entry.margins[1] = -entry.margins[0];
+      entry.bound = Bound::kExact;
+      if (!Store(key, entry)) return false;
+      *value = entry.margins[0];
+      return true;
     }
     const bool maximizing = CurrentPlayer(p) == 0;
     const int64_t alpha0 = alpha;
@@ -207,6 +258,127 @@ class Solver {
     return true;
   }
 
+  // u_0 under best play in round 6's large scoring (two players). A scorer's trips change their
+  // own board alone, and the boards meet only in the majorities of B8.3-B8.5, where only the
+  // count of boatsmen kept can still change (tiles no longer move). So each scorer's outcomes
+  // are listed once and the two lists played against each other: the first scorer keeps a count,
+  // the second answers. The value is the full search's; the cost is the sum of the two players'
+  // trip trees instead of their product, and a board met again costs no node.
+  bool LastScoring(const Position& p, int64_t* value) {
+    const int s = CurrentPlayer(p);
+    const int o = 1 - s;
+    MajorityCounts counts[2] = {CountMajorities(p.players[0]), CountMajorities(p.players[1])};
+    uint8_t bytes[kMaxPositionBytes + 32];
+    const Outcomes* mine = Find(LaneHash(bytes, ScorerBytes(p, s, bytes)));
+    if (mine == nullptr) {
+      Outcomes fresh;
+      if (!Visit(p, counts, &fresh)) return false;
+      if (!Keep(LaneHash(bytes, ScorerBytes(p, s, bytes)), std::move(fresh), &mine)) return false;
+    }
+    // The other player's outcomes hang on their board alone, and on whether they have scored:
+    // keyed by both, found after one of the scorer's ends (the first path's).
+    const uint64_t other_key = LaneHash(bytes, OtherScorerBytes(p, o, bytes));
+    const Outcomes* theirs = Find(other_key);
+    if (theirs == nullptr) {
+      Position end = p;
+      for (int action : mine->first_path) ApplyLegalAction(end, action);
+      Outcomes fresh;
+      if (IsTerminal(end)) {  // the other player has scored, or has no trip: one outcome
+        fresh.best.emplace_back(BoatsmenKept(end.players[o]), OwnTotal(end, o, counts));
+      } else if (!Visit(end, counts, &fresh)) {
+        return false;
+      }
+      if (!Keep(other_key, std::move(fresh), &theirs)) return false;
+    }
+    int64_t best = 0;
+    for (size_t a = 0; a < mine->best.size(); ++a) {
+      int64_t answer = 0;  // the other player's best answer: the lowest margin for s
+      for (size_t b = 0; b < theirs->best.size(); ++b) {
+        counts[s].boatsmen = mine->best[a].first;
+        counts[o].boatsmen = theirs->best[b].first;
+        int fame[2];
+        MajorityFame(counts, 2, fame);
+        const int64_t margin = mine->best[a].second + kFameUnit * fame[s] - theirs->best[b].second -
+                               kFameUnit * fame[o];
+        if (b == 0 || margin < answer) answer = margin;
+      }
+      if (a == 0 || answer > best) best = answer;
+    }
+    *value = s == 0 ? best : -best;
+    return true;
+  }
+
+  const Outcomes* Find(uint64_t key) const {
+    const auto found = outcomes_.find(key);
+    return found == outcomes_.end() ? nullptr : &found->second;
+  }
+
+  // Caches `fresh` under `key`; a list counts against max_memory as one table entry and one for
+  // each count.
+  bool Keep(uint64_t key, Outcomes&& fresh, const Outcomes** kept) {
+    const int64_t entries = 1 + static_cast<int64_t>(fresh.best.size());
+    if (!Reserve(entries)) return false;
+    try {
+      *kept = &outcomes_.emplace(key, std::move(fresh)).first->second;
+    } catch (const std::bad_alloc&) {
+      out_of_memory_ = true;
+      return false;
+    }
+    cached_ += entries;
+    return true;
+  }
+
+  // The outcomes of the trips of p's scorer, visited depth first.
+  bool Visit(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
+    int64_t best[kCounts];
+    std::fill(best, best + kCounts, kUnreached);
+    std::vector<int> path;
+    std::unordered_set<uint64_t> seen;
+    if (!VisitTrips(p, CurrentPlayer(p), fixed, &seen, &path, best, &outcomes->first_path)) {
+      return false;
+    }
+    for (int count = 0; count < kCounts; ++count) {
+      if (best[count] != kUnreached) outcomes->best.emplace_back(count, best[count]);
+    }
+    return true;
+  }
+
+  // Depth first from p over the decisions of its scorer, each position once (counted as a node;
+  // a final position each time it is reached, unhashed), actions in id order; at each end (the
+  // scorer done) records the scorer's own total.
+  bool VisitTrips(const Position& p, int player, const MajorityCounts* fixed,
+                  std::unordered_set<uint64_t>* seen, std::vector<int>* path, int64_t* best,
+                  std::vector<int>* first_path) {
+    int ids[kMaxLegalActions];
+    const int n = LegalActions(p, ids);
+    for (int i = 0; i < n; ++i) {
+      Position next = p;
+      ApplyLegalAction(next, ids[i]);
+      if (!IsTerminal(next)) {
+        const uint64_t key = SolverKey(next);
+        if (seen->count(key) != 0) continue;
+        if (!Reserve(static_cast<int64_t>(seen->size()) + 1)) return false;
+        try {
+          seen->insert(key);
+        } catch (const std::bad_alloc&) {
+          out_of_memory_ = true;
+          return false;
+        }
+      }
+      path->push_back(ids[i]);
+      if (!Enter(next)) return false;
+      if (InLastScoring(next) && next.scoring_index == p.scoring_index) {
+        if (!VisitTrips(next, player, fixed, seen, path, best, first_path)) return false;
+      } else {
+        if (first_path->empty()) *first_path = *path;
+        const int count = BoatsmenKept(next.players[player]);
+        best[count] = std::max(best[count], OwnTotal(next, player, fixed));
+      }
+      path->pop_back();
+    }
+    return true;
+  }
+
   int64_t nodes() const { return nodes_; }
   bool out_of_memory() const { return out_of_memory_; }
 
@@ -219,13 +391,20 @@ class Solver {
       found->second = entry;
       return true;
     }
-    if (static_cast<int64_t>(table_.size()) >= max_entries_) {
-      out_of_memory_ = true;
-      return false;
-    }
+    if (!Reserve(1)) return false;
     try {
       table_.emplace(key, entry);
     } catch (const std::bad_alloc&) {  // the address space ran out first (RLIMIT_AS)
+      out_of_memory_ = true;
+      return false;
+    }
+    return true;
+  }
+
+  // Whether `extra` more entries fit beside the table and the cached outcomes; false (out of
+  // memory) otherwise.
+  bool Reserve(int64_t extra) {
+    if (static_cast<int64_t>(table_.size()) + cached_ + extra > max_entries_) {
       out_of_memory_ = true;
       return false;
     }
@@ -244,6 +423,9 @@ class Solver {
   int64_t nodes_ = 0;
   bool out_of_memory_ = false;
   std::unordered_map<uint64_t, Entry> table_;
+  // A scorer's outcomes by LaneHash of ScorerBytes, the other player's of OtherScorerBytes.
+  std::unordered_map<uint64_t, Outcomes> outcomes_;
+  int64_t cached_ = 0;  // the entries the outcomes count for
 };
 
 constexpr int64_t kInfinity = INT64_MAX / 2;

@@ -5,9 +5,11 @@ vikinger_fast's solver.cc, hence the same result and node count.
 Each player's final margin: u_i = 64 * Fame_i + gold_i - max over j != i of the same (gold left
 after B8.2 is below 5: Fame first, gold the B8.9 tie-break). Two players: alpha-beta on u_0 with
 a transposition table on hash_key of exact values and bounds; more players: max^n, the mover
-maximizing its own u (first action in id order on a tie). A node is counted each time the search
-enters one; past `max_nodes`, or at a chance node, the solver gives up (None). The table holds at
-most max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are (this dict takes
+maximizing its own u (first action in id order on a tie). Two players, round 6's large scoring:
+each scorer's trips are listed apart and the lists played against each other through the
+boatsmen's majority (last_scoring). A node is counted each time the search enters one; past
+`max_nodes`, or at a chance node, the solver gives up (None). The table holds at most
+max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are (this dict takes
 several times their bytes): a new position beyond that is a MemoryError in both engines.
 """
 
@@ -19,9 +21,11 @@ import resource
 from typing import Any, Iterator, Optional
 
 from .arguments import check_int, check_not_huge
-from .components import NUM_ROUNDS
+from .components import BOATSMAN, NUM_ROUNDS
 from .evaluation import projected_boards
 from .playouts import check_state
+from .scoring import boatsmen_kept, count_majorities, final_scoring_alone, majority_fame
+from .serialization import hash_bytes, other_scorer_bytes, scorer_bytes
 from .state import State
 
 FAME_UNIT = 64
@@ -68,17 +72,48 @@ def final_margins(state: State) -> list[int]:
     return total_margins([FAME_UNIT * board.fame + board.gold for board in state.players])
 
 
+def in_last_scoring(state: State) -> bool:
+    """Round 6's large scoring (B7.2 step 1): a scorer's trips, the last decisions of the game."""
+    return state.round == NUM_ROUNDS and state.phase in ("trip", "trip_target")
+
+
+def own_total(end: State, player: int, fixed: list[list[int]]) -> int:
+    """A player's total (64 * Fame + gold) at the end, without the majorities of B8.3-B8.5:
+    from a final position, the total less the majorities' Fame; from a position where the player
+    has scored and the other has not, the board's own final scoring (final_scoring_alone).
+    `fixed`: both players' counts, of which the islands cannot change in the large scoring."""
+    if end.is_terminal():
+        counts = [
+            [boatsmen_kept(board, BOATSMAN)] + count[1:] for board, count in zip(end.players, fixed)
+        ]
+        fame = majority_fame(counts)  # type: ignore[arg-type]  # lists as tuples
+        board = end.players[player]
+        return FAME_UNIT * (board.fame - fame[player]) + board.gold
+    board = end.players[player].copy()
+    final_scoring_alone(board)
+    return FAME_UNIT * board.fame + board.gold
+
+
 class _Solver:
     def __init__(self, max_nodes: int, max_memory: int) -> None:
         self.max_nodes = max_nodes
         self.max_entries = max_memory // ENTRY_BYTES
         self.nodes = 0
         self.table: dict[int, Any] = {}
+        # A scorer's outcomes by the hash of scorer_bytes: ([(boatsmen kept, best own total)] in
+        # ascending count, the actions of the first path to an end).
+        self.outcomes: dict[int, tuple[list[tuple[int, int]], list[int]]] = {}
+        self.cached = 0  # the entries the outcomes count for
+
+    def reserve(self, extra: int) -> None:
+        """Out of memory unless `extra` more entries fit beside the table and the outcomes."""
+        if len(self.table) + self.cached + extra > self.max_entries:
+            raise _OutOfMemory
 
     def store(self, key: int, entry: Any) -> None:
         """table[key] = entry, unless a new position would pass max_entries."""
-        if key not in self.table and len(self.table) >= self.max_entries:
-            raise _OutOfMemory
+        if key not in self.table:
+            self.reserve(1)
         self.table[key] = entry
 
     def enter(self, state: State) -> None:
@@ -109,6 +144,10 @@ class _Solver:
                 or (bound == UPPER and value <= alpha)
             ):
                 return value, None
+        if not root and in_last_scoring(state):
+            value = self.last_scoring(state)
+            self.store(key, (value, EXACT))
+            return value, None
         maximizing = state.current_player() == 0
         alpha0, beta0 = alpha, beta
         best_value, best_action = 0, None
@@ -125,6 +164,97 @@ class _Solver:
         bound = UPPER if best_value <= alpha0 else LOWER if best_value >= beta0 else EXACT
         self.store(key, (best_value, bound))
         return best_value, best_action
+
+    def last_scoring(self, state: State) -> int:
+        """u_0 under best play in round 6's large scoring (two players; solver.cc's
+        LastScoring). A scorer's trips change their own board alone, and the boards meet only in
+        the majorities of B8.3-B8.5, where only the count of boatsmen kept can still change. So
+        each scorer's outcomes are listed once and the two lists played against each other: the
+        first scorer keeps a count, the second answers."""
+        s = state.current_player()
+        o = 1 - s
+        counts = [list(count_majorities(board, BOATSMAN)) for board in state.players]
+        key = hash_bytes(scorer_bytes(state, s))
+        mine = self.outcomes.get(key)
+        if mine is None:
+            mine = self.keep(key, self.visit(state, counts))
+        # The other player's outcomes hang on their board alone, and on whether they have
+        # scored: keyed by both, found after one of the scorer's ends (the first path's).
+        other_key = hash_bytes(other_scorer_bytes(state, o))
+        theirs = self.outcomes.get(other_key)
+        if theirs is None:
+            end = state.clone()
+            for action in mine[1]:
+                end.apply_action(action)
+            if end.is_terminal():  # the other player has scored, or has no trip: one outcome
+                outcome = (boatsmen_kept(end.players[o], BOATSMAN), own_total(end, o, counts))
+                theirs = self.keep(other_key, ([outcome], []))
+            else:
+                theirs = self.keep(other_key, self.visit(end, counts))
+        best = 0
+        for a, (kept, total) in enumerate(mine[0]):
+            answer = 0  # the other player's best answer: the lowest margin for s
+            for b, (their_kept, their_total) in enumerate(theirs[0]):
+                counts[s][0], counts[o][0] = kept, their_kept
+                fame = majority_fame(counts)  # type: ignore[arg-type]  # lists as tuples
+                margin = total + FAME_UNIT * fame[s] - their_total - FAME_UNIT * fame[o]
+                if b == 0 or margin < answer:
+                    answer = margin
+            if a == 0 or answer > best:
+                best = answer
+        return best if s == 0 else -best
+
+    def keep(self, key: int, fresh: Any) -> Any:
+        """Caches the outcomes `fresh` under `key`; a list counts against max_memory as one
+        table entry and one for each count."""
+        entries = 1 + len(fresh[0])
+        self.reserve(entries)
+        self.cached += entries
+        self.outcomes[key] = fresh
+        return fresh
+
+    def visit(
+        self, state: State, fixed: list[list[int]]
+    ) -> tuple[list[tuple[int, int]], list[int]]:
+        """The outcomes of the trips of the state's scorer, visited depth first."""
+        best: dict[int, int] = {}
+        first_path: list[int] = []
+        self.visit_trips(state, state.current_player(), fixed, set(), [], best, first_path)
+        return sorted(best.items()), first_path
+
+    def visit_trips(
+        self,
+        state: State,
+        player: int,
+        fixed: list[list[int]],
+        seen: set[int],
+        path: list[int],
+        best: dict[int, int],
+        first_path: list[int],
+    ) -> None:
+        """Depth first over the decisions of the state's scorer, each position once (counted as
+        a node; a final position each time it is reached, unhashed), actions in id order; at
+        each end (the scorer done) records the scorer's own total for the count of boatsmen
+        kept."""
+        for action, child in self.children(state):
+            if not child.is_terminal():
+                key = child.hash_key()
+                if key in seen:
+                    continue
+                self.reserve(len(seen) + 1)
+                seen.add(key)
+            path.append(action)
+            self.enter(child)
+            if in_last_scoring(child) and child.scoring_index == state.scoring_index:
+                self.visit_trips(child, player, fixed, seen, path, best, first_path)
+            else:
+                if not first_path:
+                    first_path.extend(path)
+                kept = boatsmen_kept(child.players[player], BOATSMAN)
+                total = own_total(child, player, fixed)
+                if kept not in best or total > best[kept]:
+                    best[kept] = total
+            path.pop()
 
     def max_n(self, state: State, root: bool = False) -> tuple[list[int], Optional[int]]:
         """(margins, best action) under max^n."""
