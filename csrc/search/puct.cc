@@ -2,6 +2,7 @@
 #include "search/puct.h"
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -147,10 +148,17 @@ int32_t PuctTree::SelectEdge(const TreeNode& node) const {
   double best_score = 0.0;
   for (int i = 0; i < node.num_edges; ++i) {
     const int64_t n = edges[i].visits + edges[i].virtual_visits;
-    // Unvisited: Q = 0 and 1 + n = 1, so the score is exactly scale * prior (no division).
-    const double score = n > 0 ? edges[i].value[node.player] / static_cast<double>(n) +
-                                     scale * edges[i].prior / static_cast<double>(1 + n)
-                               : scale * edges[i].prior;
+    double score;
+    if (edges[i].final) {
+      // A final child: tried first, then its exact value, with nothing left to explore.
+      score = n > 0 ? edges[i].value[node.player] / static_cast<double>(n)
+                    : std::numeric_limits<double>::infinity();
+    } else {
+      // Unvisited: Q = 0 and 1 + n = 1, so the score is exactly scale * prior (no division).
+      score = n > 0 ? edges[i].value[node.player] / static_cast<double>(n) +
+                          scale * edges[i].prior / static_cast<double>(1 + n)
+                    : scale * edges[i].prior;
+    }
     if (i == 0 || score > best_score) {
       best = i;
       best_score = score;
@@ -192,6 +200,7 @@ Descent PuctTree::Descend() {
     }
     if (at.status == kNew) {
       at.status = kPending;
+      MarkFinalEdges(at, p);
       pending_.push_back({path_, node});
       return Descent::kLeaf;
     }
@@ -210,6 +219,16 @@ Descent PuctTree::Descend() {
     int32_t child = tree_.Follow(edge, &p, &rng_, &key);
     if (child < 0) child = tree_.AddChild(edge, key, p);
     node = child;
+  }
+}
+
+void PuctTree::MarkFinalEdges(const TreeNode& node, const Position& p) {
+  if (p.round != kNumRounds) return;  // only round 6's last decisions can end the game
+  TreeEdge* edges = &tree_.edge(node.first_edge);
+  for (int i = 0; i < node.num_edges; ++i) {
+    Position next = p;
+    ApplyLegalAction(next, edges[i].action);
+    edges[i].final = IsTerminal(next);
   }
 }
 

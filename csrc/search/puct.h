@@ -10,8 +10,10 @@
 // virtual visits of descents not yet backed up):
 //   Q(s, a) = W_m(s, a) / n (0 when n = 0),   c(s) = c_init (+ log((1 + N + c_base) / c_base) if
 //   c_base > 0),   score = Q(s, a) + c(s) * P(s, a) * sqrt(N) / (1 + n);
-// the first edge in action order with the highest score. N(s) counts every backup through s,
-// its own evaluation included. A descent adds `virtual_loss` virtual visits of value 0 to every
+// the first edge in action order with the highest score. A final edge (its action ends the game,
+// marked when s is first reached in round 6) scores +infinity until visited, then its exact Q
+// alone: a game's end is known, not explored, whatever its prior. N(s) counts every backup through
+// s, its own evaluation included. A descent adds `virtual_loss` virtual visits of value 0 to every
 // node and edge it passes; the backup replaces them by one real visit carrying the leaf value.
 //
 // The endgame solver in the tree (docs/neural.md "The solver in the search"): with
@@ -119,6 +121,10 @@ class PuctTree {
   };
 
   void Backup(const TreePath& path, int32_t leaf, const double* value, bool real);
+  // Marks the edges of the new leaf `node` at position `p` whose action ends the game (in round
+  // 6, the only round where one can): SelectEdge tries such an edge first, then takes its exact
+  // value without an exploration bonus (docs/neural.md "Selection").
+  void MarkFinalEdges(const TreeNode& node, const Position& p);
   // Solves the new leaf `node` at position `p` when the solver is on and may take it; true when
   // it finished (the node is then kSolved).
   bool Solve(int32_t node, const Position& p);

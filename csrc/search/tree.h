@@ -34,6 +34,7 @@ struct TreeEdge {
   double value[kMaxPlayers] = {};
   int64_t virtual_visits = 0;  // PUCT: descents through it not yet backed up, times the loss
   double prior = 0.0;          // PUCT: P(s, a)
+  bool final = false;          // PUCT: the action ends the game (looked at in round 6, puct.h)
 };
 
 struct TreeOutcome {

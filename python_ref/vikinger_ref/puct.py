@@ -6,7 +6,9 @@ splitmix64 stream; a backup adds a visit to every node and edge of the path and 
 Selection at an expanded node s with mover m, N = N(s) + V(s), n = N(s, a) + V(s, a) (V: virtual
 visits):
     Q = W_m(s, a) / n (0 when n = 0),   c = c_init (+ log((1 + N + c_base) / c_base) if c_base),
-    score = Q + c * P(s, a) * sqrt(N) / (1 + n),   the first best in action order.
+    score = Q + c * P(s, a) * sqrt(N) / (1 + n),   the first best in action order;
+a final edge (its action ends the game, marked when s is first reached in round 6) scores +inf
+until visited, then its exact Q alone (puct.h).
 With solver_nodes > 0, a new leaf other than the root that is a round-6 decision node with no
 chance ahead is first solved within that many nodes; a solved leaf is never evaluated and backs up
 the B8.9 returns of its exact margins at every descent, as a terminal node (puct.h). With
@@ -22,6 +24,7 @@ import math
 from typing import TYPE_CHECKING, Any, Optional
 
 from .actions import TERMINAL
+from .components import NUM_ROUNDS
 from .gumbel import GumbelConfig, GumbelRoot, improved_policy
 from .rng import GOLDEN, MASK64, mix, unit_double
 from .solver import (
@@ -223,7 +226,10 @@ class PuctTree:
         for i in range(len(node.actions)):
             n = node.edge_visits[i] + node.edge_virtual[i]
             q = node.edge_values[i][node.player] / float(n) if n > 0 else 0.0
-            score = q + scale * node.priors[i] / float(1 + n)
+            if node.edge_final[i]:  # tried first, then its exact value: nothing to explore
+                score = q if n > 0 else math.inf
+            else:
+                score = q + scale * node.priors[i] / float(1 + n)
             if i == 0 or score > best_score:
                 best, best_score = i, score
         return best
@@ -249,6 +255,7 @@ class PuctTree:
                 return TERMINAL_LEAF
             if node.status == NEW:
                 node.status = PENDING
+                self._mark_final_edges(node)
                 self.pending.append((path, node))
                 return LEAF
             if node is self.root and self.config.gumbel.enabled:
@@ -264,6 +271,16 @@ class PuctTree:
             if child is None:
                 child = self.tree.add_child(node, edge, key, state)
             node = child
+
+    def _mark_final_edges(self, node: Node) -> None:
+        """Marks the edges of the new leaf `node` whose action ends the game (in round 6, the
+        only round where one can; puct.cc's MarkFinalEdges)."""
+        if node.state.round != NUM_ROUNDS:
+            return
+        for i, action in enumerate(node.actions):
+            child = node.state.clone()
+            child.apply_action(action)
+            node.edge_final[i] = child.is_terminal()
 
     def _solve(self, node: Node) -> bool:
         """Solves the new leaf `node` when the solver is on and may take it (puct.cc's Solve)."""

@@ -39,6 +39,7 @@ class Node:
         "edge_visits",
         "edge_virtual",
         "edge_values",
+        "edge_final",
         "children",
     )
 
@@ -57,6 +58,7 @@ class Node:
         self.edge_visits = [0] * k
         self.edge_virtual = [0] * k
         self.edge_values = [[0.0] * n for _ in range(k)]
+        self.edge_final = [False] * k  # PUCT: the action ends the game (puct.py)
         # chance key -> Node, the oldest first
         self.children: list[dict[int, Node]] = [{} for _ in range(k)]
 
