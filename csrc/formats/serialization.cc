@@ -44,15 +44,31 @@ uint8_t* PutPlayer(uint8_t* out, const PlayerBoard& board) {
   return out;
 }
 
-// A player's part of the position bytes: the board, then its A5 tiles and buildings.
-uint8_t* PutPlayerPart(uint8_t* out, const PlayerBoard& board) {
-  out = PutPlayer(out, board);
+// A player's A5 tiles and buildings (docs/advanced.md block).
+uint8_t* PutPlayerAdvanced(uint8_t* out, const PlayerBoard& board) {
   out = PutBytes(out, board.specials, kNumSpecialKinds);
   for (int b = 0; b < kNumBuildings; ++b) {
     *out++ = board.building_row[b];
     *out++ = board.building_col[b];
   }
   return out;
+}
+
+// A player's part of the position bytes: the board, then its A5 tiles and buildings.
+uint8_t* PutPlayerPart(uint8_t* out, const PlayerBoard& board) {
+  return PutPlayerAdvanced(PutPlayer(out, board), board);
+}
+
+// docs/state.md's fold: h = len; h = mix(h ^ chunk) for each little-endian 8-byte chunk, the last
+// one zero-padded.
+uint64_t HashBytes(const uint8_t* data, int size) {
+  uint64_t h = static_cast<uint64_t>(size);
+  for (int start = 0; start < size; start += 8) {
+    uint64_t chunk = 0;
+    for (int i = 0; i < 8 && start + i < size; ++i) chunk |= uint64_t{data[start + i]} << (8 * i);
+    h = Mix(h ^ chunk);
+  }
+  return h;
 }
 
 }  // namespace
@@ -99,14 +115,7 @@ int PositionBytes(const Position& p, uint8_t* out) {
   out = PutBytes(out, p.specials.stack, kNumSpecialKinds);
   out = PutBytes(out, p.specials.display, kDisplaySlots);
   out = PutBytes(out, p.specials.removed, kNumSpecialKinds);
-  for (int i = 0; i < p.num_players; ++i) {
-    const PlayerBoard& board = p.players[i];
-    out = PutBytes(out, board.specials, kNumSpecialKinds);
-    for (int b = 0; b < kNumBuildings; ++b) {
-      *out++ = board.building_row[b];
-      *out++ = board.building_col[b];
-    }
-  }
+  for (int i = 0; i < p.num_players; ++i) out = PutPlayerAdvanced(out, p.players[i]);
   return static_cast<int>(out - begin);
 }
 
@@ -123,16 +132,6 @@ std::string Serialize(const State& state) {
     bytes.push_back(static_cast<char>(action >> 8));
   }
   return bytes;
-}
-
-uint64_t HashBytes(const uint8_t* data, int size) {
-  uint64_t h = static_cast<uint64_t>(size);
-  for (int start = 0; start < size; start += 8) {
-    uint64_t chunk = 0;  // the last chunk is zero-padded
-    for (int i = 0; i < 8 && start + i < size; ++i) chunk |= uint64_t{data[start + i]} << (8 * i);
-    h = Mix(h ^ chunk);
-  }
-  return h;
 }
 
 uint64_t HashKey(const Position& p) {

@@ -31,8 +31,6 @@ int PositionBytes(const Position& p, uint8_t* out);
 std::string Serialize(const State& state);
 // docs/state.md: h = len(p); h = mix(h ^ chunk) for each little-endian 8-byte chunk of p.
 uint64_t HashKey(const Position& p);
-// The same fold over any bytes.
-uint64_t HashBytes(const uint8_t* data, int size);
 // The bytes the trips of `player` in a large scoring depend on (the endgame solver's key for a
 // scorer's outcomes): the options, the phase, the trip under way, and the player's part of the
 // position bytes (board, A5 tiles and buildings); writes at most kMaxPositionBytes.

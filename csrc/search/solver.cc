@@ -269,11 +269,12 @@ class Solver {
     const int o = 1 - s;
     MajorityCounts counts[2] = {CountMajorities(p.players[0]), CountMajorities(p.players[1])};
     uint8_t bytes[kMaxPositionBytes + 32];
-    const Outcomes* mine = Find(LaneHash(bytes, ScorerBytes(p, s, bytes)));
+    const uint64_t key = LaneHash(bytes, ScorerBytes(p, s, bytes));
+    const Outcomes* mine = Find(key);
     if (mine == nullptr) {
       Outcomes fresh;
       if (!Visit(p, counts, &fresh)) return false;
-      if (!Keep(LaneHash(bytes, ScorerBytes(p, s, bytes)), std::move(fresh), &mine)) return false;
+      if (!Keep(key, std::move(fresh), &mine)) return false;
     }
     // The other player's outcomes hang on their board alone, and on whether they have scored:
     // keyed by both, found after one of the scorer's ends (the first path's).
