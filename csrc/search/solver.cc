@@ -132,14 +132,18 @@ bool InLastScoring(const Position& p) {
 
 // A player's total (kFameUnit * Fame + gold) at the end, without the majorities of B8.3-B8.5:
 // from a final position, the total less the majorities' Fame; from a position where the player
-// has scored and the other has not, the board's own final scoring (FinalScoringAlone). `fixed`:
-// both players' counts, of which the islands cannot change in the large scoring.
+// has scored and another has not, the board's own final scoring (FinalScoringAlone). `fixed`:
+// every player's counts, of which the islands cannot change in the large scoring.
 int64_t OwnTotal(const Position& end, int player, const MajorityCounts* fixed) {
   if (IsTerminal(end)) {
-    MajorityCounts counts[2] = {fixed[0], fixed[1]};
-    for (int i = 0; i < 2; ++i) counts[i].boatsmen = BoatsmenKept(end.players[i]);
-    int fame[2];
-    MajorityFame(counts, 2, fame);
+    const int n = end.num_players;
+    MajorityCounts counts[kMaxPlayers];
+    for (int i = 0; i < n; ++i) {
+      counts[i] = fixed[i];
+      counts[i].boatsmen = BoatsmenKept(end.players[i]);
+    }
+    int fame[kMaxPlayers];
+    MajorityFame(counts, n, fame);
     const PlayerBoard& board = end.players[player];
     return kFameUnit * (board.fame - fame[player]) + board.gold;
   }
@@ -148,12 +152,25 @@ int64_t OwnTotal(const Position& end, int player, const MajorityCounts* fixed) {
   return kFameUnit * board.fame + board.gold;
 }
 
-// What a scorer's trips can reach: the best own total for each count of boatsmen kept (in
-// ascending count), and the actions of the first path to an end (depth first, in id order).
+// What a scorer's trips can reach: (boatsmen kept, own total) pairs, and the actions of the first
+// path to an end (depth first, in id order). Visit lists every distinct pair in the order of its
+// first end; two players keep the best total for each count, in ascending count (BestPerCount).
 struct Outcomes {
-  std::vector<std::pair<int, int64_t>> best;
+  std::vector<std::pair<int, int64_t>> pairs;
   std::vector<int> first_path;
 };
+
+// Two players' outcomes: the best own total for each count of boatsmen kept, in ascending count
+// (the first scorer's margin rises with its total whatever the other answers).
+void BestPerCount(Outcomes* outcomes) {
+  int64_t best[kCounts];
+  std::fill(best, best + kCounts, kUnreached);
+  for (const auto& [kept, total] : outcomes->pairs) best[kept] = std::max(best[kept], total);
+  outcomes->pairs.clear();
+  for (int count = 0; count < kCounts; ++count) {
+    if (best[count] != kUnreached) outcomes->pairs.emplace_back(count, best[count]);
+  }
+}
 
 struct Entry {
   int64_t margins[kMaxPlayers];
@@ -238,6 +255,14 @@ class Solver {
       for (int i = 0; i < n; ++i) margins[i] = found->second.margins[i];
       return true;
     }
+    if (best == nullptr && InLastScoring(p)) {
+      Entry entry{};
+      entry.bound = Bound::kExact;
+      if (!LastScoringN(p, entry.margins)) return false;
+      if (!Store(key, entry)) return false;
+      for (int i = 0; i < n; ++i) margins[i] = entry.margins[i];
+      return true;
+    }
     const int mover = CurrentPlayer(p);
     int ids[kMaxLegalActions];
     const int count = LegalActions(p, ids);
@@ -274,6 +299,7 @@ class Solver {
     if (mine == nullptr) {
       Outcomes fresh;
       if (!Visit(p, counts, &fresh)) return false;
+      BestPerCount(&fresh);
       if (!Keep(key, std::move(fresh), &mine)) return false;
     }
     // The other player's outcomes hang on their board alone, and on whether they have scored:
@@ -285,21 +311,22 @@ class Solver {
       for (int action : mine->first_path) ApplyLegalAction(end, action);
       Outcomes fresh;
       if (IsTerminal(end)) {  // the other player has scored, or has no trip: one outcome
-        fresh.best.emplace_back(BoatsmenKept(end.players[o]), OwnTotal(end, o, counts));
+        fresh.pairs.emplace_back(BoatsmenKept(end.players[o]), OwnTotal(end, o, counts));
       } else if (!Visit(end, counts, &fresh)) {
         return false;
       }
+      BestPerCount(&fresh);
       if (!Keep(other_key, std::move(fresh), &theirs)) return false;
     }
     int64_t best = 0;
-    for (size_t a = 0; a < mine->best.size(); ++a) {
+    for (size_t a = 0; a < mine->pairs.size(); ++a) {
       int64_t answer = 0;  // the other player's best answer: the lowest margin for s
-      for (size_t b = 0; b < theirs->best.size(); ++b) {
-        counts[s].boatsmen = mine->best[a].first;
-        counts[o].boatsmen = theirs->best[b].first;
+      for (size_t b = 0; b < theirs->pairs.size(); ++b) {
+        counts[s].boatsmen = mine->pairs[a].first;
+        counts[o].boatsmen = theirs->pairs[b].first;
         int fame[2];
         MajorityFame(counts, 2, fame);
-        const int64_t margin = mine->best[a].second + kFameUnit * fame[s] - theirs->best[b].second -
+        const int64_t margin = mine->pairs[a].second + kFameUnit * fame[s] - theirs->pairs[b].second -
                                kFameUnit * fame[o];
         if (b == 0 || margin < answer) answer = margin;
       }
@@ -309,15 +336,81 @@ class Solver {
     return true;
   }
 
+  // The margins under max^n in round 6's large scoring (three or four players). As in
+  // LastScoring, each scorer's trips are listed once: the current scorer's, then each later
+  // scorer's from the end of the first path before. But a later scorer's answer can hang on an
+  // earlier scorer's total, not only on the count kept (the best other player is not always the
+  // same), so every distinct (count, total) pair is kept, in the order of its first end: the
+  // first pair of the best margin is the full tree's first action of it.
+  bool LastScoringN(const Position& p, int64_t* margins) {
+    const int n = p.num_players;
+    MajorityCounts fixed[kMaxPlayers];
+    for (int i = 0; i < n; ++i) fixed[i] = CountMajorities(p.players[i]);
+    uint8_t bytes[kMaxPositionBytes + 32];
+    std::vector<std::pair<int, const Outcomes*>> chain;
+    Position end = p;
+    for (bool first = true; first || !IsTerminal(end); first = false) {
+      // The later scorers, each from an end of the one before.
+      const int scorer = CurrentPlayer(end);
+      const uint64_t key = first ? LaneHash(bytes, ScorerBytes(end, scorer, bytes))
+                                 : LaneHash(bytes, OtherScorerBytes(end, scorer, bytes));
+      const Outcomes* outcomes = Find(key);
+      if (outcomes == nullptr) {
+        Outcomes fresh;
+        if (!Visit(end, fixed, &fresh)) return false;
+        if (!Keep(key, std::move(fresh), &outcomes)) return false;
+      }
+      chain.emplace_back(scorer, outcomes);
+      for (int action : outcomes->first_path) ApplyLegalAction(end, action);
+    }
+    // The players outside the chain have scored (or have no trip): their ends are fixed.
+    MajorityCounts counts[kMaxPlayers];
+    int64_t totals[kMaxPlayers];
+    for (int i = 0; i < n; ++i) {
+      counts[i] = fixed[i];
+      counts[i].boatsmen = BoatsmenKept(end.players[i]);
+      totals[i] = OwnTotal(end, i, fixed);
+    }
+    return Pair(chain, 0, n, counts, totals, margins);
+  }
+
+  // The margins when the chain's scorers from k on choose in turn, each the first of its pairs
+  // with its best margin (max^n); each full pairing counts as a node.
+  bool Pair(const std::vector<std::pair<int, const Outcomes*>>& chain, size_t k, int n,
+            MajorityCounts* counts, int64_t* totals, int64_t* margins) {
+    if (k == chain.size()) {
+      if (!Tick()) return false;
+      int fame[kMaxPlayers];
+      MajorityFame(counts, n, fame);
+      int64_t final_totals[kMaxPlayers];
+      for (int i = 0; i < n; ++i) final_totals[i] = totals[i] + kFameUnit * fame[i];
+      TotalMargins(final_totals, n, margins);
+      return true;
+    }
+    const int scorer = chain[k].first;
+    bool first = true;
+    for (const auto& [kept, total] : chain[k].second->pairs) {
+      counts[scorer].boatsmen = kept;
+      totals[scorer] = total;
+      int64_t child[kMaxPlayers];
+      if (!Pair(chain, k + 1, n, counts, totals, child)) return false;
+      if (first || child[scorer] > margins[scorer]) {
+        for (int i = 0; i < n; ++i) margins[i] = child[i];
+        first = false;
+      }
+    }
+    return true;
+  }
+
   const Outcomes* Find(uint64_t key) const {
     const auto found = outcomes_.find(key);
     return found == outcomes_.end() ? nullptr : &found->second;
   }
 
   // Caches `fresh` under `key`; a list counts against max_memory as one table entry and one for
-  // each count.
+  // each pair it holds.
   bool Keep(uint64_t key, Outcomes&& fresh, const Outcomes** kept) {
-    const int64_t entries = 1 + static_cast<int64_t>(fresh.best.size());
+    const int64_t entries = 1 + static_cast<int64_t>(fresh.pairs.size());
     if (!Reserve(entries)) return false;
     try {
       *kept = &outcomes_.emplace(key, std::move(fresh)).first->second;
@@ -329,27 +422,19 @@ class Solver {
     return true;
   }
 
-  // The outcomes of the trips of p's scorer, visited depth first.
+  // The outcomes of the trips of p's scorer, visited depth first: every distinct (boatsmen kept,
+  // own total) pair in the order of its first end, and the first path.
   bool Visit(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
-    int64_t best[kCounts];
-    std::fill(best, best + kCounts, kUnreached);
     std::vector<int> path;
     std::unordered_set<uint64_t> seen;
-    if (!VisitTrips(p, CurrentPlayer(p), fixed, &seen, &path, best, &outcomes->first_path)) {
-      return false;
-    }
-    for (int count = 0; count < kCounts; ++count) {
-      if (best[count] != kUnreached) outcomes->best.emplace_back(count, best[count]);
-    }
-    return true;
+    return VisitTrips(p, CurrentPlayer(p), fixed, &seen, &path, outcomes);
   }
 
   // Depth first from p over the decisions of its scorer, each position once (counted as a node;
   // a final position each time it is reached, unhashed), actions in id order; at each end (the
-  // scorer done) records the scorer's own total.
+  // scorer done) records the count of boatsmen kept and the scorer's own total, once a pair.
   bool VisitTrips(const Position& p, int player, const MajorityCounts* fixed,
-                  std::unordered_set<uint64_t>* seen, std::vector<int>* path, int64_t* best,
-                  std::vector<int>* first_path) {
+                  std::unordered_set<uint64_t>* seen, std::vector<int>* path, Outcomes* outcomes) {
     int ids[kMaxLegalActions];
     const int n = LegalActions(p, ids);
     for (int i = 0; i < n; ++i) {
@@ -369,11 +454,13 @@ class Solver {
       path->push_back(ids[i]);
       if (!Enter(next)) return false;
       if (InLastScoring(next) && next.scoring_index == p.scoring_index) {
-        if (!VisitTrips(next, player, fixed, seen, path, best, first_path)) return false;
+        if (!VisitTrips(next, player, fixed, seen, path, outcomes)) return false;
       } else {
-        if (first_path->empty()) *first_path = *path;
-        const int count = BoatsmenKept(next.players[player]);
-        best[count] = std::max(best[count], OwnTotal(next, player, fixed));
+        if (outcomes->first_path.empty()) outcomes->first_path = *path;
+        const std::pair<int, int64_t> end(BoatsmenKept(next.players[player]),
+                                          OwnTotal(next, player, fixed));
+        auto& ends = outcomes->pairs;
+        if (std::find(ends.begin(), ends.end(), end) == ends.end()) ends.push_back(end);
       }
       path->pop_back();
     }
@@ -412,6 +499,10 @@ class Solver {
     return true;
   }
 
+  // Counts a node without a position (a pairing of the scorers' outcomes); false past the budget
+  // or once interrupted.
+  bool Tick() { return ++nodes_ <= max_nodes_ && ((nodes_ & 1023) != 0 || !Checked(interrupt_)); }
+
   // Counts a node; false past the budget, at a chance node or once interrupted.
   bool Enter(const Position& p) {
     if (++nodes_ > max_nodes_ || IsChanceNode(p)) return false;
@@ -424,7 +515,7 @@ class Solver {
   int64_t nodes_ = 0;
   bool out_of_memory_ = false;
   std::unordered_map<uint64_t, Entry> table_;
-  // A scorer's outcomes by LaneHash of ScorerBytes, the other player's of OtherScorerBytes.
+  // A scorer's outcomes by LaneHash of ScorerBytes, a later scorer's of OtherScorerBytes.
   std::unordered_map<uint64_t, Outcomes> outcomes_;
   int64_t cached_ = 0;  // the entries the outcomes count for
 };

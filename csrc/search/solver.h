@@ -8,16 +8,17 @@
 // minimizes), with a transposition table holding exact values and bounds (keyed by SolverKey in
 // solver.cc, by hash_key in the reference: two 64-bit hashes of the same position bytes). More
 // players: max^n, the mover maximizing its own u (first action in id order on a tie), the table
-// holding exact vectors. Actions are tried in ascending id order. Two players, round 6's large
-// scoring: each scorer's trips are listed apart and the lists played against each other through
-// the boatsmen's majority (solver.cc's LastScoring; docs/search.md "Solver"). A node is counted
-// each time the search enters one (table hits included); past `max_nodes` the solver gives up.
+// holding exact vectors. Actions are tried in ascending id order. Round 6's large scoring: each
+// scorer's trips are listed apart and the lists played against each other through the boatsmen's
+// majority (solver.cc's LastScoring, two players, and LastScoringN, more; docs/search.md
+// "Solver"). A node is counted each time the search enters one (table hits included), and each
+// pairing of the lists of more than two players; past `max_nodes` the solver gives up.
 //
 // Memory: the table grows (about 28 MB a second at three players), and beside it the last
 // scoring's lists and the trip positions being visited. Together they hold at most max_memory /
-// kSolverEntryBytes entries (a list counts as one and one per count); a new entry beyond that
-// stops the search (kOutOfMemory), as does an allocation that fails, so the solver never runs a
-// process out of memory in the middle of its recursion (docs/search.md "Solver").
+// kSolverEntryBytes entries (a list counts as one and one per pair it holds); a new entry beyond
+// that stops the search (kOutOfMemory), as does an allocation that fails, so the solver never runs
+// a process out of memory in the middle of its recursion (docs/search.md "Solver").
 #ifndef VIKINGER_SOLVER_H_
 #define VIKINGER_SOLVER_H_
 

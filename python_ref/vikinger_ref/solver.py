@@ -5,10 +5,11 @@ vikinger_fast's solver.cc, hence the same result and node count.
 Each player's final margin: u_i = 64 * Fame_i + gold_i - max over j != i of the same (gold left
 after B8.2 is below 5: Fame first, gold the B8.9 tie-break). Two players: alpha-beta on u_0 with
 a transposition table on hash_key of exact values and bounds; more players: max^n, the mover
-maximizing its own u (first action in id order on a tie). Two players, round 6's large scoring:
-each scorer's trips are listed apart and the lists played against each other through the
-boatsmen's majority (last_scoring). A node is counted each time the search enters one; past
-`max_nodes`, or at a chance node, the solver gives up (None). The table holds at most
+maximizing its own u (first action in id order on a tie). Round 6's large scoring: each scorer's
+trips are listed apart and the lists played against each other through the boatsmen's majority
+(last_scoring for two players, last_scoring_n for more). A node is counted each time the search
+enters one (and each pairing of outcomes of more than two players); past `max_nodes`, or at a
+chance node, the solver gives up (None). The table holds at most
 max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are (this dict takes
 several times their bytes): a new position beyond that is a MemoryError in both engines.
 """
@@ -28,6 +29,7 @@ from .scoring import boatsmen_kept, count_majorities, final_scoring_alone, major
 from .serialization import hash_bytes, other_scorer_bytes, scorer_bytes
 from .state import State
 
+Ends = list[tuple[int, int]]  # (boatsmen kept, own total) pairs
 FAME_UNIT = 64
 # The score utility (docs/neural.md "Score-aware values"): a margin u, in units of 1/64 Fame, is
 # squashed as tanh(u / 64 / SCORE_SCALE), the score head's target (training/targets.py).
@@ -80,8 +82,8 @@ def in_last_scoring(state: State) -> bool:
 def own_total(end: State, player: int, fixed: list[list[int]]) -> int:
     """A player's total (64 * Fame + gold) at the end, without the majorities of B8.3-B8.5:
     from a final position, the total less the majorities' Fame; from a position where the player
-    has scored and the other has not, the board's own final scoring (final_scoring_alone).
-    `fixed`: both players' counts, of which the islands cannot change in the large scoring."""
+    has scored and another has not, the board's own final scoring (final_scoring_alone).
+    `fixed`: every player's counts, of which the islands cannot change in the large scoring."""
     if end.is_terminal():
         counts = [
             [boatsmen_kept(board, BOATSMAN)] + count[1:] for board, count in zip(end.players, fixed)
@@ -100,9 +102,11 @@ class _Solver:
         self.max_entries = max_memory // ENTRY_BYTES
         self.nodes = 0
         self.table: dict[int, Any] = {}
-        # A scorer's outcomes by the hash of scorer_bytes: ([(boatsmen kept, best own total)] in
-        # ascending count, the actions of the first path to an end).
-        self.outcomes: dict[int, tuple[list[tuple[int, int]], list[int]]] = {}
+        # A scorer's outcomes by the hash of scorer_bytes: (the (boatsmen kept, own total) pairs,
+        # the actions of the first path to an end). Two players keep the best total for each
+        # count, in ascending count (best_per_count); more players every pair, in the order of
+        # their first end (visit).
+        self.outcomes: dict[int, tuple[Ends, list[int]]] = {}
         self.cached = 0  # the entries the outcomes count for
 
     def reserve(self, extra: int) -> None:
@@ -115,6 +119,12 @@ class _Solver:
         if key not in self.table:
             self.reserve(1)
         self.table[key] = entry
+
+    def tick(self) -> None:
+        """Counts a node without a position (a pairing of the scorers' outcomes)."""
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise _GiveUp
 
     def enter(self, state: State) -> None:
         self.nodes += 1
@@ -177,7 +187,7 @@ class _Solver:
         key = hash_bytes(scorer_bytes(state, s))
         mine = self.outcomes.get(key)
         if mine is None:
-            mine = self.keep(key, self.visit(state, counts))
+            mine = self.keep(key, best_per_count(self.visit(state, counts)))
         # The other player's outcomes hang on their board alone, and on whether they have
         # scored: keyed by both, found after one of the scorer's ends (the first path's).
         other_key = hash_bytes(other_scorer_bytes(state, o))
@@ -190,7 +200,7 @@ class _Solver:
                 outcome = (boatsmen_kept(end.players[o], BOATSMAN), own_total(end, o, counts))
                 theirs = self.keep(other_key, ([outcome], []))
             else:
-                theirs = self.keep(other_key, self.visit(end, counts))
+                theirs = self.keep(other_key, best_per_count(self.visit(end, counts)))
         best = 0
         for a, (kept, total) in enumerate(mine[0]):
             answer = 0  # the other player's best answer: the lowest margin for s
@@ -206,21 +216,20 @@ class _Solver:
 
     def keep(self, key: int, fresh: Any) -> Any:
         """Caches the outcomes `fresh` under `key`; a list counts against max_memory as one
-        table entry and one for each count."""
+        table entry and one for each pair it holds."""
         entries = 1 + len(fresh[0])
         self.reserve(entries)
         self.cached += entries
         self.outcomes[key] = fresh
         return fresh
 
-    def visit(
-        self, state: State, fixed: list[list[int]]
-    ) -> tuple[list[tuple[int, int]], list[int]]:
-        """The outcomes of the trips of the state's scorer, visited depth first."""
-        best: dict[int, int] = {}
+    def visit(self, state: State, fixed: list[list[int]]) -> tuple[Ends, list[int]]:
+        """The outcomes of the trips of the state's scorer, visited depth first: every distinct
+        (boatsmen kept, own total) pair in the order of its first end, and the first path."""
+        ends: dict[tuple[int, int], None] = {}  # a dict keeps the order of insertion
         first_path: list[int] = []
-        self.visit_trips(state, state.current_player(), fixed, set(), [], best, first_path)
-        return sorted(best.items()), first_path
+        self.visit_trips(state, state.current_player(), fixed, set(), [], ends, first_path)
+        return list(ends), first_path
 
     def visit_trips(
         self,
@@ -229,13 +238,13 @@ class _Solver:
         fixed: list[list[int]],
         seen: set[int],
         path: list[int],
-        best: dict[int, int],
+        ends: dict[tuple[int, int], None],
         first_path: list[int],
     ) -> None:
         """Depth first over the decisions of the state's scorer, each position once (counted as
         a node; a final position each time it is reached, unhashed), actions in id order; at
-        each end (the scorer done) records the scorer's own total for the count of boatsmen
-        kept."""
+        each end (the scorer done) records the count of boatsmen kept and the scorer's own
+        total."""
         for action, child in self.children(state):
             if not child.is_terminal():
                 key = child.hash_key()
@@ -246,15 +255,66 @@ class _Solver:
             path.append(action)
             self.enter(child)
             if in_last_scoring(child) and child.scoring_index == state.scoring_index:
-                self.visit_trips(child, player, fixed, seen, path, best, first_path)
+                self.visit_trips(child, player, fixed, seen, path, ends, first_path)
             else:
                 if not first_path:
                     first_path.extend(path)
                 kept = boatsmen_kept(child.players[player], BOATSMAN)
-                total = own_total(child, player, fixed)
-                if kept not in best or total > best[kept]:
-                    best[kept] = total
+                ends.setdefault((kept, own_total(child, player, fixed)))
             path.pop()
+
+    def last_scoring_n(self, state: State) -> list[int]:
+        """The margins under max^n in round 6's large scoring (three or four players; solver.cc's
+        LastScoringN). As in last_scoring, each scorer's trips are listed once: the current
+        scorer's, then each later scorer's from the end of the first path before. But a later
+        scorer's answer can hang on an earlier scorer's total, not only on the count kept (the
+        best other player is not always the same), so every distinct (count, total) pair is
+        kept, in the order of its first end: the first pair of the best margin is the full
+        tree's first action of it."""
+        fixed = [list(count_majorities(board, BOATSMAN)) for board in state.players]
+        scorer = state.current_player()
+        key = hash_bytes(scorer_bytes(state, scorer))
+        outcomes = self.outcomes.get(key)
+        if outcomes is None:
+            outcomes = self.keep(key, self.visit(state, fixed))
+        chain = [(scorer, outcomes[0])]
+        end = state.clone()
+        for action in outcomes[1]:
+            end.apply_action(action)
+        while not end.is_terminal():  # the later scorers, each from an end of the one before
+            scorer = end.current_player()
+            key = hash_bytes(other_scorer_bytes(end, scorer))
+            outcomes = self.outcomes.get(key)
+            if outcomes is None:
+                outcomes = self.keep(key, self.visit(end, fixed))
+            chain.append((scorer, outcomes[0]))
+            for action in outcomes[1]:
+                end.apply_action(action)
+        # The players outside the chain have scored (or have no trip): their ends are fixed.
+        counts = [
+            [boatsmen_kept(board, BOATSMAN)] + count[1:] for board, count in zip(end.players, fixed)
+        ]
+        totals = [own_total(end, player, fixed) for player in range(len(fixed))]
+        return self.pair(chain, 0, counts, totals)
+
+    def pair(
+        self, chain: list[tuple[int, Ends]], k: int, counts: list[list[int]], totals: list[int]
+    ) -> list[int]:
+        """The margins when the chain's scorers from k on choose in turn, each the first of its
+        pairs with its best margin (max^n); each full pairing counts as a node."""
+        if k == len(chain):
+            self.tick()
+            fame = majority_fame(counts)  # type: ignore[arg-type]  # lists as tuples
+            return total_margins([t + FAME_UNIT * f for t, f in zip(totals, fame)])
+        scorer, ends = chain[k]
+        best: Optional[list[int]] = None
+        for kept, total in ends:
+            counts[scorer][0], totals[scorer] = kept, total
+            margins = self.pair(chain, k + 1, counts, totals)
+            if best is None or margins[scorer] > best[scorer]:
+                best = margins
+        assert best is not None  # a scorer's trips have an end
+        return best
 
     def max_n(self, state: State, root: bool = False) -> tuple[list[int], Optional[int]]:
         """(margins, best action) under max^n."""
@@ -264,6 +324,10 @@ class _Solver:
         key = state.hash_key()
         if key in self.table and not root:
             return self.table[key], None
+        if not root and in_last_scoring(state):
+            margins = self.last_scoring_n(state)
+            self.store(key, margins)
+            return margins, None
         mover = state.current_player()
         best, best_action = None, None
         for action, child in self.children(state):
@@ -272,6 +336,16 @@ class _Solver:
                 best, best_action = margins, action
         self.store(key, best)
         return best, best_action  # type: ignore[return-value]  # set: there is an action
+
+
+def best_per_count(outcomes: tuple[Ends, list[int]]) -> tuple[Ends, list[int]]:
+    """Two players' outcomes: the best own total for each count of boatsmen kept, in ascending
+    count (the first scorer's margin rises with its total whatever the other answers)."""
+    best: dict[int, int] = {}
+    for kept, total in outcomes[0]:
+        if kept not in best or total > best[kept]:
+            best[kept] = total
+    return sorted(best.items()), outcomes[1]
 
 
 def margin_returns(margins: list[int]) -> list[float]:
