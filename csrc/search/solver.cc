@@ -326,8 +326,8 @@ class Solver {
         counts[o].boatsmen = theirs->pairs[b].first;
         int fame[2];
         MajorityFame(counts, 2, fame);
-        const int64_t margin = mine->pairs[a].second + kFameUnit * fame[s] - theirs->pairs[b].second -
-                               kFameUnit * fame[o];
+        const int64_t margin = mine->pairs[a].second + kFameUnit * fame[s] -
+                               theirs->pairs[b].second - kFameUnit * fame[o];
         if (b == 0 || margin < answer) answer = margin;
       }
       if (a == 0 || answer > best) best = answer;

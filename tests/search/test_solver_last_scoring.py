@@ -134,9 +134,7 @@ def test_a_board_met_again_is_listed_once(engines):
     [(3, {}), (4, {}), (3, {"weak_boatsmen": True, "special_tiles": True, "auction": True})],
     ids=["3p", "4p", "3p-A1+A4+A5"],
 )
-def test_split_scoring_of_more_players_has_the_max_n_value_in_both_engines(
-    engines, players, flags
-):
+def test_split_scoring_of_more_players_has_the_max_n_value_in_both_engines(engines, players, flags):
     """More players: every distinct (count, total) pair is kept in the order of its first end
     (a later scorer's answer can hang on an earlier scorer's total), so the margins and the
     first best action are the whole tree's, before the last purchase and at every scorer."""
