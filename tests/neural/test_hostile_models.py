@@ -115,7 +115,8 @@ def _malformed(engine, tmp_path):
         # features (docs/neural.md "Features"): a network of other features is refused by name.
         "unknown features": (
             _npz(tmp_path / "features.npz", {**arrays, "features": np.array("observation-v9")}),
-            "features 'observation-v9' is unknown (known: observation-v1, observation-modules-v2)",
+            "features 'observation-v9' is unknown (known: observation-v1, observation-modules-v2, "
+            "observation-trips-v3)",
         ),
         "features of another width": (
             _npz(

@@ -1,6 +1,7 @@
 """Network, the integer network inside the search (docs/neural.md "The integer network"): its
 input equals the non-zeros of its features (the observation tensor, then the module flags of
-observation-modules-v2; docs/neural.md "Features"), both engines compute the same bits and build
+observation-modules-v2, then the trip counts of observation-trips-v3, computed here from the
+boards; docs/neural.md "Features"), both engines compute the same bits and build
 the same trees with it in every configuration, it stays close to the float MLP, every network the
 trainer makes loads, and bad inputs give the same errors in both engines."""
 
@@ -15,7 +16,17 @@ from gil import python_steps_during
 from search_positions import by_game, every_configuration, position_pairs, replay
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import MLPEvaluator
-from vikinger_ref.network_features import FEATURE_SETS, OBSERVATION_MODULES_V2, feature_width
+from vikinger_ref.components import BOAT, BOATSMAN, HORN, SHIP_RED, SHIP_TABLE, row_of_colour
+from vikinger_ref.network_features import (
+    FEATURE_SETS,
+    OBSERVATION_MODULES_V2,
+    OBSERVATION_TRIPS_V3,
+    OBSERVATION_V1,
+    dense,
+    feature_width,
+    module_flags,
+)
+from vikinger_ref.trips import most_movable
 from vikinger_fast import arena
 
 SHIPPED = az_bot.shipped_model(az_bot.Game(2))
@@ -28,6 +39,41 @@ def networks(engines, game_args, **random_args):
     """The Network of one random MLP in each engine (the MLP is engine independent)."""
     mlp = MLPEvaluator.random(engines[0].Game(*game_args[:1], **game_args[1]), **random_args)
     return [engine.Network(mlp) for engine in engines]
+
+
+def trip_blocks(state, flags):
+    """observation-trips-v3's blocks, the mover's first, from the reference's boards (not from
+    the observation rows, as network_features.py reads them)."""
+    n, mover = len(state.players), state.current_player()
+    weak = flags.get("weak_boatsmen", False)
+    blocks = []
+    for p in [(mover + k) % n for k in range(n)]:
+        board = state.players[p]
+        counts = []
+        for colour in range(BOATSMAN):
+            row = row_of_colour(colour)
+            free = board.free_tiles(row)
+            if row == 1:  # B7.0: a warrior there repels the ship above it
+                scoring = [col for col in free if board.ships[col] is not None]
+            else:  # B7.0 by the ship table, not by board.is_threatened
+                scoring = [
+                    col
+                    for col in free
+                    if board.ships[col] is None
+                    or SHIP_TABLE[board.ships[col] - SHIP_RED].reach < row
+                    or board.has_viking(1, col)
+                ]
+            counts.append(min(board.mainland[colour], len(free)))
+            blocks += [len(free), len(scoring), counts[-1]]
+        boatsmen, boats = board.mainland[BOATSMAN], board.specials[BOAT]
+        most = most_movable(counts, boatsmen, boats, weak)
+        kept = max(
+            k
+            for k in range(boatsmen + 1)
+            if most_movable(counts, boatsmen - k, boats, weak) == most
+        )
+        blocks += [most, kept, kept + board.specials[HORN]]
+    return np.array(blocks, np.float32)
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
@@ -43,9 +89,11 @@ def test_the_features_are_the_non_zeros_of_the_observation_in_both_engines(engin
             nets[key] = networks(engines, (n, flags), hidden=(8,), seed=0, features=features)
         for state, network in zip((ref_state, fast_state), nets[key]):
             observation = np.asarray(state.observation_tensor(state.current_player()))
-            if features == OBSERVATION_MODULES_V2:  # one flag per module, OPTION_NAMES order
+            if features != OBSERVATION_V1:  # one flag per module, OPTION_NAMES order
                 on = [float(flags.get(name, False)) for name in engines[0].OPTION_NAMES]
                 observation = np.concatenate([observation, on])
+            if features == OBSERVATION_TRIPS_V3:
+                observation = np.concatenate([observation, trip_blocks(ref_state, flags)])
             assert len(observation) == feature_width(features, n)
             index, value = network.features(state)
             assert index.dtype == value.dtype == np.int32
@@ -53,6 +101,10 @@ def test_the_features_are_the_non_zeros_of_the_observation_in_both_engines(engin
             assert np.array_equal(value, observation[index])
             # network.h's overflow bound takes the L1 norm below 2^15; it is far below.
             assert np.abs(value).sum() < 1 << 12
+            # The float MLP's rows (dense, from the observation rows) hold the same numbers.
+            rows = np.asarray(state.observation_tensor(state.current_player()))[None]
+            modules = module_flags(flags)
+            np.testing.assert_array_equal(dense(features, rows, modules)[0], observation)
 
 
 @pytest.mark.parametrize("features", FEATURE_SETS)
@@ -361,6 +413,7 @@ def test_a_network_of_other_features_is_refused_alike_in_both_engines(engines):
         errors.append(found)
     assert errors[0] == errors[1]
     assert errors[1][0] == (
-        "features 'observation-v9' is unknown (known: observation-v1, observation-modules-v2)"
+        "features 'observation-v9' is unknown (known: observation-v1, observation-modules-v2, "
+        "observation-trips-v3)"
     )
     assert errors[1][1].startswith("layer 0: w0 must be (3513, k) and b0 (k,)")

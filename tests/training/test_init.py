@@ -11,7 +11,7 @@ import pytest
 
 import vikinger_ref
 from vikinger_ref.mlp import MLPEvaluator
-from vikinger_ref.network_features import OBSERVATION_MODULES_V2
+from vikinger_ref.network_features import OBSERVATION_MODULES_V2, OBSERVATION_TRIPS_V3
 from vikinger_fast.cli import build_parser
 from vikinger_fast.cli.train import config_of
 from vikinger_fast.training import TrainConfig, loop
@@ -75,15 +75,25 @@ def _outputs(evaluator, game):
     return evaluator(observations, legal), evaluator.scores(observations)
 
 
-@pytest.mark.parametrize("mixed", [False, True])
-def test_a_wider_run_computes_what_the_file_does(tmp_path, mixed):
-    # The file has a score head; its hidden layers (16, 8) go into a run of (24, 20).
+@pytest.mark.parametrize(
+    "mixed, features",
+    [
+        (False, "observation-v1"),
+        (True, OBSERVATION_MODULES_V2),
+        (False, OBSERVATION_TRIPS_V3),
+        (True, OBSERVATION_TRIPS_V3),
+    ],
+)
+def test_a_wider_run_computes_what_the_file_does(tmp_path, mixed, features):
+    # The file (observation-v1) has a score head; its hidden layers (16, 8) go into a run of
+    # (24, 20), whose features may add module flags and trip counts (their rows start at 0).
     path = str(tmp_path / "init.npz")
     game = vikinger_ref.Game(num_players=2)
     MLPEvaluator.random(game, hidden=(16, 8), seed=5, score=True).save(path)
     source = MLPEvaluator.load(path, game)
-    features = OBSERVATION_MODULES_V2 if mixed else "observation-v1"
-    config = TrainConfig(hidden=(24, 20), mixed=mixed, init=path, rescore_nodes=0)
+    config = TrainConfig(
+        hidden=(24, 20), mixed=mixed, features=features, init=path, rescore_nodes=0
+    )
     params = loop.start(str(tmp_path / "run"), config).params
     assert params["w0"].shape[1] == 24 and params["policy_w"].shape[0] == 20
     assert params["w0"][:, 16:].any() and params["w1"][:, 8:].any()  # new units read, drawn
@@ -109,6 +119,14 @@ def test_a_network_of_other_layers_or_features_is_refused_before_any_file(tmp_pa
             MLPEvaluator.load(v2, vikinger_ref.Game(num_players=2)),
             "observation-v1",
             v2,
+        )
+    v3 = _random_file(tmp_path, features=OBSERVATION_TRIPS_V3, name="v3.npz")
+    with pytest.raises(ValueError, match="an earlier set, in the order observation-v1, "):
+        warm_start(
+            init_params(2, (16,), 0, features=OBSERVATION_MODULES_V2),
+            MLPEvaluator.load(v3, vikinger_ref.Game(num_players=2)),
+            OBSERVATION_MODULES_V2,
+            v3,
         )
     with pytest.raises(ValueError, match="weights for 2 players"):
         loop.start(run, TrainConfig(players=3, hidden=(16,), init=path))

@@ -17,7 +17,7 @@ import numpy as np
 
 from vikinger_ref.actions import NUM_DISTINCT_ACTIONS
 from vikinger_ref.mlp import MLPEvaluator
-from vikinger_ref.network_features import OBSERVATION_MODULES_V2, OBSERVATION_V1, feature_width
+from vikinger_ref.network_features import FEATURE_SETS, OBSERVATION_V1, feature_width
 
 Params = Dict[str, Any]
 NEG = -1e9  # the logit of an illegal action: exp underflows to 0 in float32
@@ -55,10 +55,10 @@ def warm_start(
 ) -> Dict[str, np.ndarray]:
     """`params` (init_params' arrays) with `mlp`'s weights over them, so the started network
     computes what `mlp` computes: the same number of hidden layers, each at least as wide as
-    `mlp`'s, read from the same features or from the observation alone into a run with module
-    flags (their rows of the first layer start at 0, so the network first plays as `mlp` at
-    every table); a score head `mlp` lacks keeps its drawn weights. ValueError naming `origin`
-    when the layers do not fit.
+    `mlp`'s, read from the same features or from an earlier set (observation-v1 into a run
+    with module flags, either into one with trip counts: the new rows of the first layer start
+    at 0, so the network first plays as `mlp` at every table); a score head `mlp` lacks keeps
+    its drawn weights. ValueError naming `origin` when the layers do not fit.
 
     A wider run (Net2WiderNet's aim, by zeros rather than copies): the file's units keep their
     weights and read nothing from the new units (those rows 0), and the new units keep their
@@ -73,13 +73,13 @@ def warm_start(
             f"--init {origin}: hidden layers {widths}, the run's are {wanted} (give --hidden "
             f"{','.join(map(str, widths))}, or as many layers, each at least as wide)"
         )
-    if mlp.features != features and not (
-        mlp.features == OBSERVATION_V1 and features == OBSERVATION_MODULES_V2
-    ):
+    # Each feature set extends the one before it (network_features.py), so a network of an
+    # earlier set reads the first rows of a later one: its rows are copied, the rest are 0.
+    if FEATURE_SETS.index(mlp.features) > FEATURE_SETS.index(features):
         raise ValueError(
             f"--init {origin}: its features are {mlp.features!r}, the run's {features!r} (a "
-            f"network can only start from its own features, or {OBSERVATION_MODULES_V2!r} from "
-            f"{OBSERVATION_V1!r})"
+            f"network can only start from its own features or an earlier set, in the order "
+            f"{', '.join(FEATURE_SETS)})"
         )
     started = {key: value.copy() for key, value in params.items()}
     below = 0  # the file's units in the layer below (the observation's rows for the first)
