@@ -23,13 +23,21 @@ Every entry is an integer. The integer network (network.py) reads a position's n
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Union
 
 import numpy as np
 
-from functools import lru_cache
-
-from .components import BOAT, BOATSMAN, HORN, NUM_COLUMNS, NUM_ROWS, OPTION_NAMES, SHIP_TABLE
+from .components import (
+    BOAT,
+    BOATSMAN,
+    HORN,
+    NUM_COLUMNS,
+    NUM_ROWS,
+    OPTION_NAMES,
+    SHIP_TABLE,
+    row_of_colour,
+)
 from .observation import (
     ADVANCED_SIZE,
     CELL_FEATURES,
@@ -103,7 +111,7 @@ def _most_and_kept(
 def trip_features(observations: Any, weak_boatsmen: Any) -> np.ndarray:
     """int64[B, TRIP_FEATURES * n]: observation-trips-v3's blocks of observation rows
     [B, observation_size(n)] (players in the rows' relative seat order), A4 on or off per row
-    (bool, or bool[B]). Per colour with a row, fisherman .. warrior (colour c lies in row 5 - c):
+    (bool, or bool[B]). Per colour with a row, fisherman .. warrior (row_of_colour):
     its free tiles; those a Viking would score on (rows 2-5: unthreatened, B7.0; row 1: under a
     ship, which a warrior there repels: a ship above a free row-1 tile is unrepelled); its
     carriable Vikings, min(mainland, free tiles). Then MostMovable, the most boatsmen kept while
@@ -123,7 +131,8 @@ def trip_features(observations: Any, weak_boatsmen: Any) -> np.ndarray:
     out = np.zeros((batch, n, TRIP_FEATURES), np.int64)
     mainland = players[:, :, MAINLAND : MAINLAND + BOATSMAN + 1].astype(np.int64)
     for colour in range(BOATSMAN):
-        row = NUM_ROWS - colour
+        row = row_of_colour(colour)
+        assert row is not None  # every colour below the boatsman has a row
         row_free = free[:, :, row - 1, :]
         if row == 1:
             scoring = row_free & ships.any(axis=-1)

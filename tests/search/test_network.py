@@ -16,7 +16,7 @@ from gil import python_steps_during
 from search_positions import by_game, every_configuration, position_pairs, replay
 from vikinger_ref import az_bot
 from vikinger_ref.mlp import MLPEvaluator
-from vikinger_ref.components import BOAT, BOATSMAN, HORN, SHIP_RED, SHIP_TABLE, row_of_colour
+from vikinger_ref.components import BOAT, BOATSMAN, HORN, row_of_colour, ship_info
 from vikinger_ref.network_features import (
     FEATURE_SETS,
     OBSERVATION_MODULES_V2,
@@ -60,7 +60,7 @@ def trip_blocks(state, flags):
                     col
                     for col in free
                     if board.ships[col] is None
-                    or SHIP_TABLE[board.ships[col] - SHIP_RED].reach < row
+                    or ship_info(board.ships[col]).reach < row
                     or board.has_viking(1, col)
                 ]
             counts.append(min(board.mainland[colour], len(free)))

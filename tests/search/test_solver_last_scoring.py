@@ -88,6 +88,18 @@ def small_endgames(engines, flags, seed):
     return list(kinds.values())
 
 
+def sizable_purchases(engines, players, seed):
+    """(history, fast solve) of the round-6 purchases and placements of 12 random base games
+    that the fast solver finishes within 20,000 nodes, using at least 500."""
+    ref, fast = engines
+    for history, phase, _ in endgame_cuts(ref, {}, seed, 12, players):
+        if phase in ("trip", "trip_target"):
+            continue
+        solved = fast.solve_endgame(replay(fast, players, {}, history), 20_000)
+        if solved is not None and solved["nodes"] >= 500:
+            yield history, solved
+
+
 @pytest.mark.parametrize(
     "flags",
     [
@@ -115,13 +127,8 @@ def test_split_scoring_has_the_plain_value_in_both_engines(engines, flags):
 def test_a_board_met_again_is_listed_once(engines):
     """Before the last purchase the second scorer's board recurs below many first choices: the
     split enters fewer nodes than the whole tree has positions."""
-    ref, fast = engines
-    for history, phase, _ in endgame_cuts(ref, {}, 7, 12):
-        if phase in ("trip", "trip_target"):
-            continue
-        solved = fast.solve_endgame(replay(fast, 2, {}, history), 20_000)
-        if solved is None or solved["nodes"] < 500:
-            continue
+    fast = engines[1]
+    for history, solved in sizable_purchases(engines, 2, 7):
         table = {}
         memo_minimax(replay(fast, 2, {}, history), table)
         assert solved["nodes"] < len(table)
@@ -161,13 +168,8 @@ def test_split_scoring_of_more_players_has_the_max_n_value_in_both_engines(engin
 def test_the_split_of_more_players_enters_fewer_nodes(engines):
     """Three players at a purchase: each scorer's trips are visited once, not below every answer
     of the scorers before, so the solver enters fewer nodes than the whole tree has positions."""
-    ref, fast = engines
-    for history, phase, _ in endgame_cuts(ref, {}, 5, 12, 3):
-        if phase in ("trip", "trip_target"):
-            continue
-        solved = fast.solve_endgame(replay(fast, 3, {}, history), 20_000)
-        if solved is None or solved["nodes"] < 500:
-            continue
+    fast = engines[1]
+    for history, solved in sizable_purchases(engines, 3, 5):
         table = {}
         try:
             memo_max_n(replay(fast, 3, {}, history), table, 200_000)
