@@ -25,6 +25,7 @@ from vikinger_ref.network_features import (
     dense,
     feature_width,
     module_flags,
+    trip_features,
 )
 from vikinger_ref.trips import most_movable
 from vikinger_fast import arena
@@ -417,3 +418,10 @@ def test_a_network_of_other_features_is_refused_alike_in_both_engines(engines):
         "observation-trips-v3)"
     )
     assert errors[1][1].startswith("layer 0: w0 must be (3513, k) and b0 (k,)")
+
+
+def test_trip_features_name_rows_of_no_game():
+    rows = np.zeros((2, feature_width(OBSERVATION_V1, 2) + 1), np.float32)
+    with pytest.raises(ValueError, match="observation rows of width 3509 belong to no game"):
+        trip_features(rows, False)
+    assert trip_features(rows[:, :-1], np.array([True, False])).shape == (2, 36)
