@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <new>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -19,6 +21,7 @@
 #include "rules/legal_set.h"
 #include "rules/scoring.h"
 #include "search/evaluation.h"
+#include "search/trip_ends.h"
 
 // Bit-identical with solver.py's score utility: no fused multiply-add (GCC's ISO mode already
 // keeps them apart).
@@ -298,8 +301,7 @@ class Solver {
     const Outcomes* mine = Find(key);
     if (mine == nullptr) {
       Outcomes fresh;
-      if (!Visit(p, counts, &fresh)) return false;
-      BestPerCount(&fresh);
+      if (!BestEnds(p, counts, &fresh)) return false;
       if (!Keep(key, std::move(fresh), &mine)) return false;
     }
     // The other player's outcomes hang on their board alone, and on whether they have scored:
@@ -312,10 +314,9 @@ class Solver {
       Outcomes fresh;
       if (IsTerminal(end)) {  // the other player has scored, or has no trip: one outcome
         fresh.pairs.emplace_back(BoatsmenKept(end.players[o]), OwnTotal(end, o, counts));
-      } else if (!Visit(end, counts, &fresh)) {
+      } else if (!BestEnds(end, counts, &fresh)) {
         return false;
       }
-      BestPerCount(&fresh);
       if (!Keep(other_key, std::move(fresh), &theirs)) return false;
     }
     int64_t best = 0;
@@ -425,18 +426,71 @@ class Solver {
   // The outcomes of the trips of p's scorer, visited depth first: every distinct (boatsmen kept,
   // own total) pair in the order of its first end, and the first path.
   bool Visit(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
-    std::vector<int> path;
-    std::unordered_set<uint64_t> seen;
-    return VisitTrips(p, CurrentPlayer(p), fixed, &seen, &path, outcomes);
+    const int player = CurrentPlayer(p);
+    auto& ends = outcomes->pairs;
+    const auto at_end = [&](const Position& end) {
+      const std::pair<int, int64_t> pair(BoatsmenKept(end.players[player]),
+                                         OwnTotal(end, player, fixed));
+      if (std::find(ends.begin(), ends.end(), pair) == ends.end()) ends.push_back(pair);
+      return true;
+    };
+    return VisitTrips(p, false, at_end, &outcomes->first_path);
+  }
+
+  // Two players' outcomes of the trips of p's scorer (BestPerCount of Visit): by counts
+  // (trip_ends.h) unless an A5 building stands on the scorer's board. The trips are visited with
+  // each Viking on its leftmost tile; each new end of counts (the scorer's mainland and A5 tiles)
+  // counts as a node, and its best tiles give its total.
+  bool BestEnds(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
+    const int player = CurrentPlayer(p);
+    const PlayerBoard& start = p.players[player];
+    if (!ByCounts(start)) {
+      if (!Visit(p, fixed, outcomes)) return false;
+      BestPerCount(outcomes);
+      return true;
+    }
+    uint64_t tiles[kNumRows];
+    TripCandidates(p, tiles);
+    int64_t best[kCounts];
+    std::fill(best, best + kCounts, kUnreached);
+    std::set<std::array<uint8_t, kNumColours + kNumSpecialKinds>> seen_ends;
+    const auto at_end = [&](const Position& end) {
+      const PlayerBoard& board = end.players[player];
+      std::array<uint8_t, kNumColours + kNumSpecialKinds> key;
+      std::copy(board.mainland, board.mainland + kNumColours, key.begin());
+      std::copy(board.specials, board.specials + kNumSpecialKinds, key.begin() + kNumColours);
+      if (!seen_ends.insert(key).second) return true;
+      if (!Tick()) return false;
+      const int kept = BoatsmenKept(board);
+      best[kept] = std::max(best[kept], BestTotal(start, board, tiles));
+      return true;
+    };
+    if (!VisitTrips(p, true, at_end, &outcomes->first_path)) return false;
+    for (int count = 0; count < kCounts; ++count) {
+      if (best[count] != kUnreached) outcomes->pairs.emplace_back(count, best[count]);
+    }
+    return true;
   }
 
   // Depth first from p over the decisions of its scorer, each position once (counted as a node;
-  // a final position each time it is reached, unhashed), actions in id order; at each end (the
-  // scorer done) records the count of boatsmen kept and the scorer's own total, once a pair.
-  bool VisitTrips(const Position& p, int player, const MajorityCounts* fixed,
-                  std::unordered_set<uint64_t>* seen, std::vector<int>* path, Outcomes* outcomes) {
+  // a final position each time it is reached, unhashed), actions in id order, or only the first
+  // target of each Viking when `leftmost`; calls at_end at each end (the scorer done), and keeps
+  // the first path to an end. False when the search gave up (at_end may stop it too).
+  template <typename AtEnd>
+  bool VisitTrips(const Position& root, bool leftmost, const AtEnd& at_end,
+                  std::vector<int>* first_path) {
+    std::unordered_set<uint64_t> seen;
+    std::vector<int> path;
+    return VisitFrom(root, leftmost, at_end, &seen, &path, first_path);
+  }
+
+  template <typename AtEnd>
+  bool VisitFrom(const Position& p, bool leftmost, const AtEnd& at_end,
+                 std::unordered_set<uint64_t>* seen, std::vector<int>* path,
+                 std::vector<int>* first_path) {
     int ids[kMaxLegalActions];
-    const int n = LegalActions(p, ids);
+    int n = LegalActions(p, ids);
+    if (leftmost && p.phase == Phase::kTripTarget) n = std::min(n, 1);
     for (int i = 0; i < n; ++i) {
       Position next = p;
       ApplyLegalAction(next, ids[i]);
@@ -454,13 +508,10 @@ class Solver {
       path->push_back(ids[i]);
       if (!Enter(next)) return false;
       if (InLastScoring(next) && next.scoring_index == p.scoring_index) {
-        if (!VisitTrips(next, player, fixed, seen, path, outcomes)) return false;
+        if (!VisitFrom(next, leftmost, at_end, seen, path, first_path)) return false;
       } else {
-        if (outcomes->first_path.empty()) outcomes->first_path = *path;
-        const std::pair<int, int64_t> end(BoatsmenKept(next.players[player]),
-                                          OwnTotal(next, player, fixed));
-        auto& ends = outcomes->pairs;
-        if (std::find(ends.begin(), ends.end(), end) == ends.end()) ends.push_back(end);
+        if (first_path->empty()) *first_path = *path;
+        if (!at_end(next)) return false;
       }
       path->pop_back();
     }

@@ -11,8 +11,9 @@
 // holding exact vectors. Actions are tried in ascending id order. Round 6's large scoring: each
 // scorer's trips are listed apart and the lists played against each other through the boatsmen's
 // majority (solver.cc's LastScoring, two players, and LastScoringN, more; docs/search.md
-// "Solver"). A node is counted each time the search enters one (table hits included), and each
-// pairing of the lists of more than two players; past `max_nodes` the solver gives up.
+// "Solver"); at two players a list is made by counts (trip_ends.h). A node is counted each time
+// the search enters one (table hits included), each end listed by counts, and each pairing of
+// the lists of more than two players; past `max_nodes` the solver gives up.
 //
 // Memory: the table grows (about 28 MB a second at three players), and beside it the last
 // scoring's lists and the trip positions being visited. Together they hold at most max_memory /

@@ -7,9 +7,11 @@ after B8.2 is below 5: Fame first, gold the B8.9 tie-break). Two players: alpha-
 a transposition table on hash_key of exact values and bounds; more players: max^n, the mover
 maximizing its own u (first action in id order on a tie). Round 6's large scoring: each scorer's
 trips are listed apart and the lists played against each other through the boatsmen's majority
-(last_scoring for two players, last_scoring_n for more). A node is counted each time the search
-enters one (and each pairing of outcomes of more than two players); past `max_nodes`, or at a
-chance node, the solver gives up (None). The table holds at most
+(last_scoring for two players, last_scoring_n for more); at two players a list is made by counts
+(trip_ends.py: the trips with every Viking on its leftmost tile, then the best tiles for each
+end). A node is counted each time the search enters one (and each end listed by counts, and each
+pairing of outcomes of more than two players); past `max_nodes`, or at a chance node, the solver
+gives up (None). The table holds at most
 max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are (this dict takes
 several times their bytes): a new position beyond that is a MemoryError in both engines.
 """
@@ -19,8 +21,9 @@ from __future__ import annotations
 import math
 import os
 import resource
-from typing import Any, Iterator, Optional
+from typing import Any, Callable, Iterator, Optional
 
+from . import trip_ends
 from .arguments import check_int, check_not_huge
 from .components import BOATSMAN, NUM_ROUNDS
 from .evaluation import projected_boards
@@ -187,7 +190,7 @@ class _Solver:
         key = hash_bytes(scorer_bytes(state, s))
         mine = self.outcomes.get(key)
         if mine is None:
-            mine = self.keep(key, best_per_count(self.visit(state, counts)))
+            mine = self.keep(key, self.best_ends(state, counts))
         # The other player's outcomes hang on their board alone, and on whether they have
         # scored: keyed by both, found after one of the scorer's ends (the first path's).
         other_key = hash_bytes(other_scorer_bytes(state, o))
@@ -200,7 +203,7 @@ class _Solver:
                 outcome = (boatsmen_kept(end.players[o], BOATSMAN), own_total(end, o, counts))
                 theirs = self.keep(other_key, ([outcome], []))
             else:
-                theirs = self.keep(other_key, best_per_count(self.visit(end, counts)))
+                theirs = self.keep(other_key, self.best_ends(end, counts))
         best = 0
         for a, (kept, total) in enumerate(mine[0]):
             answer = 0  # the other player's best answer: the lowest margin for s
@@ -226,42 +229,80 @@ class _Solver:
     def visit(self, state: State, fixed: list[list[int]]) -> tuple[Ends, list[int]]:
         """The outcomes of the trips of the state's scorer, visited depth first: every distinct
         (boatsmen kept, own total) pair in the order of its first end, and the first path."""
+        player = state.current_player()
         ends: dict[tuple[int, int], None] = {}  # a dict keeps the order of insertion
-        first_path: list[int] = []
-        self.visit_trips(state, state.current_player(), fixed, set(), [], ends, first_path)
+
+        def at_end(end: State) -> None:
+            kept = boatsmen_kept(end.players[player], BOATSMAN)
+            ends.setdefault((kept, own_total(end, player, fixed)))
+
+        first_path = self.visit_trips(state, False, at_end)
         return list(ends), first_path
 
+    def best_ends(self, state: State, fixed: list[list[int]]) -> tuple[Ends, list[int]]:
+        """Two players' outcomes of the trips of the state's scorer (best_per_count of visit):
+        by counts (trip_ends.py) unless an A5 building stands on the scorer's board. The trips
+        are visited with each Viking on its leftmost tile; each new end of counts (the scorer's
+        mainland and A5 tiles) counts as a node, and its best tiles give its total."""
+        player = state.current_player()
+        start = state.players[player]
+        if not trip_ends.by_counts(start):
+            return best_per_count(self.visit(state, fixed))
+        tiles = trip_ends.candidates(start, state.trip)
+        best: dict[int, int] = {}
+        seen_ends: set[tuple[int, ...]] = set()
+
+        def at_end(end: State) -> None:
+            board = end.players[player]
+            key = tuple(board.mainland) + tuple(board.specials)
+            if key in seen_ends:
+                return
+            seen_ends.add(key)
+            self.tick()
+            kept = boatsmen_kept(board, BOATSMAN)
+            total = trip_ends.best_total(start, board, tiles)
+            if kept not in best or total > best[kept]:
+                best[kept] = total
+
+        first_path = self.visit_trips(state, True, at_end)
+        return sorted(best.items()), first_path
+
     def visit_trips(
-        self,
-        state: State,
-        player: int,
-        fixed: list[list[int]],
-        seen: set[int],
-        path: list[int],
-        ends: dict[tuple[int, int], None],
-        first_path: list[int],
-    ) -> None:
+        self, state: State, leftmost: bool, at_end: Callable[[State], None]
+    ) -> list[int]:
         """Depth first over the decisions of the state's scorer, each position once (counted as
-        a node; a final position each time it is reached, unhashed), actions in id order; at
-        each end (the scorer done) records the count of boatsmen kept and the scorer's own
-        total."""
-        for action, child in self.children(state):
-            if not child.is_terminal():
-                key = child.hash_key()
-                if key in seen:
-                    continue
-                self.reserve(len(seen) + 1)
-                seen.add(key)
-            path.append(action)
-            self.enter(child)
-            if in_last_scoring(child) and child.scoring_index == state.scoring_index:
-                self.visit_trips(child, player, fixed, seen, path, ends, first_path)
-            else:
-                if not first_path:
-                    first_path.extend(path)
-                kept = boatsmen_kept(child.players[player], BOATSMAN)
-                ends.setdefault((kept, own_total(child, player, fixed)))
-            path.pop()
+        a node; a final position each time it is reached, unhashed), actions in id order, or
+        only the first target of each Viking when `leftmost`; calls at_end at each end (the
+        scorer done). Returns the first path to an end."""
+        seen: set[int] = set()
+        path: list[int] = []
+        first_path: list[int] = []
+
+        def visit(node: State) -> None:
+            actions = node.legal_actions()
+            if leftmost and node.phase == "trip_target":
+                actions = actions[:1]
+            for action in actions:
+                child = node.clone()
+                child.apply_action(action)
+                if not child.is_terminal():
+                    key = child.hash_key()
+                    if key in seen:
+                        continue
+                    self.reserve(len(seen) + 1)
+                    seen.add(key)
+                path.append(action)
+                self.enter(child)
+                if in_last_scoring(child) and child.scoring_index == node.scoring_index:
+                    visit(child)
+                else:
+                    if not first_path:
+                        first_path.extend(path)
+                    at_end(child)
+                path.pop()
+
+        visit(state)
+        return first_path
 
     def last_scoring_n(self, state: State) -> list[int]:
         """The margins under max^n in round 6's large scoring (three or four players; solver.cc's

@@ -63,6 +63,7 @@ REFERENCE_LAYERS = {
         "tree",
         "mcts",
         "solver",
+        "trip_ends",
         "puct",
         "gumbel",
         "batched_search",
