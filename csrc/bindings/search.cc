@@ -115,7 +115,7 @@ std::string OutOfMemoryMessage(int64_t max_memory) {
 
 // solve_endgame and solve_endgame_result: the checks, the solve without the GIL, the dict.
 py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_memory,
-                        bool result_only) {
+                        py::handle trips, bool result_only) {
   const State& s = StateArg(state);
   RequireInts({{"max_nodes", max_nodes}});
   const int64_t budget = CountArg(max_nodes, "max_nodes");
@@ -130,6 +130,15 @@ py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_m
     }
   }
   const char* name = result_only ? "solve_endgame_result" : "solve_endgame";
+  if (!py::isinstance<py::str>(trips)) {
+    throw py::type_error("trips must be a str, not " +
+                         py::str(py::type::handle_of(trips).attr("__name__")).cast<std::string>());
+  }
+  const std::string listing = trips.cast<std::string>();
+  if (listing != "counts" && listing != "tiles") {
+    throw py::value_error("trips must be 'counts' or 'tiles', not " +
+                          py::repr(trips).cast<std::string>());
+  }
   if (!NoChanceAhead(s.position) || IsTerminal(s.position)) {
     throw py::value_error(std::string(name) +
                           " needs a decision node of round 6 with its offer on the wheel");
@@ -144,7 +153,7 @@ py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_m
   SolveStatus status;
   {
     py::gil_scoped_release release;
-    status = SolveEndgame(p, budget, memory, &interrupt, &result, result_only);
+    status = SolveEndgame(p, budget, memory, &interrupt, &result, result_only, listing == "counts");
   }
   ThrowIfInterrupted(interrupt);
   if (status == SolveStatus::kOutOfMemory) {
@@ -159,12 +168,14 @@ py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_m
                   py::arg("nodes") = result.nodes);
 }
 
-py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle max_memory) {
-  return SolveChecked(state, max_nodes, max_memory, false);
+py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle max_memory,
+                             py::handle trips) {
+  return SolveChecked(state, max_nodes, max_memory, trips, false);
 }
 
-py::object SolveEndgameResult(py::handle state, py::handle max_nodes, py::handle max_memory) {
-  return SolveChecked(state, max_nodes, max_memory, true);
+py::object SolveEndgameResult(py::handle state, py::handle max_nodes, py::handle max_memory,
+                              py::handle trips) {
+  return SolveChecked(state, max_nodes, max_memory, trips, true);
 }
 
 py::list PolicyList(const ActionPolicy& policy) {
@@ -336,20 +347,22 @@ state ends, with the hand-over to the fused playout (fused=True) or without it.)
 the returns once terminal, else a softmax of the Fame each player would have after the round's
 pending scoring and the final scoring.)doc");
   m.def("solve_endgame", &vk::SolveEndgameState, py::arg("state"), py::arg("max_nodes"),
-        py::arg("max_memory") = py::none(),
+        py::arg("max_memory") = py::none(), py::arg("trips") = "counts",
         R"doc(The exact endgame under best play from a decision node of round 6 (docs/search.md):
 {"action": the best action, "margins": each player's 64 * Fame + gold minus the best other
 player's, "nodes": nodes searched}, or None when max_nodes did not suffice. The table holds at
 most max_memory bytes (80 a position; default a quarter of the memory or of RLIMIT_AS): beyond
-it, MemoryError.)doc");
+it, MemoryError. trips: how two players' last scoring is listed, "counts" (the best tiles for
+each end of counts) or "tiles" (every placement: the same values in more nodes, the solver the
+benchmark files were built with).)doc");
 
   m.def("solve_endgame_result", &vk::SolveEndgameResult, py::arg("state"), py::arg("max_nodes"),
-        py::arg("max_memory") = py::none(),
+        py::arg("max_memory") = py::none(), py::arg("trips") = "counts",
         R"doc(Who wins the endgame under best play, not by how much (two players; docs/search.md):
 {"action": an action of the best result for the player to move, "results": the sign of each
 player's margin (1 a win, 0 a shared win, -1 a loss), "nodes": nodes searched}, or None when
 max_nodes did not suffice. Alpha-beta with the window (-1, 1): often far fewer nodes than
-solve_endgame. max_memory as solve_endgame's.)doc");
+solve_endgame. max_memory and trips as solve_endgame's.)doc");
 
   auto state_type = py::reinterpret_borrow<py::class_<State>>(m.attr("State"));
   state_type

@@ -182,8 +182,11 @@ struct Entry {
 
 class Solver {
  public:
-  Solver(int64_t max_nodes, int64_t max_entries, Interrupt* interrupt)
-      : max_nodes_(max_nodes), max_entries_(max_entries), interrupt_(interrupt) {}
+  Solver(int64_t max_nodes, int64_t max_entries, Interrupt* interrupt, bool by_counts)
+      : max_nodes_(max_nodes),
+        max_entries_(max_entries),
+        interrupt_(interrupt),
+        by_counts_(by_counts) {}
 
   // Alpha-beta on u_0 (two players); false when the search gave up.
   bool AlphaBeta(const Position& p, int64_t alpha, int64_t beta, int64_t* value, int* best) {
@@ -444,7 +447,7 @@ class Solver {
   bool BestEnds(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
     const int player = CurrentPlayer(p);
     const PlayerBoard& start = p.players[player];
-    if (!ByCounts(start)) {
+    if (!by_counts_ || !ByCounts(start)) {
       if (!Visit(p, fixed, outcomes)) return false;
       BestPerCount(outcomes);
       return true;
@@ -563,6 +566,7 @@ class Solver {
   int64_t max_nodes_;
   int64_t max_entries_;
   Interrupt* interrupt_;
+  bool by_counts_;  // two players' lists by counts (BestEnds)
   int64_t nodes_ = 0;
   bool out_of_memory_ = false;
   std::unordered_map<uint64_t, Entry> table_;
@@ -597,8 +601,9 @@ int64_t DefaultSolverMemory() {
 }
 
 SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
-                         Interrupt* interrupt, SolverResult* result, bool result_only) {
-  Solver solver(max_nodes, max_memory / kSolverEntryBytes, interrupt);
+                         Interrupt* interrupt, SolverResult* result, bool result_only,
+                         bool by_counts) {
+  Solver solver(max_nodes, max_memory / kSolverEntryBytes, interrupt, by_counts);
   bool ok;
   result->best_action = -1;
   if (p.num_players == 2) {

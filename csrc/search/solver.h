@@ -88,8 +88,12 @@ void MarginUtilities(const int64_t* margins, int num_players, double weight, con
 // players): who wins, not by how much: alpha-beta with the window (-1, 1) on u_0, far fewer
 // nodes where one action decides it; margins then hold the signs of u_i (-1, 0 or 1) and
 // best_action an action of the best result for the mover (docs/search.md "Solver").
+// by_counts (the default, trips="counts" in Python): two players' last scoring listed by counts
+// (trip_ends.h); false lists every placement tile by tile, the same values in more nodes (the
+// solver the benchmark files of format vikinger-endgame/1 were built with).
 SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
-                         Interrupt* interrupt, SolverResult* result, bool result_only = false);
+                         Interrupt* interrupt, SolverResult* result, bool result_only = false,
+                         bool by_counts = true);
 
 }  // namespace vikinger
 

@@ -18,7 +18,7 @@ constexpr int kGoldsmithRow = 4;
 constexpr int kFishermanRow = 5;
 constexpr int kKinds = 9;  // a column under a scout tile: (row 4, row 5) x (Viking, free, neither)
 
-// The lowest `count` columns of `cols`, and how many were taken (at most `count`).
+// The lowest `count` columns of `cols` (all of them when it has fewer).
 uint64_t Lowest(uint64_t cols, int count) {
   uint64_t taken = 0;
   for (; count > 0 && cols != 0; --count) {

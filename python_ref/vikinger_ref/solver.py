@@ -100,8 +100,9 @@ def own_total(end: State, player: int, fixed: list[list[int]]) -> int:
 
 
 class _Solver:
-    def __init__(self, max_nodes: int, max_memory: int) -> None:
+    def __init__(self, max_nodes: int, max_memory: int, by_counts: bool = True) -> None:
         self.max_nodes = max_nodes
+        self.by_counts = by_counts  # trips="counts": two players' lists by counts (best_ends)
         self.max_entries = max_memory // ENTRY_BYTES
         self.nodes = 0
         self.table: dict[int, Any] = {}
@@ -246,7 +247,7 @@ class _Solver:
         mainland and A5 tiles) counts as a node, and its best tiles give its total."""
         player = state.current_player()
         start = state.players[player]
-        if not trip_ends.by_counts(start):
+        if not self.by_counts or not trip_ends.by_counts(start):
             return best_per_count(self.visit(state, fixed))
         tiles = trip_ends.candidates(start, state.trip)
         best: dict[int, int] = {}
@@ -446,7 +447,11 @@ def out_of_memory_message(max_memory: int) -> str:
 
 
 def solve(
-    state: State, max_nodes: int, max_memory: Optional[int] = None, result_only: bool = False
+    state: State,
+    max_nodes: int,
+    max_memory: Optional[int] = None,
+    result_only: bool = False,
+    trips: str = "counts",
 ) -> Optional[dict[str, Any]]:
     """{"action", "margins", "nodes"} under best play, or None past max_nodes; MemoryError
     past max_memory (default_max_memory() when None). result_only (two players): who wins, not
@@ -455,7 +460,7 @@ def solve(
     result for the mover (solver.cc's result_only)."""
     if max_memory is None:
         max_memory = default_max_memory()
-    solver = _Solver(max_nodes, max_memory)
+    solver = _Solver(max_nodes, max_memory, trips == "counts")
     try:
         if state.get_game().num_players == 2:
             low, high = (-1, 1) if result_only else (-INFINITY, INFINITY)
@@ -473,23 +478,28 @@ def solve(
 
 
 def solve_endgame(
-    state: State, max_nodes: int, max_memory: Optional[int] = None
+    state: State, max_nodes: int, max_memory: Optional[int] = None, trips: str = "counts"
 ) -> Optional[dict[str, Any]]:
-    """The checked entry point of docs/search.md (same errors as vikinger_fast.solve_endgame)."""
-    return _checked(state, max_nodes, max_memory, False)
+    """The checked entry point of docs/search.md (same errors as vikinger_fast.solve_endgame).
+    trips: how two players' last scoring is listed, "counts" (trip_ends.py) or "tiles" (every
+    placement: the same values in more nodes, the solver the benchmark files were built with)."""
+    return _checked(state, max_nodes, max_memory, False, trips)
 
 
 def solve_endgame_result(
-    state: State, max_nodes: int, max_memory: Optional[int] = None
+    state: State, max_nodes: int, max_memory: Optional[int] = None, trips: str = "counts"
 ) -> Optional[dict[str, Any]]:
     """Who wins under best play, not by how much (two players; docs/search.md "Solver"):
     {"action": an action of the best result for the mover, "results": the sign of each player's
     margin, "nodes"}, or None past max_nodes (same errors as vikinger_fast's)."""
-    return _checked(state, max_nodes, max_memory, True)
+    return _checked(state, max_nodes, max_memory, True, trips)
+
+
+TRIPS = ("counts", "tiles")
 
 
 def _checked(
-    state: State, max_nodes: int, max_memory: Optional[int], result_only: bool
+    state: State, max_nodes: int, max_memory: Optional[int], result_only: bool, trips: str
 ) -> Optional[dict[str, Any]]:
     check_state(state)
     # Python and numpy ints, as everywhere in the API (arguments.py).
@@ -509,13 +519,17 @@ def _checked(
             )
         max_memory = int(max_memory)
     name = "solve_endgame_result" if result_only else "solve_endgame"
+    if not isinstance(trips, str):
+        raise TypeError(f"trips must be a str, not {type(trips).__name__}")
+    if trips not in TRIPS:
+        raise ValueError(f"trips must be 'counts' or 'tiles', not {trips!r}")
     if not no_chance_ahead(state) or state.is_terminal():
         raise ValueError(f"{name} needs a decision node of round 6 with its offer on the wheel")
     if result_only and state.get_game().num_players != 2:
         raise ValueError(
             "solve_endgame_result is for two players (max^n has no window): use solve_endgame"
         )
-    solved = solve(state, max_nodes, max_memory, result_only)
+    solved = solve(state, max_nodes, max_memory, result_only, trips)
     if solved is not None and result_only:
         solved = {
             "action": solved["action"],

@@ -275,22 +275,24 @@ def evaluate(state: State) -> List[float]:
     pending scoring and the final scoring."""
 
 def solve_endgame(
-    state: State, max_nodes: _Int, max_memory: Optional[_Int] = None
+    state: State, max_nodes: _Int, max_memory: Optional[_Int] = None, trips: str = "counts"
 ) -> Optional[Dict[str, Any]]:
     """The exact endgame under best play from a decision node of round 6 (docs/search.md):
     {"action": the best action, "margins": each player's 64 * Fame + gold minus the best other
     player's, "nodes": nodes searched}, or None when max_nodes did not suffice. The table holds at
     most max_memory bytes (80 a position; default a quarter of the memory or of RLIMIT_AS): beyond
-    it, MemoryError."""
+    it, MemoryError. trips: how two players' last scoring is listed, "counts" (the best tiles for
+    each end of counts) or "tiles" (every placement: the same values in more nodes, the solver the
+    benchmark files were built with)."""
 
 def solve_endgame_result(
-    state: State, max_nodes: _Int, max_memory: Optional[_Int] = None
+    state: State, max_nodes: _Int, max_memory: Optional[_Int] = None, trips: str = "counts"
 ) -> Optional[Dict[str, Any]]:
     """Who wins the endgame under best play, not by how much (two players; docs/search.md):
     {"action": an action of the best result for the player to move, "results": the sign of each
     player's margin (1 a win, 0 a shared win, -1 a loss), "nodes": nodes searched}, or None when
     max_nodes did not suffice. Alpha-beta with the window (-1, 1): often far fewer nodes than
-    solve_endgame. max_memory as solve_endgame's."""
+    solve_endgame. max_memory and trips as solve_endgame's."""
 
 class RandomBot:
     """RandomBot(game, seed): a uniformly random legal

@@ -122,7 +122,7 @@ def test_a_result_changing_move_is_replaced_by_the_result_solvers(engines):
     for engine in engines:
         bot = engine.AZBot(engine.Game(2), 7, simulations=4)
         choices = []
-        positions = [p for _, p in shipped(engine, 2, 40, max_nodes=20_000)]
+        positions = [p for _, p in shipped(engine, 2, 200, max_nodes=20_000)]
         for position in [p for p in positions if benchmark.critical(p["margins"])][:3]:
             state = benchmark.state_of(engine, position)
             result = engine.solve_endgame_result(state, az_bot.SOLVER_NODES)

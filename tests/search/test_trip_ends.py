@@ -178,3 +178,43 @@ def test_both_engines_solve_a_large_last_scoring_alike(engines):
         assert solved == ref.solve_endgame(replay(ref, 2, {}, history), 20_000)
         return
     raise AssertionError("no last scoring of the size sought")
+
+
+def test_tiles_gives_the_same_solve_in_more_nodes_in_both_engines(engines):
+    """trips="tiles" lists every placement (the solver the benchmark files were built with):
+    the same margins and action, more nodes, equal between the engines."""
+    ref, fast = engines
+    for history, state in last_scorings(ref, {}, 73, 8):
+        if state.phase != "trip" or state.scoring_index != 0:
+            continue
+        tiles = fast.solve_endgame(replay(fast, 2, {}, history), 20_000, trips="tiles")
+        if tiles is None or tiles["nodes"] < 300:
+            continue
+        counts = fast.solve_endgame(replay(fast, 2, {}, history), 20_000)
+        assert (counts["margins"], counts["action"]) == (tiles["margins"], tiles["action"])
+        assert counts["nodes"] < tiles["nodes"]
+        assert tiles == ref.solve_endgame(replay(ref, 2, {}, history), 20_000, trips="tiles")
+        result = fast.solve_endgame_result(replay(fast, 2, {}, history), 20_000, trips="tiles")
+        assert result == ref.solve_endgame_result(
+            replay(ref, 2, {}, history), 20_000, trips="tiles"
+        )
+        return
+    raise AssertionError("no last scoring of the size sought")
+
+
+@pytest.mark.parametrize(
+    "trips, error, message",
+    [
+        ("leftmost", ValueError, "trips must be 'counts' or 'tiles', not 'leftmost'"),
+        (1, TypeError, "trips must be a str, not int"),
+        (None, TypeError, "trips must be a str, not NoneType"),
+    ],
+)
+def test_a_bad_trips_is_refused_alike(engines, trips, error, message):
+    for engine in engines:
+        for history, _ in last_scorings(load_engine("ref"), {}, 73, 1):
+            state = replay(engine, 2, {}, history)
+            for solve in (engine.solve_endgame, engine.solve_endgame_result):
+                with pytest.raises(error, match=message):
+                    solve(state, 100, trips=trips)
+            break

@@ -46,6 +46,10 @@ LOOP_DATA = DATA.with_name("endgame-loop-v1.json.gz")
 # The bots whose games the positions come from, drawn per seat.
 SOURCES = ("az:simulations=50,solver_nodes=0", "mcts:iterations=300", "greedy", "random")
 SOLVER_NODES = 300_000  # per solve while building the file
+# The files of this format were built with the last scoring's trips listed tile by tile: the
+# same values as by counts in more nodes, so the node budget above picks the same positions and
+# the files rebuild the same from their seeds (docs/search.md "Trips by counts").
+TRIPS = "tiles"
 TRIES_PER_GAME = 4  # candidate positions tried per game
 CRITICAL_TRIES_PER_GAME = 8  # in a critical file: candidates the mover does not lose, per game
 KEEP_PER_GAME = 3
@@ -75,7 +79,7 @@ def action_margins(engine: ModuleType, state: Any, max_nodes: int) -> Optional[l
             continue
         if child.is_chance_node():
             return None
-        solved = engine.solve_endgame(child, max_nodes)
+        solved = engine.solve_endgame(child, max_nodes, trips=TRIPS)
         if solved is None:
             return None
         margins.append(int(solved["margins"][mover]))
@@ -122,7 +126,7 @@ def _game_positions(
     # earlier one has more ahead of it, and seldom solves).
     solvable, values = [], []
     for candidate in reversed(found):
-        solved = engine.solve_endgame(candidate, SOLVER_NODES)
+        solved = engine.solve_endgame(candidate, SOLVER_NODES, trips=TRIPS)
         if solved is None:
             break
         solvable.append(candidate)
