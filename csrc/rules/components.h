@@ -24,6 +24,11 @@ constexpr int kNumVikings = kNumColours * kVikingsPerColour;  // 78
 
 // B2.1 island rows 1..5: 1 warrior, 2 noble, 3 scout, 4 goldsmith, 5 fisherman.
 constexpr int kNumRows = 5;
+constexpr int kWarriorRow = 1;
+constexpr int kNobleRow = 2;
+constexpr int kScoutRow = 3;
+constexpr int kGoldsmithRow = 4;
+constexpr int kFishermanRow = 5;
 // B2.2 ⚖ a row is capped at 64 columns (one machine word); no legal game reaches the cap.
 constexpr int kNumColumns = 64;
 

@@ -4,12 +4,6 @@
 namespace vikinger {
 namespace {
 
-constexpr int kWarriorRow = 1;
-constexpr int kNobleRow = 2;
-constexpr int kScoutRow = 3;
-constexpr int kGoldsmithRow = 4;
-constexpr int kFishermanRow = 5;
-
 // B8.7: the bonus goes to every player with the highest count, unless that count is 0.
 void AwardMajority(const int* counts, int num_players, int bonus, int* fame) {
   int best = 0;

@@ -11,11 +11,6 @@
 namespace vikinger {
 namespace {
 
-constexpr int kWarriorRow = 1;
-constexpr int kNobleRow = 2;
-constexpr int kScoutRow = 3;
-constexpr int kGoldsmithRow = 4;
-constexpr int kFishermanRow = 5;
 constexpr int kKinds = 9;  // a column under a scout tile: (row 4, row 5) x (Viking, free, neither)
 
 // The lowest `count` columns of `cols` (all of them when it has fewer).
