@@ -8,13 +8,14 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <new>
-#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
 
+#include "base/bits.h"
 #include "base/rng.h"
 #include "formats/serialization.h"
 #include "rules/components.h"
@@ -175,6 +176,11 @@ void BestPerCount(Outcomes* outcomes) {
   }
 }
 
+// An end of a scorer's trips by counts: the mainland and the A5 tiles (BestEnds). And what
+// decides a scorer's ends (B7.2.1a): those, and the free tiles per row.
+using EndKey = std::array<uint8_t, kNumColours + kNumSpecialKinds>;
+using CountsKey = std::array<uint8_t, kNumColours + kNumSpecialKinds + kNumRows>;
+
 struct Entry {
   int64_t margins[kMaxPlayers];
   Bound bound;
@@ -313,6 +319,9 @@ class Solver {
     const Outcomes* theirs = Find(other_key);
     if (theirs == nullptr) {
       Position end = p;
+      if (mine->first_path.empty()) {  // ends reused by counts: no path was visited
+        if (!FirstEnd(&end)) return false;
+      }
       for (int action : mine->first_path) ApplyLegalAction(end, action);
       Outcomes fresh;
       if (IsTerminal(end)) {  // the other player has scored, or has no trip: one outcome
@@ -443,7 +452,9 @@ class Solver {
   // Two players' outcomes of the trips of p's scorer (BestPerCount of Visit): by counts
   // (trip_ends.h) unless an A5 building stands on the scorer's board. The trips are visited with
   // each Viking on its leftmost tile; each new end of counts (the scorer's mainland and A5 tiles)
-  // counts as a node, and its best tiles give its total.
+  // counts as a node, and its best tiles give its total. B7.2.1a makes those ends hang on the
+  // scorer's counts alone (mainland, A5 tiles, free tiles per row): before a trip is begun they
+  // are visited once per counts and then reused, the first path left to FirstEnd.
   bool BestEnds(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
     const int player = CurrentPlayer(p);
     const PlayerBoard& start = p.players[player];
@@ -456,23 +467,68 @@ class Solver {
     TripCandidates(p, tiles);
     int64_t best[kCounts];
     std::fill(best, best + kCounts, kUnreached);
-    std::set<std::array<uint8_t, kNumColours + kNumSpecialKinds>> seen_ends;
-    const auto at_end = [&](const Position& end) {
-      const PlayerBoard& board = end.players[player];
-      std::array<uint8_t, kNumColours + kNumSpecialKinds> key;
-      std::copy(board.mainland, board.mainland + kNumColours, key.begin());
-      std::copy(board.specials, board.specials + kNumSpecialKinds, key.begin() + kNumColours);
-      if (!seen_ends.insert(key).second) return true;
+    const auto score = [&](const EndKey& key) {
       if (!Tick()) return false;
-      const int kept = BoatsmenKept(board);
-      best[kept] = std::max(best[kept], BestTotal(start, board, tiles));
+      PlayerBoard end = start;
+      std::copy(key.begin(), key.begin() + kNumColours, end.mainland);
+      std::copy(key.begin() + kNumColours, key.end(), end.specials);
+      const int kept = BoatsmenKept(end);
+      best[kept] = std::max(best[kept], BestTotal(start, end, tiles));
       return true;
     };
-    if (!VisitTrips(p, true, at_end, &outcomes->first_path)) return false;
+    const bool reusable = p.phase == Phase::kTrip;  // no trip begun
+    CountsKey counts{};
+    std::copy(start.mainland, start.mainland + kNumColours, counts.begin());
+    std::copy(start.specials, start.specials + kNumSpecialKinds, counts.begin() + kNumColours);
+    for (int row = 0; row < kNumRows; ++row) {
+      counts[kNumColours + kNumSpecialKinds + row] = static_cast<uint8_t>(PopCount(tiles[row]));
+    }
+    const auto found = reusable ? ends_by_counts_.find(counts) : ends_by_counts_.end();
+    if (found != ends_by_counts_.end()) {
+      for (const EndKey& key : found->second) {
+        if (!score(key)) return false;
+      }
+    } else {
+      std::vector<EndKey> ends;
+      const auto at_end = [&](const Position& end) {
+        const PlayerBoard& board = end.players[player];
+        EndKey key;
+        std::copy(board.mainland, board.mainland + kNumColours, key.begin());
+        std::copy(board.specials, board.specials + kNumSpecialKinds, key.begin() + kNumColours);
+        if (std::find(ends.begin(), ends.end(), key) != ends.end()) return true;
+        ends.push_back(key);
+        return score(key);
+      };
+      if (!VisitTrips(p, true, at_end, &outcomes->first_path)) return false;
+      if (reusable) {
+        const int64_t entries = 1 + static_cast<int64_t>(ends.size());
+        if (!Reserve(entries)) return false;
+        try {
+          ends_by_counts_.emplace(counts, std::move(ends));
+        } catch (const std::bad_alloc&) {
+          out_of_memory_ = true;
+          return false;
+        }
+        cached_ += entries;
+      }
+    }
     for (int count = 0; count < kCounts; ++count) {
       if (best[count] != kUnreached) outcomes->pairs.emplace_back(count, best[count]);
     }
     return true;
+  }
+
+  // Plays p's scorer along the first path of VisitTrips (the first action at every step, each
+  // step counted as a node) to the scorer's end; false when the search gave up.
+  bool FirstEnd(Position* p) {
+    const int index = p->scoring_index;
+    while (true) {
+      int ids[kMaxLegalActions];
+      LegalActions(*p, ids);
+      ApplyLegalAction(*p, ids[0]);
+      if (!Enter(*p)) return false;
+      if (!InLastScoring(*p) || p->scoring_index != index) return true;
+    }
   }
 
   // Depth first from p over the decisions of its scorer, each position once (counted as a node;
@@ -572,7 +628,10 @@ class Solver {
   std::unordered_map<uint64_t, Entry> table_;
   // A scorer's outcomes by LaneHash of ScorerBytes, a later scorer's of OtherScorerBytes.
   std::unordered_map<uint64_t, Outcomes> outcomes_;
-  int64_t cached_ = 0;  // the entries the outcomes count for
+  // Two players' ends of counts (BestEnds) by the counts that decide them, in the visit's order;
+  // each counts as one entry and one per end.
+  std::map<CountsKey, std::vector<EndKey>> ends_by_counts_;
+  int64_t cached_ = 0;  // the entries the outcomes and the ends count for
 };
 
 constexpr int64_t kInfinity = INT64_MAX / 2;

@@ -11,7 +11,8 @@
 // holding exact vectors. Actions are tried in ascending id order. Round 6's large scoring: each
 // scorer's trips are listed apart and the lists played against each other through the boatsmen's
 // majority (solver.cc's LastScoring, two players, and LastScoringN, more; docs/search.md
-// "Solver"); at two players a list is made by counts (trip_ends.h). A node is counted each time
+// "Solver"); at two players a list is made by counts (trip_ends.h), its ends visited once per
+// scorer's counts (mainland, A5 tiles, free tiles per row) and reused. A node is counted each time
 // the search enters one (table hits included), each end listed by counts, and each pairing of
 // the lists of more than two players; past `max_nodes` the solver gives up.
 //

@@ -164,9 +164,10 @@ void TripCandidates(const Position& p, uint64_t tiles[kNumRows]) {
 }
 
 int64_t BestTotal(const PlayerBoard& start, const PlayerBoard& end, const uint64_t* tiles) {
+  // A colour's Vikings go to its own row only: the row gains what the mainland lost.
   int moved[kNumRows + 1] = {};
-  for (int row = 1; row <= kNumRows; ++row) {
-    moved[row] = PopCount(start.Row(row).FreeTiles()) - PopCount(end.Row(row).FreeTiles());
+  for (int colour = 0; colour < kBoatsman; ++colour) {
+    moved[RowOfColour(colour)] = start.mainland[colour] - end.mainland[colour];
   }
   PlayerBoard base = start;
   std::memcpy(base.mainland, end.mainland, sizeof(base.mainland));

@@ -29,7 +29,7 @@ void TripCandidates(const Position& p, uint64_t tiles[kNumRows]);
 
 // The best own total (kFameUnit * Fame + gold after B7.2 steps 2-6 and the solver's OwnTotal part
 // of B8) of the scorer whose board was `start` when the listing began and who reached the counts
-// of `end` (its mainland and A5 tiles; its Vikings on any tiles), the Vikings on `tiles`.
+// of `end` (its mainland and A5 tiles, all that is read of it), the Vikings on `tiles`.
 int64_t BestTotal(const PlayerBoard& start, const PlayerBoard& end, const uint64_t* tiles);
 
 }  // namespace vikinger

@@ -9,10 +9,10 @@ maximizing its own u (first action in id order on a tie). Round 6's large scorin
 trips are listed apart and the lists played against each other through the boatsmen's majority
 (last_scoring for two players, last_scoring_n for more); at two players a list is made by counts
 (trip_ends.py: the trips with every Viking on its leftmost tile, then the best tiles for each
-end). A node is counted each time the search enters one (and each end listed by counts, and each
-pairing of outcomes of more than two players); past `max_nodes`, or at a chance node, the solver
-gives up (None). The table holds at most
-max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are (this dict takes
+end; the ends visited once per scorer's counts and reused). A node is counted each time the
+search enters one (and each end listed by counts, and each pairing of outcomes of more than two
+players); past `max_nodes`, or at a chance node, the solver gives up (None). The table holds at
+most max_memory // ENTRY_BYTES positions, counted as the C++ table's entries are (this dict takes
 several times their bytes): a new position beyond that is a MemoryError in both engines.
 """
 
@@ -24,6 +24,7 @@ import resource
 from typing import Any, Callable, Iterator, Optional
 
 from . import trip_ends
+from .board import ROWS
 from .arguments import check_int, check_not_huge
 from .components import BOATSMAN, NUM_ROUNDS
 from .evaluation import projected_boards
@@ -111,7 +112,10 @@ class _Solver:
         # count, in ascending count (best_per_count); more players every pair, in the order of
         # their first end (visit).
         self.outcomes: dict[int, tuple[Ends, list[int]]] = {}
-        self.cached = 0  # the entries the outcomes count for
+        # Two players' ends of counts (best_ends) by the counts that decide them, in the visit's
+        # order; each counts as one entry and one per end.
+        self.ends_by_counts: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+        self.cached = 0  # the entries the outcomes and the ends count for
 
     def reserve(self, extra: int) -> None:
         """Out of memory unless `extra` more entries fit beside the table and the outcomes."""
@@ -198,6 +202,8 @@ class _Solver:
         theirs = self.outcomes.get(other_key)
         if theirs is None:
             end = state.clone()
+            if not mine[1]:  # ends reused by counts: no path was visited
+                self.first_end(end)
             for action in mine[1]:
                 end.apply_action(action)
             if end.is_terminal():  # the other player has scored, or has no trip: one outcome
@@ -244,29 +250,62 @@ class _Solver:
         """Two players' outcomes of the trips of the state's scorer (best_per_count of visit):
         by counts (trip_ends.py) unless an A5 building stands on the scorer's board. The trips
         are visited with each Viking on its leftmost tile; each new end of counts (the scorer's
-        mainland and A5 tiles) counts as a node, and its best tiles give its total."""
+        mainland and A5 tiles) counts as a node, and its best tiles give its total. B7.2.1a makes
+        those ends hang on the scorer's counts alone (mainland, A5 tiles, free tiles per row):
+        before a trip is begun they are visited once per counts and then reused, the first path
+        left to first_end (an empty path)."""
         player = state.current_player()
         start = state.players[player]
         if not self.by_counts or not trip_ends.by_counts(start):
             return best_per_count(self.visit(state, fixed))
         tiles = trip_ends.candidates(start, state.trip)
         best: dict[int, int] = {}
-        seen_ends: set[tuple[int, ...]] = set()
 
-        def at_end(end: State) -> None:
-            board = end.players[player]
-            key = tuple(board.mainland) + tuple(board.specials)
-            if key in seen_ends:
-                return
-            seen_ends.add(key)
+        def score(key: tuple[int, ...]) -> None:
             self.tick()
-            kept = boatsmen_kept(board, BOATSMAN)
-            total = trip_ends.best_total(start, board, tiles)
+            end = start.copy()
+            end.mainland = list(key[: len(start.mainland)])
+            end.specials = list(key[len(start.mainland) :])
+            kept = boatsmen_kept(end, BOATSMAN)
+            total = trip_ends.best_total(start, end, tiles)
             if kept not in best or total > best[kept]:
                 best[kept] = total
 
-        first_path = self.visit_trips(state, True, at_end)
+        reusable = state.phase == "trip"  # no trip begun
+        counts = (
+            tuple(start.mainland) + tuple(start.specials) + tuple(len(tiles[row]) for row in ROWS)
+        )
+        first_path: list[int] = []
+        if reusable and counts in self.ends_by_counts:
+            for key in self.ends_by_counts[counts]:
+                score(key)
+        else:
+            ends: list[tuple[int, ...]] = []
+
+            def at_end(end: State) -> None:
+                board = end.players[player]
+                key = tuple(board.mainland) + tuple(board.specials)
+                if key in ends:
+                    return
+                ends.append(key)
+                score(key)
+
+            first_path = self.visit_trips(state, True, at_end)
+            if reusable:
+                self.reserve(1 + len(ends))
+                self.cached += 1 + len(ends)
+                self.ends_by_counts[counts] = ends
         return sorted(best.items()), first_path
+
+    def first_end(self, state: State) -> None:
+        """Plays the state's scorer along the first path of visit_trips (the first action at
+        every step, each step counted as a node) to the scorer's end."""
+        index = state.scoring_index
+        while True:
+            state.apply_action(state.legal_actions()[0])
+            self.enter(state)
+            if not in_last_scoring(state) or state.scoring_index != index:
+                return
 
     def visit_trips(
         self, state: State, leftmost: bool, at_end: Callable[[State], None]

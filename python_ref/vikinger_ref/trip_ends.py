@@ -29,7 +29,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any, Optional
 
 from .board import ROWS
-from .components import NUM_ROWS, row_of_colour
+from .components import BOATSMAN, NUM_ROWS, row_of_colour
 from .scoring import final_scoring_alone, large_scoring
 
 if TYPE_CHECKING:
@@ -60,8 +60,10 @@ def candidates(board: PlayerBoard, trip: Optional[dict[str, Any]]) -> list[list[
 def best_total(start: PlayerBoard, end: PlayerBoard, tiles: list[list[int]]) -> int:
     """The best own total (64 * Fame + gold after B7.2 steps 2-6 and solver.own_total's part of
     B8) of the scorer whose board was `start` when the listing began and who reached the counts
-    of `end` (its mainland and A5 tiles; its Vikings on any tiles), the Vikings on `tiles`."""
-    moved = [0] + [len(start.free_tiles(row)) - len(end.free_tiles(row)) for row in ROWS]
+    of `end` (its mainland and A5 tiles, all that is read of it), the Vikings on `tiles`."""
+    moved = [0] * (NUM_ROWS + 1)
+    for colour in range(BOATSMAN):  # a colour's Vikings go to its own row only
+        moved[row_of_colour(colour)] = start.mainland[colour] - end.mainland[colour]  # type: ignore[index]
     base = start.copy()
     base.mainland = list(end.mainland)
     base.specials = list(end.specials)

@@ -218,3 +218,95 @@ def test_a_bad_trips_is_refused_alike(engines, trips, error, message):
                 with pytest.raises(error, match=message):
                     solve(state, 100, trips=trips)
             break
+
+
+def last_scoring_starts(ref, state, limit):
+    """The positions below `state` (every line of play) where round 6's large scoring begins,
+    at most `limit`: boards that differ in their tiles, many with the same counts."""
+    starts, stack = [], [state]
+    while stack and len(starts) < limit:
+        node = stack.pop()
+        for action in node.legal_actions():
+            child = node.clone()
+            child.apply_action(action)
+            if ref.solver.in_last_scoring(child):
+                starts.append(child)
+            elif not child.is_terminal():
+                stack.append(child)
+    return starts
+
+
+def round_six_purchases(ref, flags, seed, games):
+    """The first decision of round 6 with at most two groups left on the wheel (a purchase or
+    its placement) in each of `games` random games."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = ref.Game(2, **flags).new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_random_chance(rng.getrandbits(64))
+                continue
+            if state.round == 6 and 0 < len(state.wheel.occupied()) <= 2:
+                yield state.clone()
+                break
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=IDS)
+def test_ends_reused_by_counts_are_the_ends_visited(flags):
+    """Below a purchase, many boards begin the last scoring with the same counts: one solver
+    reuses their ends (first path left empty) and gives the lists a fresh solver's visit of each
+    board gives (test_the_lists_by_counts_are_the_lists_tile_by_tile: the lists tile by tile),
+    for the first scorer and for the second; first_end reaches the end the first path reaches."""
+    ref = load_engine("ref")
+    solver = ref.solver
+    from vikinger_ref.components import BOATSMAN
+    from vikinger_ref.scoring import count_majorities
+
+    compared = reused = 0
+    for purchase in round_six_purchases(ref, flags, 91 + len(flags), 6):
+        shared = solver._Solver(1 << 40, 1 << 40)
+        for start in last_scoring_starts(ref, purchase, 150):
+            counts = [list(count_majorities(board, BOATSMAN)) for board in start.players]
+            node = start
+            while not node.is_terminal():  # the first scorer, then the second
+                fresh = solver._Solver(1 << 40, 1 << 40).best_ends(node, counts)
+                got = shared.best_ends(node, counts)
+                assert got[0] == fresh[0]
+                compared += 1
+                end = node.clone()
+                if got[1]:
+                    assert got[1] == fresh[1]
+                    for action in got[1]:
+                        end.apply_action(action)
+                else:
+                    reused += 1
+                    shared.first_end(end)
+                expected = node.clone()
+                for action in fresh[1]:
+                    expected.apply_action(action)
+                assert end.hash_key() == expected.hash_key()
+                node = end
+    assert compared >= 50
+    assert reused >= compared // 3
+
+
+@pytest.mark.parametrize("flags", FLAGS, ids=IDS)
+def test_both_engines_solve_purchases_alike_with_the_values_tile_by_tile(engines, flags):
+    """Solves from a purchase (where ends are reused by counts): the same result and node count
+    in both engines, exact and result alone, and the margins and action of trips="tiles"."""
+    ref, fast = engines
+    solved = 0
+    for purchase in round_six_purchases(ref, flags, 95 + len(flags), 4):
+        history = purchase.history()
+        exact = fast.solve_endgame(replay(fast, 2, flags, history), 20_000)
+        if exact is None:
+            continue
+        assert exact == ref.solve_endgame(replay(ref, 2, flags, history), 20_000)
+        result = fast.solve_endgame_result(replay(fast, 2, flags, history), 20_000)
+        assert result == ref.solve_endgame_result(replay(ref, 2, flags, history), 20_000)
+        tiles = fast.solve_endgame(replay(fast, 2, flags, history), 10_000_000, trips="tiles")
+        assert (exact["margins"], exact["action"]) == (tiles["margins"], tiles["action"])
+        assert exact["nodes"] < tiles["nodes"]
+        solved += 1
+    assert solved >= 2
