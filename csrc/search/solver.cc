@@ -21,6 +21,7 @@
 #include "rules/components.h"
 #include "rules/legal_set.h"
 #include "rules/scoring.h"
+#include "rules/trips.h"
 #include "search/evaluation.h"
 #include "search/trip_ends.h"
 
@@ -314,20 +315,25 @@ class Solver {
       if (!Keep(key, std::move(fresh), &mine)) return false;
     }
     // The other player's outcomes hang on their board alone, and on whether they have scored:
-    // keyed by both, found after one of the scorer's ends (the first path's).
+    // keyed by both, found from the board (OtherFromBoard) or after one of the scorer's ends
+    // (the first path's).
     const uint64_t other_key = LaneHash(bytes, OtherScorerBytes(p, o, bytes));
     const Outcomes* theirs = Find(other_key);
     if (theirs == nullptr) {
-      Position end = p;
-      if (mine->first_path.empty()) {  // ends reused by counts: no path was visited
-        if (!FirstEnd(&end)) return false;
-      }
-      for (int action : mine->first_path) ApplyLegalAction(end, action);
       Outcomes fresh;
-      if (IsTerminal(end)) {  // the other player has scored, or has no trip: one outcome
-        fresh.pairs.emplace_back(BoatsmenKept(end.players[o]), OwnTotal(end, o, counts));
-      } else if (!BestEnds(end, counts, &fresh)) {
-        return false;
+      bool listed;
+      if (!OtherFromBoard(p, o, &fresh, &listed)) return false;
+      if (!listed) {  // their trips from the end of one of the scorer's
+        Position end = p;
+        if (mine->first_path.empty()) {  // ends reused by counts: no path was visited
+          if (!FirstEnd(&end)) return false;
+        }
+        for (int action : mine->first_path) ApplyLegalAction(end, action);
+        if (IsTerminal(end)) {  // their trips were forced, played on without a decision
+          fresh.pairs.emplace_back(BoatsmenKept(end.players[o]), OwnTotal(end, o, counts));
+        } else if (!BestEnds(end, counts, &fresh)) {
+          return false;
+        }
       }
       if (!Keep(other_key, std::move(fresh), &theirs)) return false;
     }
@@ -454,7 +460,7 @@ class Solver {
   // each Viking on its leftmost tile; each new end of counts (the scorer's mainland and A5 tiles)
   // counts as a node, and its best tiles give its total. B7.2.1a makes those ends hang on the
   // scorer's counts alone (mainland, A5 tiles, free tiles per row): before a trip is begun they
-  // are visited once per counts and then reused, the first path left to FirstEnd.
+  // are visited once per counts and then reused (ReusedEnds), the first path left to FirstEnd.
   bool BestEnds(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
     const int player = CurrentPlayer(p);
     const PlayerBoard& start = p.players[player];
@@ -465,57 +471,106 @@ class Solver {
     }
     uint64_t tiles[kNumRows];
     TripCandidates(p, tiles);
+    const bool reusable = p.phase == Phase::kTrip;  // no trip begun
+    const CountsKey counts = CountsOf(start, tiles);
+    if (reusable) {
+      const auto found = ends_by_counts_.find(counts);
+      if (found != ends_by_counts_.end()) return ScoreEnds(start, tiles, found->second, outcomes);
+    }
     int64_t best[kCounts];
     std::fill(best, best + kCounts, kUnreached);
-    const auto score = [&](const EndKey& key) {
-      if (!Tick()) return false;
-      PlayerBoard end = start;
-      std::copy(key.begin(), key.begin() + kNumColours, end.mainland);
-      std::copy(key.begin() + kNumColours, key.end(), end.specials);
-      const int kept = BoatsmenKept(end);
-      best[kept] = std::max(best[kept], BestTotal(start, end, tiles));
-      return true;
+    std::vector<EndKey> ends;
+    const auto at_end = [&](const Position& end) {
+      const PlayerBoard& board = end.players[player];
+      EndKey key;
+      std::copy(board.mainland, board.mainland + kNumColours, key.begin());
+      std::copy(board.specials, board.specials + kNumSpecialKinds, key.begin() + kNumColours);
+      if (std::find(ends.begin(), ends.end(), key) != ends.end()) return true;
+      ends.push_back(key);
+      return ScoreEnd(start, tiles, key, best);
     };
-    const bool reusable = p.phase == Phase::kTrip;  // no trip begun
+    if (!VisitTrips(p, true, at_end, &outcomes->first_path)) return false;
+    if (reusable) {
+      const int64_t entries = 1 + static_cast<int64_t>(ends.size());
+      if (!Reserve(entries)) return false;
+      try {
+        ends_by_counts_.emplace(counts, std::move(ends));
+      } catch (const std::bad_alloc&) {
+        out_of_memory_ = true;
+        return false;
+      }
+      cached_ += entries;
+    }
+    BestOfCounts(best, outcomes);
+    return true;
+  }
+
+  // What decides a scorer's ends (BestEnds), `tiles` the free tiles it may take.
+  static CountsKey CountsOf(const PlayerBoard& start, const uint64_t* tiles) {
     CountsKey counts{};
     std::copy(start.mainland, start.mainland + kNumColours, counts.begin());
     std::copy(start.specials, start.specials + kNumSpecialKinds, counts.begin() + kNumColours);
     for (int row = 0; row < kNumRows; ++row) {
       counts[kNumColours + kNumSpecialKinds + row] = static_cast<uint8_t>(PopCount(tiles[row]));
     }
-    const auto found = reusable ? ends_by_counts_.find(counts) : ends_by_counts_.end();
-    if (found != ends_by_counts_.end()) {
-      for (const EndKey& key : found->second) {
-        if (!score(key)) return false;
-      }
-    } else {
-      std::vector<EndKey> ends;
-      const auto at_end = [&](const Position& end) {
-        const PlayerBoard& board = end.players[player];
-        EndKey key;
-        std::copy(board.mainland, board.mainland + kNumColours, key.begin());
-        std::copy(board.specials, board.specials + kNumSpecialKinds, key.begin() + kNumColours);
-        if (std::find(ends.begin(), ends.end(), key) != ends.end()) return true;
-        ends.push_back(key);
-        return score(key);
-      };
-      if (!VisitTrips(p, true, at_end, &outcomes->first_path)) return false;
-      if (reusable) {
-        const int64_t entries = 1 + static_cast<int64_t>(ends.size());
-        if (!Reserve(entries)) return false;
-        try {
-          ends_by_counts_.emplace(counts, std::move(ends));
-        } catch (const std::bad_alloc&) {
-          out_of_memory_ = true;
-          return false;
-        }
-        cached_ += entries;
-      }
+    return counts;
+  }
+
+  // One end for the scorer whose board was `start`: a node, and its best total into best[kept].
+  bool ScoreEnd(const PlayerBoard& start, const uint64_t* tiles, const EndKey& key,
+                int64_t* best) {
+    if (!Tick()) return false;
+    PlayerBoard end = start;
+    std::copy(key.begin(), key.begin() + kNumColours, end.mainland);
+    std::copy(key.begin() + kNumColours, key.end(), end.specials);
+    const int kept = BoatsmenKept(end);
+    best[kept] = std::max(best[kept], BestTotal(start, end, tiles));
+    return true;
+  }
+
+  // The outcomes of reused ends (no first path).
+  bool ScoreEnds(const PlayerBoard& start, const uint64_t* tiles, const std::vector<EndKey>& ends,
+                 Outcomes* outcomes) {
+    int64_t best[kCounts];
+    std::fill(best, best + kCounts, kUnreached);
+    for (const EndKey& key : ends) {
+      if (!ScoreEnd(start, tiles, key, best)) return false;
     }
+    BestOfCounts(best, outcomes);
+    return true;
+  }
+
+  static void BestOfCounts(const int64_t* best, Outcomes* outcomes) {
     for (int count = 0; count < kCounts; ++count) {
       if (best[count] != kUnreached) outcomes->pairs.emplace_back(count, best[count]);
     }
-    return true;
+  }
+
+  // The other player's outcomes in LastScoring, from their board where it decides them: one
+  // outcome when they have scored or have no trip (B7.2 steps 2-6 and their own part of B8, as
+  // the final position gives them), the ends reused by counts when they begin their trips with
+  // counts met before (counts that began a visit at a decision, so theirs is one too: a single
+  // legal action is played on without one). *listed is false where it does not (the caller
+  // plays on to their turn and lists their trips); false when the search gave up.
+  bool OtherFromBoard(const Position& p, int o, Outcomes* outcomes, bool* listed) {
+    const PlayerBoard& board = p.players[o];
+    const bool scored = p.scoring_index == 1;  // two players: the other scored first
+    *listed = true;
+    if (scored || !TripPossible(board)) {
+      PlayerBoard end = board;
+      if (!scored) LargeScoring(end);
+      FinalScoringAlone(end);
+      outcomes->pairs.emplace_back(BoatsmenKept(end), kFameUnit * end.fame + end.gold);
+      return true;
+    }
+    *listed = false;
+    if (!by_counts_ || !ByCounts(board)) return true;
+    uint64_t tiles[kNumRows];
+    for (int row = 1; row <= kNumRows; ++row) tiles[row - 1] = board.Row(row).FreeTiles();
+    const auto found = ends_by_counts_.find(CountsOf(board, tiles));
+    if (found == ends_by_counts_.end()) return true;
+    *listed = true;
+    return ScoreEnds(board, tiles, found->second, outcomes);
   }
 
   // Plays p's scorer along the first path of VisitTrips (the first action at every step, each

@@ -24,14 +24,21 @@ import resource
 from typing import Any, Callable, Iterator, Optional
 
 from . import trip_ends
-from .board import ROWS
+from .board import ROWS, PlayerBoard
 from .arguments import check_int, check_not_huge
 from .components import BOATSMAN, NUM_ROUNDS
 from .evaluation import projected_boards
 from .playouts import check_state
-from .scoring import boatsmen_kept, count_majorities, final_scoring_alone, majority_fame
+from .scoring import (
+    boatsmen_kept,
+    count_majorities,
+    final_scoring_alone,
+    large_scoring,
+    majority_fame,
+)
 from .serialization import hash_bytes, other_scorer_bytes, scorer_bytes
 from .state import State
+from .trips import trip_possible
 
 Ends = list[tuple[int, int]]  # (boatsmen kept, own total) pairs
 FAME_UNIT = 64
@@ -197,20 +204,24 @@ class _Solver:
         if mine is None:
             mine = self.keep(key, self.best_ends(state, counts))
         # The other player's outcomes hang on their board alone, and on whether they have
-        # scored: keyed by both, found after one of the scorer's ends (the first path's).
+        # scored: keyed by both, found from the board (other_from_board) or after one of the
+        # scorer's ends (the first path's).
         other_key = hash_bytes(other_scorer_bytes(state, o))
         theirs = self.outcomes.get(other_key)
         if theirs is None:
-            end = state.clone()
-            if not mine[1]:  # ends reused by counts: no path was visited
-                self.first_end(end)
-            for action in mine[1]:
-                end.apply_action(action)
-            if end.is_terminal():  # the other player has scored, or has no trip: one outcome
-                outcome = (boatsmen_kept(end.players[o], BOATSMAN), own_total(end, o, counts))
-                theirs = self.keep(other_key, ([outcome], []))
-            else:
-                theirs = self.keep(other_key, self.best_ends(end, counts))
+            listed = self.other_from_board(state, o)
+            if listed is None:  # their trips from the end of one of the scorer's
+                end = state.clone()
+                if not mine[1]:  # ends reused by counts: no path was visited
+                    self.first_end(end)
+                for action in mine[1]:
+                    end.apply_action(action)
+                if end.is_terminal():  # their trips were forced, played on without a decision
+                    outcome = (boatsmen_kept(end.players[o], BOATSMAN), own_total(end, o, counts))
+                    listed = [outcome], []
+                else:
+                    listed = self.best_ends(end, counts)
+            theirs = self.keep(other_key, listed)
         best = 0
         for a, (kept, total) in enumerate(mine[0]):
             answer = 0  # the other player's best answer: the lowest margin for s
@@ -259,43 +270,73 @@ class _Solver:
         if not self.by_counts or not trip_ends.by_counts(start):
             return best_per_count(self.visit(state, fixed))
         tiles = trip_ends.candidates(start, state.trip)
-        best: dict[int, int] = {}
-
-        def score(key: tuple[int, ...]) -> None:
-            self.tick()
-            end = start.copy()
-            end.mainland = list(key[: len(start.mainland)])
-            end.specials = list(key[len(start.mainland) :])
-            kept = boatsmen_kept(end, BOATSMAN)
-            total = trip_ends.best_total(start, end, tiles)
-            if kept not in best or total > best[kept]:
-                best[kept] = total
-
         reusable = state.phase == "trip"  # no trip begun
-        counts = (
-            tuple(start.mainland) + tuple(start.specials) + tuple(len(tiles[row]) for row in ROWS)
-        )
-        first_path: list[int] = []
+        counts = counts_of(start, tiles)
         if reusable and counts in self.ends_by_counts:
-            for key in self.ends_by_counts[counts]:
-                score(key)
-        else:
-            ends: list[tuple[int, ...]] = []
+            return self.score_ends(start, tiles, self.ends_by_counts[counts]), []
+        best: dict[int, int] = {}
+        ends: list[tuple[int, ...]] = []
 
-            def at_end(end: State) -> None:
-                board = end.players[player]
-                key = tuple(board.mainland) + tuple(board.specials)
-                if key in ends:
-                    return
-                ends.append(key)
-                score(key)
+        def at_end(end: State) -> None:
+            board = end.players[player]
+            key = tuple(board.mainland) + tuple(board.specials)
+            if key in ends:
+                return
+            ends.append(key)
+            self.score_end(start, tiles, key, best)
 
-            first_path = self.visit_trips(state, True, at_end)
-            if reusable:
-                self.reserve(1 + len(ends))
-                self.cached += 1 + len(ends)
-                self.ends_by_counts[counts] = ends
+        first_path = self.visit_trips(state, True, at_end)
+        if reusable:
+            self.reserve(1 + len(ends))
+            self.cached += 1 + len(ends)
+            self.ends_by_counts[counts] = ends
         return sorted(best.items()), first_path
+
+    def score_end(
+        self, start: PlayerBoard, tiles: list[list[int]], key: tuple[int, ...], best: dict[int, int]
+    ) -> None:
+        """One end for the scorer whose board was `start`: a node, and its best total into
+        best[kept]."""
+        self.tick()
+        end = start.copy()
+        end.mainland = list(key[: len(start.mainland)])
+        end.specials = list(key[len(start.mainland) :])
+        kept = boatsmen_kept(end, BOATSMAN)
+        total = trip_ends.best_total(start, end, tiles)
+        if kept not in best or total > best[kept]:
+            best[kept] = total
+
+    def score_ends(
+        self, start: PlayerBoard, tiles: list[list[int]], ends: list[tuple[int, ...]]
+    ) -> Ends:
+        """The outcomes of reused ends."""
+        best: dict[int, int] = {}
+        for key in ends:
+            self.score_end(start, tiles, key, best)
+        return sorted(best.items())
+
+    def other_from_board(self, state: State, o: int) -> Optional[tuple[Ends, list[int]]]:
+        """The other player's outcomes in last_scoring, from their board where it decides them:
+        one outcome when they have scored or have no trip (B7.2 steps 2-6 and their own part of
+        B8, as the final position gives them), the ends reused by counts when they begin their
+        trips with counts met before (counts that began a visit at a decision, so theirs is one
+        too: a single legal action is played on without one); None where it does not
+        (solver.cc's OtherFromBoard)."""
+        board = state.players[o]
+        scored = state.scoring_index == 1  # two players: the other scored first
+        if scored or not trip_possible(board):
+            end = board.copy()
+            if not scored:
+                large_scoring(end)
+            final_scoring_alone(end)
+            return [(boatsmen_kept(end, BOATSMAN), FAME_UNIT * end.fame + end.gold)], []
+        if not self.by_counts or not trip_ends.by_counts(board):
+            return None
+        tiles = trip_ends.candidates(board, None)
+        ends = self.ends_by_counts.get(counts_of(board, tiles))
+        if ends is None:
+            return None
+        return self.score_ends(board, tiles, ends), []
 
     def first_end(self, state: State) -> None:
         """Plays the state's scorer along the first path of visit_trips (the first action at
@@ -417,6 +458,11 @@ class _Solver:
                 best, best_action = margins, action
         self.store(key, best)
         return best, best_action  # type: ignore[return-value]  # set: there is an action
+
+
+def counts_of(start: PlayerBoard, tiles: list[list[int]]) -> tuple[int, ...]:
+    """What decides a scorer's ends (best_ends), `tiles` the free tiles it may take."""
+    return tuple(start.mainland) + tuple(start.specials) + tuple(len(tiles[row]) for row in ROWS)
 
 
 def best_per_count(outcomes: tuple[Ends, list[int]]) -> tuple[Ends, list[int]]:
