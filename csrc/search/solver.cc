@@ -517,8 +517,7 @@ class Solver {
   }
 
   // One end for the scorer whose board was `start`: a node, and its best total into best[kept].
-  bool ScoreEnd(const PlayerBoard& start, const uint64_t* tiles, const EndKey& key,
-                int64_t* best) {
+  bool ScoreEnd(const PlayerBoard& start, const uint64_t* tiles, const EndKey& key, int64_t* best) {
     if (!Tick()) return false;
     PlayerBoard end = start;
     std::copy(key.begin(), key.begin() + kNumColours, end.mainland);
