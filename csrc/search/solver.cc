@@ -460,7 +460,8 @@ class Solver {
   // each Viking on its leftmost tile; each new end of counts (the scorer's mainland and A5 tiles)
   // counts as a node, and its best tiles give its total. B7.2.1a makes those ends hang on the
   // scorer's counts alone (mainland, A5 tiles, free tiles per row): before a trip is begun they
-  // are visited once per counts and then reused (ReusedEnds), the first path left to FirstEnd.
+  // are visited once per counts and then reused (ends_by_counts_), the first path left to
+  // FirstEnd.
   bool BestEnds(const Position& p, const MajorityCounts* fixed, Outcomes* outcomes) {
     const int player = CurrentPlayer(p);
     const PlayerBoard& start = p.players[player];
