@@ -21,9 +21,9 @@ FLAGS = [
 IDS = ["base", "A4", "A5", "A1+A4+A5"]
 
 
-def last_scorings(ref, flags, seed, games):
-    """(history, state) of every decision of round 6's large scoring in random 2-player games."""
-    solver = ref.solver
+def random_decisions(ref, flags, seed, games, wanted, first=False):
+    """The decisions where wanted(state) holds in random 2-player games (a copy of each; with
+    `first`, only the first of each game)."""
     rng = random.Random(seed)
     for _ in range(games):
         state = ref.Game(2, **flags).new_initial_state()
@@ -31,9 +31,17 @@ def last_scorings(ref, flags, seed, games):
             if state.is_chance_node():
                 state.apply_random_chance(rng.getrandbits(64))
                 continue
-            if solver.in_last_scoring(state):
-                yield state.history(), state.clone()
+            if wanted(state):
+                yield state.clone()
+                if first:
+                    break
             state.apply_action(rng.choice(state.legal_actions()))
+
+
+def last_scorings(ref, flags, seed, games):
+    """(history, state) of every decision of round 6's large scoring in random 2-player games."""
+    for state in random_decisions(ref, flags, seed, games, ref.solver.in_last_scoring):
+        yield state.history(), state
 
 
 def every_placement_best(ref, start, end, tiles):
@@ -239,17 +247,11 @@ def last_scoring_starts(ref, state, limit):
 def round_six_purchases(ref, flags, seed, games):
     """The first decision of round 6 with at most two groups left on the wheel (a purchase or
     its placement) in each of `games` random games."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = ref.Game(2, **flags).new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_random_chance(rng.getrandbits(64))
-                continue
-            if state.round == 6 and 0 < len(state.wheel.occupied()) <= 2:
-                yield state.clone()
-                break
-            state.apply_action(rng.choice(state.legal_actions()))
+
+    def wanted(state):
+        return state.round == 6 and 0 < len(state.wheel.occupied()) <= 2
+
+    return random_decisions(ref, flags, seed, games, wanted, first=True)
 
 
 @pytest.mark.parametrize("flags", FLAGS, ids=IDS)
