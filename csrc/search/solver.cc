@@ -23,6 +23,7 @@
 #include "rules/scoring.h"
 #include "rules/trips.h"
 #include "search/evaluation.h"
+#include "search/solver_table.h"
 #include "search/trip_ends.h"
 
 // Bit-identical with solver.py's score utility: no fused multiply-add (GCC's ISO mode already
@@ -182,10 +183,20 @@ void BestPerCount(Outcomes* outcomes) {
 using EndKey = std::array<uint8_t, kNumColours + kNumSpecialKinds>;
 using CountsKey = std::array<uint8_t, kNumColours + kNumSpecialKinds + kNumRows>;
 
-struct Entry {
-  int64_t margins[kMaxPlayers];
-  Bound bound;
-};
+// A two-player entry of the table: u_0 and its bound.
+TableEntry TwoPlayerEntry(int64_t value, Bound bound) {
+  TableEntry entry{};
+  entry.values[0] = static_cast<int32_t>(value);
+  entry.values[1] = static_cast<int32_t>(bound);
+  return entry;
+}
+
+// An entry of more players: their margins under max^n.
+TableEntry MaxNEntry(const int64_t* margins, int num_players) {
+  TableEntry entry{};
+  for (int i = 0; i < num_players; ++i) entry.values[i] = static_cast<int32_t>(margins[i]);
+  return entry;
+}
 
 class Solver {
  public:
@@ -205,23 +216,21 @@ class Solver {
       return true;
     }
     const uint64_t key = SolverKey(p);
-    const auto found = table_.find(key);
-    if (found != table_.end() && best == nullptr) {
-      const Entry& e = found->second;
-      const int64_t stored = e.margins[0];
-      if (e.bound == Bound::kExact || (e.bound == Bound::kLower && stored >= beta) ||
-          (e.bound == Bound::kUpper && stored <= alpha)) {
+    const TableEntry* found = table_.Find(key);
+    if (found != nullptr && best == nullptr) {
+      const int64_t stored = found->values[0];
+      const auto bound = static_cast<Bound>(found->values[1]);
+      if (bound == Bound::kExact || (bound == Bound::kLower && stored >= beta) ||
+          (bound == Bound::kUpper && stored <= alpha)) {
         *value = stored;
         return true;
       }
     }
     if (best == nullptr && InLastScoring(p)) {
-      Entry entry{};
-      if (!LastScoring(p, &entry.margins[0])) return false;
-      entry.margins[1] = -entry.margins[0];
-      entry.bound = Bound::kExact;
-      if (!Store(key, entry)) return false;
-      *value = entry.margins[0];
+      int64_t exact;
+      if (!LastScoring(p, &exact)) return false;
+      if (!Store(key, TwoPlayerEntry(exact, Bound::kExact))) return false;
+      *value = exact;
       return true;
     }
     const bool maximizing = CurrentPlayer(p) == 0;
@@ -243,13 +252,10 @@ class Solver {
       if (!maximizing && v < beta) beta = v;
       if (alpha >= beta) break;
     }
-    Entry entry{};
-    entry.margins[0] = best_value;
-    entry.margins[1] = -best_value;
-    entry.bound = best_value <= alpha0  ? Bound::kUpper
-                  : best_value >= beta0 ? Bound::kLower
-                                        : Bound::kExact;
-    if (!Store(key, entry)) return false;
+    const Bound bound = best_value <= alpha0  ? Bound::kUpper
+                        : best_value >= beta0 ? Bound::kLower
+                                              : Bound::kExact;
+    if (!Store(key, TwoPlayerEntry(best_value, bound))) return false;
     *value = best_value;
     return true;
   }
@@ -263,37 +269,29 @@ class Solver {
       return true;
     }
     const uint64_t key = SolverKey(p);
-    const auto found = table_.find(key);
-    if (found != table_.end() && best == nullptr) {
-      for (int i = 0; i < n; ++i) margins[i] = found->second.margins[i];
+    const TableEntry* found = table_.Find(key);
+    if (found != nullptr && best == nullptr) {
+      for (int i = 0; i < n; ++i) margins[i] = found->values[i];
       return true;
     }
     if (best == nullptr && InLastScoring(p)) {
-      Entry entry{};
-      entry.bound = Bound::kExact;
-      if (!LastScoringN(p, entry.margins)) return false;
-      if (!Store(key, entry)) return false;
-      for (int i = 0; i < n; ++i) margins[i] = entry.margins[i];
-      return true;
+      if (!LastScoringN(p, margins)) return false;
+      return Store(key, MaxNEntry(margins, n));
     }
     const int mover = CurrentPlayer(p);
     int ids[kMaxLegalActions];
     const int count = LegalActions(p, ids);
-    Entry entry{};
-    entry.bound = Bound::kExact;
     for (int i = 0; i < count; ++i) {
       Position next = p;
       ApplyLegalAction(next, ids[i]);
       int64_t child[kMaxPlayers];
       if (!MaxN(next, child, nullptr)) return false;
-      if (i == 0 || child[mover] > entry.margins[mover]) {
-        for (int j = 0; j < n; ++j) entry.margins[j] = child[j];
+      if (i == 0 || child[mover] > margins[mover]) {
+        for (int j = 0; j < n; ++j) margins[j] = child[j];
         if (best != nullptr) *best = ids[i];
       }
     }
-    if (!Store(key, entry)) return false;
-    for (int i = 0; i < n; ++i) margins[i] = entry.margins[i];
-    return true;
+    return Store(key, MaxNEntry(margins, n));
   }
 
   // u_0 under best play in round 6's large scoring (two players). A scorer's trips change their
@@ -638,17 +636,10 @@ class Solver {
  private:
   // Stores a finished node; false (out of memory) for a new position beyond max_entries or
   // when the allocation fails. The reference counts the same positions.
-  bool Store(uint64_t key, const Entry& entry) {
-    const auto found = table_.find(key);
-    if (found != table_.end()) {
-      found->second = entry;
-      return true;
-    }
-    if (!Reserve(1)) return false;
-    try {
-      table_.emplace(key, entry);
-    } catch (const std::bad_alloc&) {  // the address space ran out first (RLIMIT_AS)
-      out_of_memory_ = true;
+  bool Store(uint64_t key, const TableEntry& entry) {
+    if (table_.Find(key) == nullptr && !Reserve(1)) return false;
+    if (!table_.Put(key, entry, (max_entries_ - cached_) * kSolverEntryBytes)) {
+      out_of_memory_ = true;  // the address space ran out first (RLIMIT_AS)
       return false;
     }
     return true;
@@ -680,7 +671,7 @@ class Solver {
   bool by_counts_;  // two players' lists by counts (BestEnds)
   int64_t nodes_ = 0;
   bool out_of_memory_ = false;
-  std::unordered_map<uint64_t, Entry> table_;
+  SolverTable table_;
   // A scorer's outcomes by LaneHash of ScorerBytes, a later scorer's of OtherScorerBytes.
   std::unordered_map<uint64_t, Outcomes> outcomes_;
   // Two players' ends of counts (BestEnds) by the counts that decide them, in the visit's order;

@@ -35,8 +35,9 @@ namespace vikinger {
 // still gives up when it meets a chance node below (A5 refills the special display).
 bool NoChanceAhead(const Position& p);
 
-// The bytes a table entry is counted for: an unordered_map node (key, margins, bound, next
-// pointer: 64 bytes as malloc rounds it) and its share of the bucket array.
+// The bytes a table entry is counted for, in both engines: what a std::unordered_map node and its
+// share of the buckets took when the table was one. The flat table's 24-byte slots stay within
+// that count, growth included (solver_table.h).
 constexpr int64_t kSolverEntryBytes = 80;
 
 // The default max_memory: a quarter of the physical memory, or of the address-space limit

@@ -185,11 +185,11 @@ def test_huge_ints_are_named_alike(engines, value):
         assert kind is ValueError and str(value) in message
 
 
-def _endgame(engine, purchases_left=1, seed=0):
+def _endgame(engine, purchases_left=1, seed=0, players=2):
     """The first round-6 decision (its offer on the wheel) at most `purchases_left` purchases
     from the end, of the first seeded random game that has one."""
     rng = random.Random(seed)
-    state = engine.Game(num_players=2).new_initial_state()
+    state = engine.Game(num_players=players).new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_random_chance(rng.getrandbits(64))
@@ -198,7 +198,7 @@ def _endgame(engine, purchases_left=1, seed=0):
         if d["round"] == 6 and d["phase"] != "trip" and 12 - d["purchases"] <= purchases_left:
             return state
         state.apply_action(rng.choice(state.legal_actions()))
-    return _endgame(engine, purchases_left, seed + 1)
+    return _endgame(engine, purchases_left, seed + 1, players)
 
 
 @pytest.mark.parametrize(
@@ -220,6 +220,35 @@ def test_the_solver_memory_bound_is_one_error_in_both_engines(engines, max_memor
 def test_the_solver_solves_within_its_memory_bound_alike(engines):
     results = [e.solve_endgame(_endgame(e, 1), 10**6, max_memory=10**6) for e in engines]
     assert results[0] == results[1] and results[0] is not None
+
+
+def _fits(engine, state, entries):
+    try:
+        return engine.solve_endgame(state, 10**6, max_memory=80 * entries)
+    except MemoryError:
+        return None
+
+
+@pytest.mark.parametrize("players, purchases_left, seed", [(2, 7, 5), (3, 4, 5)])
+def test_the_solver_memory_bound_counts_the_same_positions_as_its_table_grows(
+    engines, players, purchases_left, seed
+):
+    """The fast table doubles its slots as it fills and stops doubling near the bound
+    (csrc/search/solver_table.h); the positions it may hold are still max_memory // 80, as the
+    reference counts them: the least bound the fast engine solves within (hundreds of entries,
+    past several doublings) is the reference's too, and one entry less fails in both."""
+    fast, ref = (_endgame(e, purchases_left, seed, players) for e in engines)
+    low, high = 1, 10**5
+    assert _fits(engines[0], fast, high) is not None
+    while low < high:
+        middle = (low + high) // 2
+        if _fits(engines[0], fast, middle) is None:
+            low = middle + 1
+        else:
+            high = middle
+    assert low > 256
+    assert _fits(engines[1], ref, low) == _fits(engines[0], fast, low)
+    assert _fits(engines[1], ref, low - 1) is None
 
 
 CRASH = textwrap.dedent(
