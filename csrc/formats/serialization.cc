@@ -44,6 +44,30 @@ uint8_t* PutPlayer(uint8_t* out, const PlayerBoard& board) {
   return out;
 }
 
+// A player's board as PutPlayer writes it, in another layout for keys alone (no format): the
+// island rows as their bit masks (a Viking on a tile only, as SamePosition compares them) and
+// the ships as theirs, in the machine's byte order. The same boards give the same bytes and
+// different ones different bytes, in 182 bytes against PutPlayer's 398 and without spreading
+// 384 cells, which was a third of the endgame solver's time with the hashing of those bytes.
+uint8_t* PutPlayerKey(uint8_t* out, const PlayerBoard& board) {
+  out = PutI32(out, board.gold);
+  out = PutI32(out, board.fame);
+  *out++ = board.start_row;
+  out = PutBytes(out, board.mainland, kNumColours);
+  std::memcpy(out, board.ships, sizeof(board.ships));
+  out += sizeof(board.ships);
+  for (const IslandRow& row : board.rows) {
+    // Each mask stored by itself: copied through a local array, the stores stalled the loads.
+    const uint64_t on_tiles = row.vikings & row.Occupied();
+    std::memcpy(out, &row.mid, 8);
+    std::memcpy(out + 8, &row.lo, 8);
+    std::memcpy(out + 16, &row.hi, 8);
+    std::memcpy(out + 24, &on_tiles, 8);
+    out += 32;
+  }
+  return out;
+}
+
 // A player's A5 tiles and buildings (docs/advanced.md block).
 uint8_t* PutPlayerAdvanced(uint8_t* out, const PlayerBoard& board) {
   out = PutBytes(out, board.specials, kNumSpecialKinds);
@@ -54,9 +78,9 @@ uint8_t* PutPlayerAdvanced(uint8_t* out, const PlayerBoard& board) {
   return out;
 }
 
-// A player's part of the position bytes: the board, then its A5 tiles and buildings.
-uint8_t* PutPlayerPart(uint8_t* out, const PlayerBoard& board) {
-  return PutPlayerAdvanced(PutPlayer(out, board), board);
+// A player's part of the key bytes: the board (PutPlayerKey), then its A5 tiles and buildings.
+uint8_t* PutPlayerKeyPart(uint8_t* out, const PlayerBoard& board) {
+  return PutPlayerAdvanced(PutPlayerKey(out, board), board);
 }
 
 // docs/state.md's fold: h = len; h = mix(h ^ chunk) for each little-endian 8-byte chunk, the last
@@ -71,9 +95,9 @@ uint64_t HashBytes(const uint8_t* data, int size) {
   return h;
 }
 
-}  // namespace
-
-int PositionBytes(const Position& p, uint8_t* out) {
+// The position bytes, each board written by `put_board` (PutPlayer, or PutPlayerKey for keys).
+template <typename PutBoard>
+int WritePosition(const Position& p, uint8_t* out, const PutBoard& put_board) {
   uint8_t* const begin = out;
   *out++ = p.num_players;
   *out++ = p.options;
@@ -102,7 +126,7 @@ int PositionBytes(const Position& p, uint8_t* out) {
     *out++ = p.trip.colour[i];
     *out++ = p.trip.count[i];
   }
-  for (int i = 0; i < p.num_players; ++i) out = PutPlayer(out, p.players[i]);
+  for (int i = 0; i < p.num_players; ++i) out = put_board(out, p.players[i]);
   // docs/advanced.md block: the A1 auction (high 65535 = None) and the A5 tiles.
   const Auction& auction = p.auction;
   const uint16_t high = auction.present ? auction.high : kNoBid;
@@ -117,6 +141,14 @@ int PositionBytes(const Position& p, uint8_t* out) {
   out = PutBytes(out, p.specials.removed, kNumSpecialKinds);
   for (int i = 0; i < p.num_players; ++i) out = PutPlayerAdvanced(out, p.players[i]);
   return static_cast<int>(out - begin);
+}
+
+}  // namespace
+
+int PositionBytes(const Position& p, uint8_t* out) { return WritePosition(p, out, PutPlayer); }
+
+int PositionKeyBytes(const Position& p, uint8_t* out) {
+  return WritePosition(p, out, PutPlayerKey);
 }
 
 std::string Serialize(const State& state) {
@@ -150,7 +182,7 @@ int ScorerBytes(const Position& p, int player, uint8_t* out) {
     *out++ = p.trip.colour[i];
     *out++ = p.trip.count[i];
   }
-  return static_cast<int>(PutPlayerPart(out, p.players[player]) - begin);
+  return static_cast<int>(PutPlayerKeyPart(out, p.players[player]) - begin);
 }
 
 int OtherScorerBytes(const Position& p, int player, uint8_t* out) {
@@ -158,7 +190,7 @@ int OtherScorerBytes(const Position& p, int player, uint8_t* out) {
   *out++ = p.options;
   *out++ = 0xFF;
   *out++ = p.scoring_index;
-  return static_cast<int>(PutPlayerPart(out, p.players[player]) - begin);
+  return static_cast<int>(PutPlayerKeyPart(out, p.players[player]) - begin);
 }
 
 }  // namespace vikinger

@@ -117,12 +117,12 @@ uint64_t LaneHash(uint8_t* data, int size) {
   return Mix(Mix(Mix(Mix(lane[0]) ^ lane[1]) ^ lane[2]) ^ lane[3]);
 }
 
-// The table's key: LaneHash of the position bytes. Like hash_key (which the reference's table
-// uses), a 64-bit hash of the same bytes: both tables meet the same transpositions, so both
-// engines count the same nodes.
+// The table's key: LaneHash of the position's key bytes. Like hash_key (which the reference's
+// table uses, of the position bytes), a 64-bit hash of bytes that tell positions apart exactly:
+// both tables meet the same transpositions, so both engines count the same nodes.
 uint64_t SolverKey(const Position& p) {
   uint8_t data[kMaxPositionBytes + 32];
-  return LaneHash(data, PositionBytes(p, data));
+  return LaneHash(data, PositionKeyBytes(p, data));
 }
 
 // The most boatsmen a board can keep for B8.3 (13, and the A5 horns), and more.

@@ -6,7 +6,7 @@
 // gold_j), Fame first and the gold left after B8.2 (below 5, so below 64) as the B8.9 tie-break.
 // Two players: u_0 = -u_1 and the search is alpha-beta on u_0 (player 0 maximizes, player 1
 // minimizes), with a transposition table holding exact values and bounds (keyed by SolverKey in
-// solver.cc, by hash_key in the reference: two 64-bit hashes of the same position bytes). More
+// solver.cc, by hash_key in the reference: 64-bit hashes of bytes that tell positions apart). More
 // players: max^n, the mover maximizing its own u (first action in id order on a tie), the table
 // holding exact vectors. Actions are tried in ascending id order. Round 6's large scoring: each
 // scorer's trips are listed apart and the lists played against each other through the boatsmen's
