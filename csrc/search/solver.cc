@@ -637,9 +637,8 @@ class Solver {
   // Stores a finished node; false (out of memory) for a new position beyond max_entries or
   // when the allocation fails. The reference counts the same positions.
   bool Store(uint64_t key, const TableEntry& entry) {
-    if (table_.Find(key) == nullptr && !Reserve(1)) return false;
-    if (!table_.Put(key, entry, (max_entries_ - cached_) * kSolverEntryBytes)) {
-      out_of_memory_ = true;  // the address space ran out first (RLIMIT_AS)
+    if (!table_.Put(key, entry, max_entries_ - cached_)) {
+      out_of_memory_ = true;  // past max_entries, or the address space ran out first (RLIMIT_AS)
       return false;
     }
     return true;

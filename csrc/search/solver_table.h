@@ -4,10 +4,11 @@
 // fifth of the solver's time. The reference's solver keeps a dict of the same keys; which
 // positions are stored, and so the node counts, do not depend on how.
 //
-// Memory: the solver counts kSolverEntryBytes (80) an entry against max_memory, in both engines.
-// The slots stay within that: the array doubles when it is three quarters full, only while the
-// old and the new array together (3 × capacity × 24 bytes) fit in the bytes the solver still
-// allows it; otherwise it fills on, which the solver's count of entries stops below 90 % full.
+// Memory: the solver counts kSolverEntryBytes (80) an entry against max_memory, in both engines,
+// and gives the table the room its other entries leave. The slots stay within that: the array
+// doubles when it is three quarters full, only while the old and the new array together
+// (3 × capacity × 24 bytes) fit in room × 80 bytes; otherwise it fills on, and the room stops it
+// below 90 % full.
 #ifndef VIKINGER_SOLVER_TABLE_H_
 #define VIKINGER_SOLVER_TABLE_H_
 
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "rules/components.h"
+#include "search/solver.h"
 
 namespace vikinger {
 
@@ -33,31 +35,37 @@ class SolverTable {
   const TableEntry* Find(uint64_t key) const {
     if (key == 0) return has_zero_ ? &zero_ : nullptr;
     if (slots_.empty()) return nullptr;
-    for (uint64_t i = key & mask_;; i = (i + 1) & mask_) {
-      const Slot& slot = slots_[i];
-      if (slot.key == key) return &slot.entry;
-      if (slot.key == 0) return nullptr;
-    }
+    const Slot& slot = slots_[Probe(key)];
+    return slot.key == key ? &slot.entry : nullptr;
   }
 
-  // Stores entry for key (replacing its old one); `allowance` is the bytes the table may take
-  // while it grows. False when an allocation failed.
-  bool Put(uint64_t key, const TableEntry& entry, int64_t allowance) {
+  // Stores entry for key (replacing its old one). `room`: the most keys the table may hold (the
+  // solver's max_entries less its other entries); the array grows only while the old and the new
+  // array fit in room × kSolverEntryBytes. False, nothing stored, when a new key would pass room
+  // or an allocation failed.
+  bool Put(uint64_t key, const TableEntry& entry, int64_t room) {
     if (key == 0) {
+      if (!has_zero_ && size_ + 1 > room) return false;
       size_ += !has_zero_;
       has_zero_ = true;
       zero_ = entry;
       return true;
     }
-    const uint64_t capacity = slots_.size();
-    if (capacity == 0 || (4 * (static_cast<uint64_t>(size_) + 1) > 3 * capacity &&
-                          3 * capacity * sizeof(Slot) <= static_cast<uint64_t>(allowance))) {
-      if (!Grow(capacity == 0 ? kFirstCapacity : 2 * capacity)) return false;
+    uint64_t i = Probe(key);
+    if (!slots_.empty() && slots_[i].key == key) {
+      slots_[i].entry = entry;
+      return true;
     }
-    uint64_t i = key & mask_;
-    while (slots_[i].key != 0 && slots_[i].key != key) i = (i + 1) & mask_;
-    size_ += slots_[i].key == 0;
+    if (size_ + 1 > room) return false;
+    const uint64_t capacity = slots_.size();
+    const uint64_t allowance = static_cast<uint64_t>(room) * kSolverEntryBytes;
+    if (capacity == 0 || (4 * (static_cast<uint64_t>(size_) + 1) > 3 * capacity &&
+                          3 * capacity * sizeof(Slot) <= allowance)) {
+      if (!Grow(capacity == 0 ? kFirstCapacity : 2 * capacity)) return false;
+      i = Probe(key);
+    }
     slots_[i] = Slot{key, entry};
+    ++size_;
     return true;
   }
 
@@ -67,6 +75,14 @@ class SolverTable {
     TableEntry entry;
   };
   static constexpr uint64_t kFirstCapacity = 64;
+
+  // The slot of key, or the free slot where it would go (0 while the array is empty).
+  uint64_t Probe(uint64_t key) const {
+    if (slots_.empty()) return 0;
+    uint64_t i = key & mask_;
+    while (slots_[i].key != 0 && slots_[i].key != key) i = (i + 1) & mask_;
+    return i;
+  }
 
   bool Grow(uint64_t capacity) {
     std::vector<Slot> grown;
