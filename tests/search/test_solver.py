@@ -4,6 +4,7 @@ engines, the value of a plain minimax without pruning or table, MCTSBot deciding
 import pytest
 
 from conftest import load_engine
+from positions import build_state, group, player
 from search_positions import random_history, replay
 
 
@@ -91,3 +92,53 @@ def test_solver_errors(engine):
         engine.solve_endgame(state, 0)
     with pytest.raises(TypeError, match="max_nodes must be an int, not str"):
         engine.solve_endgame(state, "10")
+
+
+def wide_endgame(engine, warriors_row, num_players, purchases_left):
+    """Round 6, 1-3 purchases left: player 0's warrior row is `warriors_row` (positions.py's row
+    text, `*` a Viking), with two warriors on the mainland to send there in the last scoring."""
+    groups = {9: group("L", "N"), 10: group("L", "W"), 11: group("R", "W")}
+    wheel = {s: g for s, g in groups.items() if s >= 12 - purchases_left}
+    players = [
+        player(
+            gold=3,
+            fame=20,
+            ships="ryg",
+            rows={1: warriors_row, 2: "L*1R", 5: "L2*R"},
+            mainland="F2 W2 N1 S1 G1 B2",
+        ),
+        player(
+            gold=5,
+            fame=22,
+            ships="rgb",
+            rows={1: "L*R", 3: "L*1*R", 4: "LR"},
+            mainland="F1 W3 N2 S1 G1 B1",
+        ),
+        player(gold=4, fame=21, ships="ry", rows={2: "LR", 5: "L*R"}, mainland="W1 N1"),
+    ][:num_players]
+    return build_state(engine, players, round=6, wheel=wheel, start_player=0)
+
+
+WIDE = "L*RLRLRLRLRLRLRLRL*RL*R"  # 20 columns, Vikings in 1, 17 and 19, free tiles past 16
+
+
+# (players, trips, purchases left): a few hundred to a thousand nodes each
+WIDE_CASES = [(2, "counts", 3), (2, "tiles", 1), (3, "counts", 2)]
+
+
+@pytest.mark.parametrize("num_players, trips, left", WIDE_CASES)
+def test_solver_keys_rows_past_sixteen_columns_as_the_reference(engines, num_players, trips, left):
+    """B2.2: a row has no printed length (the engines cap it at 64 columns). The fast solver keys
+    a board's rows one word each while every row is within 16 columns, four words each past that
+    (PositionKeyBytes, docs/search.md "The table and its keys"): with Vikings sent past column
+    16 in the last scoring, both engines meet the same transpositions (the same nodes) and
+    values, and the columns past 16 change the value."""
+    ref, fast = engines
+    got = [
+        e.solve_endgame(wide_endgame(e, WIDE, num_players, left), 5000, trips=trips)
+        for e in engines
+    ]
+    assert got[0] is not None and got[0] == got[1]
+    assert wide_endgame(fast, WIDE, num_players, left).to_dict()["players"][0]["rows"][0][16:]
+    narrow = fast.solve_endgame(wide_endgame(fast, WIDE[:15], num_players, left), 5000, trips=trips)
+    assert narrow is not None and narrow["margins"] != got[1]["margins"]
