@@ -118,6 +118,48 @@ def test_make_rebuilds_the_file_from_its_seed(data, tmp_path, capsys):
     assert "1 positions (seed 1)" in capsys.readouterr().out
 
 
+def test_jobs_change_nothing_but_the_time(tmp_path, capsys):
+    """Each position's bot has its own seed: two workers give the same moves as one."""
+    got = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"jobs-{jobs}.json"
+        argv = ["endgame", "greedy", "random", "mcts:iterations=30", "--players", "2,3"]
+        argv += ["--limit", "30", "--seed", "7", "--jobs", jobs, "--json", str(out)]
+        assert exit_code(argv) == 0
+        results = json.loads(out.read_text())
+        for result in results:
+            result.pop("seconds_per_move")
+        got.append(results)
+    assert got[0] == got[1] and len(got[0]) == 6
+    assert got[0][4]["spec"] == "mcts:iterations=30" and got[0][4]["positions"] == 30
+
+
+def test_make_with_jobs_writes_the_same_file(data, tmp_path):
+    import vikinger_fast
+
+    from vikinger_fast.distributed import LocalProcesses
+
+    one = endgame.make_positions(data["seed"], 6, vikinger_fast, players=(2,))
+    two = endgame.make_positions(
+        data["seed"], 6, vikinger_fast, players=(2,), executor=LocalProcesses(2)
+    )
+    assert one == two and len({p["game"] for p in two["positions"]}) > 1
+    assert two["positions"][:2] == endgame.by_players(data, 2, 2)  # game 0: as shipped
+
+
+def test_a_failing_bot_is_one_line_naming_its_positions(tmp_path, capsys, monkeypatch):
+    (tmp_path / "broken_bot.py").write_text(
+        "class Broken:\n"
+        "    def __init__(self, game, seed): pass\n"
+        "    def step(self, state): raise RuntimeError('no move')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert exit_code(["endgame", "broken_bot:Broken", "--players", "3", "--limit", "4"]) == 1
+    err = capsys.readouterr().err
+    assert "broken_bot:Broken, 3 players, positions 0-3" in err and "no move" in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
 @pytest.mark.parametrize(
     "argv, words",
     [

@@ -39,6 +39,8 @@ COMMANDS = {
     "ladder": (["ladder", "random", "greedy", "--games", "100000", "--out", "out"], 5.0),
     "train": (["train", "--out", "out", "--iterations", "100000", *TRAIN_TINY], 15.0),
     "serve": (["serve", "--port", "0", "--dir", "out"], 4.0),
+    "endgame": (["endgame", *["arena_slow:Slow"] * 8, "--json", "results.json"], 5.0),
+    "endgame-make": (["endgame", "--make", "made.json.gz", "--per-count", "200"], 5.0),
 }
 BOUND = 60.0  # seconds from the first signal by which every process of the run is gone
 

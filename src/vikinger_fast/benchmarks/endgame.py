@@ -26,7 +26,7 @@ import gzip
 import json
 import pathlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, Optional
 
@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import arena
 from ..arena.ratings import wilson
+from ..distributed.executors import Executor, LocalProcesses, Shard
 
 FORMAT = "vikinger-endgame/1"
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "endgame-v1.json.gz"
@@ -53,6 +54,10 @@ TRIPS = "tiles"
 TRIES_PER_GAME = 4  # candidate positions tried per game
 CRITICAL_TRIES_PER_GAME = 8  # in a critical file: candidates the mover does not lose, per game
 KEEP_PER_GAME = 3
+# With an executor (`--jobs`): games built at a time while making a file, positions a shard
+# while scoring (small enough that two workers share a row's 200 positions).
+GAMES_PER_BATCH = 16
+POSITIONS_PER_SHARD = 25
 FAME = 64  # a margin's units per Fame
 PLAYERS = (2, 3, 4)
 
@@ -160,6 +165,40 @@ def _game_positions(
     return kept
 
 
+def _engine_name(engine: ModuleType) -> str:
+    return next(name for name, module in arena.ENGINES.items() if module == engine.__name__)
+
+
+def _game_shard(payload: tuple[str, int, int, int, bool]) -> list[dict[str, Any]]:
+    engine_name, players, seed, number, only_critical = payload
+    return _game_positions(arena.engine_module(engine_name), players, seed, number, only_critical)
+
+
+def _games(
+    engine: ModuleType,
+    players: int,
+    seed: int,
+    numbers: range,
+    only_critical: bool,
+    executor: Optional[Executor],
+) -> Iterator[list[dict[str, Any]]]:
+    """The kept positions of each game of `numbers`, in order."""
+    if executor is None:
+        for number in numbers:
+            yield _game_positions(engine, players, seed, number, only_critical)
+        return
+    name = _engine_name(engine)
+    shards = [
+        Shard(
+            _game_shard, (name, players, seed, n, only_critical), 1, f"{players} players, game {n}"
+        )
+        for n in numbers
+    ]
+    done = dict(executor.run(shards))
+    for index in range(len(shards)):
+        yield done[index]
+
+
 def make_positions(
     seed: int,
     per_count: int,
@@ -167,20 +206,29 @@ def make_positions(
     players: Sequence[int] = PLAYERS,
     progress: Optional[Callable[[int, int], None]] = None,
     only_critical: bool = False,
+    executor: Optional[Executor] = None,
 ) -> dict[str, Any]:
     """The benchmark's file contents: `per_count` positions for each number of players, from
     games 0, 1, ... until enough were kept (the same for the same seed and engine results);
-    `only_critical`: critical positions alone (the file says "critical": true)."""
+    `only_critical`: critical positions alone (the file says "critical": true); `executor`
+    (e.g. LocalProcesses(2)): the games in its workers, the same file."""
     positions: list[dict[str, Any]] = []
     for count in players:
         kept: list[dict[str, Any]] = []
         number = 0
         while len(kept) < per_count:
-            found = _game_positions(engine, count, seed, number, only_critical)
-            kept.extend(found[: per_count - len(kept)])
-            number += 1
-            if progress is not None:
-                progress(count, len(kept))
+            # One game at a time, or GAMES_PER_BATCH by the executor: the games are kept in
+            # their order and those past the one that fills the count are dropped, so the file
+            # is the same either way.
+            batch = 1 if executor is None else GAMES_PER_BATCH
+            numbers = range(number, number + batch)
+            for found in _games(engine, count, seed, numbers, only_critical, executor):
+                kept.extend(found[: per_count - len(kept)])
+                number += 1
+                if progress is not None:
+                    progress(count, len(kept))
+                if len(kept) == per_count:
+                    break
         positions.extend(kept)
     data = {
         "format": FORMAT,
@@ -263,19 +311,31 @@ def score_bot(
     score_moves, with the mean seconds a move (the step alone). Why a seed per position: with
     one seed the first random draw would be the same at every position, and a random or
     tie-breaking bot would pick by the same pattern everywhere instead of at random."""
-    players = positions[0]["players"]
-    game = engine.Game(players)
+    moves, seconds = _play(make, positions, engine, seed)
+    result = score_moves(positions, moves)
+    result.update(players=positions[0]["players"], seconds_per_move=seconds / len(positions))
+    return result
+
+
+def _play(
+    make: Callable[[Any, int], Any],
+    positions: Sequence[dict[str, Any]],
+    engine: ModuleType,
+    seed: int,
+    first: int = 0,
+) -> tuple[list[int], float]:
+    """The moves of score_bot's bots in `positions`, the first being the file's position
+    `first` of its count, and the seconds of their steps."""
+    game = engine.Game(positions[0]["players"])
     moves = []
     seconds = 0.0
-    for i, position in enumerate(positions):
+    for i, position in enumerate(positions, first):
         bot = make(game, arena.bot_seed(seed, i, 0))
         state = state_of(engine, position)
         start = time.perf_counter()
         moves.append(bot.step(state))
         seconds += time.perf_counter() - start
-    result = score_moves(positions, moves)
-    result.update(players=players, seconds_per_move=seconds / len(positions))
-    return result
+    return moves, seconds
 
 
 def run_bot(
@@ -291,6 +351,64 @@ def run_bot(
     )
     result["spec"] = spec
     return result
+
+
+def _moves_shard(payload: tuple[str, str, list[dict[str, Any]], int, int]) -> Any:
+    engine_name, spec, positions, seed, first = payload
+    engine = arena.engine_module(engine_name)
+    parsed = arena.parse_spec(spec)
+    return _play(
+        lambda game, bot_seed: arena.make_bot(parsed, engine, game, bot_seed),
+        positions,
+        engine,
+        seed,
+        first,
+    )
+
+
+def run_bots(
+    rows: Sequence[tuple[str, Sequence[dict[str, Any]]]],
+    engine_name: str,
+    seed: int = 0,
+    executor: Optional[Executor] = None,
+) -> Iterator[dict[str, Any]]:
+    """run_bot of each (spec, positions) row, yielded in order as each row is done; the
+    positions in shards of POSITIONS_PER_SHARD run by `executor` (default: this process). Each
+    position's bot has its own seed, so the moves do not depend on the executor (bots bounded
+    by time get what the machine gives them)."""
+    executor = executor or LocalProcesses(1)
+    shards, owner = [], []
+    for row, (spec, positions) in enumerate(rows):
+        if not positions:
+            raise ValueError(f"no positions to score {spec!r} on")
+        for first in range(0, len(positions), POSITIONS_PER_SHARD):
+            chunk = list(positions[first : first + POSITIONS_PER_SHARD])
+            what = (
+                f"{spec}, {chunk[0]['players']} players, positions {first}-{first + len(chunk) - 1}"
+            )
+            shards.append(
+                Shard(_moves_shard, (engine_name, spec, chunk, seed, first), len(chunk), what)
+            )
+            owner.append(row)
+    done: dict[int, tuple[list[int], float]] = {}
+    next_row = 0
+    for number, result in executor.run(shards):
+        done[number] = result
+        while next_row < len(rows):
+            mine = [n for n, r in enumerate(owner) if r == next_row]
+            if not all(n in done for n in mine):
+                break
+            spec, positions = rows[next_row]
+            moves = [move for n in mine for move in done[n][0]]
+            seconds = sum(done[n][1] for n in mine)
+            result = score_moves(positions, moves)
+            result.update(
+                players=positions[0]["players"],
+                seconds_per_move=seconds / len(positions),
+                spec=spec,
+            )
+            yield result
+            next_row += 1
 
 
 def by_players(data: dict[str, Any], players: int, limit: Optional[int]) -> list[dict[str, Any]]:

@@ -7,10 +7,10 @@ import sys
 import time
 from typing import Any
 
-from .. import arena
+from .. import arena, distributed
 from ..benchmarks import endgame
 from ..safety import flags, json_limits, outputs
-from . import common
+from . import common, sharding
 
 DEFAULT_BOTS = ("az:simulations=200", "azpolicy", "mcts:iterations=1000", "greedy", "random")
 
@@ -37,14 +37,16 @@ def make(args: argparse.Namespace) -> int:
     def progress(players: int, kept: int) -> None:
         print(f"\r{players} players: {kept} of {args.per_count}", end="", flush=True)
 
-    data = endgame.make_positions(
-        args.seed,
-        args.per_count,
-        arena.engine_module("fast"),
-        args.players,
-        progress,
-        only_critical=args.critical,
-    )
+    with sharding.outcome():
+        data = endgame.make_positions(
+            args.seed,
+            args.per_count,
+            arena.engine_module("fast"),
+            args.players,
+            progress,
+            only_critical=args.critical,
+            executor=distributed.LocalProcesses(args.jobs) if args.jobs > 1 else None,
+        )
     endgame.save_positions(data, args.make)
     print(
         f"\n{len(data['positions'])} positions (seed {args.seed}) in "
@@ -84,13 +86,18 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     print(endgame.TABLE_HEADER, flush=True)
+    rows = [
+        (spec, positions)
+        for spec in args.bots
+        for players in args.players
+        if (positions := endgame.by_players(data, players, args.limit))
+    ]
     results = []
-    for spec in args.bots:
-        for players in args.players:
-            positions = endgame.by_players(data, players, args.limit)
-            if positions:
-                results.append(endgame.run_bot(spec, positions, engine, args.seed))
-                print(endgame.table_row(results[-1]), flush=True)
+    with sharding.outcome():
+        executor = distributed.LocalProcesses(args.jobs)
+        for result in endgame.run_bots(rows, args.engine, args.seed, executor):
+            results.append(result)
+            print(endgame.table_row(result), flush=True)
     print(f"load average {load:.2f} before, {os.getloadavg()[0]:.2f} after")
     if args.json:
         outputs.write_atomic(args.json, json_limits.dumps_strict(results, indent=2) + "\n")
@@ -132,6 +139,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         type=flags.positive_int,
         default=200,
         help="with --make: positions per number of players (default 200)",
+    )
+    common.add_jobs(
+        parser,
+        "worker processes for the bots' moves, or with --make for the games (the results do "
+        "not depend on it, save a bot's given time a move)",
     )
     parser.set_defaults(run=run)
     return parser
