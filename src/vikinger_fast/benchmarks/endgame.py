@@ -47,9 +47,11 @@ LOOP_DATA = DATA.with_name("endgame-loop-v1.json.gz")
 # The bots whose games the positions come from, drawn per seat.
 SOURCES = ("az:simulations=50,solver_nodes=0", "mcts:iterations=300", "greedy", "random")
 SOLVER_NODES = 300_000  # per solve while building the file
-# The files of this format were built with the last scoring's trips listed tile by tile: the
-# same values as by counts in more nodes, so the node budget above picks the same positions and
-# the files rebuild the same from their seeds (docs/search.md "Trips by counts").
+# The files of this format were built with the last scoring's trips listed tile by tile, and
+# before two players' last scoring was solved player by player (docs/search.md), which changed
+# the node counts the budget above is met in. "tiles" is the nearest listing there is now (the
+# same values as by counts in more nodes): a rebuild gives the first game's positions of each
+# file again (tested) and may draw others from later games (docs/learning.md).
 TRIPS = "tiles"
 TRIES_PER_GAME = 4  # candidate positions tried per game
 CRITICAL_TRIES_PER_GAME = 8  # in a critical file: candidates the mover does not lose, per game
