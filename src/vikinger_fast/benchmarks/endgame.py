@@ -394,8 +394,8 @@ def run_bots(
             owner.append(row)
     done: dict[int, tuple[list[int], float]] = {}
     next_row = 0
-    for number, result in executor.run(shards):
-        done[number] = result
+    for number, moves_seconds in executor.run(shards):
+        done[number] = moves_seconds
         while next_row < len(rows):
             mine = [n for n, r in enumerate(owner) if r == next_row]
             if not all(n in done for n in mine):
@@ -403,13 +403,13 @@ def run_bots(
             spec, positions = rows[next_row]
             moves = [move for n in mine for move in done[n][0]]
             seconds = sum(done[n][1] for n in mine)
-            result = score_moves(positions, moves)
-            result.update(
+            scored = score_moves(positions, moves)
+            scored.update(
                 players=positions[0]["players"],
                 seconds_per_move=seconds / len(positions),
                 spec=spec,
             )
-            yield result
+            yield scored
             next_row += 1
 
 
