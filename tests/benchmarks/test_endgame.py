@@ -250,3 +250,95 @@ def test_critical_runs_on_the_shipped_critical_positions(capsys):
     out = capsys.readouterr().out
     assert "the shipped critical positions" in out and "| `random` | 3 | 4 |" in out
     assert " / 4 = " in out  # all four critical
+
+
+# --- the hard positions (two players, labelled by results) ---------------------------------
+
+
+@pytest.fixture(scope="module")
+def hard_data():
+    return endgame.load_positions(endgame.HARD_DATA)
+
+
+def test_the_shipped_hard_file_holds_critical_positions_labelled_by_results(hard_data):
+    assert endgame.HARD_DATA.stat().st_size < 2_000_000
+    assert hard_data["critical"] is True and hard_data["sources"] == list(endgame.HARD_SOURCES)
+    assert hard_data["hard"] == {"gives_up_within": endgame.HARD_FROM}
+    assert hard_data["solver_nodes"] == endgame.HARD_NODES
+    positions = hard_data["positions"]
+    assert len(positions) == 80 and len({p["state"] for p in positions}) == 80
+    assert {p["players"] for p in positions} == {2} and not endgame.by_players(hard_data, 3, None)
+    for p in positions:
+        assert "margins" not in p and len(p["results"]) == len(p["actions"])
+        assert set(p["results"]) <= {-1, 0, 1} and endgame.critical(p["results"])
+        assert max(p["results"]) >= 0  # the mover does not lose under best play
+    assert len({p["game"] for p in positions}) >= 30  # from many games
+
+
+def test_hard_positions_are_the_same_states_in_both_engines(engines, hard_data):
+    for position in hard_data["positions"][:20]:
+        ref, fast = (endgame.state_of(engine, position) for engine in engines)
+        assert ref.to_dict() == fast.to_dict()
+        assert fast.legal_actions() == position["actions"]
+
+
+def test_the_default_solver_gives_up_on_hard_positions(hard_data):
+    import vikinger_fast
+
+    for position in hard_data["positions"][:10]:
+        state = endgame.state_of(vikinger_fast, position)
+        assert vikinger_fast.solve_endgame_result(state, endgame.HARD_FROM) is None
+
+
+def test_hard_labels_are_the_result_solvers(hard_data):
+    import vikinger_fast
+
+    position = hard_data["positions"][0]
+    state = endgame.state_of(vikinger_fast, position)
+    assert endgame.action_results(vikinger_fast, state, endgame.HARD_NODES) == position["results"]
+
+
+def test_the_hard_file_is_rebuilt_from_its_seed(hard_data):
+    """The first position again from its game (the file's first games keep none)."""
+    import vikinger_fast
+
+    first = hard_data["positions"][0]
+    again = endgame._game_positions(vikinger_fast, 2, hard_data["seed"], first["game"], hard=True)
+    assert again[0] == first
+
+
+def test_hard_scores_count_blunders_alone(hard_data):
+    positions = hard_data["positions"]
+    best = [p["actions"][p["results"].index(max(p["results"]))] for p in positions]
+    worst = [p["actions"][p["results"].index(min(p["results"]))] for p in positions]
+    perfect = endgame.score_moves(positions, best)
+    assert perfect["blunders"] == 0 and perfect["critical"] == 80
+    assert perfect["optimal_share"] is None and perfect["mean_regret"] is None
+    assert endgame.score_moves(positions, worst)["blunders"] == 80
+
+
+def test_hard_runs_on_the_shipped_hard_positions(capsys):
+    assert exit_code(["endgame", "random", "--hard", "--limit", "4"]) == 0
+    text = capsys.readouterr().out
+    assert "the shipped hard positions" in text and "| `random` | 2 | 4 | - | - | " in text
+
+
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["endgame", "--hard", "--players", "2,3"], "--hard positions are for two players"),
+        (["endgame", "--hard", "--critical"], "--critical and --hard choose different files"),
+        (["endgame", "--hard", "--data", "x.json.gz"], "--hard chooses the shipped hard"),
+    ],
+)
+def test_hard_refusals_are_one_line(capsys, argv, words):
+    assert exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1
+
+
+def test_hard_files_are_for_two_players():
+    import vikinger_fast
+
+    with pytest.raises(ValueError, match="hard positions are for two players"):
+        endgame.make_positions(1, 1, vikinger_fast, players=(3,), hard=True)

@@ -8,17 +8,21 @@ no chance ahead (with more than one legal action) drawn from its solvable tail (
 to the first node the solver does not finish within SOLVER_NODES nodes) where the solver
 (docs/search.md "Solver") values every legal action within SOLVER_NODES nodes and not all actions
 are worth the same. A second file, data/endgame-critical-v1.json.gz (`--critical`), holds
-critical positions alone, drawn the same way from other games. A position keeps its state in the
-engine's own format (`serialize`, base64), the legal actions and the mover's exact margin after
-each: u = 64 * Fame + gold - the best other player's, under best play after the action (two
-players: alpha-beta; three or four: max^n, each player maximizing its own margin).
+critical positions alone, drawn the same way from other games. A third,
+data/endgame-hard-v1.json.gz (`--hard`, two players), holds critical positions the learned
+player's solver gives up on, each action labelled by the mover's result alone (HARD_FROM,
+HARD_NODES, HARD_SOURCES). A position keeps its state in the engine's own format (`serialize`,
+base64), the legal actions and the mover's exact margin after each: u = 64 * Fame + gold - the
+best other player's, under best play after the action (two players: alpha-beta; three or four:
+max^n, each player maximizing its own margin).
 
 Per bot and number of players: the margin-optimal share (the bot's action has the best margin),
 the mean regret in Fame (best margin - the action's margin, over 64), and the result-changing
-blunders on the critical positions. The mover's result after an action is a win (u > 0), a shared
-win (u = 0) or a loss (u < 0); a position is critical when not every action gives the same result,
-and a blunder is an action whose result is worse than the best action's. Shares come with Wilson
-95 % intervals. The positions are a yardstick only: nothing is chosen or tuned on them.
+blunders on the critical positions (a file labelled by results: the blunders alone). The
+mover's result after an action is a win (u > 0), a shared win (u = 0) or a loss (u < 0); a
+position is critical when not every action gives the same result, and a blunder is an action
+whose result is worse than the best action's. Shares come with Wilson 95 % intervals. The
+positions are a yardstick only: nothing is chosen or tuned on them.
 """
 
 import base64
@@ -41,6 +45,19 @@ DATA = pathlib.Path(__file__).resolve().parent / "data" / "endgame-v1.json.gz"
 # The critical positions alone (`make_positions(critical=True)`): the main file holds few (10, 4
 # and 14 of its 200 per count), too few to tell a blunder rate of 5 % from one of 0 or 20 %.
 CRITICAL_DATA = DATA.with_name("endgame-critical-v1.json.gz")
+# The hard positions (`make_positions(hard=True)`, two players): critical positions whose result
+# solve gives up within HARD_FROM nodes, AZBot's default root budget (vikinger_ref.az_bot), so
+# that the learned player's solver cannot play them and its search must. Exact margins are out
+# of reach there, so each action is labelled with the mover's result alone (win, shared win,
+# loss; result solves within HARD_NODES nodes).
+HARD_DATA = DATA.with_name("endgame-hard-v1.json.gz")
+HARD_FROM = 200_000
+HARD_NODES = 3_000_000
+HARD_TRIES_PER_GAME = 6  # candidates tried per game (each that is hard costs a solve or more)
+# Their games: the learned player's self-play, whose games stay close to the end. In games of
+# SOURCES (random and greedy seats, lopsided games) a hard position was seldom critical: one kept
+# in 30 games against about one in four games of self-play (docs/learning.md "The hard positions").
+HARD_SOURCES = ("az:simulations=50,solver_nodes=0",)
 # The training loop's own critical positions (`vikinger train`'s endgame columns), of another
 # seed: what a run is steered by is never the yardstick it is reported on.
 LOOP_DATA = DATA.with_name("endgame-loop-v1.json.gz")
@@ -73,24 +90,63 @@ def _final_margins(state: Any) -> list[int]:
     return [t - max(o for j, o in enumerate(totals) if j != i) for i, t in enumerate(totals)]
 
 
-def action_margins(engine: ModuleType, state: Any, max_nodes: int) -> Optional[list[int]]:
-    """The mover's exact margin after each legal action (in legal_actions order), or None when a
-    solve needs more than max_nodes nodes or meets a chance node."""
+def _after_each_action(
+    state: Any, solve: Callable[[Any], Optional[int]], at_end: Callable[[int], int]
+) -> Optional[list[int]]:
+    """`solve(child)` after each legal action (in legal_actions order), `at_end(the mover's
+    margin)` where the action ends the game; None where a solve gives up or a chance node
+    follows."""
     mover = state.current_player()
-    margins = []
+    values = []
     for action in state.legal_actions():
         child = state.clone()
         child.apply_action(action)
         if child.is_terminal():
-            margins.append(_final_margins(child)[mover])
+            values.append(at_end(_final_margins(child)[mover]))
             continue
-        if child.is_chance_node():
+        value = None if child.is_chance_node() else solve(child)
+        if value is None:
             return None
+        values.append(value)
+    return values
+
+
+def action_margins(engine: ModuleType, state: Any, max_nodes: int) -> Optional[list[int]]:
+    """The mover's exact margin after each legal action (in legal_actions order), or None when a
+    solve needs more than max_nodes nodes or meets a chance node."""
+    mover = state.current_player()
+
+    def solve(child: Any) -> Optional[int]:
         solved = engine.solve_endgame(child, max_nodes, trips=TRIPS)
-        if solved is None:
-            return None
-        margins.append(int(solved["margins"][mover]))
-    return margins
+        return None if solved is None else int(solved["margins"][mover])
+
+    return _after_each_action(state, solve, int)
+
+
+def action_results(engine: ModuleType, state: Any, max_nodes: int) -> Optional[list[int]]:
+    """The mover's result (1 win, 0 shared win, -1 loss) after each legal action under best
+    play (result solves, trips by counts), or None when one needs more than max_nodes nodes or
+    meets a chance node."""
+    mover = state.current_player()
+
+    def solve(child: Any) -> Optional[int]:
+        solved = engine.solve_endgame_result(child, max_nodes)
+        return None if solved is None else int(solved["results"][mover])
+
+    return _after_each_action(state, solve, _result)
+
+
+def _hard_labels(engine: ModuleType, state: Any) -> Optional[list[int]]:
+    """The results after each action of a hard critical position, else None: the result solve
+    gives up within HARD_FROM nodes, finishes within HARD_NODES with the mover not losing (where
+    the best action loses no action can do worse), and not every action gives that result."""
+    if engine.solve_endgame_result(state, HARD_FROM) is not None:
+        return None
+    root = engine.solve_endgame_result(state, HARD_NODES)
+    if root is None or root["results"][state.current_player()] < 0:
+        return None
+    results = action_results(engine, state, HARD_NODES)
+    return results if results is not None and len(set(results)) > 1 else None
 
 
 def _candidates(state: Any) -> bool:
@@ -108,14 +164,21 @@ def critical(margins: Sequence[int]) -> bool:
 
 
 def _game_positions(
-    engine: ModuleType, players: int, seed: int, number: int, only_critical: bool = False
+    engine: ModuleType,
+    players: int,
+    seed: int,
+    number: int,
+    only_critical: bool = False,
+    hard: bool = False,
 ) -> list[dict[str, Any]]:
     """The kept positions of game `number` for `players` players; `only_critical`: the critical
     ones alone, tried among up to CRITICAL_TRIES_PER_GAME candidates the mover does not lose
-    under best play (where the best action loses, no action can do worse: not critical)."""
+    under best play (where the best action loses, no action can do worse: not critical);
+    `hard`: hard critical ones (_hard_labels) among HARD_TRIES_PER_GAME of every candidate."""
     rng = np.random.default_rng([seed, players, number])
     game = engine.Game(players)
-    specs = [SOURCES[int(rng.integers(len(SOURCES)))] for _ in range(players)]
+    sources = HARD_SOURCES if hard else SOURCES
+    specs = [sources[int(rng.integers(len(sources)))] for _ in range(players)]
     bots = [
         arena.make_bot(arena.parse_spec(spec), engine, game, int(rng.integers(1 << 62)))
         for spec in specs
@@ -129,6 +192,8 @@ def _game_positions(
         if _candidates(state):
             found.append(state.clone())
         state.apply_action(bots[state.current_player()].step(state))
+    if hard:
+        return _hard_positions(engine, found, rng, specs, number)
     # The solvable tail: from the last candidate back to the first the solver gives up on (an
     # earlier one has more ahead of it, and seldom solves).
     solvable, values = [], []
@@ -151,19 +216,38 @@ def _game_positions(
             continue
         if only_critical and not critical(margins):
             continue
-        kept.append(
-            {
-                "players": players,
-                "game": number,
-                "source": specs[candidate.current_player()],
-                "mover": candidate.current_player(),
-                "state": base64.b64encode(candidate.serialize()).decode("ascii"),
-                "actions": candidate.legal_actions(),
-                "margins": margins,
-            }
-        )
+        kept.append(_record(candidate, number, specs, {"margins": margins}))
         if len(kept) == KEEP_PER_GAME:
             break
+    return kept
+
+
+def _record(
+    state: Any, number: int, specs: Sequence[str], labels: dict[str, list[int]]
+) -> dict[str, Any]:
+    """A position of the file: its game, source bot, mover, state, actions and `labels`."""
+    return {
+        "players": state.get_game().num_players,
+        "game": number,
+        "source": specs[state.current_player()],
+        "mover": state.current_player(),
+        "state": base64.b64encode(state.serialize()).decode("ascii"),
+        "actions": state.legal_actions(),
+        **labels,
+    }
+
+
+def _hard_positions(
+    engine: ModuleType, found: Sequence[Any], rng: Any, specs: Sequence[str], number: int
+) -> list[dict[str, Any]]:
+    kept: list[dict[str, Any]] = []
+    for index in rng.permutation(len(found))[:HARD_TRIES_PER_GAME]:
+        candidate = found[int(index)]
+        results = _hard_labels(engine, candidate)
+        if results is not None:
+            kept.append(_record(candidate, number, specs, {"results": results}))
+            if len(kept) == KEEP_PER_GAME:
+                break
     return kept
 
 
@@ -171,9 +255,10 @@ def _engine_name(engine: ModuleType) -> str:
     return next(name for name, module in arena.ENGINES.items() if module == engine.__name__)
 
 
-def _game_shard(payload: tuple[str, int, int, int, bool]) -> list[dict[str, Any]]:
-    engine_name, players, seed, number, only_critical = payload
-    return _game_positions(arena.engine_module(engine_name), players, seed, number, only_critical)
+def _game_shard(payload: tuple[str, int, int, int, bool, bool]) -> list[dict[str, Any]]:
+    engine_name, players, seed, number, only_critical, hard = payload
+    engine = arena.engine_module(engine_name)
+    return _game_positions(engine, players, seed, number, only_critical, hard)
 
 
 def _games(
@@ -181,19 +266,17 @@ def _games(
     players: int,
     seed: int,
     numbers: range,
-    only_critical: bool,
+    kind: tuple[bool, bool],
     executor: Optional[Executor],
 ) -> Iterator[list[dict[str, Any]]]:
-    """The kept positions of each game of `numbers`, in order."""
+    """The kept positions of each game of `numbers`, in order; `kind`: (only_critical, hard)."""
     if executor is None:
         for number in numbers:
-            yield _game_positions(engine, players, seed, number, only_critical)
+            yield _game_positions(engine, players, seed, number, *kind)
         return
     name = _engine_name(engine)
     shards = [
-        Shard(
-            _game_shard, (name, players, seed, n, only_critical), 1, f"{players} players, game {n}"
-        )
+        Shard(_game_shard, (name, players, seed, n, *kind), 1, f"{players} players, game {n}")
         for n in numbers
     ]
     done = dict(executor.run(shards))
@@ -209,11 +292,15 @@ def make_positions(
     progress: Optional[Callable[[int, int], None]] = None,
     only_critical: bool = False,
     executor: Optional[Executor] = None,
+    hard: bool = False,
 ) -> dict[str, Any]:
     """The benchmark's file contents: `per_count` positions for each number of players, from
     games 0, 1, ... until enough were kept (the same for the same seed and engine results);
-    `only_critical`: critical positions alone (the file says "critical": true); `executor`
-    (e.g. LocalProcesses(2)): the games in its workers, the same file."""
+    `only_critical`: critical positions alone (the file says "critical": true); `hard`: hard
+    critical positions labelled by results (two players; the file says "hard": its budgets);
+    `executor` (e.g. LocalProcesses(2)): the games in its workers, the same file."""
+    if hard and any(count != 2 for count in players):
+        raise ValueError("hard positions are for two players (labelled by result solves)")
     positions: list[dict[str, Any]] = []
     for count in players:
         kept: list[dict[str, Any]] = []
@@ -224,7 +311,8 @@ def make_positions(
             # is the same either way.
             batch = 1 if executor is None else GAMES_PER_BATCH
             numbers = range(number, number + batch)
-            for found in _games(engine, count, seed, numbers, only_critical, executor):
+            kind = (only_critical, hard)
+            for found in _games(engine, count, seed, numbers, kind, executor):
                 kept.extend(found[: per_count - len(kept)])
                 number += 1
                 if progress is not None:
@@ -239,8 +327,12 @@ def make_positions(
         "solver_nodes": SOLVER_NODES,
         "positions": positions,
     }
-    if only_critical:  # the main file as it was: the same bytes from its seed
+    if only_critical or hard:  # the main file as it was: the same bytes from its seed
         data["critical"] = True
+    if hard:
+        data.update(
+            sources=list(HARD_SOURCES), solver_nodes=HARD_NODES, hard={"gives_up_within": HARD_FROM}
+        )
     return data
 
 
@@ -274,25 +366,27 @@ def _result(margin: int) -> int:
 
 
 def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> dict[str, Any]:
-    """The statistics of `moves` (one per position, in order)."""
+    """The statistics of `moves` (one per position, in order). Positions labelled by results
+    alone (a hard file) count blunders; their margin-optimal share and regret are None."""
     optimal = blunders = critical_count = 0
     regret = 0.0
+    by_margins = all("margins" in position for position in positions)
     for position, move in zip(positions, moves):
-        margins = position["margins"]
-        best = max(margins)
-        mine = margins[position["actions"].index(move)]
+        values = position["margins"] if by_margins else _results(position)
+        best = max(values)
+        mine = values[position["actions"].index(move)]
         optimal += mine == best
         regret += (best - mine) / FAME
-        if critical(margins):
+        if critical(values):
             critical_count += 1
             blunders += _result(mine) < _result(best)
     n = len(positions)
     return {
         "positions": n,
-        "optimal": optimal,
-        "optimal_share": optimal / n if n else 0.0,
-        "optimal_interval": wilson(optimal / n if n else 0.0, n),
-        "mean_regret": regret / n if n else 0.0,
+        "optimal": optimal if by_margins else None,
+        "optimal_share": (optimal / n if n else 0.0) if by_margins else None,
+        "optimal_interval": wilson(optimal / n if n else 0.0, n) if by_margins else None,
+        "mean_regret": (regret / n if n else 0.0) if by_margins else None,
         "critical": critical_count,
         "blunders": blunders,
         "blunder_share": blunders / critical_count if critical_count else 0.0,
@@ -300,6 +394,13 @@ def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> di
             blunders / critical_count if critical_count else 0.0, critical_count
         ),
     }
+
+
+def _results(position: dict[str, Any]) -> list[int]:
+    """The mover's result after each action: the position's results, or its margins' signs."""
+    if "results" in position:
+        return list(position["results"])
+    return [_result(margin) for margin in position["margins"]]
 
 
 def score_bot(
@@ -427,12 +528,17 @@ TABLE_HEADER = (
 
 
 def table_row(r: dict[str, Any]) -> str:
-    """One result of run_bot as a row of the Markdown table under TABLE_HEADER."""
-    low, high = r["optimal_interval"]
+    """One result of run_bot as a row of the Markdown table under TABLE_HEADER (positions
+    labelled by results alone: "-" for the margin-optimal share and the regret)."""
     b_low, b_high = r["blunder_interval"]
+    if r["optimal_share"] is None:
+        optimal, regret = "-", "-"
+    else:
+        low, high = r["optimal_interval"]
+        optimal = f"{r['optimal_share']:.3f} [{low:.3f}, {high:.3f}]"
+        regret = f"{r['mean_regret']:.2f}"
     return (
-        f"| `{r['spec']}` | {r['players']} | {r['positions']} | {r['optimal_share']:.3f} "
-        f"[{low:.3f}, {high:.3f}] | {r['mean_regret']:.2f} | {r['blunders']} / "
-        f"{r['critical']} = {r['blunder_share']:.3f} [{b_low:.3f}, {b_high:.3f}] | "
-        f"{r['seconds_per_move']:.3f} |"
+        f"| `{r['spec']}` | {r['players']} | {r['positions']} | {optimal} | {regret} | "
+        f"{r['blunders']} / {r['critical']} = {r['blunder_share']:.3f} "
+        f"[{b_low:.3f}, {b_high:.3f}] | {r['seconds_per_move']:.3f} |"
     )

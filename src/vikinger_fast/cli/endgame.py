@@ -46,6 +46,7 @@ def make(args: argparse.Namespace) -> int:
             progress,
             only_critical=args.critical,
             executor=distributed.LocalProcesses(args.jobs) if args.jobs > 1 else None,
+            hard=args.hard,
         )
     endgame.save_positions(data, args.make)
     print(
@@ -57,7 +58,11 @@ def make(args: argparse.Namespace) -> int:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        args.players = _players(args.players)
+        args.players = _players(args.players or ("2" if args.hard else "2,3,4"))
+        if args.critical and args.hard:
+            raise ValueError("--critical and --hard choose different files: give one")
+        if args.hard and args.players != [2]:
+            raise ValueError("--hard positions are for two players: give --players 2")
     except ValueError as error:
         print(f"vikinger endgame: {error}", file=sys.stderr)
         return 2
@@ -65,13 +70,21 @@ def run(args: argparse.Namespace) -> int:
         return make(args)
     engine = arena.engine_module(args.engine)
     try:
-        if args.critical and args.data:
-            raise ValueError("--critical chooses the shipped critical positions: give it or --data")
+        if (args.critical or args.hard) and args.data:
+            chosen = "--critical" if args.critical else "--hard"
+            raise ValueError(
+                f"{chosen} chooses the shipped {chosen[2:]} positions: give it or --data"
+            )
         if args.json:
             outputs.check_output_file(args.json, what="--json")
-        data = endgame.load_positions(
-            args.data or (endgame.CRITICAL_DATA if args.critical else endgame.DATA)
+        shipped = (
+            endgame.HARD_DATA
+            if args.hard
+            else endgame.CRITICAL_DATA
+            if args.critical
+            else endgame.DATA
         )
+        data = endgame.load_positions(args.data or shipped)
         for spec in args.bots:  # for every game: a model= may fit one number of players only
             for players in args.players:
                 arena.check_spec(spec, engine, players)
@@ -79,9 +92,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"vikinger endgame: {error}", file=sys.stderr)
         return 2
     load = os.getloadavg()[0]
-    shipped = "the shipped critical positions" if args.critical else "the shipped positions"
+    which = "hard " if args.hard else "critical " if args.critical else ""
     print(
-        f"endgame: {args.data or shipped} ({data['format']}, seed "
+        f"endgame: {args.data or f'the shipped {which}positions'} ({data['format']}, seed "
         f"{data['seed']}), engine {arena.ENGINES[args.engine]}, bot seed {args.seed}",
         flush=True,
     )
@@ -114,7 +127,7 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     )
     parser.add_argument("bots", nargs="*", default=list(DEFAULT_BOTS), help="bot specs")
     parser.add_argument(
-        "--players", default="2,3,4", help="numbers of players, e.g. 2 or 2,3 (default 2,3,4)"
+        "--players", help="numbers of players, e.g. 2 or 2,3 (default 2,3,4; with --hard 2)"
     )
     parser.add_argument(
         "--limit", type=flags.positive_int, help="the first N positions per number of players"
@@ -133,6 +146,13 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         action="store_true",
         help="the shipped critical positions (each has an action that changes the mover's "
         "result); with --make: build a file of critical positions alone",
+    )
+    parser.add_argument(
+        "--hard",
+        action="store_true",
+        help="the shipped hard positions (2 players: critical ones the learned player's solver "
+        "gives up on, each action labelled win, shared win or loss); with --make: build a file "
+        "of hard positions",
     )
     parser.add_argument(
         "--per-count",
