@@ -414,7 +414,13 @@ def score_bot(
     score_moves, with the mean seconds a move (the step alone). Why a seed per position: with
     one seed the first random draw would be the same at every position, and a random or
     tie-breaking bot would pick by the same pattern everywhere instead of at random."""
-    moves, seconds = _play(make, positions, engine, seed)
+    return _scores(positions, *_play(make, positions, engine, seed))
+
+
+def _scores(
+    positions: Sequence[dict[str, Any]], moves: Sequence[int], seconds: float
+) -> dict[str, Any]:
+    """score_moves with the players and the mean seconds a move."""
     result = score_moves(positions, moves)
     result.update(players=positions[0]["players"], seconds_per_move=seconds / len(positions))
     return result
@@ -480,10 +486,12 @@ def run_bots(
     position's bot has its own seed, so the moves do not depend on the executor (bots bounded
     by time get what the machine gives them)."""
     executor = executor or LocalProcesses(1)
-    shards, owner = [], []
-    for row, (spec, positions) in enumerate(rows):
+    shards: list[Shard] = []
+    row_shards: list[range] = []  # each row's shard numbers
+    for spec, positions in rows:
         if not positions:
             raise ValueError(f"no positions to score {spec!r} on")
+        start = len(shards)
         for first in range(0, len(positions), POSITIONS_PER_SHARD):
             chunk = list(positions[first : first + POSITIONS_PER_SHARD])
             what = (
@@ -492,24 +500,17 @@ def run_bots(
             shards.append(
                 Shard(_moves_shard, (engine_name, spec, chunk, seed, first), len(chunk), what)
             )
-            owner.append(row)
+        row_shards.append(range(start, len(shards)))
     done: dict[int, tuple[list[int], float]] = {}
     next_row = 0
     for number, moves_seconds in executor.run(shards):
         done[number] = moves_seconds
-        while next_row < len(rows):
-            mine = [n for n, r in enumerate(owner) if r == next_row]
-            if not all(n in done for n in mine):
-                break
+        while next_row < len(rows) and all(n in done for n in row_shards[next_row]):
             spec, positions = rows[next_row]
+            mine = row_shards[next_row]
             moves = [move for n in mine for move in done[n][0]]
-            seconds = sum(done[n][1] for n in mine)
-            scored = score_moves(positions, moves)
-            scored.update(
-                players=positions[0]["players"],
-                seconds_per_move=seconds / len(positions),
-                spec=spec,
-            )
+            scored = _scores(positions, moves, sum(done[n][1] for n in mine))
+            scored["spec"] = spec
             yield scored
             next_row += 1
 
