@@ -39,6 +39,7 @@ import numpy as np
 from .. import arena
 from ..arena.ratings import wilson
 from ..distributed.executors import Executor, LocalProcesses, Shard
+from ..safety import outputs
 
 FORMAT = "vikinger-endgame/1"
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "endgame-v1.json.gz"
@@ -337,10 +338,10 @@ def make_positions(
 
 
 def save_positions(data: dict[str, Any], path: Any) -> None:
-    """Writes `data` as gzip'd JSON with a fixed timestamp (the same bytes for the same data)."""
+    """Writes `data` as gzip'd JSON with a fixed timestamp (the same bytes for the same data),
+    whole or not at all (a stop during the write leaves no half file)."""
     text = json.dumps(data, separators=(",", ":"), sort_keys=True).encode("utf-8")
-    with open(path, "wb") as out:
-        out.write(gzip.compress(text, mtime=0))
+    outputs.write_atomic(str(path), gzip.compress(text, mtime=0))
 
 
 def load_positions(path: Any = DATA) -> dict[str, Any]:
