@@ -123,7 +123,7 @@ class PuctTree {
   void Backup(const TreePath& path, int32_t leaf, const double* value, bool real);
   // Marks the edges of the new leaf `node` at position `p` whose action ends the game (in round
   // 6, the only round where one can): SelectEdge tries such an edge first, then takes its exact
-  // value without an exploration bonus (docs/neural.md "Selection").
+  // value without an exploration bonus (docs/neural.md "Final edges").
   void MarkFinalEdges(const TreeNode& node, const Position& p);
   // Solves the new leaf `node` at position `p` when the solver is on and may take it; true when
   // it finished (the node is then kSolved).

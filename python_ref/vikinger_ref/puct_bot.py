@@ -1,5 +1,6 @@
-"""PuctBot: a bot on PuctSearch (docs/neural.md "Bots"), with the interface of the other bots
-(step, policy, restart). vikinger_fast.neural.PuctBot is this class on the C++ search.
+"""PuctBot: a bot on PuctSearch (docs/neural.md "Evaluators and bots"), with the interface of
+the other bots (step, policy, restart). vikinger_fast.neural.PuctBot is this class on the C++
+search.
 
 PuctBot(game, seed, *, simulations=None, max_time=None, model=None, evaluator=None, c_init=1.25,
 c_base=0.0, batch_size=32, reuse=True, playouts=0, playout_weight=0.5, solver_nodes=0,

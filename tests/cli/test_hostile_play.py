@@ -1,6 +1,7 @@
-"""Terminal play never dies on input (docs/arena.md "Play"): characters that str.isdigit()
-takes but int() refuses, numbers of thousands of digits, and other junk get a message and the
-prompt again; the game goes on. Driven through a pseudo-terminal, as a person types."""
+"""Terminal play never dies on input (docs/arena.md "`vikinger play`"): characters that
+str.isdigit() takes but int() refuses, numbers of thousands of digits, and other junk get a
+message and the prompt again; the game goes on. Driven through a pseudo-terminal, as a person
+types."""
 
 import sys
 

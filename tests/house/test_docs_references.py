@@ -392,3 +392,62 @@ def test_the_map_check_finds_an_omission(tmp_path):
         (tmp_path / name).write_text("")
     section = "| `top.py` | x |\n| `cli/` | `run.py` |\n"
     assert unmapped(tmp_path, section) == ["cli/train.py", "new.py", "web/ (no row of its own)"]
+
+
+# A section named by its doc and title: docs/learning.md "The loop", `neural.md` "Final edges".
+SECTION = re.compile(r"\b([a-z][a-z0-9_-]*\.md)`?\s+\"([A-Z`][^\"\n]*)\"")
+SOURCES = ("csrc", "src", "python_ref", "tests", "tools", "fuzz", "scripts", "bench", "docs")
+
+
+def sections(text):
+    """A doc's section titles: its headings and its bold leads (`**Final edges.**`), without
+    their backticks and closing punctuation."""
+    titles = re.findall(r"^#+\s+(.+)$", text, re.MULTILINE) + re.findall(r"\*\*([^*\n]+)\*\*", text)
+    return {title.strip().rstrip(".:").replace("`", "") for title in titles}
+
+
+def names_a_section(title, titles):
+    """Whether `title` is one of `titles`, or the start of one up to a word's end (`"Endgame
+    starts"` for `Endgame starts, trained (not shipped)`)."""
+    title = title.replace("`", "")
+    return any(t == title or (t.startswith(title) and not t[len(title)].isalnum()) for t in titles)
+
+
+def section_faults(files, docs, root=ROOT):
+    """`file:line: doc "title"` for each section named in `files` (under `root`) that `docs`
+    ({name: text}) has no heading or bold lead for."""
+    titles = {name: sections(text) for name, text in docs.items()}
+    faults = []
+    for path in files:
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            for doc, title in SECTION.findall(line):
+                if doc in titles and not names_a_section(title, titles[doc]):
+                    faults.append(f'{path.relative_to(root)}:{number}: {doc} "{title}"')
+    return faults
+
+
+def test_named_sections_exist():
+    """A pointer to a section (`docs/search.md "Solver"` in a comment, a docstring or a doc)
+    names a heading or a bold lead of that doc: a renamed section fails here, not in the
+    hands of a reader looking for it."""
+    docs = {doc.name: doc.read_text() for doc in DOCS if doc.parent.name == "docs"}
+    docs["README.md"] = (ROOT / "README.md").read_text()
+    files = [doc for doc in DOCS if doc.is_file()] + [
+        path
+        for folder in SOURCES
+        for path in sorted((ROOT / folder).rglob("*"))
+        if path.suffix in (".py", ".pyi", ".h", ".cc", ".sh") and "__pycache__" not in path.parts
+    ]
+    faults = section_faults(files, docs)
+    assert not faults, "sections named that their doc does not have:\n" + "\n".join(faults)
+
+
+def test_the_section_check_finds_a_stale_title(tmp_path):
+    doc = "# Top\n## The loop\n**Final edges.** text\n## Endgame starts, trained (not shipped)\n"
+    code = tmp_path / "code.py"
+    code.write_text(
+        '# docs/x.md "The loop", `x.md` "Final edges", x.md "Endgame starts" and '
+        'x.md "The train step"\n# x.md "End" and y.md "Anything"; x.md ", " is no title\n'
+    )
+    faults = section_faults([code], {"x.md": doc}, tmp_path)
+    assert faults == ['code.py:1: x.md "The train step"', 'code.py:2: x.md "End"']

@@ -1,5 +1,6 @@
-"""The scoring questions of unfinished games and the evaluation (docs/search.md "Evaluation"):
-equal between engines on random states, consistent with the game's own scoring."""
+"""The scoring questions of unfinished games and the evaluation (docs/search.md "Scoring
+questions and the evaluation"): equal between engines on random states, consistent with the
+game's own scoring."""
 
 import math
 

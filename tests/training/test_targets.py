@@ -1,4 +1,4 @@
-"""The two targets of training (training/targets.py, docs/learning.md "The train step"): what
+"""The two targets of training (training/targets.py, docs/learning.md "Training steps"): what
 each is, and that a batch names them `policy_target` and `value_target`."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""`vikinger play`: a person against bots in the terminal (docs/arena.md "Play").
+"""`vikinger play`: a person against bots in the terminal (docs/arena.md "`vikinger play`").
 
 The board is the text of the state; at each of the person's decisions the legal moves are listed
 with numbers, in words (in the notation of docs/actions.md with --notation), and a line is read:

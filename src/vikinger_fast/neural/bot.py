@@ -1,5 +1,5 @@
 """PuctBot on the C++ PuctSearch: vikinger_ref's PuctBot (one implementation of the bot's
-logic, docs/neural.md "Bots") with this package's search, State and Game classes."""
+logic, docs/neural.md "Evaluators and bots") with this package's search, State and Game classes."""
 
 from vikinger_ref import puct_bot
 

@@ -1,5 +1,5 @@
 """Output files and folders checked before any work starts, and written atomically
-(docs/security.md "Outputs").
+(docs/security.md "Files written").
 
 A command that writes results checks its outputs first (check_output_file,
 check_output_folder), so that a run of hours never ends in an unwritable path, a file that is

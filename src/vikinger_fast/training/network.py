@@ -4,7 +4,7 @@ is writing the arrays, and the numpy MLPEvaluator plays with exactly what was tr
 score_weight > 0 has a score head too (score_w score_b: tanh of x @ w + b, each seat's squashed
 final margin relative to the mover, docs/learning.md "Score-aware values").
 
-The loss of a batch (docs/learning.md "The train step"): policy cross-entropy between the
+The loss of a batch (docs/learning.md "Training steps"): policy cross-entropy between the
 policy target (the search's improved policy) and the softmax of the legal logits, plus the mean
 squared error between the value head's win shares and the value target (both relative to the
 mover; targets.py forms them), plus score_weight times the mean squared error of the score head

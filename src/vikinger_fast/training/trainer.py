@@ -1,4 +1,4 @@
-"""The train step in JAX + optax (docs/learning.md "The train step"): Adam on the loss of
+"""The train step in JAX + optax (docs/learning.md "Training steps"): Adam on the loss of
 network.loss, jitted once per run. The optimizer's state goes to and from plain numpy arrays
 (its leaves in jax.tree_util order) for the checkpoint, so a resumed run continues with the same
 moments and step count.
