@@ -113,23 +113,26 @@ std::string OutOfMemoryMessage(int64_t max_memory) {
          " positions); give a larger max_memory or a smaller max_nodes";
 }
 
-// solve_endgame and solve_endgame_result: the checks, the solve without the GIL, the dict.
-py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_memory,
-                        py::handle trips, bool result_only) {
-  const State& s = StateArg(state);
+int64_t BudgetArg(py::handle max_nodes) {
   RequireInts({{"max_nodes", max_nodes}});
   const int64_t budget = CountArg(max_nodes, "max_nodes");
   if (budget == 0) throw py::value_error("max_nodes must be > 0, not 0");
-  int64_t memory = DefaultSolverMemory();
-  if (!max_memory.is_none()) {
-    RequireInts({{"max_memory", max_memory}});
-    memory = CountArg(max_memory, "max_memory");
-    if (memory < kSolverEntryBytes) {
-      throw py::value_error("max_memory must be >= " + std::to_string(kSolverEntryBytes) +
-                            " (one table entry), not " + Text(max_memory));
-    }
+  return budget;
+}
+
+int64_t MemoryArg(py::handle max_memory) {
+  if (max_memory.is_none()) return DefaultSolverMemory();
+  RequireInts({{"max_memory", max_memory}});
+  const int64_t memory = CountArg(max_memory, "max_memory");
+  if (memory < kSolverEntryBytes) {
+    throw py::value_error("max_memory must be >= " + std::to_string(kSolverEntryBytes) +
+                          " (one table entry), not " + Text(max_memory));
   }
-  const char* name = result_only ? "solve_endgame_result" : "solve_endgame";
+  return memory;
+}
+
+// by_counts of trips: "counts" or "tiles".
+bool TripsArg(py::handle trips) {
   if (!py::isinstance<py::str>(trips)) {
     throw py::type_error("trips must be a str, not " +
                          py::str(py::type::handle_of(trips).attr("__name__")).cast<std::string>());
@@ -139,21 +142,29 @@ py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_m
     throw py::value_error("trips must be 'counts' or 'tiles', not " +
                           py::repr(trips).cast<std::string>());
   }
-  if (!NoChanceAhead(s.position) || IsTerminal(s.position)) {
-    throw py::value_error(std::string(name) +
-                          " needs a decision node of round 6 with its offer on the wheel");
+  return listing == "counts";
+}
+
+// A decision node the solver takes; `exact`: the call that solves more players.
+void CheckSolverPosition(const Position& p, const std::string& name, const char* exact,
+                         bool result_only) {
+  if (!NoChanceAhead(p) || IsTerminal(p)) {
+    throw py::value_error(name + " needs a decision node of round 6 with its offer on the wheel");
   }
-  if (result_only && s.position.num_players != 2) {
-    throw py::value_error(
-        "solve_endgame_result is for two players (max^n has no window): use solve_endgame");
+  if (result_only && p.num_players != 2) {
+    throw py::value_error(name + " is for two players (max^n has no window): use " + exact);
   }
-  const Position p = s.position;
+}
+
+// The solve without the GIL, then its dict (None when it gave up).
+py::object SolveInto(EndgameSolver& solver, const Position& p, int64_t budget, int64_t memory,
+                     bool result_only) {
   SolverResult result;
   Interrupt interrupt(PythonSignalPoll());
   SolveStatus status;
   {
     py::gil_scoped_release release;
-    status = SolveEndgame(p, budget, memory, &interrupt, &result, result_only, listing == "counts");
+    status = solver.Solve(p, budget, &interrupt, &result, result_only);
   }
   ThrowIfInterrupted(interrupt);
   if (status == SolveStatus::kOutOfMemory) {
@@ -168,6 +179,20 @@ py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_m
                   py::arg("nodes") = result.nodes);
 }
 
+// solve_endgame and solve_endgame_result: the checks, then a solve on a new table.
+py::object SolveChecked(py::handle state, py::handle max_nodes, py::handle max_memory,
+                        py::handle trips, bool result_only) {
+  const State& s = StateArg(state);
+  const int64_t budget = BudgetArg(max_nodes);
+  const int64_t memory = MemoryArg(max_memory);
+  const bool by_counts = TripsArg(trips);
+  CheckSolverPosition(s.position, result_only ? "solve_endgame_result" : "solve_endgame",
+                      "solve_endgame", result_only);
+  const Position p = s.position;
+  EndgameSolver solver(memory, by_counts);
+  return SolveInto(solver, p, budget, memory, result_only);
+}
+
 py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle max_memory,
                              py::handle trips) {
   return SolveChecked(state, max_nodes, max_memory, trips, false);
@@ -176,6 +201,30 @@ py::object SolveEndgameState(py::handle state, py::handle max_nodes, py::handle 
 py::object SolveEndgameResult(py::handle state, py::handle max_nodes, py::handle max_memory,
                               py::handle trips) {
   return SolveChecked(state, max_nodes, max_memory, trips, true);
+}
+
+// --- EndgameSolver: one table kept across solves (solver.py's EndgameSolver) -------------------
+
+struct PyEndgameSolver {
+  Game game;
+  int64_t max_memory;
+  EndgameSolver solver;
+  std::mutex mutex;
+};
+
+py::object SolveKept(PyEndgameSolver& self, py::handle state, py::handle max_nodes,
+                     bool result_only) {
+  const std::string name = result_only ? "EndgameSolver.solve_result" : "EndgameSolver.solve";
+  const Position p = StateArg(state).position;
+  const Game game{p.num_players, p.options};
+  if (!(game == self.game)) {
+    throw py::value_error(name + " got a state of " + GameRepr(game) + ", the solver plays " +
+                          GameRepr(self.game));
+  }
+  const int64_t budget = BudgetArg(max_nodes);
+  CheckSolverPosition(p, name, "EndgameSolver.solve", result_only);
+  ObjectLock lock(self.mutex);
+  return SolveInto(self.solver, p, budget, self.max_memory, result_only);
 }
 
 py::list PolicyList(const ActionPolicy& policy) {
@@ -363,6 +412,53 @@ benchmark files were built with).)doc");
 player's margin (1 a win, 0 a shared win, -1 a loss), "nodes": nodes searched}, or None when
 max_nodes did not suffice. Alpha-beta with the window (-1, 1): often far fewer nodes than
 solve_endgame. max_memory and trips as solve_endgame's.)doc");
+
+  py::class_<vk::PyEndgameSolver>(m, "EndgameSolver", R"doc(One solver table kept across solves of a
+game's positions (docs/search.md "A table kept across solves"), as a chess engine keeps its
+transposition table between moves.
+
+EndgameSolver(game, max_memory=None, trips="counts"): solve(state, max_nodes) and
+solve_result(state, max_nodes) are solve_endgame's and solve_endgame_result's, the same values,
+from the entries earlier solves left (exact values, bounds, a scorer's listed trips): "nodes"
+counts this call's, max_nodes bounds this call. The entries stay when a solve gives up, is
+interrupted or reaches max_memory (each a finished result); clear() drops them; entries counts
+them (80 bytes each against max_memory). Equal to vikinger_ref.EndgameSolver call for call.)doc")
+      .def(py::init([](py::handle game, py::handle max_memory, py::handle trips) {
+             const vk::Game& g = vk::GameArg(game);
+             const int64_t memory = vk::MemoryArg(max_memory);
+             const bool by_counts = vk::TripsArg(trips);
+             return std::unique_ptr<vk::PyEndgameSolver>(
+                 new vk::PyEndgameSolver{g, memory, vk::EndgameSolver(memory, by_counts), {}});
+           }),
+           py::arg("game"), py::arg("max_memory") = py::none(), py::arg("trips") = "counts")
+      .def(
+          "solve",
+          [](vk::PyEndgameSolver& self, py::handle state, py::handle max_nodes) {
+            return vk::SolveKept(self, state, max_nodes, false);
+          },
+          py::arg("state"), py::arg("max_nodes"),
+          R"doc(solve_endgame(state, max_nodes) from the entries kept.)doc")
+      .def(
+          "solve_result",
+          [](vk::PyEndgameSolver& self, py::handle state, py::handle max_nodes) {
+            return vk::SolveKept(self, state, max_nodes, true);
+          },
+          py::arg("state"), py::arg("max_nodes"),
+          R"doc(solve_endgame_result(state, max_nodes) from the entries kept.)doc")
+      .def(
+          "clear",
+          [](vk::PyEndgameSolver& self) {
+            vk::ObjectLock lock(self.mutex);
+            self.solver.Clear();
+          },
+          R"doc(Drops every entry.)doc")
+      .def_property_readonly(
+          "entries",
+          [](vk::PyEndgameSolver& self) {
+            vk::ObjectLock lock(self.mutex);
+            return self.solver.entries();
+          },
+          R"doc(The positions and list entries kept, each counted as 80 bytes of max_memory.)doc");
 
   auto state_type = py::reinterpret_borrow<py::class_<State>>(m.attr("State"));
   state_type

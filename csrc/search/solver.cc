@@ -630,8 +630,18 @@ class Solver {
     return true;
   }
 
+  // A solve from the entries kept (EndgameSolver): this call's budget and interrupt, its nodes
+  // from 0.
+  void Begin(int64_t max_nodes, Interrupt* interrupt) {
+    max_nodes_ = max_nodes;
+    interrupt_ = interrupt;
+    nodes_ = 0;
+    out_of_memory_ = false;
+  }
+
   int64_t nodes() const { return nodes_; }
   bool out_of_memory() const { return out_of_memory_; }
+  int64_t entries() const { return table_.size() + cached_; }
 
  private:
   // Stores a finished node; false (out of memory) for a new position beyond max_entries or
@@ -704,10 +714,30 @@ int64_t DefaultSolverMemory() {
   return total / 4;
 }
 
-SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
-                         Interrupt* interrupt, SolverResult* result, bool result_only,
-                         bool by_counts) {
-  Solver solver(max_nodes, max_memory / kSolverEntryBytes, interrupt, by_counts);
+struct EndgameSolver::Impl {
+  Solver solver;
+};
+
+EndgameSolver::EndgameSolver(int64_t max_memory, bool by_counts)
+    : max_memory_(max_memory), by_counts_(by_counts) {
+  Clear();
+}
+
+EndgameSolver::EndgameSolver(EndgameSolver&&) noexcept = default;
+EndgameSolver& EndgameSolver::operator=(EndgameSolver&&) noexcept = default;
+EndgameSolver::~EndgameSolver() = default;
+
+void EndgameSolver::Clear() {
+  impl_ = std::make_unique<Impl>(
+      Impl{Solver(0, max_memory_ / kSolverEntryBytes, /*interrupt=*/nullptr, by_counts_)});
+}
+
+int64_t EndgameSolver::entries() const { return impl_->solver.entries(); }
+
+SolveStatus EndgameSolver::Solve(const Position& p, int64_t max_nodes, Interrupt* interrupt,
+                                 SolverResult* result, bool result_only) {
+  Solver& solver = impl_->solver;
+  solver.Begin(max_nodes, interrupt);
   bool ok;
   result->best_action = -1;
   if (p.num_players == 2) {
@@ -726,6 +756,13 @@ SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memor
   result->nodes = solver.nodes();
   if (ok) return SolveStatus::kSolved;
   return solver.out_of_memory() ? SolveStatus::kOutOfMemory : SolveStatus::kGaveUp;
+}
+
+SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
+                         Interrupt* interrupt, SolverResult* result, bool result_only,
+                         bool by_counts) {
+  EndgameSolver solver(max_memory, by_counts);
+  return solver.Solve(p, max_nodes, interrupt, result, result_only);
 }
 
 }  // namespace vikinger

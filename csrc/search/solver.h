@@ -25,6 +25,7 @@
 #define VIKINGER_SOLVER_H_
 
 #include <cstdint>
+#include <memory>
 
 #include "base/interrupt.h"
 #include "rules/state.h"
@@ -96,6 +97,31 @@ void MarginUtilities(const int64_t* margins, int num_players, double weight, con
 SolveStatus SolveEndgame(const Position& p, int64_t max_nodes, int64_t max_memory,
                          Interrupt* interrupt, SolverResult* result, bool result_only = false,
                          bool by_counts = true);
+
+// One solver table kept across solves (docs/search.md "A table kept across solves"; solver.py's
+// EndgameSolver): each Solve is SolveEndgame's, from the entries earlier solves left (exact
+// values, bounds, a scorer's listed trips; each a finished result, so they stay right whatever
+// the later window), its nodes counted from 0 against this call's max_nodes. A solve that gives
+// up, is interrupted or reaches max_memory keeps what it stored. The caller keeps all positions
+// of one game (the keys do not hold the modules) and one thread at a time.
+class EndgameSolver {
+ public:
+  EndgameSolver(int64_t max_memory, bool by_counts);
+  EndgameSolver(EndgameSolver&&) noexcept;
+  EndgameSolver& operator=(EndgameSolver&&) noexcept;
+  ~EndgameSolver();
+  SolveStatus Solve(const Position& p, int64_t max_nodes, Interrupt* interrupt,
+                    SolverResult* result, bool result_only);
+  void Clear();
+  // The positions and list entries kept, each counted as kSolverEntryBytes of max_memory.
+  int64_t entries() const;
+
+ private:
+  struct Impl;
+  int64_t max_memory_;
+  bool by_counts_;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace vikinger
 

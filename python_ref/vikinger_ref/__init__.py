@@ -23,7 +23,7 @@ from .network import Network
 from .playouts import playouts, playouts_batch
 from .puct_bot import PuctBot
 from .rollout import rollouts
-from .solver import solve_endgame, solve_endgame_result
+from .solver import EndgameSolver, solve_endgame, solve_endgame_result
 from .state import State
 from .vector_game import VectorGame
 
@@ -43,6 +43,7 @@ __all__ = [
     "evaluate",
     "solve_endgame",
     "solve_endgame_result",
+    "EndgameSolver",
     "RandomBot",
     "GreedyBot",
     "MCTSBot",

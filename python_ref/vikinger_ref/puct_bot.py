@@ -26,7 +26,8 @@ it does not finish, neither solve is tried further), and where the exact solve t
 search's move is played only when it keeps the best result the result solve found (else the
 result solve's action). With `leaf_solver_nodes` > 0 as well, the search solves every new
 round-6 leaf within that many nodes, and a solved leaf backs up its exact returns instead of the
-evaluator's values (PuctSearch(solver_nodes=)). solver_nodes=0 turns both off.
+evaluator's values (PuctSearch(solver_nodes=)). solver_nodes=0 turns both off. A move's solves
+share one EndgameSolver table (docs/search.md "A table kept across solves").
 
 The score utility (docs/neural.md "Score-aware values"): with `score_utility` = w > 0 every value
 the search backs up is (1 - w) * win share + w * (score + 1) / 2 per seat, the score being the
@@ -58,7 +59,7 @@ from .game import Game
 from .mlp import SCORE_HEAD_NEEDED, MLPEvaluator
 from .network import Network
 from .rng import MASK64, mix
-from .solver import no_chance_ahead, solve_endgame, solve_endgame_result
+from .solver import EndgameSolver, no_chance_ahead
 from .state import State
 
 if TYPE_CHECKING:
@@ -98,8 +99,7 @@ class PuctBot:
     _state_class: Any = State
     _game_class: Any = Game
     _network_class: Any = Network
-    _solve_endgame: Any = staticmethod(solve_endgame)
-    _solve_endgame_result: Any = staticmethod(solve_endgame_result)
+    _endgame_solver_class: Any = EndgameSolver
     _no_chance_ahead: Any = staticmethod(no_chance_ahead)
     _round: Any = staticmethod(lambda state: state.round)
 
@@ -286,28 +286,32 @@ class PuctBot:
         memory bound reached, which is giving up as in MCTSBot)."""
         return self._solve(state)[0]
 
-    def _solve(self, state: Any) -> tuple[int | None, dict[str, Any] | None]:
-        """(the exact action or None, the result solve or None). Two players: who wins first
-        (solve_endgame_result, often far fewer nodes), then, where that finished, the exact
-        solve; where the result did not finish the exact solve would seldom either, so a hopeless
-        position costs one budget, as before. More players: the exact solve (max^n has no
-        window)."""
+    def _solve(self, state: Any) -> tuple[int | None, dict[str, Any] | None, Any]:
+        """(the exact action or None, the result solve or None, the move's solver table). Two
+        players: who wins first (solve_endgame_result, often far fewer nodes), then, where that
+        finished, the exact solve; where the result did not finish the exact solve would seldom
+        either, so a hopeless position costs one budget, as before. More players: the exact
+        solve (max^n has no window). The move's solves share one EndgameSolver table (docs/search.md
+        "A table kept across solves"): the exact solve starts from the result solve's bounds, and
+        _result_of's check from both. It is dropped with the move."""
         if self._solver_nodes == 0 or not self._no_chance_ahead(state):
-            return None, None
+            return None, None, None
+        table = self._endgame_solver_class(self._game)
         result = None
         try:
             if self._game.num_players == 2:
-                result = self._solve_endgame_result(state, self._solver_nodes)
+                result = table.solve_result(state, self._solver_nodes)
                 if result is None:
-                    return None, None
-            solved = self._solve_endgame(state, self._solver_nodes)
+                    return None, None, None
+            solved = table.solve(state, self._solver_nodes)
         except MemoryError:
-            return None, result
-        return (None, result) if solved is None else (solved["action"], result)
+            return None, result, None
+        return (None if solved is None else solved["action"]), result, table
 
-    def _result_of(self, state: Any, action: int, mover: int) -> int | None:
+    def _result_of(self, state: Any, action: int, mover: int, table: Any) -> int | None:
         """The mover's result (1 win, 0 shared, -1 loss) after `action` under best play, or None
-        where the solver does not finish (or a chance node lies ahead)."""
+        where the solver does not finish (or a chance node lies ahead, or the move's `table` is
+        full)."""
         child = state.clone()
         child.apply_action(action)
         if child.is_terminal():
@@ -315,13 +319,17 @@ class PuctBot:
             return 1 if share == 1.0 else 0 if share > 0.0 else -1
         if not self._no_chance_ahead(child):
             return None
+        if table is None:
+            return None
         try:
-            solved = self._solve_endgame_result(child, self._solver_nodes)
+            solved = table.solve_result(child, self._solver_nodes)
         except MemoryError:
             return None
         return None if solved is None else int(solved["results"][mover])
 
-    def _keep_result(self, state: Any, chosen: int, result: dict[str, Any] | None) -> int:
+    def _keep_result(
+        self, state: Any, chosen: int, result: dict[str, Any] | None, table: Any
+    ) -> int:
         """The search's `chosen` action, unless the result solve knows it gives away the best
         result the mover can reach (a result-changing blunder): then the solver's action of that
         result. Where every action loses, the search's move stands (only the margin is left to
@@ -334,7 +342,7 @@ class PuctBot:
         best = int(result["results"][mover])
         if best < 0:
             return chosen
-        got = self._result_of(state, chosen, mover)
+        got = self._result_of(state, chosen, mover, table)
         return chosen if got is not None and got >= best else int(result["action"])
 
     def step(self, state: Any) -> int:
@@ -344,12 +352,13 @@ class PuctBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        solved, result = self._solve(state)
+        solved, result, table = self._solve(state)
         if solved is not None:
             return solved
         searched = self.search(state, "step")
         visits = searched["visits"]
-        return self._keep_result(state, searched["actions"][visits.index(max(visits))], result)
+        chosen = searched["actions"][visits.index(max(visits))]
+        return self._keep_result(state, chosen, result, table)
 
     def policy(self, state: Any) -> list[tuple[int, float]]:
         """[(action, visit share)] over the legal actions (1 for the solver's action where it
@@ -358,13 +367,13 @@ class PuctBot:
         legal = state.legal_actions()
         if len(legal) == 1:
             return [(legal[0], 1.0)]
-        solved, solved_result = self._solve(state)
+        solved, solved_result, table = self._solve(state)
         if solved is not None:
             return [(a, 1.0 if a == solved else 0.0) for a in legal]
         result = self.search(state, "policy")
         visits = result["visits"]
         chosen = result["actions"][visits.index(max(visits))]  # step's
-        kept = self._keep_result(state, chosen, solved_result)
+        kept = self._keep_result(state, chosen, solved_result, table)
         if kept != chosen:
             return [(a, 1.0 if a == kept else 0.0) for a in legal]
         total = sum(visits)

@@ -25,7 +25,7 @@ from typing import Any, Callable, Iterator, Optional
 
 from . import trip_ends
 from .board import ROWS, PlayerBoard
-from .arguments import check_int, check_not_huge
+from .arguments import check_int, check_not_huge, type_name
 from .components import BOATSMAN, NUM_ROUNDS
 from .evaluation import projected_boards
 from .playouts import check_state
@@ -37,6 +37,7 @@ from .scoring import (
     majority_fame,
 )
 from .serialization import hash_bytes, other_scorer_bytes, scorer_bytes
+from .game import Game
 from .state import State
 from .trips import trip_possible
 
@@ -110,6 +111,7 @@ def own_total(end: State, player: int, fixed: list[list[int]]) -> int:
 class _Solver:
     def __init__(self, max_nodes: int, max_memory: int, by_counts: bool = True) -> None:
         self.max_nodes = max_nodes
+        self.max_memory = max_memory
         self.by_counts = by_counts  # trips="counts": two players' lists by counts (best_ends)
         self.max_entries = max_memory // ENTRY_BYTES
         self.nodes = 0
@@ -123,6 +125,16 @@ class _Solver:
         # order; each counts as one entry and one per end.
         self.ends_by_counts: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
         self.cached = 0  # the entries the outcomes and the ends count for
+
+    def begin(self, max_nodes: int) -> None:
+        """A solve from the entries kept (EndgameSolver): this call's budget, its nodes from 0."""
+        self.max_nodes = max_nodes
+        self.nodes = 0
+
+    @property
+    def entries(self) -> int:
+        """The positions and list entries held, as counted against max_memory."""
+        return len(self.table) + self.cached
 
     def reserve(self, extra: int) -> None:
         """Out of memory unless `extra` more entries fit beside the table and the outcomes."""
@@ -537,15 +549,19 @@ def solve(
     max_memory: Optional[int] = None,
     result_only: bool = False,
     trips: str = "counts",
+    solver: Optional[_Solver] = None,
 ) -> Optional[dict[str, Any]]:
     """{"action", "margins", "nodes"} under best play, or None past max_nodes; MemoryError
     past max_memory (default_max_memory() when None). result_only (two players): who wins, not
     by how much: the window (-1, 1) around a tie (a value past it is a bound of the right sign,
     one inside it exactly 0), "margins" the signs of the margins and "action" one of the best
-    result for the mover (solver.cc's result_only)."""
-    if max_memory is None:
-        max_memory = default_max_memory()
-    solver = _Solver(max_nodes, max_memory, trips == "counts")
+    result for the mover (solver.cc's result_only). `solver`: the entries an EndgameSolver
+    kept (its max_memory and trips then), else a new table."""
+    if solver is None:
+        if max_memory is None:
+            max_memory = default_max_memory()
+        solver = _Solver(max_nodes, max_memory, trips == "counts")
+    solver.begin(max_nodes)
     try:
         if state.get_game().num_players == 2:
             low, high = (-1, 1) if result_only else (-INFINITY, INFINITY)
@@ -558,7 +574,7 @@ def solve(
     except _GiveUp:
         return None
     except _OutOfMemory:
-        raise MemoryError(out_of_memory_message(max_memory)) from None
+        raise MemoryError(out_of_memory_message(solver.max_memory)) from None
     return {"action": action, "margins": list(margins), "nodes": solver.nodes}
 
 
@@ -587,38 +603,101 @@ def _checked(
     state: State, max_nodes: int, max_memory: Optional[int], result_only: bool, trips: str
 ) -> Optional[dict[str, Any]]:
     check_state(state)
+    max_nodes = _check_budget(max_nodes)
+    max_memory = _check_memory(max_memory)
+    _check_trips(trips)
+    name = "solve_endgame_result" if result_only else "solve_endgame"
+    _check_position(state, name, "solve_endgame", result_only)
+    return _answer(solve(state, max_nodes, max_memory, result_only, trips), result_only)
+
+
+def _check_budget(max_nodes: Any) -> int:
     # Python and numpy ints, as everywhere in the API (arguments.py).
     if check_int("max_nodes", max_nodes) < 0:
         raise ValueError(f"max_nodes must be >= 0, not {max_nodes}")
     check_not_huge("max_nodes", max_nodes)
     if max_nodes == 0:
         raise ValueError("max_nodes must be > 0, not 0")
-    max_nodes = int(max_nodes)
-    if max_memory is not None:
-        if check_int("max_memory", max_memory) < 0:
-            raise ValueError(f"max_memory must be >= 0, not {max_memory}")
-        check_not_huge("max_memory", max_memory)
-        if max_memory < ENTRY_BYTES:
-            raise ValueError(
-                f"max_memory must be >= {ENTRY_BYTES} (one table entry), not {max_memory}"
-            )
-        max_memory = int(max_memory)
-    name = "solve_endgame_result" if result_only else "solve_endgame"
+    return int(max_nodes)
+
+
+def _check_memory(max_memory: Any) -> Optional[int]:
+    if max_memory is None:
+        return None
+    if check_int("max_memory", max_memory) < 0:
+        raise ValueError(f"max_memory must be >= 0, not {max_memory}")
+    check_not_huge("max_memory", max_memory)
+    if max_memory < ENTRY_BYTES:
+        raise ValueError(f"max_memory must be >= {ENTRY_BYTES} (one table entry), not {max_memory}")
+    return int(max_memory)
+
+
+def _check_trips(trips: Any) -> None:
     if not isinstance(trips, str):
         raise TypeError(f"trips must be a str, not {type(trips).__name__}")
     if trips not in TRIPS:
         raise ValueError(f"trips must be 'counts' or 'tiles', not {trips!r}")
+
+
+def _check_position(state: State, name: str, exact: str, result_only: bool) -> None:
+    """A decision node the solver takes; `exact`: the call that solves more players."""
     if not no_chance_ahead(state) or state.is_terminal():
         raise ValueError(f"{name} needs a decision node of round 6 with its offer on the wheel")
     if result_only and state.get_game().num_players != 2:
-        raise ValueError(
-            "solve_endgame_result is for two players (max^n has no window): use solve_endgame"
-        )
-    solved = solve(state, max_nodes, max_memory, result_only, trips)
+        raise ValueError(f"{name} is for two players (max^n has no window): use {exact}")
+
+
+def _answer(solved: Optional[dict[str, Any]], result_only: bool) -> Optional[dict[str, Any]]:
     if solved is not None and result_only:
-        solved = {
-            "action": solved["action"],
-            "results": solved["margins"],
-            "nodes": solved["nodes"],
-        }
+        return {"action": solved["action"], "results": solved["margins"], "nodes": solved["nodes"]}
     return solved
+
+
+class EndgameSolver:
+    """One solver table kept across solves of a game's positions (docs/search.md "A table kept
+    across solves"): what one solve proved (exact values, bounds, a scorer's listed trips) is
+    looked up by the next, as a chess engine keeps its transposition table between moves. The
+    values are those of solve_endgame; the nodes, counted per call with max_nodes per call, are
+    fewer where the positions meet. The entries are kept when a solve gives up, is interrupted
+    or reaches max_memory (each is a finished result); clear() drops them. Not for use from two
+    threads at once."""
+
+    def __init__(self, game: Game, max_memory: Optional[int] = None, trips: str = "counts") -> None:
+        if not isinstance(game, Game):
+            raise TypeError(f"game must be a Game, not {type_name(game)}")
+        max_memory = _check_memory(max_memory)
+        _check_trips(trips)
+        self._game = game
+        self._max_memory = default_max_memory() if max_memory is None else max_memory
+        self._by_counts = trips == "counts"
+        self.clear()
+
+    def solve(self, state: State, max_nodes: int) -> Optional[dict[str, Any]]:
+        """solve_endgame(state, max_nodes) from the entries kept."""
+        return self._solve(state, max_nodes, False)
+
+    def solve_result(self, state: State, max_nodes: int) -> Optional[dict[str, Any]]:
+        """solve_endgame_result(state, max_nodes) from the entries kept."""
+        return self._solve(state, max_nodes, True)
+
+    def clear(self) -> None:
+        """Drops every entry."""
+        self._solver = _Solver(0, self._max_memory, self._by_counts)
+
+    @property
+    def entries(self) -> int:
+        """The positions and list entries kept, each counted as ENTRY_BYTES of max_memory."""
+        return self._solver.entries
+
+    def _solve(self, state: State, max_nodes: int, result_only: bool) -> Optional[dict[str, Any]]:
+        name = "EndgameSolver.solve_result" if result_only else "EndgameSolver.solve"
+        check_state(state)
+        if state.get_game() != self._game:
+            raise ValueError(
+                f"{name} got a state of {state.get_game()!r}, the solver plays {self._game!r}"
+            )
+        max_nodes = _check_budget(max_nodes)
+        _check_position(state, name, "EndgameSolver.solve", result_only)
+        return _answer(
+            solve(state, max_nodes, result_only=result_only, solver=self._solver), result_only
+        )

@@ -28,6 +28,7 @@ from ._core import (
     playouts,
     playouts_batch,
     rollouts,
+    EndgameSolver,
     solve_endgame,
     solve_endgame_result,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "evaluate",
     "solve_endgame",
     "solve_endgame_result",
+    "EndgameSolver",
     "PuctSearch",
     "Network",
     # the bots, one per entry of the registry (bot_registry.py): RandomBot, GreedyBot, MCTSBot,

@@ -294,6 +294,31 @@ def solve_endgame_result(
     max_nodes did not suffice. Alpha-beta with the window (-1, 1): often far fewer nodes than
     solve_endgame. max_memory and trips as solve_endgame's."""
 
+class EndgameSolver:
+    """One solver table kept across solves of a
+    game's positions (docs/search.md "A table kept across solves"), as a chess engine keeps its
+    transposition table between moves.
+
+    EndgameSolver(game, max_memory=None, trips="counts"): solve(state, max_nodes) and
+    solve_result(state, max_nodes) are solve_endgame's and solve_endgame_result's, the same values,
+    from the entries earlier solves left (exact values, bounds, a scorer's listed trips): "nodes"
+    counts this call's, max_nodes bounds this call. The entries stay when a solve gives up, is
+    interrupted or reaches max_memory (each a finished result); clear() drops them; entries counts
+    them (80 bytes each against max_memory). Equal to vikinger_ref.EndgameSolver call for call.
+    """
+    def __init__(
+        self, game: Game, max_memory: Optional[_Int] = None, trips: str = "counts"
+    ) -> None: ...
+    def solve(self, state: State, max_nodes: _Int) -> Optional[Dict[str, Any]]:
+        """solve_endgame(state, max_nodes) from the entries kept."""
+    def solve_result(self, state: State, max_nodes: _Int) -> Optional[Dict[str, Any]]:
+        """solve_endgame_result(state, max_nodes) from the entries kept."""
+    def clear(self) -> None:
+        """Drops every entry."""
+    @property
+    def entries(self) -> int:
+        """The positions and list entries kept, each counted as 80 bytes of max_memory."""
+
 class RandomBot:
     """RandomBot(game, seed): a uniformly random legal
     action, legal[floor(u * len(legal))] with u the next uniform of splitmix64(seed)."""

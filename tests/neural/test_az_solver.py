@@ -125,11 +125,12 @@ def test_a_result_changing_move_is_replaced_by_the_result_solvers(engines):
         positions = [p for _, p in shipped(engine, 2, 200, max_nodes=20_000)]
         for position in [p for p in positions if benchmark.critical(p["margins"])][:3]:
             state = benchmark.state_of(engine, position)
-            result = engine.solve_endgame_result(state, az_bot.SOLVER_NODES)
+            table = engine.EndgameSolver(state.get_game())  # the move's, as the bot's _solve
+            result = table.solve_result(state, az_bot.SOLVER_NODES)
             best = max(_result(m) for m in position["margins"])
             assert result["results"][position["mover"]] == best
             for action, margin in zip(position["actions"], position["margins"]):
-                chosen = bot._keep_result(state, action, result)
+                chosen = bot._keep_result(state, action, result, table)
                 got = position["margins"][position["actions"].index(chosen)]
                 assert _result(got) == best
                 assert chosen == (action if _result(margin) == best else result["action"])

@@ -3,7 +3,7 @@ implementation, docs/learning.md "The shipped player") on the C++ PuctSearch, St
 
 from vikinger_ref import az_bot
 
-from .._core import Game, Network, PuctSearch, State, solve_endgame, solve_endgame_result
+from .._core import EndgameSolver, Game, Network, PuctSearch, State
 from .bot import no_chance_ahead, round_of
 
 
@@ -15,8 +15,7 @@ class AZBot(az_bot.AZBot):
     _state_class = State
     _game_class = Game
     _network_class = Network
-    _solve_endgame = staticmethod(solve_endgame)
-    _solve_endgame_result = staticmethod(solve_endgame_result)
+    _endgame_solver_class = EndgameSolver
     _no_chance_ahead = staticmethod(no_chance_ahead)
     _round = staticmethod(round_of)
 

@@ -3,7 +3,7 @@ logic, docs/neural.md "Evaluators and bots") with this package's search, State a
 
 from vikinger_ref import puct_bot
 
-from .._core import Game, Network, PuctSearch, State, solve_endgame, solve_endgame_result
+from .._core import EndgameSolver, Game, Network, PuctSearch, State
 
 
 def no_chance_ahead(state: State) -> bool:
@@ -25,7 +25,6 @@ class PuctBot(puct_bot.PuctBot):
     _state_class = State
     _game_class = Game
     _network_class = Network
-    _solve_endgame = staticmethod(solve_endgame)
-    _solve_endgame_result = staticmethod(solve_endgame_result)
+    _endgame_solver_class = EndgameSolver
     _no_chance_ahead = staticmethod(no_chance_ahead)
     _round = staticmethod(round_of)
