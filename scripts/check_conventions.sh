@@ -16,7 +16,9 @@ run ruff format --check .
 mapfile -t cxx < <(git ls-files 'csrc/*.h' 'csrc/*.cc' 'bench/*.cc')
 run clang-format --dry-run --Werror "${cxx[@]}"
 run mypy
-# stubtest imports the installed module, not the checkout's build folder.
-(cd /tmp && run python3 -m mypy.stubtest vikinger_fast._core \
+# stubtest imports the installed module, not the checkout's build folder. (Not through run: a
+# status set in the subshell would be lost, and its failures with it.)
+echo "== python3 -m mypy.stubtest vikinger_fast._core (from /tmp)"
+(cd /tmp && python3 -m mypy.stubtest vikinger_fast._core \
    --allowlist "$OLDPWD/tools/stubtest_allowlist.txt") || status=1
 exit "$status"

@@ -205,6 +205,10 @@ py::object SolveEndgameResult(py::handle state, py::handle max_nodes, py::handle
 
 // --- EndgameSolver: one table kept across solves (solver.py's EndgameSolver) -------------------
 
+constexpr const char* kNotCopied =
+    "an EndgameSolver is not pickled or copied (its table is this process's cache): make a new "
+    "one";
+
 struct PyEndgameSolver {
   Game game;
   int64_t max_memory;
@@ -458,7 +462,14 @@ them (80 bytes each against max_memory). Equal to vikinger_ref.EndgameSolver cal
             vk::ObjectLock lock(self.mutex);
             return self.solver.entries();
           },
-          R"doc(The positions and list entries kept, each counted as 80 bytes of max_memory.)doc");
+          R"doc(The positions and list entries kept, each counted as 80 bytes of max_memory.)doc")
+      // solver.py's NOT_COPIED: the table is a cache of this process's solves.
+      .def("__reduce__", [](py::handle) -> py::object { throw py::type_error(vk::kNotCopied); })
+      .def("__copy__", [](py::handle) -> py::object { throw py::type_error(vk::kNotCopied); })
+      .def(
+          "__deepcopy__",
+          [](py::handle, py::handle) -> py::object { throw py::type_error(vk::kNotCopied); },
+          py::arg("memo"));
 
   auto state_type = py::reinterpret_borrow<py::class_<State>>(m.attr("State"));
   state_type

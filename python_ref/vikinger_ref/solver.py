@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import os
 import resource
-from typing import Any, Callable, Iterator, Optional
+from typing import Any, Callable, Iterator, NoReturn, Optional
 
 from . import trip_ends
 from .board import ROWS, PlayerBoard
@@ -653,6 +653,13 @@ def _answer(solved: Optional[dict[str, Any]], result_only: bool) -> Optional[dic
     return solved
 
 
+# An EndgameSolver's table is a cache of this process's solves, as large as they were: the same
+# refusal in both engines for pickle, copy and deepcopy.
+NOT_COPIED = (
+    "an EndgameSolver is not pickled or copied (its table is this process's cache): make a new one"
+)
+
+
 class EndgameSolver:
     """One solver table kept across solves of a game's positions (docs/search.md "A table kept
     across solves"): what one solve proved (exact values, bounds, a scorer's listed trips) is
@@ -688,6 +695,15 @@ class EndgameSolver:
     def entries(self) -> int:
         """The positions and list entries kept, each counted as ENTRY_BYTES of max_memory."""
         return self._solver.entries
+
+    def __reduce__(self) -> NoReturn:
+        raise TypeError(NOT_COPIED)
+
+    def __copy__(self) -> NoReturn:
+        raise TypeError(NOT_COPIED)
+
+    def __deepcopy__(self, memo: object) -> NoReturn:
+        raise TypeError(NOT_COPIED)
 
     def _solve(self, state: State, max_nodes: int, result_only: bool) -> Optional[dict[str, Any]]:
         name = "EndgameSolver.solve_result" if result_only else "EndgameSolver.solve"

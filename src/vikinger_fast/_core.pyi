@@ -3,7 +3,7 @@
 Same API as the pure-Python reference vikinger_ref (docs/api.md).
 """
 
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, NoReturn, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -318,6 +318,9 @@ class EndgameSolver:
     @property
     def entries(self) -> int:
         """The positions and list entries kept, each counted as 80 bytes of max_memory."""
+    def __reduce__(self) -> NoReturn: ...
+    def __copy__(self) -> NoReturn: ...
+    def __deepcopy__(self, memo: Any) -> NoReturn: ...
 
 class RandomBot:
     """RandomBot(game, seed): a uniformly random legal

@@ -144,3 +144,17 @@ def test_bad_calls_are_refused_alike(engines):
     assert messages[12] == (
         "EndgameSolver.solve needs a decision node of round 6 with its offer on the wheel"
     )
+
+
+def test_neither_engine_pickles_or_copies_a_solver(engines):
+    import copy
+    import pickle
+
+    errors = []
+    for engine in engines:
+        solver = engine.EndgameSolver(engine.Game(2))
+        for call in (pickle.dumps, copy.copy, copy.deepcopy):
+            with pytest.raises(TypeError) as caught:
+                call(solver)
+            errors.append(str(caught.value))
+    assert len(set(errors)) == 1 and "make a new one" in errors[0]
