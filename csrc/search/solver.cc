@@ -657,7 +657,7 @@ class Solver {
   // Whether `extra` more entries fit beside the table and the cached outcomes; false (out of
   // memory) otherwise.
   bool Reserve(int64_t extra) {
-    if (static_cast<int64_t>(table_.size()) + cached_ + extra > max_entries_) {
+    if (entries() + extra > max_entries_) {
       out_of_memory_ = true;
       return false;
     }

@@ -138,7 +138,7 @@ class _Solver:
 
     def reserve(self, extra: int) -> None:
         """Out of memory unless `extra` more entries fit beside the table and the outcomes."""
-        if len(self.table) + self.cached + extra > self.max_entries:
+        if self.entries + extra > self.max_entries:
             raise _OutOfMemory
 
     def store(self, key: int, entry: Any) -> None:
