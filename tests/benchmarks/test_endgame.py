@@ -9,7 +9,7 @@ import json
 import pytest
 
 from cli_runs import exit_code
-from vikinger_fast.benchmarks import endgame
+from vikinger_fast.benchmarks import endgame, endgame_make
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +27,7 @@ FILES = [endgame.DATA, endgame.CRITICAL_DATA]
 
 def test_the_shipped_file_is_small_and_has_positions_for_2_3_and_4_players(data):
     assert endgame.DATA.stat().st_size < 2_000_000
-    assert data["format"] == endgame.FORMAT and data["sources"] == list(endgame.SOURCES)
+    assert data["format"] == endgame.FORMAT and data["sources"] == list(endgame_make.SOURCES)
     for players in endgame.PLAYERS:
         positions = endgame.by_players(data, players, None)
         assert len(positions) == 200
@@ -54,16 +54,18 @@ def test_the_margins_are_the_solvers(engines, path, players):
     ref, fast = engines
     position = endgame.by_players(endgame.load_positions(path), players, None)[0]
     state = endgame.state_of(fast, position)
-    assert endgame.action_margins(fast, state, endgame.SOLVER_NODES) == position["margins"]
+    assert (
+        endgame_make.action_margins(fast, state, endgame_make.SOLVER_NODES) == position["margins"]
+    )
     # The best margin is the whole position's value for the mover.
-    solved = fast.solve_endgame(state, endgame.SOLVER_NODES)
+    solved = fast.solve_endgame(state, endgame_make.SOLVER_NODES)
     assert solved["margins"][position["mover"]] == max(position["margins"])
 
 
 def test_the_file_is_rebuilt_the_same_from_its_seed(data, tmp_path):
     import vikinger_fast
 
-    made = endgame.make_positions(data["seed"], 2, vikinger_fast, players=(2,))
+    made = endgame_make.make_positions(data["seed"], 2, vikinger_fast, players=(2,))
     assert made["positions"] == endgame.by_players(data, 2, 2)
     endgame.save_positions(made, tmp_path / "a.json.gz")
     endgame.save_positions(made, tmp_path / "b.json.gz")
@@ -139,12 +141,113 @@ def test_make_with_jobs_writes_the_same_file(data, tmp_path):
 
     from vikinger_fast.distributed import LocalProcesses
 
-    one = endgame.make_positions(data["seed"], 6, vikinger_fast, players=(2,))
-    two = endgame.make_positions(
+    one = endgame_make.make_positions(data["seed"], 6, vikinger_fast, players=(2,))
+    two = endgame_make.make_positions(
         data["seed"], 6, vikinger_fast, players=(2,), executor=LocalProcesses(2)
     )
     assert one == two and len({p["game"] for p in two["positions"]}) > 1
     assert two["positions"][:2] == endgame.by_players(data, 2, 2)  # game 0: as shipped
+
+
+@pytest.fixture(scope="module")
+def checkpoints():
+    """The records a 2-player build of 4 positions from seed 1 leaves after each game, and
+    the file it makes."""
+
+    import vikinger_fast
+
+    records = []
+    made = endgame_make.make_positions(
+        1, 4, vikinger_fast, players=(2,), checkpoint=lambda r: records.append(_copied(r))
+    )
+    return records, made
+
+
+def _copied(record):
+    """`record` as read back from its file (a copy: make_positions goes on changing its own)."""
+    return json.loads(json.dumps(record))
+
+
+def test_a_stopped_build_resumed_makes_the_same_file(checkpoints):
+    import vikinger_fast
+
+    records, made = checkpoints
+    assert len(records) >= 2 and records[-1]["positions"] == made["positions"]
+    for record in (records[0], records[len(records) // 2]):
+        again = endgame_make.make_positions(1, 4, vikinger_fast, players=(2,), resume=record)
+        assert again == made
+
+
+def test_resume_goes_on_across_the_numbers_of_players(data):
+    """Stopped after the 2-player positions were all kept: the 3-player ones are built next."""
+    import vikinger_fast
+
+    records = []
+    made = endgame_make.make_positions(
+        1, 2, vikinger_fast, players=(2, 3), checkpoint=lambda r: records.append(_copied(r))
+    )
+    settings = endgame_make.partial_settings(1, 2, (2, 3), False, 0)
+    first_done = next(r for r in records if len(r["positions"]) == 2)
+    assert "3" not in first_done["games"]
+    checked = endgame_make.check_partial(first_done, settings, vikinger_fast)
+    again = endgame_make.make_positions(1, 2, vikinger_fast, players=(2, 3), resume=checked)
+    assert again == made and [p["players"] for p in made["positions"]] == [2, 2, 3, 3]
+
+
+def _tampered(record, change):
+    record = _copied(record)
+    change(record)
+    return record
+
+
+@pytest.mark.parametrize(
+    "change, words",
+    [
+        (lambda r: r.update(format="x"), "not a vikinger-endgame-partial/1 record"),
+        (lambda r: r["settings"].update(seed=2), "made with other settings"),
+        (lambda r: r.update(games={"3": 1}), "must count games per number of players"),
+        (lambda r: r.update(games={"2": -1}), "must be counts of games"),
+        (lambda r: r.update(positions={}), "its positions must be a list"),
+        (lambda r: r["positions"].append(7), "position 3: not a position of the benchmark"),
+        (lambda r: r["positions"][0].update(game=10**6), "position 0: game 1000000 is not one"),
+        (lambda r: r["positions"][0].update(state="AAAA"), "position 0: its state does not load"),
+        (lambda r: r["positions"][0].update(state=5), "position 0: its state does not load"),
+        (lambda r: r["positions"][0].update(actions=[0]), "its actions or mover are not its"),
+        (lambda r: r["positions"].extend(r["positions"] * 2), "more than 4 of 2"),
+    ],
+)
+def test_a_partial_record_of_other_settings_or_tampered_is_refused(checkpoints, change, words):
+    import vikinger_fast
+
+    record = _tampered(checkpoints[0][0], change)
+    settings = endgame_make.partial_settings(1, 4, (2,), False, 0)
+    assert len(checkpoints[0][0]["positions"]) == 3  # game 0 keeps three (the indices above)
+    with pytest.raises(ValueError, match=words):
+        endgame_make.check_partial(record, settings, vikinger_fast)
+    with pytest.raises(ValueError, match=words):
+        endgame_make.make_positions(1, 4, vikinger_fast, players=(2,), resume=record)
+
+
+def test_make_resumes_a_stopped_build_and_refuses_to_lose_one(checkpoints, tmp_path, capsys):
+    records, made = checkpoints
+    path = tmp_path / "made.json.gz"
+    partial = tmp_path / "made.json.gz.partial"
+    argv = ["endgame", "--make", str(path), "--seed", "1", "--per-count", "4", "--players", "2"]
+    endgame.save_positions(records[0], partial)
+    assert exit_code(argv) == 2  # a stopped build is not overwritten by a new one
+    assert "holds a build that was stopped: give --resume" in capsys.readouterr().err
+    assert exit_code([*argv[:-4], "--per-count", "5", "--players", "2", "--resume"]) == 2
+    assert "made with other settings" in capsys.readouterr().err
+    assert partial.exists() and not path.exists()
+    assert exit_code([*argv, "--resume"]) == 0
+    out = capsys.readouterr().out
+    assert f"resuming {partial}: 3 positions kept, games played 1 (2 players)" in out
+    assert endgame.load_positions(path) == json.loads(json.dumps(made))
+    assert not partial.exists()
+    assert exit_code([*argv, "--resume"]) == 2
+    assert "there is no" in capsys.readouterr().err
+    assert exit_code(["endgame", "--resume"]) == 2
+    assert "--resume goes on with a stopped --make" in capsys.readouterr().err
 
 
 def test_a_failing_bot_is_one_line_naming_its_positions(tmp_path, capsys, monkeypatch):
@@ -166,7 +269,7 @@ def test_a_failing_bot_is_one_line_naming_its_positions(tmp_path, capsys, monkey
         (["endgame", "nobot"], "bot spec 'nobot'"),
         (["endgame", "az:simulations=0"], "simulations must be > 0"),
         (["endgame", "--players", "5"], "--players takes 2, 3 and/or 4"),
-        (["endgame", "--data", "/nonexistent.json.gz"], "not an endgame benchmark file"),
+        (["endgame", "--data", "/nonexistent.json.gz"], "/nonexistent.json.gz: no such file"),
         (["endgame", "az:model=/nonexistent.npz", "--players", "3"], "az:model=/nonexistent.npz"),
     ],
 )
@@ -181,6 +284,30 @@ def test_a_file_of_another_format_is_refused(tmp_path):
     path.write_bytes(gzip.compress(json.dumps({"format": "other/1"}).encode()))
     with pytest.raises(ValueError, match="not a vikinger-endgame/1 file"):
         endgame.load_positions(path)
+
+
+def test_files_read_are_regular_bounded_gzip_json(tmp_path, monkeypatch):
+    """docs/security.md "Files read": a FIFO is refused unread (nothing blocks), a file that is
+    not gzip'd JSON or unpacks past the bound is a ValueError naming it, for the positions and
+    for a partial build alike."""
+    import os
+
+    from vikinger_fast.safety import json_limits
+
+    fifo = tmp_path / "fifo.json.gz"
+    os.mkfifo(fifo)
+    plain = tmp_path / "plain.json.gz"
+    plain.write_text("{}")
+    big = tmp_path / "big.json.gz"
+    big.write_bytes(gzip.compress(b" " * 2000 + b"{}"))
+    monkeypatch.setattr(json_limits, "MAX_BYTES", 1000)
+    for read in (endgame.load_positions, endgame_make.load_partial):
+        with pytest.raises(ValueError, match="fifo.json.gz: not a regular file"):
+            read(fifo)
+        with pytest.raises(ValueError, match="plain.json.gz: not an? "):
+            read(plain)
+        with pytest.raises(ValueError, match="big.json.gz: unpacks to more than 1,000 bytes"):
+            read(big)
 
 
 def test_each_position_gets_a_bot_of_its_own_seed(data, monkeypatch):
@@ -207,17 +334,17 @@ def test_a_critical_file_holds_critical_positions_alone():
     the solver's margins as in the main file, and the file says so."""
     import vikinger_fast
 
-    made = endgame.make_positions(2, 3, vikinger_fast, players=(2,), only_critical=True)
+    made = endgame_make.make_positions(2, 3, vikinger_fast, players=(2,), only_critical=True)
     assert made["critical"] is True and len(made["positions"]) == 3
     for position in made["positions"]:
         assert endgame.critical(position["margins"])
         state = endgame.state_of(vikinger_fast, position)
         assert (
-            endgame.action_margins(vikinger_fast, state, endgame.SOLVER_NODES)
+            endgame_make.action_margins(vikinger_fast, state, endgame_make.SOLVER_NODES)
             == (position["margins"])
         )
     # The main file's rebuild is unchanged by the option: no "critical" key there.
-    assert "critical" not in endgame.make_positions(1, 1, vikinger_fast, players=(2,))
+    assert "critical" not in endgame_make.make_positions(1, 1, vikinger_fast, players=(2,))
 
 
 def test_critical_with_data_is_refused(capsys, tmp_path):
@@ -228,7 +355,9 @@ def test_critical_with_data_is_refused(capsys, tmp_path):
 
 def test_the_shipped_critical_file_holds_200_critical_positions_per_count(critical_data):
     assert endgame.CRITICAL_DATA.stat().st_size < 2_000_000
-    assert critical_data["critical"] is True and critical_data["sources"] == list(endgame.SOURCES)
+    assert critical_data["critical"] is True and critical_data["sources"] == list(
+        endgame_make.SOURCES
+    )
     for players in endgame.PLAYERS:
         positions = endgame.by_players(critical_data, players, None)
         assert len(positions) == 200 and len({p["state"] for p in positions}) == 200
@@ -239,7 +368,7 @@ def test_the_shipped_critical_file_holds_200_critical_positions_per_count(critic
 def test_the_critical_file_is_rebuilt_from_its_seed(critical_data):
     import vikinger_fast
 
-    made = endgame.make_positions(
+    made = endgame_make.make_positions(
         critical_data["seed"], 2, vikinger_fast, players=(2,), only_critical=True
     )
     assert made["positions"] == endgame.by_players(critical_data, 2, 2)
@@ -255,55 +384,77 @@ def test_critical_runs_on_the_shipped_critical_positions(capsys):
 # --- the hard positions (two players, labelled by results) ---------------------------------
 
 
+# Each version of the hard rule (endgame.HARD_VERSIONS) and its file: (version, path, positions).
+HARD_FILES = [(1, endgame.HARD_V1_DATA, 80), (2, endgame.HARD_DATA, 200)]
+
+
+@pytest.fixture(scope="module", params=HARD_FILES, ids=["hard-v1", "hard-v2"])
+def hard_file(request):
+    version, path, count = request.param
+    return version, endgame.load_positions(path), count
+
+
 @pytest.fixture(scope="module")
 def hard_data():
     return endgame.load_positions(endgame.HARD_DATA)
 
 
-def test_the_shipped_hard_file_holds_critical_positions_labelled_by_results(hard_data):
-    assert endgame.HARD_DATA.stat().st_size < 2_000_000
-    assert hard_data["critical"] is True and hard_data["sources"] == list(endgame.HARD_SOURCES)
-    assert hard_data["hard"] == {"gives_up_within": endgame.HARD_FROM}
-    assert hard_data["solver_nodes"] == endgame.HARD_NODES
-    positions = hard_data["positions"]
-    assert len(positions) == 80 and len({p["state"] for p in positions}) == 80
-    assert {p["players"] for p in positions} == {2} and not endgame.by_players(hard_data, 3, None)
+def test_the_shipped_hard_files_hold_critical_positions_labelled_by_results(hard_file):
+    version, data, count = hard_file
+    assert all(path.stat().st_size < 2_000_000 for _, path, _ in HARD_FILES)
+    assert data["critical"] is True and data["sources"] == list(endgame_make.HARD_SOURCES)
+    rule = {"gives_up_within": endgame_make.HARD_FROM}
+    if version > 1:
+        rule.update(version=version, table="one per position")
+    assert data["hard"] == rule
+    assert data["solver_nodes"] == endgame_make.HARD_NODES
+    positions = data["positions"]
+    assert len(positions) == count and len({p["state"] for p in positions}) == count
+    assert {p["players"] for p in positions} == {2} and not endgame.by_players(data, 3, None)
     for p in positions:
         assert "margins" not in p and len(p["results"]) == len(p["actions"])
         assert set(p["results"]) <= {-1, 0, 1} and endgame.critical(p["results"])
         assert max(p["results"]) >= 0  # the mover does not lose under best play
-    assert len({p["game"] for p in positions}) >= 30  # from many games
+    assert len({p["game"] for p in positions}) >= count * 3 // 8  # from many games
 
 
-def test_hard_positions_are_the_same_states_in_both_engines(engines, hard_data):
-    for position in hard_data["positions"][:20]:
+def test_hard_positions_are_the_same_states_in_both_engines(engines, hard_file):
+    for position in hard_file[1]["positions"][:20]:
         ref, fast = (endgame.state_of(engine, position) for engine in engines)
         assert ref.to_dict() == fast.to_dict()
         assert fast.legal_actions() == position["actions"]
 
 
-def test_the_default_solver_gives_up_on_hard_positions(hard_data):
+def test_the_default_solver_gives_up_on_hard_positions(hard_file):
     import vikinger_fast
 
-    for position in hard_data["positions"][:10]:
+    for position in hard_file[1]["positions"][:10]:
         state = endgame.state_of(vikinger_fast, position)
-        assert vikinger_fast.solve_endgame_result(state, endgame.HARD_FROM) is None
+        assert vikinger_fast.solve_endgame_result(state, endgame_make.HARD_FROM) is None
 
 
-def test_hard_labels_are_the_result_solvers(hard_data):
+def test_hard_labels_are_the_result_solvers(hard_file):
+    """Version 1's labels from a new table per solve, version 2's from one table per position
+    (the same values wherever both finish)."""
     import vikinger_fast
 
-    position = hard_data["positions"][0]
+    version, data, _ = hard_file
+    position = data["positions"][0]
     state = endgame.state_of(vikinger_fast, position)
-    assert endgame.action_results(vikinger_fast, state, endgame.HARD_NODES) == position["results"]
+    solver = None if version == 1 else vikinger_fast.EndgameSolver(state.get_game())
+    labels = endgame_make.action_results(vikinger_fast, state, endgame_make.HARD_NODES, solver)
+    assert labels == position["results"]
 
 
-def test_the_hard_file_is_rebuilt_from_its_seed(hard_data):
-    """The first position again from its game (the file's first games keep none)."""
+def test_the_hard_files_are_rebuilt_from_their_seeds(hard_file):
+    """The first position again from its game (the files' first games keep none)."""
     import vikinger_fast
 
-    first = hard_data["positions"][0]
-    again = endgame._game_positions(vikinger_fast, 2, hard_data["seed"], first["game"], hard=True)
+    version, data, _ = hard_file
+    first = data["positions"][0]
+    again = endgame_make._game_positions(
+        vikinger_fast, 2, data["seed"], first["game"], hard=version
+    )
     assert again[0] == first
 
 
@@ -312,15 +463,19 @@ def test_hard_scores_count_blunders_alone(hard_data):
     best = [p["actions"][p["results"].index(max(p["results"]))] for p in positions]
     worst = [p["actions"][p["results"].index(min(p["results"]))] for p in positions]
     perfect = endgame.score_moves(positions, best)
-    assert perfect["blunders"] == 0 and perfect["critical"] == 80
+    assert perfect["blunders"] == 0 and perfect["critical"] == len(positions)
     assert perfect["optimal_share"] is None and perfect["mean_regret"] is None
-    assert endgame.score_moves(positions, worst)["blunders"] == 80
+    assert endgame.score_moves(positions, worst)["blunders"] == len(positions)
 
 
-def test_hard_runs_on_the_shipped_hard_positions(capsys):
-    assert exit_code(["endgame", "random", "--hard", "--limit", "4"]) == 0
+@pytest.mark.parametrize("version", [None, 1, 2])
+def test_hard_runs_on_the_shipped_hard_positions(capsys, version):
+    chosen = [] if version is None else ["--hard-version", str(version)]
+    assert exit_code(["endgame", "random", "--hard", "--limit", "4", *chosen]) == 0
     text = capsys.readouterr().out
-    assert "the shipped hard positions" in text and "| `random` | 2 | 4 | - | - | " in text
+    seed = endgame.load_positions(endgame.hard_data(version or 2))["seed"]
+    assert f"the shipped hard (v{version or 2}) positions" in text and f"seed {seed})" in text
+    assert "| `random` | 2 | 4 | - | - | " in text
 
 
 @pytest.mark.parametrize(
@@ -329,6 +484,7 @@ def test_hard_runs_on_the_shipped_hard_positions(capsys):
         (["endgame", "--hard", "--players", "2,3"], "--hard positions are for two players"),
         (["endgame", "--hard", "--critical"], "--critical and --hard choose different files"),
         (["endgame", "--hard", "--data", "x.json.gz"], "--hard chooses the shipped hard"),
+        (["endgame", "--hard-version", "1"], "--hard-version chooses a file of --hard positions"),
     ],
 )
 def test_hard_refusals_are_one_line(capsys, argv, words):
@@ -341,4 +497,25 @@ def test_hard_files_are_for_two_players():
     import vikinger_fast
 
     with pytest.raises(ValueError, match="hard positions are for two players"):
-        endgame.make_positions(1, 1, vikinger_fast, players=(3,), hard=True)
+        endgame_make.make_positions(1, 1, vikinger_fast, players=(3,), hard=True)
+
+
+def test_the_hard_files_by_version():
+    assert (
+        endgame.hard_data(1) == endgame.HARD_V1_DATA and endgame.hard_data(2) == endgame.HARD_DATA
+    )
+    with pytest.raises(ValueError, match="no hard positions of version 3"):
+        endgame.hard_data(3)
+
+
+def test_an_unknown_hard_version_is_a_usage_error(capsys):
+    assert exit_code(["endgame", "--hard", "--hard-version", "3"]) == 2
+    assert "--hard-version: invalid choice: 3" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("hard", [3, -1, 1.0, "2", None])
+def test_hard_takes_a_known_version(hard):
+    import vikinger_fast
+
+    with pytest.raises(ValueError, match="hard takes 0 or a version of"):
+        endgame_make.make_positions(1, 1, vikinger_fast, players=(2,), hard=hard)

@@ -5,7 +5,7 @@ milliseconds to seconds apart) sent to the real `vikinger` commands with two wor
 Each run must end with exit status 130, its process and every process it started gone within a
 bounded time, no "Traceback" and no "Exception ignored" on stderr, no half-written file in its
 folders, and, for the commands with --resume, a folder the same command finishes with --resume
-(arena) or that --resume reads (train)."""
+(arena) or that --resume reads (train, and endgame --make's partial build)."""
 
 import json
 import os
@@ -108,7 +108,24 @@ def check_selfplay(tmp_path, out):
             assert shard.files
 
 
-CHECKS = {"arena": check_arena, "train": check_train, "selfplay": check_selfplay}
+def check_endgame_make(tmp_path, out):
+    """Either no game was finished, or what was built is a partial build that --resume takes."""
+    import vikinger_fast
+    from vikinger_fast.benchmarks import endgame, endgame_make
+
+    assert not (tmp_path / "made.json.gz").exists()
+    partial = tmp_path / "made.json.gz.partial"
+    if partial.exists():
+        settings = endgame_make.partial_settings(0, 200, endgame.PLAYERS, False, 0)
+        endgame_make.check_partial(endgame_make.load_partial(partial), settings, vikinger_fast)
+
+
+CHECKS = {
+    "arena": check_arena,
+    "train": check_train,
+    "selfplay": check_selfplay,
+    "endgame-make": check_endgame_make,
+}
 
 
 def stop_command(tmp_path, command, seed, count):
@@ -130,7 +147,7 @@ def stop_command(tmp_path, command, seed, count):
     # No temporary file of an atomic write, nor a scratch folder of the shards, left anywhere.
     assert not [p for p in _files(tmp_path) if ".tmp" in os.path.basename(p)], what
     assert not os.listdir(tmp_path / "scratch"), what
-    if command in CHECKS and (tmp_path / "out").exists():
+    if command in CHECKS and (command == "endgame-make" or (tmp_path / "out").exists()):
         CHECKS[command](tmp_path, tmp_path / "out")
 
 

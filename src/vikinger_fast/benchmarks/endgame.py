@@ -1,20 +1,16 @@
 """The endgame benchmark (`vikinger endgame`, docs/learning.md "The endgame benchmark"): how
 close a bot's moves come to the exact ones in solved round-6 positions.
 
-The positions are a versioned file in the package (data/endgame-v1.json.gz), rebuilt
-deterministically by `make_positions(seed)` (`vikinger endgame --make`): games between bots of
-SOURCES drawn per seat, and from each game up to KEEP_PER_GAME of its round-6 decision nodes with
-no chance ahead (with more than one legal action) drawn from its solvable tail (back from the end
-to the first node the solver does not finish within SOLVER_NODES nodes) where the solver
-(docs/search.md "Solver") values every legal action within SOLVER_NODES nodes and not all actions
-are worth the same. A second file, data/endgame-critical-v1.json.gz (`--critical`), holds
-critical positions alone, drawn the same way from other games. A third,
-data/endgame-hard-v1.json.gz (`--hard`, two players), holds critical positions the learned
-player's solver gives up on, each action labelled by the mover's result alone (HARD_FROM,
-HARD_NODES, HARD_SOURCES). A position keeps its state in the engine's own format (`serialize`,
-base64), the legal actions and the mover's exact margin after each: u = 64 * Fame + gold - the
-best other player's, under best play after the action (two players: alpha-beta; three or four:
-max^n, each player maximizing its own margin).
+The positions are versioned files in the package, each built deterministically from its seed by
+endgame_make.make_positions (`vikinger endgame --make`): data/endgame-v1.json.gz, round-6
+decision nodes with no chance ahead drawn from games of several bots; a second file,
+data/endgame-critical-v1.json.gz (`--critical`), critical positions alone, drawn the same way
+from other games; a third, data/endgame-hard-v2.json.gz (`--hard`, two players), critical
+positions the learned player's solver gives up on, each action labelled by the mover's result
+alone (data/endgame-hard-v1.json.gz is its smaller first version). A position keeps its state
+in the engine's own format (`serialize`, base64), the legal actions and the mover's exact margin
+after each: u = 64 * Fame + gold - the best other player's, under best play after the action
+(two players: alpha-beta; three or four: max^n, each player maximizing its own margin).
 
 Per bot and number of players: the margin-optimal share (the bot's action has the best margin),
 the mean regret in Fame (best margin - the action's margin, over 64), and the result-changing
@@ -34,307 +30,51 @@ from collections.abc import Callable, Iterator, Sequence
 from types import ModuleType
 from typing import Any, Optional
 
-import numpy as np
 
 from .. import arena
 from ..arena.ratings import wilson
 from ..distributed.executors import Executor, LocalProcesses, Shard
-from ..safety import outputs
+from ..safety import files, json_limits, outputs
 
 FORMAT = "vikinger-endgame/1"
 DATA = pathlib.Path(__file__).resolve().parent / "data" / "endgame-v1.json.gz"
-# The critical positions alone (`make_positions(critical=True)`): the main file holds few (10, 4
-# and 14 of its 200 per count), too few to tell a blunder rate of 5 % from one of 0 or 20 %.
+# The critical positions alone (`make_positions(only_critical=True)`): the main file holds few
+# (10, 4 and 14 of its 200 per count), too few to tell a blunder rate of 5 % from one of 0 or
+# 20 %.
 CRITICAL_DATA = DATA.with_name("endgame-critical-v1.json.gz")
-# The hard positions (`make_positions(hard=True)`, two players): critical positions whose result
-# solve gives up within HARD_FROM nodes, AZBot's default root budget (vikinger_ref.az_bot), so
-# that the learned player's solver cannot play them and its search must. Exact margins are out
-# of reach there, so each action is labelled with the mover's result alone (win, shared win,
-# loss; result solves within HARD_NODES nodes).
-HARD_DATA = DATA.with_name("endgame-hard-v1.json.gz")
-HARD_FROM = 200_000
-HARD_NODES = 3_000_000
-HARD_TRIES_PER_GAME = 6  # candidates tried per game (each that is hard costs a solve or more)
-# Their games: the learned player's self-play, whose games stay close to the end. In games of
-# SOURCES (random and greedy seats, lopsided games) a hard position was seldom critical: one kept
-# in 30 games against about one in four games of self-play (docs/learning.md "The hard positions").
-HARD_SOURCES = ("az:simulations=50,solver_nodes=0",)
+# The hard positions (`make_positions(hard=N)`, two players): critical positions whose result
+# solve gives up within endgame_make.HARD_FROM nodes, AZBot's default root budget, so that the
+# learned player's solver cannot play them and its search must. Exact margins are out of reach
+# there, so each action is labelled with the mover's result alone (win, shared win, loss;
+# result solves within endgame_make.HARD_NODES nodes). Two versions of the rule, each its file:
+# 1 solved every position on a new table; 2 solves a position and its children on one
+# EndgameSolver table, so the children meet what the root's solve proved (docs/search.md "A
+# table kept across solves": about 0.7 times the time a kept position, and the same labels,
+# but a child may finish on the shared table that would not on a new one, and so the positions
+# kept from a seed differ). `make_positions(hard=N)` builds version N.
+HARD_DATA = DATA.with_name("endgame-hard-v2.json.gz")
+HARD_V1_DATA = DATA.with_name("endgame-hard-v1.json.gz")
+HARD_VERSIONS = (1, 2)
 # The training loop's own critical positions (`vikinger train`'s endgame columns), of another
 # seed: what a run is steered by is never the yardstick it is reported on.
 LOOP_DATA = DATA.with_name("endgame-loop-v1.json.gz")
-# The bots whose games the positions come from, drawn per seat.
-SOURCES = ("az:simulations=50,solver_nodes=0", "mcts:iterations=300", "greedy", "random")
-SOLVER_NODES = 300_000  # per solve while building the file
-# The files of this format were built with the last scoring's trips listed tile by tile, and
-# before two players' last scoring was solved player by player (docs/search.md), which changed
-# the node counts the budget above is met in. "tiles" is the nearest listing there is now (the
-# same values as by counts in more nodes): a rebuild gives the first game's positions of each
-# file again (tested) and may draw others from later games (docs/learning.md).
-TRIPS = "tiles"
-TRIES_PER_GAME = 4  # candidate positions tried per game
-CRITICAL_TRIES_PER_GAME = 8  # in a critical file: candidates the mover does not lose, per game
-KEEP_PER_GAME = 3
-# With an executor (`--jobs`): games built at a time while making a file, positions a shard
-# while scoring (small enough that two workers share a row's 200 positions).
-GAMES_PER_BATCH = 16
+# Positions a shard while scoring with an executor (`--jobs`): small enough that two workers
+# share a row's 200 positions.
 POSITIONS_PER_SHARD = 25
 FAME = 64  # a margin's units per Fame
 PLAYERS = (2, 3, 4)
 
 
-def _round(state: Any) -> int:
-    return int(state.to_dict()["round"])
-
-
-def _final_margins(state: Any) -> list[int]:
-    totals = [FAME * fame + gold for fame, gold in zip(state.scores(), state.gold())]
-    return [t - max(o for j, o in enumerate(totals) if j != i) for i, t in enumerate(totals)]
-
-
-def _after_each_action(
-    state: Any, solve: Callable[[Any], Optional[int]], at_end: Callable[[int], int]
-) -> Optional[list[int]]:
-    """`solve(child)` after each legal action (in legal_actions order), `at_end(the mover's
-    margin)` where the action ends the game; None where a solve gives up or a chance node
-    follows."""
-    mover = state.current_player()
-    values = []
-    for action in state.legal_actions():
-        child = state.clone()
-        child.apply_action(action)
-        if child.is_terminal():
-            values.append(at_end(_final_margins(child)[mover]))
-            continue
-        value = None if child.is_chance_node() else solve(child)
-        if value is None:
-            return None
-        values.append(value)
-    return values
-
-
-def action_margins(engine: ModuleType, state: Any, max_nodes: int) -> Optional[list[int]]:
-    """The mover's exact margin after each legal action (in legal_actions order), or None when a
-    solve needs more than max_nodes nodes or meets a chance node."""
-    mover = state.current_player()
-
-    def solve(child: Any) -> Optional[int]:
-        solved = engine.solve_endgame(child, max_nodes, trips=TRIPS)
-        return None if solved is None else int(solved["margins"][mover])
-
-    return _after_each_action(state, solve, int)
-
-
-def action_results(engine: ModuleType, state: Any, max_nodes: int) -> Optional[list[int]]:
-    """The mover's result (1 win, 0 shared win, -1 loss) after each legal action under best
-    play (result solves, trips by counts), or None when one needs more than max_nodes nodes or
-    meets a chance node."""
-    mover = state.current_player()
-
-    def solve(child: Any) -> Optional[int]:
-        solved = engine.solve_endgame_result(child, max_nodes)
-        return None if solved is None else int(solved["results"][mover])
-
-    return _after_each_action(state, solve, _result)
-
-
-def _hard_labels(engine: ModuleType, state: Any) -> Optional[list[int]]:
-    """The results after each action of a hard critical position, else None: the result solve
-    gives up within HARD_FROM nodes, finishes within HARD_NODES with the mover not losing (where
-    the best action loses no action can do worse), and not every action gives that result."""
-    if engine.solve_endgame_result(state, HARD_FROM) is not None:
-        return None
-    root = engine.solve_endgame_result(state, HARD_NODES)
-    if root is None or root["results"][state.current_player()] < 0:
-        return None
-    results = action_results(engine, state, HARD_NODES)
-    return results if results is not None and len(set(results)) > 1 else None
-
-
-def _candidates(state: Any) -> bool:
-    return (
-        not state.is_chance_node()
-        and not state.is_terminal()
-        and _round(state) == 6
-        and len(state.legal_actions()) > 1
-    )
+def hard_data(version: int) -> pathlib.Path:
+    """The shipped file of the hard positions of `version` (one of HARD_VERSIONS)."""
+    if version not in HARD_VERSIONS:
+        raise ValueError(f"no hard positions of version {version!r} (of {HARD_VERSIONS})")
+    return HARD_V1_DATA if version == 1 else HARD_DATA
 
 
 def critical(margins: Sequence[int]) -> bool:
     """Whether the mover's result (win, shared win, loss) depends on the action."""
-    return len({_result(m) for m in margins}) > 1
-
-
-def _game_positions(
-    engine: ModuleType,
-    players: int,
-    seed: int,
-    number: int,
-    only_critical: bool = False,
-    hard: bool = False,
-) -> list[dict[str, Any]]:
-    """The kept positions of game `number` for `players` players; `only_critical`: the critical
-    ones alone, tried among up to CRITICAL_TRIES_PER_GAME candidates the mover does not lose
-    under best play (where the best action loses, no action can do worse: not critical);
-    `hard`: hard critical ones (_hard_labels) among HARD_TRIES_PER_GAME of every candidate."""
-    rng = np.random.default_rng([seed, players, number])
-    game = engine.Game(players)
-    sources = HARD_SOURCES if hard else SOURCES
-    specs = [sources[int(rng.integers(len(sources)))] for _ in range(players)]
-    bots = [
-        arena.make_bot(arena.parse_spec(spec), engine, game, int(rng.integers(1 << 62)))
-        for spec in specs
-    ]
-    state = game.new_initial_state()
-    found = []
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_random_chance(rng)
-            continue
-        if _candidates(state):
-            found.append(state.clone())
-        state.apply_action(bots[state.current_player()].step(state))
-    if hard:
-        return _hard_positions(engine, found, rng, specs, number)
-    # The solvable tail: from the last candidate back to the first the solver gives up on (an
-    # earlier one has more ahead of it, and seldom solves).
-    solvable, values = [], []
-    for candidate in reversed(found):
-        solved = engine.solve_endgame(candidate, SOLVER_NODES, trips=TRIPS)
-        if solved is None:
-            break
-        solvable.append(candidate)
-        values.append(int(solved["margins"][candidate.current_player()]))
-    order = [int(index) for index in rng.permutation(len(solvable))]
-    if only_critical:
-        order = [i for i in order if values[i] >= 0][:CRITICAL_TRIES_PER_GAME]
-    else:
-        order = order[:TRIES_PER_GAME]
-    kept: list[dict[str, Any]] = []
-    for index in order:
-        candidate = solvable[index]
-        margins = action_margins(engine, candidate, SOLVER_NODES)
-        if margins is None or len(set(margins)) == 1:
-            continue
-        if only_critical and not critical(margins):
-            continue
-        kept.append(_record(candidate, number, specs, {"margins": margins}))
-        if len(kept) == KEEP_PER_GAME:
-            break
-    return kept
-
-
-def _record(
-    state: Any, number: int, specs: Sequence[str], labels: dict[str, list[int]]
-) -> dict[str, Any]:
-    """A position of the file: its game, source bot, mover, state, actions and `labels`."""
-    return {
-        "players": state.get_game().num_players,
-        "game": number,
-        "source": specs[state.current_player()],
-        "mover": state.current_player(),
-        "state": base64.b64encode(state.serialize()).decode("ascii"),
-        "actions": state.legal_actions(),
-        **labels,
-    }
-
-
-def _hard_positions(
-    engine: ModuleType, found: Sequence[Any], rng: Any, specs: Sequence[str], number: int
-) -> list[dict[str, Any]]:
-    kept: list[dict[str, Any]] = []
-    for index in rng.permutation(len(found))[:HARD_TRIES_PER_GAME]:
-        candidate = found[int(index)]
-        results = _hard_labels(engine, candidate)
-        if results is not None:
-            kept.append(_record(candidate, number, specs, {"results": results}))
-            if len(kept) == KEEP_PER_GAME:
-                break
-    return kept
-
-
-def _engine_name(engine: ModuleType) -> str:
-    return next(name for name, module in arena.ENGINES.items() if module == engine.__name__)
-
-
-def _game_shard(payload: tuple[str, int, int, int, bool, bool]) -> list[dict[str, Any]]:
-    engine_name, players, seed, number, only_critical, hard = payload
-    engine = arena.engine_module(engine_name)
-    return _game_positions(engine, players, seed, number, only_critical, hard)
-
-
-def _games(
-    engine: ModuleType,
-    players: int,
-    seed: int,
-    numbers: range,
-    kind: tuple[bool, bool],
-    executor: Optional[Executor],
-) -> Iterator[list[dict[str, Any]]]:
-    """The kept positions of each game of `numbers`, in order; `kind`: (only_critical, hard)."""
-    if executor is None:
-        for number in numbers:
-            yield _game_positions(engine, players, seed, number, *kind)
-        return
-    name = _engine_name(engine)
-    shards = [
-        Shard(_game_shard, (name, players, seed, n, *kind), 1, f"{players} players, game {n}")
-        for n in numbers
-    ]
-    done = dict(executor.run(shards))
-    for index in range(len(shards)):
-        yield done[index]
-
-
-def make_positions(
-    seed: int,
-    per_count: int,
-    engine: ModuleType,
-    players: Sequence[int] = PLAYERS,
-    progress: Optional[Callable[[int, int], None]] = None,
-    only_critical: bool = False,
-    executor: Optional[Executor] = None,
-    hard: bool = False,
-) -> dict[str, Any]:
-    """The benchmark's file contents: `per_count` positions for each number of players, from
-    games 0, 1, ... until enough were kept (the same for the same seed and engine results);
-    `only_critical`: critical positions alone (the file says "critical": true); `hard`: hard
-    critical positions labelled by results (two players; the file says "hard": its budgets);
-    `executor` (e.g. LocalProcesses(2)): the games in its workers, the same file."""
-    if hard and any(count != 2 for count in players):
-        raise ValueError("hard positions are for two players (labelled by result solves)")
-    positions: list[dict[str, Any]] = []
-    for count in players:
-        kept: list[dict[str, Any]] = []
-        number = 0
-        while len(kept) < per_count:
-            # One game at a time, or GAMES_PER_BATCH by the executor: the games are kept in
-            # their order and those past the one that fills the count are dropped, so the file
-            # is the same either way.
-            batch = 1 if executor is None else GAMES_PER_BATCH
-            numbers = range(number, number + batch)
-            kind = (only_critical, hard)
-            for found in _games(engine, count, seed, numbers, kind, executor):
-                kept.extend(found[: per_count - len(kept)])
-                number += 1
-                if progress is not None:
-                    progress(count, len(kept))
-                if len(kept) == per_count:
-                    break
-        positions.extend(kept)
-    data = {
-        "format": FORMAT,
-        "seed": seed,
-        "sources": list(SOURCES),
-        "solver_nodes": SOLVER_NODES,
-        "positions": positions,
-    }
-    if only_critical or hard:  # the main file as it was: the same bytes from its seed
-        data["critical"] = True
-    if hard:
-        data.update(
-            sources=list(HARD_SOURCES), solver_nodes=HARD_NODES, hard={"gives_up_within": HARD_FROM}
-        )
-    return data
+    return len({mover_result(m) for m in margins}) > 1
 
 
 def save_positions(data: dict[str, Any], path: Any) -> None:
@@ -344,13 +84,25 @@ def save_positions(data: dict[str, Any], path: Any) -> None:
     outputs.write_atomic(str(path), gzip.compress(text, mtime=0))
 
 
+def read_json_gz(path: Any, what: str) -> Any:
+    """The gzip'd JSON document at `path`, read as docs/security.md "Files read" says: a regular
+    file (a FIFO or a device is refused unread) of at most json_limits.MAX_BYTES, unpacked to
+    at most as much (refused when that much is read, not unpacked whole), nested at most
+    json_limits.MAX_DEPTH levels; ValueError naming the file otherwise."""
+    limit = json_limits.MAX_BYTES
+    with files.open_regular(path, limit, f"{path}") as source:
+        try:
+            raw = gzip.GzipFile(fileobj=source, mode="rb").read(limit + 1)
+        except (OSError, EOFError) as error:
+            raise ValueError(f"{path}: not {what} ({error})") from None
+    if len(raw) > limit:
+        raise ValueError(f"{path}: unpacks to more than {limit:,} bytes, not {what}")
+    return json_limits.loads_limited(raw, f"{path}")
+
+
 def load_positions(path: Any = DATA) -> dict[str, Any]:
     """The benchmark file at `path` (ValueError for a file of another format)."""
-    try:
-        with gzip.open(path, "rb") as source:
-            data = json.loads(source.read())
-    except (OSError, EOFError, json.JSONDecodeError) as error:
-        raise ValueError(f"{path}: not an endgame benchmark file ({error})") from None
+    data = read_json_gz(path, "an endgame benchmark file")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"{path}: not a {FORMAT} file")
     return data
@@ -362,7 +114,7 @@ def state_of(engine: ModuleType, position: dict[str, Any]) -> Any:
     return game.deserialize_state(base64.b64decode(position["state"]))
 
 
-def _result(margin: int) -> int:
+def mover_result(margin: int) -> int:
     return (margin > 0) - (margin < 0)  # the mover's win, shared win or loss
 
 
@@ -380,7 +132,7 @@ def score_moves(positions: Sequence[dict[str, Any]], moves: Sequence[int]) -> di
         regret += (best - mine) / FAME
         if critical(values):
             critical_count += 1
-            blunders += _result(mine) < _result(best)
+            blunders += mover_result(mine) < mover_result(best)
     n = len(positions)
     return {
         "positions": n,
@@ -401,7 +153,7 @@ def _results(position: dict[str, Any]) -> list[int]:
     """The mover's result after each action: the position's results, or its margins' signs."""
     if "results" in position:
         return list(position["results"])
-    return [_result(margin) for margin in position["margins"]]
+    return [mover_result(margin) for margin in position["margins"]]
 
 
 def score_bot(

@@ -1,14 +1,16 @@
 """`vikinger endgame`: bots against the exact values of solved round-6 positions (docs/learning.md
-"The endgame benchmark"; the positions and scores are vikinger_fast.benchmarks.endgame)."""
+"The endgame benchmark"; the positions and scores are vikinger_fast.benchmarks.endgame, the
+building of a file endgame_make)."""
 
 import argparse
+import contextlib
 import os
 import sys
 import time
 from typing import Any
 
 from .. import arena, distributed
-from ..benchmarks import endgame
+from ..benchmarks import endgame, endgame_make
 from ..safety import flags, json_limits, outputs
 from . import common, sharding
 
@@ -26,29 +28,64 @@ def _players(text: str) -> list[int]:
 
 
 def make(args: argparse.Namespace) -> int:
-    """--make PATH: the positions file rebuilt from --seed with the fast engine."""
+    """--make PATH: the positions file rebuilt from --seed with the fast engine. What is built
+    so far is kept in PATH.partial after each game (each batch of games with --jobs), so a build
+    stopped at any point goes on with the same command and --resume."""
+    engine = arena.engine_module("fast")
+    partial = f"{args.make}.partial"
+    hard = args.hard_version if args.hard else 0
+    settings = endgame_make.partial_settings(
+        args.seed, args.per_count, args.players, args.critical, hard
+    )
     try:
         outputs.check_output_file(args.make, what="--make")
-    except outputs.OutputError as error:
+        outputs.check_output_file(partial, what="--make's partial build")
+        resume = None
+        if args.resume:
+            if not os.path.isfile(partial):
+                raise ValueError(f"--resume: there is no {partial} to go on from")
+            resume = endgame_make.check_partial(
+                endgame_make.load_partial(partial), settings, engine
+            )
+        elif os.path.exists(partial):
+            raise ValueError(
+                f"{partial} holds a build that was stopped: give --resume to go on with it "
+                "(the same --seed, --per-count, --players and file kind), or remove it"
+            )
+    except (outputs.OutputError, ValueError) as error:
         print(f"vikinger endgame: {error}", file=sys.stderr)
         return 2
+    if resume is not None:
+        print(
+            f"resuming {partial}: {len(resume['positions'])} positions kept, games played "
+            f"{', '.join(f'{n} ({p} players)' for p, n in resume['games'].items())}",
+            flush=True,
+        )
     start = time.perf_counter()
 
     def progress(players: int, kept: int) -> None:
         print(f"\r{players} players: {kept} of {args.per_count}", end="", flush=True)
 
-    with sharding.outcome():
-        data = endgame.make_positions(
+    def checkpoint(record: dict[str, Any]) -> None:
+        endgame.save_positions(record, partial)
+
+    unfinished = f"the games built so far are in {partial}: the same command with --resume goes on"
+    with sharding.outcome(unfinished):
+        data = endgame_make.make_positions(
             args.seed,
             args.per_count,
-            arena.engine_module("fast"),
+            engine,
             args.players,
             progress,
             only_critical=args.critical,
             executor=distributed.LocalProcesses(args.jobs) if args.jobs > 1 else None,
-            hard=args.hard,
+            hard=hard,
+            resume=resume,
+            checkpoint=checkpoint,
         )
     endgame.save_positions(data, args.make)
+    with contextlib.suppress(FileNotFoundError):  # the build is whole: nothing to resume
+        os.remove(partial)
     print(
         f"\n{len(data['positions'])} positions (seed {args.seed}) in "
         f"{time.perf_counter() - start:.0f} s: {args.make}"
@@ -63,6 +100,12 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError("--critical and --hard choose different files: give one")
         if args.hard and args.players != [2]:
             raise ValueError("--hard positions are for two players: give --players 2")
+        if args.resume and not args.make:
+            raise ValueError("--resume goes on with a stopped --make: give --make PATH")
+        if args.hard_version is not None and not args.hard:
+            raise ValueError("--hard-version chooses a file of --hard positions: give --hard")
+        if args.hard_version is None:
+            args.hard_version = max(endgame.HARD_VERSIONS)
     except ValueError as error:
         print(f"vikinger endgame: {error}", file=sys.stderr)
         return 2
@@ -78,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             outputs.check_output_file(args.json, what="--json")
         shipped = (
-            endgame.HARD_DATA
+            endgame.hard_data(args.hard_version)
             if args.hard
             else endgame.CRITICAL_DATA
             if args.critical
@@ -92,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"vikinger endgame: {error}", file=sys.stderr)
         return 2
     load = os.getloadavg()[0]
-    which = "hard " if args.hard else "critical " if args.critical else ""
+    which = f"hard (v{args.hard_version}) " if args.hard else "critical " if args.critical else ""
     print(
         f"endgame: {args.data or f'the shipped {which}positions'} ({data['format']}, seed "
         f"{data['seed']}), engine {arena.ENGINES[args.engine]}, bot seed {args.seed}",
@@ -142,6 +185,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="rebuild the positions file from --seed (fast engine) into PATH instead",
     )
     parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="with --make: go on with the build stopped there (PATH.partial, kept after each "
+        "game), with the same --seed, --per-count, --players and file kind",
+    )
+    parser.add_argument(
         "--critical",
         action="store_true",
         help="the shipped critical positions (each has an action that changes the mover's "
@@ -153,6 +202,12 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
         help="the shipped hard positions (2 players: critical ones the learned player's solver "
         "gives up on, each action labelled win, shared win or loss); with --make: build a file "
         "of hard positions",
+    )
+    parser.add_argument(
+        "--hard-version",
+        type=int,
+        choices=endgame.HARD_VERSIONS,
+        help="with --hard: the file of that version, or with --make its rule (default the last)",
     )
     parser.add_argument(
         "--per-count",
