@@ -520,7 +520,13 @@ def test_in_a_browser_another_origin_changes_nothing_and_the_own_page_plays(serv
         driver.find_elements("css selector", "button.choice")[-1].click()
         WebDriverWait(driver, 30).until(lambda d: int(body.get_attribute("data-moves")) > undone)
         assert server.wait_for_turn(game)["can_undo"]
-        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        # The refused page's own favicon request (to rebind.test, refused with 400) may be
+        # logged after the log was read above, so only the app's own page is judged here.
+        errors = [
+            e
+            for e in driver.get_log("browser")
+            if e["level"] == "SEVERE" and "rebind.test" not in e["message"]
+        ]
         assert not errors, errors
 
         # the setup lists a stored game naming a module as refused, the good ones as before
