@@ -286,6 +286,17 @@ def test_a_file_of_another_format_is_refused(tmp_path):
         endgame.load_positions(path)
 
 
+def test_resume_from_a_fifo_is_refused_unread(tmp_path, capsys):
+    import os
+
+    path = tmp_path / "made.json.gz"
+    os.mkfifo(tmp_path / "made.json.gz.partial")
+    argv = ["endgame", "--make", str(path), "--players", "2", "--resume"]
+    assert exit_code(argv) == 2
+    err = capsys.readouterr().err
+    assert "made.json.gz.partial: not a regular file (a FIFO)" in err and err.count("\n") == 1
+
+
 def test_files_read_are_regular_bounded_gzip_json(tmp_path, monkeypatch):
     """docs/security.md "Files read": a FIFO is refused unread (nothing blocks), a file that is
     not gzip'd JSON or unpacks past the bound is a ValueError naming it, for the positions and

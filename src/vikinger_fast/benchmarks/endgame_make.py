@@ -108,13 +108,18 @@ def action_results(
     meets a chance node; `solver`: an engine.EndgameSolver whose table the solves share (the
     same results, fewer nodes), else a new table per solve."""
     mover = state.current_player()
-    solve_result = engine.solve_endgame_result if solver is None else solver.solve_result
+    solve_result = _result_solve(engine, solver)
 
     def solve(child: Any) -> Optional[int]:
         solved = solve_result(child, max_nodes)
         return None if solved is None else int(solved["results"][mover])
 
     return _after_each_action(state, solve, mover_result)
+
+
+def _result_solve(engine: ModuleType, solver: Any) -> Callable[[Any, int], Any]:
+    """The result solve: on a new table per call, or on `solver`'s table (an EndgameSolver)."""
+    return engine.solve_endgame_result if solver is None else solver.solve_result
 
 
 def _hard_labels(engine: ModuleType, state: Any, version: int) -> Optional[list[int]]:
@@ -125,8 +130,7 @@ def _hard_labels(engine: ModuleType, state: Any, version: int) -> Optional[list[
     if engine.solve_endgame_result(state, HARD_FROM) is not None:
         return None
     solver = None if version == 1 else engine.EndgameSolver(state.get_game())
-    solve_result = engine.solve_endgame_result if solver is None else solver.solve_result
-    root = solve_result(state, HARD_NODES)
+    root = _result_solve(engine, solver)(state, HARD_NODES)
     if root is None or root["results"][state.current_player()] < 0:
         return None
     results = action_results(engine, state, HARD_NODES, solver)

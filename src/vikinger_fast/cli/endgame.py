@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import arena, distributed
 from ..benchmarks import endgame, endgame_make
-from ..safety import flags, json_limits, outputs
+from ..safety import files, flags, json_limits, outputs
 from . import common, sharding
 
 DEFAULT_BOTS = ("az:simulations=200", "azpolicy", "mcts:iterations=1000", "greedy", "random")
@@ -42,11 +42,11 @@ def make(args: argparse.Namespace) -> int:
         outputs.check_output_file(partial, what="--make's partial build")
         resume = None
         if args.resume:
-            if not os.path.isfile(partial):
-                raise ValueError(f"--resume: there is no {partial} to go on from")
-            resume = endgame_make.check_partial(
-                endgame_make.load_partial(partial), settings, engine
-            )
+            try:
+                record = endgame_make.load_partial(partial)
+            except files.MissingFile:
+                raise ValueError(f"--resume: there is no {partial} to go on from") from None
+            resume = endgame_make.check_partial(record, settings, engine)
         elif os.path.exists(partial):
             raise ValueError(
                 f"{partial} holds a build that was stopped: give --resume to go on with it "
