@@ -8,9 +8,9 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <new>
-#include <unordered_map>
 #include <unordered_set>
 #include <utility>
 #include <vector>
@@ -420,8 +420,8 @@ class Solver {
   }
 
   const Outcomes* Find(uint64_t key) const {
-    const auto found = outcomes_.find(key);
-    return found == outcomes_.end() ? nullptr : &found->second;
+    const TableEntry* found = outcome_index_.Find(key);
+    return found == nullptr ? nullptr : &outcomes_[found->values[0]];
   }
 
   // Caches `fresh` under `key`; a list counts against max_memory as one table entry and one for
@@ -430,11 +430,19 @@ class Solver {
     const int64_t entries = 1 + static_cast<int64_t>(fresh.pairs.size());
     if (!Reserve(entries)) return false;
     try {
-      *kept = &outcomes_.emplace(key, std::move(fresh)).first->second;
+      outcomes_.push_back(std::move(fresh));
     } catch (const std::bad_alloc&) {
       out_of_memory_ = true;
       return false;
     }
+    TableEntry index{};
+    index.values[0] = static_cast<int32_t>(outcomes_.size() - 1);
+    if (!outcome_index_.Put(key, index, max_entries_)) {
+      outcomes_.pop_back();
+      out_of_memory_ = true;
+      return false;
+    }
+    *kept = &outcomes_.back();
     cached_ += entries;
     return true;
   }
@@ -681,8 +689,11 @@ class Solver {
   int64_t nodes_ = 0;
   bool out_of_memory_ = false;
   SolverTable table_;
-  // A scorer's outcomes by LaneHash of ScorerBytes, a later scorer's of OtherScorerBytes.
-  std::unordered_map<uint64_t, Outcomes> outcomes_;
+  // A scorer's outcomes, found by LaneHash of ScorerBytes (a later scorer's of OtherScorerBytes)
+  // in outcome_index_, a flat table of their indices (a std::unordered_map's lookups were a tenth
+  // of the two-player solver's time); a deque keeps the pointers handed out valid as it grows.
+  std::deque<Outcomes> outcomes_;
+  SolverTable outcome_index_;
   // Two players' ends of counts (BestEnds) by the counts that decide them, in the visit's order;
   // each counts as one entry and one per end.
   std::map<CountsKey, std::vector<EndKey>> ends_by_counts_;
