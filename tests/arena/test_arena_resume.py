@@ -88,6 +88,45 @@ def test_a_stopped_run_resumes_into_the_unbroken_runs_files(bots_here, stop, job
     assert lines(resumed) == lines(whole)
 
 
+def test_a_stopped_run_in_a_numbered_default_folder_names_it_to_resume(bots_here):
+    """Without --out a second run goes to arena-results-2 (the first keeps its results), and
+    its interruption names that folder: the bare --resume would look in arena-results."""
+    tmp_path = bots_here
+    assert main(["arena", *BOTS, *ARGS]) == 0
+    first = _files(tmp_path / "arena-results")
+    env = dict(os.environ)
+    env["ARENA_TEST_PAUSE"] = "0.004"
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
+    command = [sys.executable, "-m", "vikinger_fast.cli", "arena", *BOTS, *ARGS]
+    child = subprocess.Popen(
+        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    book = tmp_path / "arena-results-2" / journal.NAME
+    deadline = time.monotonic() + 120
+    while not (book.exists() and _game_lines(book) >= 2) and time.monotonic() < deadline:
+        assert child.poll() is None, child.communicate()
+        time.sleep(0.05)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=120)
+    assert child.returncode == 130, err
+    assert "arena-results holds an earlier run: this one goes to arena-results-2" in out
+    assert "the same command with --out arena-results-2 --resume plays the rest" in err
+    done = subprocess.run(
+        [*command, "--out", "arena-results-2", "--resume"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert _files(tmp_path / "arena-results") == first
+    resumed = _files(tmp_path / "arena-results-2")
+    for name in ("results.json", "results.csv", "games.csv"):
+        assert resumed[name] == first[name], name
+    assert not (tmp_path / "arena-results-3").exists()
+
+
 def _stopped_copy(tmp_path, cut):
     """A finished run's folder cut back to a journal of its first `cut` games, as if stopped."""
     out = tmp_path / "run"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from cli_runs import exit_code
 from vikinger_fast import records
+from vikinger_fast.safety import outputs
 
 BAD_NUMBERS = [
     "-1",
@@ -156,6 +157,57 @@ def test_arena_out_folder_reuse_needs_force_and_leaves_no_old_records(tmp_path, 
     assert sorted(os.listdir(out / "records")) == ["game-00000.json", "game-00001.json"]
     assert (out / "games.csv").read_text().count("\n") == 3
     assert (out / "notes.txt").read_text() == "mine"  # not one of the arena's files
+
+
+def test_without_out_a_later_run_numbers_its_folder(tmp_path, monkeypatch, capsys):
+    """The default folder is never refused for holding a run, and never overwritten without
+    --force: arena-results, then arena-results-2, past a file or a link with the next name."""
+    monkeypatch.chdir(tmp_path)
+    base = ["arena", "random", "greedy", "--no-progress", "--games", "2"]
+    assert exit_code(base) == 0
+    assert "holds an earlier run" not in capsys.readouterr().out
+    first = (tmp_path / "arena-results" / "games.csv").read_text()
+    (tmp_path / "arena-results" / "notes.txt").write_text("mine")
+    assert exit_code(base) == 0
+    assert "arena-results holds an earlier run: this one goes to arena-results-2" in (
+        capsys.readouterr().out
+    )
+    (tmp_path / "arena-results-3").write_text("a file")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "arena-results-4").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / "arena-results-5").mkdir()  # empty: taken as it is
+    assert exit_code(base) == 0
+    assert "this one goes to arena-results-5" in capsys.readouterr().out
+    assert len(os.listdir(tmp_path / "arena-results-5" / "records")) == 2
+    assert os.listdir(tmp_path / "elsewhere") == []
+    assert (tmp_path / "arena-results" / "games.csv").read_text() == first
+    assert (tmp_path / "arena-results" / "notes.txt").read_text() == "mine"
+    assert exit_code([*base, "--games", "4", "--force"]) == 0  # --force: the base itself
+    assert len(os.listdir(tmp_path / "arena-results" / "records")) == 4
+    assert not (tmp_path / "arena-results-6").exists()
+
+
+def test_without_out_the_numbers_end(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(outputs, "NUMBERED_LIMIT", 3)
+    for name in ("ladder", "ladder-2", "ladder-3"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "x").write_text("run")
+    with pytest.raises(outputs.OutputError, match="ladder and ladder-2 ... ladder-3 all hold"):
+        outputs.numbered_folder("ladder")
+    assert exit_code(["ladder", "random", "greedy", "--games", "1", "--no-progress"]) == 2
+    assert sorted(os.listdir(tmp_path)) == ["ladder", "ladder-2", "ladder-3"]
+
+
+def test_a_later_ladder_without_out_numbers_its_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    argv = ["ladder", "random", "greedy", "--games", "1", "--no-progress"]
+    assert exit_code(argv) == 0
+    first = (tmp_path / "ladder" / "results.json").read_bytes()
+    assert exit_code(argv) == 0
+    assert "ladder holds an earlier run: this one goes to ladder-2" in capsys.readouterr().out
+    assert (tmp_path / "ladder" / "results.json").read_bytes() == first
+    assert (tmp_path / "ladder-2" / "ladder.md").exists()
 
 
 def test_selfplay_out_folder_must_be_new_or_empty(tmp_path, capsys):

@@ -17,7 +17,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def default_output_folders():
-    """Every subcommand's `--out` default that names a folder."""
+    """Every subcommand's default output folder (common.add_out's `numbered` base, or a plain
+    `--out` default)."""
     commands = next(
         action
         for action in build_parser()._actions
@@ -25,6 +26,8 @@ def default_output_folders():
     )
     folders = set()
     for parser in commands.choices.values():
+        if parser.get_default("out_numbered") is not None:
+            folders.add(parser.get_default("out_numbered"))
         for action in parser._actions:
             if action.dest == "out" and isinstance(action.default, str):
                 folders.add(action.default)
@@ -35,13 +38,14 @@ def git(*args):
     return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
 
 
-def test_the_arena_writes_to_a_default_folder():
-    assert "arena-results" in default_output_folders()
+def test_the_arena_and_the_ladder_write_to_default_folders():
+    assert {"arena-results", "ladder"} <= set(default_output_folders())
 
 
 @pytest.mark.parametrize("folder", default_output_folders())
 def test_a_default_output_folder_is_ignored_and_untracked(folder):
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
-    assert git("check-ignore", "-q", f"{folder}/results.json").returncode == 0, folder
-    assert git("ls-files", "--", folder).stdout == ""
+    for numbered in (folder, f"{folder}-2", f"{folder}-17"):  # outputs.numbered_folder's names
+        assert git("check-ignore", "-q", f"{numbered}/results.json").returncode == 0, numbered
+        assert git("ls-files", "--", numbered).stdout == ""

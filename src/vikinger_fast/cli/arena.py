@@ -3,6 +3,7 @@
 import argparse
 import math
 import os
+import shlex
 import sys
 import time
 from typing import Any
@@ -43,10 +44,11 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     common.add_engine(parser)
     common.add_out(
         parser,
-        "output folder (default: arena-results); must be new or empty",
+        "output folder, new or empty (default: arena-results, or arena-results-2, -3, ... when "
+        "that holds an earlier run)",
         "write into a non-empty --out folder, replacing the results and records of an earlier "
         "run there",
-        default="arena-results",
+        numbered="arena-results",
     )
     parser.add_argument(
         "--resume",
@@ -101,6 +103,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     # The outputs, and a resumed run's journal, are checked before the games are played, not
     # found unwritable after.
     try:
+        numbered = common.out_folder(args, keep=args.resume)
         outputs.check_output_folder(args.out, force=args.force or args.resume, what="--out")
         outputs.check_output_entries(args.out, journal.RUN_FILES, journal.RUN_FOLDERS)
         if args.plot:
@@ -112,9 +115,11 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             book = journal.start(args.out, config)
     except (OSError, ValueError) as error:
         hint = ""
-        if not args.resume and os.path.isfile(journal.path_in(args.out)):
+        if not args.resume and args.out is not None and os.path.isfile(journal.path_in(args.out)):
             hint = " (or --resume to finish the run stopped there)"
         parser.error(f"{error}{hint}")
+    if numbered:
+        print(numbered, flush=True)
     tables = len(arena.schedule(len(args.bots), players, 1)) // math.factorial(players)
     print(
         f"arena: {len(args.bots)} bots, {players} per game, modules {config['modules']}, "
@@ -125,6 +130,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     )
     if args.resume:
         print(f"resuming: {len(book.done)} of {len(tasks)} games kept from {book.path}", flush=True)
+    # A numbered folder is not the default the same command would take again.
+    again = f"--out {shlex.quote(args.out)} --resume" if numbered else "--resume"
+    args.again = f"the same command with {again}"
     start = time.perf_counter()
     with book:
         try:
@@ -133,8 +141,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             )
         except KeyboardInterrupt:
             print(
-                f"\ninterrupted: the games finished are kept in {book.path}; the same command "
-                "with --resume plays the rest",
+                f"\ninterrupted: the games finished are kept in {book.path}; {args.again} "
+                "plays the rest",
                 file=sys.stderr,
             )
             return 130

@@ -2,10 +2,10 @@
 gives what differs (its default, its help). The sharded commands' own flags are in sharding.py."""
 
 import argparse
-from typing import Any
+from typing import Any, Optional
 
 from .. import arena, module_sets
-from ..safety import flags
+from ..safety import flags, outputs
 
 
 def add_bots_command(commands: Any, name: str, help: str, description: str) -> Any:
@@ -35,10 +35,27 @@ def add_engine(parser: argparse.ArgumentParser) -> None:
 
 
 def add_out(parser: argparse.ArgumentParser, help: str, force_help: str, **options: Any) -> None:
-    """--out DIR, the output folder (`options`: its default, or required), and --force, which
-    lets it be a folder that is not empty."""
+    """--out DIR, the output folder (`options`: required, or `numbered=BASE`: without --out the
+    run writes to BASE, or to BASE-2, BASE-3, ... when BASE holds an earlier run, see out_folder),
+    and --force, which lets it be a folder that is not empty."""
+    numbered = options.pop("numbered", None)
     parser.add_argument("--out", metavar="DIR", help=help, **options)
     parser.add_argument("--force", action="store_true", help=force_help)
+    if numbered is not None:
+        parser.set_defaults(out_numbered=numbered)
+
+
+def out_folder(args: argparse.Namespace, keep: bool = False) -> Optional[str]:
+    """Sets args.out where --out was not given: the base (`numbered` of add_out) with --force
+    or `keep` (a run to go on with, --resume), else outputs.numbered_folder's. Returns the note
+    to print when that is not the base (None otherwise). OutputError past the numbers."""
+    if args.out is not None:
+        return None
+    base = args.out_numbered
+    args.out = base if args.force or keep else outputs.numbered_folder(base)
+    if args.out == base:
+        return None
+    return f"{base} holds an earlier run: this one goes to {args.out}"
 
 
 def add_jobs(parser: argparse.ArgumentParser, help: str) -> None:

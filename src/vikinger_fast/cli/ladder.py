@@ -68,9 +68,10 @@ def add_parser(commands: Any) -> argparse.ArgumentParser:
     common.add_engine(parser)
     common.add_out(
         parser,
-        "output folder (default: ladder), new or empty",
+        "output folder, new or empty (default: ladder, or ladder-2, -3, ... when that holds an "
+        "earlier run)",
         "write into a non-empty --out",
-        default="ladder",
+        numbered="ladder",
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=lambda args: run(args, parser))
@@ -93,10 +94,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(plots.PLOT_HINT, file=sys.stderr)
         return 3
     try:
+        numbered = common.out_folder(args)
         outputs.check_output_folder(args.out, force=args.force, what="--out")
         outputs.check_output_entries(args.out, FILES)  # no link to write through, no folder
     except outputs.OutputError as error:
         parser.error(str(error))
+    if numbered:
+        print(numbered, flush=True)
     deals = arena.deals_for(args.games, 2)
     pairs = len(bots) * (len(bots) - 1) // 2
     modules = module_sets.name(args.modules)

@@ -123,6 +123,6 @@ def arena_games(
             sys.exit(1)
     if args.shard_size < 1:
         sys.exit(f"--shard-size must be >= 1, not {args.shard_size}")
-    kept = f"the games finished are kept in {args.out}; --resume plays the rest"
+    kept = f"the games finished are kept in {args.out}; {args.again} plays the rest"
     with outcome(kept), _connect(args) as cluster:
         return distributed.arena(*schedule, shard_size=args.shard_size, executor=cluster, **passed)

@@ -47,6 +47,36 @@ def check_output_file(path: str, inputs: Iterable[str] = (), what: str = "output
     return path
 
 
+NUMBERED_LIMIT = 1000  # base-2 .. base-1000: past that, --out is asked for
+
+
+def _free(path: str) -> bool:
+    """Nothing at `path`, or an empty folder (not a link) that can be read."""
+    if not os.path.lexists(path):
+        return True
+    if os.path.islink(path) or not os.path.isdir(path):
+        return False
+    try:
+        return not os.listdir(path)
+    except OSError:
+        return False
+
+
+def numbered_folder(base: str) -> str:
+    """A command's default output folder: `base` when nothing is there or it is an empty folder,
+    else the first of `base-2`, `base-3`, ... that is. So a second run with the default never
+    finds the folder full and never touches the first run's results (run folders are numbered
+    the same way by many tools of the field). OutputError when all up to base-1000 hold
+    something."""
+    for number in range(1, NUMBERED_LIMIT + 1):
+        path = base if number == 1 else f"{base}-{number}"
+        if _free(path):
+            return path
+    raise OutputError(
+        f"{base} and {base}-2 ... {base}-{NUMBERED_LIMIT} all hold earlier runs: choose --out"
+    )
+
+
 def check_output_folder(path: str, force: bool = False, what: str = "output folder") -> str:
     """`path` after checking that it can hold a run's files: absent (its parent writable) or an
     empty writable folder; a non-empty folder only with `force` (its files are then replaced
