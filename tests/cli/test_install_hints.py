@@ -74,6 +74,16 @@ def test_training_without_jax(monkeypatch):
     assert both_commands(str(error.value), "train")
 
 
+def test_train_without_jax_is_one_line_and_makes_nothing(monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "jax", None)  # import fails as if not installed
+    run = tmp_path / "run"
+    assert cli.main(["train", "--out", str(run), "--iterations", "1", "--no-progress"]) == 3
+    err = capsys.readouterr().err
+    assert err.startswith("vikinger train: training needs JAX and optax: ")
+    assert both_commands(err, "train") and err.count("\n") == 1 and "Traceback" not in err
+    assert not run.exists()
+
+
 def _extras():
     """{extra: [requirements]} of pyproject.toml, read by lines (no TOML reader on Python 3.9)."""
     table = (ROOT / "pyproject.toml").read_text().split("[project.optional-dependencies]")[1]

@@ -229,13 +229,18 @@ def compare_shipped(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..training import loop
+    from ..training import loop, trainer
 
     if args.compare_shipped:
         compare_shipped(args)
         return 0
     if args.iterations is None:
         sys.exit("vikinger train: --iterations is required (or --compare-shipped)")
+    try:
+        trainer.check_available()
+    except ImportError as error:
+        print(f"vikinger train: {error}", file=sys.stderr)
+        return 3
     try:
         if args.resume:
             if args.force:

@@ -27,6 +27,13 @@ def _jax() -> Tuple[ModuleType, ModuleType]:
     return jax, optax
 
 
+def check_available() -> None:
+    """ImportError with the install hint when JAX or optax is missing: `vikinger train` asks
+    before it makes the run's folder, so a missing extra is one line, not a traceback after
+    the folder was made."""
+    _jax()
+
+
 class Trainer:
     """Weights and optimizer state of a run, and its jitted step."""
 
