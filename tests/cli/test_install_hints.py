@@ -65,6 +65,26 @@ def test_ray_without_ray(monkeypatch):
     )
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["simulate", "--games", "2"],
+        ["arena", "random", "greedy", "--games", "2"],
+        ["selfplay", "--games", "2"],
+        ["train", "--iterations", "1"],
+    ],
+)
+def test_ray_flag_without_ray_is_one_line_and_makes_nothing(argv, monkeypatch, tmp_path, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # import fails as if not installed
+    monkeypatch.chdir(tmp_path)
+    out = [] if argv[0] in ("simulate", "arena") else ["--out", "run"]
+    assert cli.main([*argv, *out, "--ray"]) == 3
+    captured = capsys.readouterr()
+    assert captured.err.startswith(f"vikinger {argv[0]}: --ray needs Ray: ")
+    assert both_commands(captured.err, "ray") and captured.err.count("\n") == 1
+    assert captured.out == "" and list(tmp_path.iterdir()) == []
+
+
 def test_training_without_jax(monkeypatch):
     from vikinger_fast.training import trainer
 

@@ -58,7 +58,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with interrupts.command(program=argv is None):
             try:
                 args = build_parser().parse_args(argv)
-                code = args.run(args)
+                from . import sharding  # loaded with the commands by build_parser
+
+                code = 3 if sharding.ray_missing(args) else args.run(args)
             except KeyboardInterrupt:
                 # A command that prints no line of its own on Ctrl-C: one line here.
                 print("\ninterrupted", file=sys.stderr)
