@@ -185,6 +185,12 @@ def test_without_out_a_later_run_numbers_its_folder(tmp_path, monkeypatch, capsy
     assert exit_code([*base, "--games", "4", "--force"]) == 0  # --force: the base itself
     assert len(os.listdir(tmp_path / "arena-results" / "records")) == 4
     assert not (tmp_path / "arena-results-6").exists()
+    (tmp_path / "arena-results" / "results.json").unlink()  # as if stopped before the end
+    assert exit_code(base) == 0
+    assert (
+        "arena-results holds an earlier run: this one goes to arena-results-6 (arena-results "
+        "holds a stopped run: --resume finishes it there)" in capsys.readouterr().out
+    )
 
 
 def test_without_out_the_numbers_end(tmp_path, monkeypatch):

@@ -119,7 +119,12 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             hint = " (or --resume to finish the run stopped there)"
         parser.error(f"{error}{hint}")
     if numbered:
-        print(numbered, flush=True)
+        base = args.out_numbered  # a journal without results there: a run stopped half-way
+        stopped = os.path.isfile(journal.path_in(base)) and not os.path.exists(
+            os.path.join(base, "results.json")
+        )
+        hint = f" ({base} holds a stopped run: --resume finishes it there)" if stopped else ""
+        print(f"{numbered}{hint}", flush=True)
     tables = len(arena.schedule(len(args.bots), players, 1)) // math.factorial(players)
     print(
         f"arena: {len(args.bots)} bots, {players} per game, modules {config['modules']}, "
