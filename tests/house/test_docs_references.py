@@ -1,12 +1,16 @@
 """What the docs name exists: every file path, every `vikinger` command and its flags, every
 dotted name of the two packages written in backticks in README.md, CHANGELOG.md and docs/ (and
-the READMEs of tools/ and fuzz/). A moved file or a renamed flag fails here, not in a reader's
-hands."""
+the READMEs of tools/ and fuzz/); and every `vikinger` command of their sh blocks parses with
+its values (a range, a choice, a required flag). A moved file or a renamed flag fails here, not
+in a reader's hands."""
 
 import argparse
+import contextlib
 import importlib
+import io
 import pathlib
 import re
+import shlex
 
 import pytest
 
@@ -115,6 +119,50 @@ def test_doc_commands_exist():
             if flag not in commands[name]:
                 wrong.append(f"{doc.relative_to(ROOT)}:{number}: `vikinger {name}` has no {flag}")
     assert not wrong, "\n".join(wrong)
+
+
+def sh_commands(text):
+    """The `vikinger` commands of a markdown text's sh blocks, as a reader would paste them
+    (continued lines joined, comments and what goes before `&&` dropped)."""
+    commands = []
+    for block in re.findall(r"```sh\n(.*?)```", text, re.S):
+        for line in block.replace("\\\n", " ").splitlines():
+            for part in line.split(" #")[0].split("&&"):
+                if part.strip().startswith("vikinger "):
+                    commands.append(part.strip())
+    return commands
+
+
+def parse_errors(text):
+    """The commands of `text` the real parser refuses (a value out of range, a missing required
+    flag, a choice that is not one), each with argparse's message."""
+    errors = []
+    for command in sh_commands(text):
+        refused = io.StringIO()
+        try:
+            with contextlib.redirect_stderr(refused):
+                cli.build_parser().parse_args(shlex.split(command)[1:])
+        except SystemExit:
+            errors.append(f"{command}: {refused.getvalue().strip().splitlines()[-1]}")
+    return errors
+
+
+def test_doc_sh_commands_parse():
+    errors = [
+        f"{doc.relative_to(ROOT)}: {e}" for doc in DOCS for e in parse_errors(doc.read_text())
+    ]
+    assert not errors, "\n".join(errors)
+    assert sum(len(sh_commands(doc.read_text())) for doc in DOCS) >= 40  # the check reads them
+
+
+def test_the_parse_check_finds_a_stale_command():
+    stale = (
+        "```sh\nvikinger simulate --players 5   # five seats\n"
+        "vikinger arena random \\\n  greedy --games 0\n```\n"
+    )
+    errors = parse_errors(stale)
+    assert len(errors) == 2 and "invalid choice: 5" in errors[0] and "--games" in errors[1]
+    assert parse_errors("```sh\nvikinger arena random greedy --games 2\n```\n") == []
 
 
 def resolves(dotted):
