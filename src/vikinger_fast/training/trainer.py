@@ -8,6 +8,7 @@ a different CPU, jax/XLA version or thread count may change the last bits of a s
 (docs/learning.md "Resuming").
 """
 
+import importlib.util
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -30,8 +31,15 @@ def _jax() -> Tuple[ModuleType, ModuleType]:
 def check_available() -> None:
     """ImportError with the install hint when JAX or optax is missing: `vikinger train` asks
     before it makes the run's folder, so a missing extra is one line, not a traceback after
-    the folder was made."""
-    _jax()
+    the folder was made. It finds the packages without importing them: JAX takes seconds to
+    import and starts threads, which a command refused later for a bad flag should not pay."""
+    for name in ("jax", "optax"):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except (ImportError, ValueError):
+            found = False
+        if not found:
+            raise ImportError(install_hint("training needs JAX and optax", "train"))
 
 
 class Trainer:
