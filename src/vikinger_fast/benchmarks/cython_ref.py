@@ -25,6 +25,8 @@ import sysconfig
 from types import ModuleType
 from typing import List, Optional, Sequence, Union
 
+from ..extras import installed
+
 PACKAGE = "vikinger_ref_cy"
 
 # Runs in a fresh interpreter inside the build directory: setuptools' build_ext --inplace puts
@@ -46,7 +48,7 @@ setup(script_args=["build_ext", "--inplace", "-j", "2"],
 
 def available() -> bool:
     """True when Cython can be imported (the `bench` extra)."""
-    return importlib.util.find_spec("Cython") is not None
+    return installed("Cython")
 
 
 def _reference_sources() -> List[pathlib.Path]:

@@ -9,13 +9,12 @@ naming the shard and its games and seeds, and exits 1.
 
 import argparse
 import contextlib
-import importlib.util
 import sys
 from types import ModuleType
 from typing import Any, Iterator, Optional
 
 from .. import arena, distributed
-from ..extras import install_hint
+from ..extras import install_hint, installed
 from ..safety import flags
 from . import common
 
@@ -51,15 +50,10 @@ def ray_missing(args: argparse.Namespace) -> bool:
     """With --ray and no Ray installed: says so in one line with the install commands (True),
     before the command makes a folder or plays a game (cli.main then exits 3, as for every
     missing extra)."""
-    if getattr(args, "ray", None) is None:
+    if getattr(args, "ray", None) is None or installed("ray"):
         return False
-    try:
-        found = importlib.util.find_spec("ray") is not None
-    except (ImportError, ValueError):
-        found = False
-    if not found:
-        print(f"vikinger {args.command}: {install_hint('--ray needs Ray', 'ray')}", file=sys.stderr)
-    return not found
+    print(f"vikinger {args.command}: {install_hint('--ray needs Ray', 'ray')}", file=sys.stderr)
+    return True
 
 
 def add_cpus_per_shard(parser: argparse.ArgumentParser, help: str) -> None:

@@ -8,13 +8,12 @@ a different CPU, jax/XLA version or thread count may change the last bits of a s
 (docs/learning.md "Resuming").
 """
 
-import importlib.util
 from types import ModuleType
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..extras import install_hint
+from ..extras import install_hint, installed
 from .config import TrainConfig
 from .network import loss
 
@@ -31,15 +30,10 @@ def _jax() -> Tuple[ModuleType, ModuleType]:
 def check_available() -> None:
     """ImportError with the install hint when JAX or optax is missing: `vikinger train` asks
     before it makes the run's folder, so a missing extra is one line, not a traceback after
-    the folder was made. It finds the packages without importing them: JAX takes seconds to
-    import and starts threads, which a command refused later for a bad flag should not pay."""
-    for name in ("jax", "optax"):
-        try:
-            found = importlib.util.find_spec(name) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            raise ImportError(install_hint("training needs JAX and optax", "train"))
+    the folder was made. It finds the packages without importing them (extras.installed): a
+    command refused later for a bad flag should not pay JAX's import."""
+    if not installed("jax", "optax"):
+        raise ImportError(install_hint("training needs JAX and optax", "train"))
 
 
 class Trainer:
