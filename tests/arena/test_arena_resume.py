@@ -39,44 +39,62 @@ def bots_here(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("stop, jobs", [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
-def test_a_stopped_run_resumes_into_the_unbroken_runs_files(bots_here, stop, jobs):
-    tmp_path = bots_here
-    assert main(["arena", *BOTS, *ARGS, "--out", str(tmp_path / "whole")]) == 0
+COMMAND = [sys.executable, "-m", "vikinger_fast.cli", "arena", *BOTS, *ARGS]
+
+
+def _slow_env(tmp_path):
     env = dict(os.environ)
     env["ARENA_TEST_PAUSE"] = "0.004"  # about half a second a game
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
-    command = [sys.executable, "-m", "vikinger_fast.cli", "arena", *BOTS, *ARGS]
-    out = tmp_path / "stopped"
+    return env
+
+
+def _stop_after_two_games(tmp_path, extra, book, stop):
+    """(stdout, stderr) of `vikinger arena` with `extra` flags, stopped by `stop` once its
+    journal `book` holds two games; it must exit 130."""
     child = subprocess.Popen(
-        [*command, "--out", str(out), "--jobs", jobs],
+        [*COMMAND, *extra],
         cwd=tmp_path,
-        env=env,
+        env=_slow_env(tmp_path),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    book = out / journal.NAME
     deadline = time.monotonic() + 120
     while not (book.exists() and _game_lines(book) >= 2) and time.monotonic() < deadline:
         assert child.poll() is None, child.communicate()
         time.sleep(0.05)
     child.send_signal(stop)
-    _, err = child.communicate(timeout=120)
+    out, err = child.communicate(timeout=120)
     assert child.returncode == 130, err
+    return out, err
+
+
+def _resume_child(tmp_path, folder):
+    """The stopped run in `folder` finished by the same command with --out folder --resume."""
+    return subprocess.run(
+        [*COMMAND, "--out", str(folder), "--resume"],
+        cwd=tmp_path,
+        env=_slow_env(tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+@pytest.mark.parametrize("stop, jobs", [(signal.SIGINT, "1"), (signal.SIGTERM, "2")])
+def test_a_stopped_run_resumes_into_the_unbroken_runs_files(bots_here, stop, jobs):
+    tmp_path = bots_here
+    assert main(["arena", *BOTS, *ARGS, "--out", str(tmp_path / "whole")]) == 0
+    out = tmp_path / "stopped"
+    book = out / journal.NAME
+    _, err = _stop_after_two_games(tmp_path, ["--out", str(out), "--jobs", jobs], book, stop)
     assert "--resume plays the rest" in err
     kept = _game_lines(book)
     assert 2 <= kept < 12 and not (out / "results.json").exists()
 
     # The same command with --resume: only the missing games are played.
-    done = subprocess.run(
-        [*command, "--out", str(out), "--resume"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = _resume_child(tmp_path, out)
     assert done.returncode == 0, done.stderr
     assert f"resuming: {kept} of 12 games kept" in done.stdout
     whole, resumed = _files(tmp_path / "whole"), _files(out)
@@ -94,31 +112,11 @@ def test_a_stopped_run_in_a_numbered_default_folder_names_it_to_resume(bots_here
     tmp_path = bots_here
     assert main(["arena", *BOTS, *ARGS]) == 0
     first = _files(tmp_path / "arena-results")
-    env = dict(os.environ)
-    env["ARENA_TEST_PAUSE"] = "0.004"
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tmp_path), env.get("PYTHONPATH")]))
-    command = [sys.executable, "-m", "vikinger_fast.cli", "arena", *BOTS, *ARGS]
-    child = subprocess.Popen(
-        command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
     book = tmp_path / "arena-results-2" / journal.NAME
-    deadline = time.monotonic() + 120
-    while not (book.exists() and _game_lines(book) >= 2) and time.monotonic() < deadline:
-        assert child.poll() is None, child.communicate()
-        time.sleep(0.05)
-    child.send_signal(signal.SIGINT)
-    out, err = child.communicate(timeout=120)
-    assert child.returncode == 130, err
+    out, err = _stop_after_two_games(tmp_path, [], book, signal.SIGINT)
     assert "arena-results holds an earlier run: this one goes to arena-results-2" in out
     assert "the same command with --out arena-results-2 --resume plays the rest" in err
-    done = subprocess.run(
-        [*command, "--out", "arena-results-2", "--resume"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    done = _resume_child(tmp_path, "arena-results-2")
     assert done.returncode == 0, done.stderr
     assert _files(tmp_path / "arena-results") == first
     resumed = _files(tmp_path / "arena-results-2")
